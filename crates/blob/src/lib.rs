@@ -1,0 +1,92 @@
+//! Object storage behind one small trait, [`BlobStore`], with a local-filesystem and an S3
+//! implementation.
+//!
+//! Bodies are streams in both directions: a 200 MB upload never sits in memory as a whole. Keys
+//! are validated by [`BlobKey`] before any backend sees them, so no key can address anything
+//! outside the store (`..`, absolute paths and NUL bytes are refused, not cleaned up).
+
+mod key;
+mod local;
+mod s3;
+
+use std::pin::Pin;
+
+use bytes::Bytes;
+use futures::Stream;
+
+pub use key::BlobKey;
+pub use local::LocalBlobStore;
+pub use s3::{MIN_PART_SIZE, S3BlobStore, S3Settings};
+
+/// A stream of body chunks.
+pub type ByteStream = Pin<Box<dyn Stream<Item = Result<Bytes, std::io::Error>> + Send>>;
+
+/// Why a blob operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BlobError {
+    /// The key is not acceptable (empty, absolute, contains `..`, NUL, …).
+    #[error("invalid blob key: {0}")]
+    InvalidKey(String),
+    /// No object has this key.
+    #[error("blob not found: {0}")]
+    NotFound(String),
+    /// The body stream failed while being stored (nothing was kept).
+    #[error("reading the upload failed: {0}")]
+    Body(std::io::Error),
+    /// The backend failed.
+    #[error("blob store failure: {0}")]
+    Backend(String),
+}
+
+impl From<std::io::Error> for BlobError {
+    fn from(error: std::io::Error) -> Self {
+        Self::Backend(error.to_string())
+    }
+}
+
+/// Size and key of a stored object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobMeta {
+    /// The object's key.
+    pub key: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// Streaming object storage.
+#[async_trait::async_trait]
+pub trait BlobStore: Send + Sync {
+    /// Stores `body` under `key`, replacing any object there. The object becomes visible only
+    /// when complete; a failed body leaves nothing behind. Returns the stored size.
+    async fn put(&self, key: &BlobKey, body: ByteStream) -> Result<u64, BlobError>;
+    /// Streams the object at `key`.
+    async fn get(&self, key: &BlobKey) -> Result<ByteStream, BlobError>;
+    /// Size of the object at `key`, or `None` if there is none.
+    async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError>;
+    /// Deletes the object at `key`; deleting a missing object is not an error.
+    async fn delete(&self, key: &BlobKey) -> Result<(), BlobError>;
+    /// Every object whose key starts with `prefix`, in key order.
+    async fn list(&self, prefix: &str) -> Result<Vec<BlobMeta>, BlobError>;
+    /// Whether the store is usable (for readiness probes).
+    async fn check_ready(&self) -> Result<(), BlobError>;
+}
+
+/// Wraps a single in-memory buffer as a body (for small objects and tests).
+#[must_use]
+pub fn body_from_bytes(bytes: impl Into<Bytes>) -> ByteStream {
+    let bytes: Bytes = bytes.into();
+    Box::pin(futures::stream::once(async move { Ok(bytes) }))
+}
+
+/// Reads a whole body into memory. Only for objects known to be small (transcripts, tests).
+///
+/// # Errors
+/// The first error the stream yields.
+pub async fn collect_body(mut body: ByteStream) -> Result<Vec<u8>, std::io::Error> {
+    use futures::StreamExt as _;
+    let mut out = Vec::new();
+    while let Some(chunk) = body.next().await {
+        out.extend_from_slice(&chunk?);
+    }
+    Ok(out)
+}

@@ -1,0 +1,134 @@
+//! Blobs as files under one root directory (the embedded default).
+
+use std::path::{Path, PathBuf};
+
+use futures::StreamExt as _;
+use tokio::io::AsyncWriteExt as _;
+
+use crate::{BlobError, BlobKey, BlobMeta, BlobStore, ByteStream};
+
+const TEMP_DIR: &str = ".partial";
+
+/// Stores each object as a file at `<root>/<key>`. Writes go to a temporary file that is renamed
+/// into place when complete, so readers never see half an object.
+#[derive(Debug, Clone)]
+pub struct LocalBlobStore {
+    root: PathBuf,
+}
+
+impl LocalBlobStore {
+    /// A store rooted at `root` (created if missing).
+    ///
+    /// # Errors
+    /// The root directory cannot be created.
+    pub fn new(root: impl Into<PathBuf>) -> Result<Self, BlobError> {
+        let root = root.into();
+        std::fs::create_dir_all(root.join(TEMP_DIR))?;
+        Ok(Self { root })
+    }
+
+    fn path_of(&self, key: &BlobKey) -> PathBuf {
+        self.root.join(key.as_str())
+    }
+}
+
+fn not_found_or(error: std::io::Error, key: &BlobKey) -> BlobError {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        BlobError::NotFound(key.to_string())
+    } else {
+        error.into()
+    }
+}
+
+#[async_trait::async_trait]
+impl BlobStore for LocalBlobStore {
+    async fn put(&self, key: &BlobKey, mut body: ByteStream) -> Result<u64, BlobError> {
+        let target = self.path_of(key);
+        let temp = self.root.join(TEMP_DIR).join(uuid::Uuid::new_v4().to_string());
+        let mut file = tokio::fs::File::create(&temp).await?;
+        let mut written = 0u64;
+        let outcome: Result<(), BlobError> = async {
+            while let Some(chunk) = body.next().await {
+                let chunk = chunk.map_err(BlobError::Body)?;
+                file.write_all(&chunk).await?;
+                written += chunk.len() as u64;
+            }
+            file.sync_all().await?;
+            if let Some(parent) = target.parent() {
+                tokio::fs::create_dir_all(parent).await?;
+            }
+            tokio::fs::rename(&temp, &target).await?;
+            Ok(())
+        }
+        .await;
+        if outcome.is_err() {
+            let _ = tokio::fs::remove_file(&temp).await;
+        }
+        outcome.map(|()| written)
+    }
+
+    async fn get(&self, key: &BlobKey) -> Result<ByteStream, BlobError> {
+        let file = tokio::fs::File::open(self.path_of(key)).await.map_err(|e| not_found_or(e, key))?;
+        if file.metadata().await?.is_dir() {
+            return Err(BlobError::NotFound(key.to_string()));
+        }
+        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(file, 64 * 1024)))
+    }
+
+    async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError> {
+        match tokio::fs::metadata(self.path_of(key)).await {
+            Ok(meta) if meta.is_file() => Ok(Some(BlobMeta { key: key.to_string(), size: meta.len() })),
+            Ok(_) => Ok(None),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    async fn delete(&self, key: &BlobKey) -> Result<(), BlobError> {
+        match tokio::fs::remove_file(self.path_of(key)).await {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error.into()),
+            _ => Ok(()),
+        }
+    }
+
+    async fn list(&self, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
+        let root = self.root.clone();
+        let prefix = prefix.to_owned();
+        tokio::task::spawn_blocking(move || list_files(&root, &prefix))
+            .await
+            .map_err(|e| BlobError::Backend(e.to_string()))?
+    }
+
+    async fn check_ready(&self) -> Result<(), BlobError> {
+        tokio::fs::metadata(self.root.join(TEMP_DIR)).await?;
+        Ok(())
+    }
+}
+
+fn list_files(root: &Path, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
+    let mut found = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            let Ok(relative) = path.strip_prefix(root) else { continue };
+            let Some(key) = relative.to_str().map(str::to_owned) else { continue };
+            if key == TEMP_DIR {
+                continue;
+            }
+            let file_type = entry.file_type()?;
+            if file_type.is_dir() {
+                // Descend only where keys can still match the prefix.
+                let dir_key = format!("{key}/");
+                if dir_key.starts_with(prefix) || prefix.starts_with(&dir_key) {
+                    pending.push(path);
+                }
+            } else if file_type.is_file() && key.starts_with(prefix) {
+                found.push(BlobMeta { key, size: entry.metadata()?.len() });
+            }
+        }
+    }
+    found.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(found)
+}

@@ -1,0 +1,434 @@
+//! The distributed bus on RabbitMQ (AMQP 0-9-1 through lapin).
+//!
+//! Topology:
+//! - events: durable topic exchange `scribevault.events`, routing key = event type; each
+//!   subscriber binds its own exclusive, auto-deleted queue to `#`, so every subscriber (every
+//!   gateway replica) sees every event.
+//! - work: a durable quorum queue `scribevault.<name>` with `x-delivery-limit`, dead-lettering to
+//!   `scribevault.<name>.dead` through the `scribevault.dead-letter` exchange. Quorum queues
+//!   count deliveries themselves, so a message that kills its consumer again and again is
+//!   eventually set aside instead of looping forever.
+//!
+//! Messages are persistent and every publish waits for the broker's confirm. A lost connection
+//! (broker restart, network) is re-established with back-off by publishers and consumers alike.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt as _;
+use lapin::options::{
+    BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions,
+    ConfirmSelectOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
+};
+use lapin::types::{AMQPValue, FieldTable, LongString};
+use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, ExchangeKind};
+use tokio::sync::{Mutex, mpsc};
+
+use crate::{
+    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage, WorkQueue,
+    dead_letter_queue,
+};
+
+const EVENTS_EXCHANGE: &str = "scribevault.events";
+const DEAD_LETTER_EXCHANGE: &str = "scribevault.dead-letter";
+const PERSISTENT: u8 = 2;
+
+/// The RabbitMQ implementation of [`EventBus`] and [`WorkQueue`].
+#[derive(Clone)]
+pub struct RabbitMqBus {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    url: String,
+    connection: Mutex<Option<Arc<Connection>>>,
+    publisher: Mutex<Option<Publisher>>,
+    max_deliveries: u32,
+    /// How long a publish keeps retrying through a broker outage before it fails.
+    publish_retry_budget: Duration,
+}
+
+struct Publisher {
+    channel: Channel,
+    declared_queues: HashSet<String>,
+}
+
+impl RabbitMqBus {
+    /// Connects to `url`, failing fast if the broker cannot be reached now.
+    ///
+    /// # Errors
+    /// [`BusError::Unavailable`] when the first connection fails.
+    pub async fn connect(url: &str, max_deliveries: u32) -> Result<Self, BusError> {
+        let bus = Self {
+            inner: Arc::new(Inner {
+                url: url.to_owned(),
+                connection: Mutex::new(None),
+                publisher: Mutex::new(None),
+                max_deliveries: max_deliveries.max(1),
+                publish_retry_budget: Duration::from_secs(30),
+            }),
+        };
+        let channel = bus.inner.try_open_channel().await.map_err(unavailable)?;
+        declare_events_exchange(&channel).await.map_err(unavailable)?;
+        let _ = channel.close(200, "ready".into()).await;
+        Ok(bus)
+    }
+}
+
+fn unavailable(error: lapin::Error) -> BusError {
+    BusError::Unavailable(error.to_string())
+}
+
+impl Inner {
+    async fn try_open_channel(&self) -> Result<Channel, lapin::Error> {
+        let mut connection = self.connection.lock().await;
+        if let Some(existing) = connection.as_ref()
+            && existing.status().connected()
+        {
+            match existing.create_channel().await {
+                Ok(channel) => return Ok(channel),
+                Err(error) => {
+                    *connection = None;
+                    return Err(error);
+                }
+            }
+        }
+        let fresh = Arc::new(Connection::connect(&self.url, ConnectionProperties::default()).await?);
+        let channel = fresh.create_channel().await?;
+        *connection = Some(fresh);
+        Ok(channel)
+    }
+
+    /// Opens a channel, retrying with back-off until `budget` is spent (`None`: forever, for
+    /// long-lived consumers, which stop only when their owner goes away).
+    async fn open_channel(&self, budget: Option<Duration>, stop: Option<&mpsc::Sender<impl Send>>) -> Result<Channel, BusError> {
+        let started = tokio::time::Instant::now();
+        let mut delay = Duration::from_millis(100);
+        loop {
+            match self.try_open_channel().await {
+                Ok(channel) => return Ok(channel),
+                Err(error) => {
+                    if budget.is_some_and(|budget| started.elapsed() >= budget) {
+                        return Err(unavailable(error));
+                    }
+                    if stop.is_some_and(mpsc::Sender::is_closed) {
+                        return Err(BusError::Closed);
+                    }
+                    tracing::warn!(error = %error, retry_in_ms = delay.as_millis(), "message broker unreachable");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_secs(2));
+                }
+            }
+        }
+    }
+
+    async fn publish(&self, exchange: &str, routing_key: &str, queue: Option<&str>, body: &[u8], headers: FieldTable) -> Result<(), BusError> {
+        let started = tokio::time::Instant::now();
+        let properties = BasicProperties::default()
+            .with_delivery_mode(PERSISTENT)
+            .with_content_type("application/json".into())
+            .with_headers(headers);
+        loop {
+            let attempt = self.publish_once(exchange, routing_key, queue, body, properties.clone()).await;
+            match attempt {
+                Ok(()) => return Ok(()),
+                Err(PublishFailure::Refused) => return Err(BusError::NotConfirmed),
+                Err(PublishFailure::Connection(error)) => {
+                    *self.publisher.lock().await = None;
+                    if started.elapsed() >= self.publish_retry_budget {
+                        return Err(unavailable(error));
+                    }
+                    tracing::warn!(error = %error, "publish failed; reconnecting");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }
+    }
+
+    async fn publish_once(&self, exchange: &str, routing_key: &str, queue: Option<&str>, body: &[u8], properties: BasicProperties) -> Result<(), PublishFailure> {
+        let mut publisher = self.publisher.lock().await;
+        if publisher.as_ref().is_none_or(|publisher| !publisher.channel.status().connected()) {
+            let channel = self.try_open_channel().await?;
+            channel.confirm_select(ConfirmSelectOptions::default()).await?;
+            declare_events_exchange(&channel).await?;
+            *publisher = Some(Publisher { channel, declared_queues: HashSet::new() });
+        }
+        let Some(active) = publisher.as_mut() else { unreachable!("set above") };
+        if let Some(queue) = queue
+            && !active.declared_queues.contains(queue)
+        {
+            declare_work_queue(&active.channel, queue, self.max_deliveries).await?;
+            active.declared_queues.insert(queue.to_owned());
+        }
+        let confirmation = active
+            .channel
+            .basic_publish(exchange.into(), routing_key.into(), BasicPublishOptions::default(), body, properties)
+            .await?
+            .await?;
+        if confirmation.is_ack() { Ok(()) } else { Err(PublishFailure::Refused) }
+    }
+}
+
+enum PublishFailure {
+    Connection(lapin::Error),
+    Refused,
+}
+
+impl From<lapin::Error> for PublishFailure {
+    fn from(error: lapin::Error) -> Self {
+        Self::Connection(error)
+    }
+}
+
+fn queue_name(queue: &str) -> String {
+    format!("scribevault.{queue}")
+}
+
+async fn declare_events_exchange(channel: &Channel) -> Result<(), lapin::Error> {
+    channel
+        .exchange_declare(
+            EVENTS_EXCHANGE.into(),
+            ExchangeKind::Topic,
+            ExchangeDeclareOptions { durable: true, ..ExchangeDeclareOptions::default() },
+            FieldTable::default(),
+        )
+        .await
+}
+
+/// Declares `queue` (and, for a work queue, its dead-letter queue). Idempotent.
+async fn declare_work_queue(channel: &Channel, queue: &str, max_deliveries: u32) -> Result<(), lapin::Error> {
+    let durable = QueueDeclareOptions { durable: true, ..QueueDeclareOptions::default() };
+    if queue.ends_with(".dead") {
+        channel.queue_declare(queue_name(queue).as_str().into(), durable, FieldTable::default()).await?;
+        return Ok(());
+    }
+    channel
+        .exchange_declare(
+            DEAD_LETTER_EXCHANGE.into(),
+            ExchangeKind::Direct,
+            ExchangeDeclareOptions { durable: true, ..ExchangeDeclareOptions::default() },
+            FieldTable::default(),
+        )
+        .await?;
+    let dead = queue_name(&dead_letter_queue(queue));
+    channel.queue_declare(dead.as_str().into(), durable, FieldTable::default()).await?;
+    channel
+        .queue_bind(dead.as_str().into(), DEAD_LETTER_EXCHANGE.into(), queue.into(), QueueBindOptions::default(), FieldTable::default())
+        .await?;
+    let mut arguments = FieldTable::default();
+    arguments.insert("x-queue-type".into(), AMQPValue::LongString(LongString::from("quorum")));
+    // A quorum queue dead-letters once a message has failed more than this many times.
+    arguments.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(i64::from(max_deliveries.saturating_sub(1))));
+    arguments.insert("x-dead-letter-exchange".into(), AMQPValue::LongString(LongString::from(DEAD_LETTER_EXCHANGE)));
+    arguments.insert("x-dead-letter-routing-key".into(), AMQPValue::LongString(LongString::from(queue)));
+    channel.queue_declare(queue_name(queue).as_str().into(), durable, arguments).await?;
+    Ok(())
+}
+
+fn trace_headers(event: &EventEnvelope) -> FieldTable {
+    let mut headers = FieldTable::default();
+    if let Some(traceparent) = &event.traceparent {
+        headers.insert("traceparent".into(), AMQPValue::LongString(LongString::from(traceparent.as_str())));
+    }
+    headers
+}
+
+fn delivery_count(properties: &BasicProperties) -> u32 {
+    let previous_failures = properties
+        .headers()
+        .as_ref()
+        .and_then(|headers| headers.inner().get("x-delivery-count"))
+        .and_then(|value| match value {
+            AMQPValue::LongLongInt(n) => u32::try_from(*n).ok(),
+            AMQPValue::LongInt(n) => u32::try_from(*n).ok(),
+            AMQPValue::LongUInt(n) => Some(*n),
+            AMQPValue::ShortInt(n) => u32::try_from(*n).ok(),
+            _ => None,
+        })
+        .unwrap_or(0);
+    previous_failures + 1
+}
+
+#[async_trait::async_trait]
+impl EventBus for RabbitMqBus {
+    async fn publish(&self, event: &EventEnvelope) -> Result<(), BusError> {
+        let body = serde_json::to_vec(event)?;
+        self.inner.publish(EVENTS_EXCHANGE, &event.event_type, None, &body, trace_headers(event)).await
+    }
+
+    async fn subscribe(&self) -> Result<EventSubscription, BusError> {
+        let (sender, receiver) = mpsc::channel(1024);
+        let inner = self.inner.clone();
+        // Bind before returning, so that events published after `subscribe` returns arrive.
+        let consumer = open_event_consumer(&inner, None).await?;
+        tokio::spawn(forward_events(inner, consumer, sender));
+        Ok(EventSubscription::new(receiver))
+    }
+
+    async fn check_ready(&self) -> Result<(), BusError> {
+        let channel = self.inner.try_open_channel().await.map_err(unavailable)?;
+        let _ = channel.close(200, "ready".into()).await;
+        Ok(())
+    }
+}
+
+async fn open_event_consumer(inner: &Inner, stop: Option<&mpsc::Sender<EventEnvelope>>) -> Result<(Channel, lapin::Consumer), BusError> {
+    let budget = if stop.is_some() { None } else { Some(inner.publish_retry_budget) };
+    let channel = inner.open_channel(budget, stop).await?;
+    let setup = async {
+        declare_events_exchange(&channel).await?;
+        let queue = channel
+            .queue_declare(
+                "".into(),
+                QueueDeclareOptions { exclusive: true, auto_delete: true, ..QueueDeclareOptions::default() },
+                FieldTable::default(),
+            )
+            .await?;
+        channel
+            .queue_bind(queue.name().clone(), EVENTS_EXCHANGE.into(), "#".into(), QueueBindOptions::default(), FieldTable::default())
+            .await?;
+        channel
+            .basic_consume(
+                queue.name().clone(),
+                "".into(),
+                BasicConsumeOptions { no_ack: true, ..BasicConsumeOptions::default() },
+                FieldTable::default(),
+            )
+            .await
+    };
+    let consumer = setup.await.map_err(unavailable)?;
+    Ok((channel, consumer))
+}
+
+async fn forward_events(inner: Arc<Inner>, mut current: (Channel, lapin::Consumer), sender: mpsc::Sender<EventEnvelope>) {
+    loop {
+        let (channel, consumer) = &mut current;
+        loop {
+            let delivery = tokio::select! {
+                delivery = consumer.next() => delivery,
+                () = sender.closed() => {
+                    let _ = channel.close(200, "subscriber gone".into()).await;
+                    return;
+                }
+            };
+            match delivery {
+                Some(Ok(delivery)) => match serde_json::from_slice::<EventEnvelope>(&delivery.data) {
+                    Ok(event) => {
+                        if sender.send(event).await.is_err() {
+                            let _ = channel.close(200, "subscriber gone".into()).await;
+                            return;
+                        }
+                    }
+                    Err(error) => tracing::warn!(error = %error, "dropping undecodable event"),
+                },
+                Some(Err(error)) => {
+                    tracing::warn!(error = %error, "event subscription lost; resubscribing");
+                    break;
+                }
+                None => break,
+            }
+        }
+        match open_event_consumer(&inner, Some(&sender)).await {
+            Ok(reopened) => current = reopened,
+            Err(_) => return,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl WorkQueue for RabbitMqBus {
+    async fn enqueue(&self, queue: &str, body: Vec<u8>) -> Result<(), BusError> {
+        self.inner.publish("", &queue_name(queue), Some(queue), &body, FieldTable::default()).await
+    }
+
+    async fn consume(&self, queue: &str) -> Result<WorkConsumer, BusError> {
+        let (sender, receiver) = mpsc::channel(1);
+        let consumer = open_work_consumer(&self.inner, queue, None).await?;
+        tokio::spawn(forward_work(self.inner.clone(), queue.to_owned(), consumer, sender));
+        Ok(WorkConsumer::new(receiver, None))
+    }
+}
+
+async fn open_work_consumer(inner: &Inner, queue: &str, stop: Option<&mpsc::Sender<WorkMessage>>) -> Result<(Channel, lapin::Consumer), BusError> {
+    let budget = if stop.is_some() { None } else { Some(inner.publish_retry_budget) };
+    let channel = inner.open_channel(budget, stop).await?;
+    let setup = async {
+        declare_work_queue(&channel, queue, inner.max_deliveries).await?;
+        channel.basic_qos(1, BasicQosOptions::default()).await?;
+        channel
+            .basic_consume(queue_name(queue).as_str().into(), "".into(), BasicConsumeOptions::default(), FieldTable::default())
+            .await
+    };
+    let consumer = setup.await.map_err(unavailable)?;
+    Ok((channel, consumer))
+}
+
+async fn forward_work(inner: Arc<Inner>, queue: String, mut current: (Channel, lapin::Consumer), sender: mpsc::Sender<WorkMessage>) {
+    loop {
+        let (channel, consumer) = &mut current;
+        loop {
+            let delivery = tokio::select! {
+                delivery = consumer.next() => delivery,
+                () = sender.closed() => {
+                    // Closing the channel hands every unacknowledged message back to the queue.
+                    let _ = channel.close(200, "consumer gone".into()).await;
+                    return;
+                }
+            };
+            match delivery {
+                Some(Ok(delivery)) => {
+                    let count = delivery_count(&delivery.properties);
+                    let settle = RabbitSettle { acker: Some(delivery.acker) };
+                    let message = WorkMessage::new(delivery.data, count, Box::new(settle));
+                    if sender.send(message).await.is_err() {
+                        let _ = channel.close(200, "consumer gone".into()).await;
+                        return;
+                    }
+                }
+                Some(Err(error)) => {
+                    tracing::warn!(error = %error, queue = %queue, "work consumer lost its channel; reconnecting");
+                    break;
+                }
+                None => break,
+            }
+        }
+        match open_work_consumer(&inner, &queue, Some(&sender)).await {
+            Ok(reopened) => current = reopened,
+            Err(_) => return,
+        }
+    }
+}
+
+struct RabbitSettle {
+    acker: Option<lapin::Acker>,
+}
+
+#[async_trait::async_trait]
+impl Settle for RabbitSettle {
+    async fn ack(&mut self) -> Result<(), BusError> {
+        let Some(acker) = self.acker.take() else { return Ok(()) };
+        acker.ack(BasicAckOptions::default()).await.map(|_| ()).map_err(unavailable)
+    }
+
+    async fn nack(&mut self) -> Result<(), BusError> {
+        let Some(acker) = self.acker.take() else { return Ok(()) };
+        acker
+            .nack(BasicNackOptions { requeue: true, ..BasicNackOptions::default() })
+            .await
+            .map(|_| ())
+            .map_err(unavailable)
+    }
+}
+
+impl Drop for RabbitSettle {
+    fn drop(&mut self) {
+        if let Some(acker) = self.acker.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move {
+                let _ = acker.nack(BasicNackOptions { requeue: true, ..BasicNackOptions::default() }).await;
+            });
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! What every Scribevault target shares and nothing more: layered settings, the one error
+//! vocabulary (mapped to HTTP and gRPC status here and only here), the caller's identity as it
+//! travels between processes, and telemetry set-up.
+//!
+//! This crate must stay thin: no web framework, no ORM. Services depend on it, so whatever it
+//! pulls in, every binary pays for.
+
+pub mod error_code;
+pub mod identity;
+pub mod settings;
+pub mod telemetry;
+
+pub use error_code::ErrorCode;
+pub use identity::UserId;
+pub use settings::{AuthMode, Settings, SettingsError};

@@ -1,0 +1,342 @@
+//! Layered settings: built-in defaults, then an optional TOML file, then the environment.
+//!
+//! Keys are flat so that each one has exactly one environment name, `SCRIBEVAULT_<KEY>`
+//! (upper case), which is what Kubernetes ConfigMaps and Secrets feed most naturally. Settings are
+//! loaded and validated once at start and passed down; nothing reads the environment later.
+//! `docs/configuration.md` documents every key.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Built-in defaults; the same keys may appear in the optional settings file.
+const DEFAULTS_TOML: &str = r#"
+data_dir = "./data"
+http_addr = "127.0.0.1:8080"
+frontend_dir = "frontend/dist"
+s3_bucket = "scribevault"
+s3_region = "us-east-1"
+auth = "local"
+youtube_api_base = "https://www.googleapis.com/youtube/v3"
+log_format = "text"
+max_upload_bytes = 524288000
+max_json_bytes = 1048576
+token_ttl_seconds = 86400
+login_attempts_per_minute = 10
+whisper_threads = 2
+whisper_concurrency = 1
+max_retries = 10
+"#;
+
+/// A setting that cannot be used; the message names the environment key.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// A key has a value that cannot be parsed or is not allowed.
+    #[error("invalid setting {key}: {reason}")]
+    Invalid {
+        /// The environment name of the key, e.g. `SCRIBEVAULT_AUTH`.
+        key: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The layered sources could not be read or merged.
+    #[error("cannot read settings: {0}")]
+    Source(String),
+}
+
+/// How the gateway authenticates users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthMode {
+    /// Built-in accounts (argon2 password hashes, JWTs signed with a key in the data dir).
+    Local,
+    /// Tokens issued by an external OIDC provider such as Auth0, verified against its JWKS.
+    Oidc,
+}
+
+/// Every setting of every target. Each target reads only what it needs.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Settings {
+    /// Where local files live: the SQLite database, blobs, the local signing key.
+    pub data_dir: PathBuf,
+    /// Address the gateway's HTTP server binds.
+    pub http_addr: String,
+    /// Built SPA served by the gateway.
+    pub frontend_dir: PathBuf,
+    /// `sqlite://…` or `postgres://…`; unset means a SQLite file in the data dir.
+    #[serde(default)]
+    pub database_url: Option<String>,
+    /// RabbitMQ URL; unset means the in-process bus (monolithic mode only).
+    #[serde(default)]
+    pub amqp_url: Option<String>,
+    /// Redis URL; unset means an in-process cache.
+    #[serde(default)]
+    pub redis_url: Option<String>,
+    /// S3 endpoint; unset means blobs on the local filesystem under the data dir.
+    #[serde(default)]
+    pub s3_endpoint: Option<String>,
+    /// S3 bucket (created at start when missing).
+    pub s3_bucket: String,
+    /// S3 region.
+    pub s3_region: String,
+    /// `local` or `oidc`.
+    pub auth: String,
+    /// OIDC issuer URL, e.g. `https://tenant.eu.auth0.com/`.
+    #[serde(default)]
+    pub oidc_issuer: Option<String>,
+    /// Expected `aud` of access tokens.
+    #[serde(default)]
+    pub oidc_audience: Option<String>,
+    /// The SPA's OIDC client id (handed out through `/config.json`).
+    #[serde(default)]
+    pub oidc_client_id: Option<String>,
+    /// Directory of `ggml-<model>.bin` files; unset means `<data_dir>/models`.
+    #[serde(default)]
+    pub whisper_model_dir: Option<PathBuf>,
+    /// Whisper threads per transcription.
+    pub whisper_threads: u32,
+    /// Files transcribed at once per worker process.
+    pub whisper_concurrency: u32,
+    /// Automatic retries of a failed transcription before it is `failed`.
+    pub max_retries: u32,
+    /// YouTube Data API key.
+    #[serde(default)]
+    pub youtube_api_key: Option<String>,
+    /// YouTube Data API base URL (tests point it at a local fake).
+    pub youtube_api_base: String,
+    /// `text` or `json`.
+    pub log_format: String,
+    /// Largest accepted upload in bytes.
+    pub max_upload_bytes: u64,
+    /// Largest accepted JSON body in bytes.
+    pub max_json_bytes: usize,
+    /// Lifetime of locally issued tokens.
+    pub token_ttl_seconds: u64,
+    /// Login attempts allowed per email and per client address each minute.
+    pub login_attempts_per_minute: u32,
+    /// gRPC address of the discovery service (`host:port`).
+    #[serde(default)]
+    pub discovery_grpc_addr: Option<String>,
+    /// gRPC address of the storage service.
+    #[serde(default)]
+    pub storage_grpc_addr: Option<String>,
+    /// gRPC address of the transcription service.
+    #[serde(default)]
+    pub transcription_grpc_addr: Option<String>,
+    /// gRPC address of the conversion service.
+    #[serde(default)]
+    pub conversion_grpc_addr: Option<String>,
+    /// gRPC address of the library service.
+    #[serde(default)]
+    pub library_grpc_addr: Option<String>,
+}
+
+impl Settings {
+    /// Loads defaults, then `file` if given, then `SCRIBEVAULT_*` environment variables, and
+    /// validates the result.
+    ///
+    /// # Errors
+    /// A [`SettingsError`] naming the first bad key.
+    pub fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
+        Self::load_from(file, std::env::vars())
+    }
+
+    /// Like [`Settings::load`] with an explicit environment, so tests need not mutate the
+    /// process environment.
+    ///
+    /// # Errors
+    /// A [`SettingsError`] naming the first bad key.
+    pub fn load_from(
+        file: Option<&Path>,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, SettingsError> {
+        let mut builder = config::Config::builder().add_source(config::File::from_str(
+            DEFAULTS_TOML,
+            config::FileFormat::Toml,
+        ));
+        if let Some(file) = file {
+            builder = builder.add_source(config::File::from(file).required(true));
+        }
+        let env: config::Map<String, String> = env
+            .into_iter()
+            .filter(|(key, value)| key.starts_with("SCRIBEVAULT_") && !value.trim().is_empty())
+            .collect();
+        builder = builder.add_source(
+            config::Environment::with_prefix("SCRIBEVAULT")
+                .prefix_separator("_")
+                .try_parsing(true)
+                .source(Some(env)),
+        );
+        let settings: Self = builder
+            .build()
+            .and_then(config::Config::try_deserialize)
+            .map_err(|e| SettingsError::Source(name_env_keys(&e.to_string())))?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), SettingsError> {
+        self.auth_mode()?;
+        self.http_socket_addr()?;
+        if let Some(url) = &self.database_url
+            && !(url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            return Err(invalid("SCRIBEVAULT_DATABASE_URL", "expected sqlite:… or postgres://…"));
+        }
+        check_url("SCRIBEVAULT_AMQP_URL", self.amqp_url.as_deref(), &["amqp", "amqps"])?;
+        check_url("SCRIBEVAULT_REDIS_URL", self.redis_url.as_deref(), &["redis", "rediss"])?;
+        check_url("SCRIBEVAULT_S3_ENDPOINT", self.s3_endpoint.as_deref(), &["http", "https"])?;
+        check_url("SCRIBEVAULT_OIDC_ISSUER", self.oidc_issuer.as_deref(), &["http", "https"])?;
+        check_url("SCRIBEVAULT_YOUTUBE_API_BASE", Some(&self.youtube_api_base), &["http", "https"])?;
+        if !matches!(self.log_format.as_str(), "text" | "json") {
+            return Err(invalid("SCRIBEVAULT_LOG_FORMAT", "expected text or json"));
+        }
+        if self.auth_mode()? == AuthMode::Oidc {
+            if self.oidc_issuer.is_none() {
+                return Err(invalid("SCRIBEVAULT_OIDC_ISSUER", "required when SCRIBEVAULT_AUTH=oidc"));
+            }
+            if self.oidc_audience.is_none() {
+                return Err(invalid("SCRIBEVAULT_OIDC_AUDIENCE", "required when SCRIBEVAULT_AUTH=oidc"));
+            }
+        }
+        if self.whisper_threads == 0 {
+            return Err(invalid("SCRIBEVAULT_WHISPER_THREADS", "must be at least 1"));
+        }
+        if self.whisper_concurrency == 0 {
+            return Err(invalid("SCRIBEVAULT_WHISPER_CONCURRENCY", "must be at least 1"));
+        }
+        for (key, addr) in [
+            ("SCRIBEVAULT_DISCOVERY_GRPC_ADDR", &self.discovery_grpc_addr),
+            ("SCRIBEVAULT_STORAGE_GRPC_ADDR", &self.storage_grpc_addr),
+            ("SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR", &self.transcription_grpc_addr),
+            ("SCRIBEVAULT_CONVERSION_GRPC_ADDR", &self.conversion_grpc_addr),
+            ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", &self.library_grpc_addr),
+        ] {
+            if let Some(addr) = addr {
+                let host_port = addr.trim_start_matches("http://");
+                if host_port.rsplit_once(':').and_then(|(_, port)| port.parse::<u16>().ok()).is_none() {
+                    return Err(invalid(key, format!("expected host:port, got {addr:?}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The configured authentication mode.
+    ///
+    /// # Errors
+    /// `SCRIBEVAULT_AUTH` is neither `local` nor `oidc`.
+    pub fn auth_mode(&self) -> Result<AuthMode, SettingsError> {
+        match self.auth.as_str() {
+            "local" => Ok(AuthMode::Local),
+            "oidc" => Ok(AuthMode::Oidc),
+            other => Err(invalid("SCRIBEVAULT_AUTH", format!("expected local or oidc, got {other:?}"))),
+        }
+    }
+
+    /// The gateway's bind address.
+    ///
+    /// # Errors
+    /// `SCRIBEVAULT_HTTP_ADDR` is not `ip:port`.
+    pub fn http_socket_addr(&self) -> Result<SocketAddr, SettingsError> {
+        self.http_addr
+            .parse()
+            .map_err(|_| invalid("SCRIBEVAULT_HTTP_ADDR", format!("expected ip:port, got {:?}", self.http_addr)))
+    }
+
+    /// The database URL, defaulting to a SQLite file in the data dir.
+    #[must_use]
+    pub fn effective_database_url(&self) -> String {
+        self.database_url.clone().unwrap_or_else(|| {
+            format!("sqlite://{}?mode=rwc", self.data_dir.join("scribevault.db").display())
+        })
+    }
+
+    /// Where Whisper models are looked up.
+    #[must_use]
+    pub fn effective_model_dir(&self) -> PathBuf {
+        self.whisper_model_dir.clone().unwrap_or_else(|| self.data_dir.join("models"))
+    }
+}
+
+fn invalid(key: &'static str, reason: impl Into<String>) -> SettingsError {
+    SettingsError::Invalid { key, reason: reason.into() }
+}
+
+fn check_url(key: &'static str, value: Option<&str>, schemes: &[&str]) -> Result<(), SettingsError> {
+    let Some(value) = value else { return Ok(()) };
+    let url = url::Url::parse(value).map_err(|e| invalid(key, format!("not a URL ({e})")))?;
+    if !schemes.contains(&url.scheme()) {
+        return Err(invalid(key, format!("expected a {} URL", schemes.join(" or "))));
+    }
+    Ok(())
+}
+
+/// config-rs names keys in lower case (`max_upload_bytes`); operators set `SCRIBEVAULT_…`.
+fn name_env_keys(message: &str) -> String {
+    match message.split_once("for key `") {
+        Some((head, rest)) => {
+            let (key, tail) = rest.split_once('`').unwrap_or((rest, ""));
+            format!("{head}for key SCRIBEVAULT_{}{tail}", key.to_uppercase())
+        }
+        None => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    }
+
+    #[test]
+    fn defaults_are_the_embedded_mode() {
+        let settings = Settings::load_from(None, env(&[])).unwrap();
+        assert_eq!(settings.http_addr, "127.0.0.1:8080");
+        assert_eq!(settings.auth_mode().unwrap(), AuthMode::Local);
+        assert!(settings.amqp_url.is_none());
+        assert!(settings.effective_database_url().starts_with("sqlite://./data/scribevault.db"));
+        assert_eq!(settings.max_upload_bytes, 500 * 1024 * 1024);
+    }
+
+    #[test]
+    fn environment_overrides_file_which_overrides_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("settings.toml");
+        std::fs::write(&file, "http_addr = \"127.0.0.1:9000\"\ndata_dir = \"/srv/sv\"\n").unwrap();
+        let settings = Settings::load_from(
+            Some(&file),
+            env(&[("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:9001"), ("SCRIBEVAULT_MAX_RETRIES", "3")]),
+        )
+        .unwrap();
+        assert_eq!(settings.http_addr, "127.0.0.1:9001");
+        assert_eq!(settings.data_dir, PathBuf::from("/srv/sv"));
+        assert_eq!(settings.max_retries, 3);
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        for (key, value) in [
+            ("SCRIBEVAULT_AUTH", "ldap"),
+            ("SCRIBEVAULT_AMQP_URL", "not a url"),
+            ("SCRIBEVAULT_DATABASE_URL", "mysql://x"),
+            ("SCRIBEVAULT_HTTP_ADDR", "localhost"),
+            ("SCRIBEVAULT_REDIS_URL", "http://x"),
+        ] {
+            let error = Settings::load_from(None, env(&[(key, value)])).unwrap_err().to_string();
+            assert!(error.contains(key), "{error} should name {key}");
+        }
+        let error = Settings::load_from(None, env(&[("SCRIBEVAULT_MAX_RETRIES", "many")]))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("SCRIBEVAULT_MAX_RETRIES"), "{error}");
+    }
+
+    #[test]
+    fn oidc_needs_issuer_and_audience() {
+        let error = Settings::load_from(None, env(&[("SCRIBEVAULT_AUTH", "oidc")])).unwrap_err();
+        assert!(error.to_string().contains("SCRIBEVAULT_OIDC_ISSUER"));
+    }
+}

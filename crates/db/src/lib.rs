@@ -1,0 +1,131 @@
+//! Database connections for every service: SQLite (embedded default) or PostgreSQL, chosen by
+//! the URL alone, plus fresh throw-away databases for tests.
+//!
+//! Each service owns its tables and runs its own migrations at start, recording them in its own
+//! migrations table (`seaql_migrations_<service>`), so services can share one database in
+//! monolithic mode without seeing each other's history.
+
+use std::time::Duration;
+
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend};
+
+/// Why a database could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The server could not be reached or refused the credentials.
+    #[error("cannot connect to database {url}: {source}")]
+    Connect {
+        /// The URL with its password removed.
+        url: String,
+        /// The driver's error.
+        source: sea_orm::DbErr,
+    },
+    /// The URL is not one we understand.
+    #[error("unsupported database URL {0}: expected sqlite:… or postgres://…")]
+    UnsupportedUrl(String),
+    /// A migration failed.
+    #[error("migration failed: {0}")]
+    Migrate(sea_orm::DbErr),
+    /// Creating a test database failed.
+    #[error("cannot create test database: {0}")]
+    CreateTestDatabase(String),
+}
+
+/// Opens a pool for `url` (`sqlite://path?mode=rwc` or `postgres://…`).
+///
+/// SQLite gets WAL journaling so that the services of a monolithic process can read while one
+/// writes; sqlx already sets a 5 s busy timeout.
+///
+/// # Errors
+/// [`DbError::Connect`] when the database cannot be opened.
+pub async fn connect(url: &str) -> Result<DatabaseConnection, DbError> {
+    let is_sqlite = url.starts_with("sqlite:");
+    if !is_sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
+        return Err(DbError::UnsupportedUrl(redact(url)));
+    }
+    if is_sqlite {
+        create_sqlite_parent_dir(url);
+    }
+    let mut options = ConnectOptions::new(url.to_owned());
+    options
+        .sqlx_logging(false)
+        .connect_timeout(Duration::from_secs(5))
+        .acquire_timeout(Duration::from_secs(10))
+        .max_connections(if is_sqlite { 4 } else { 10 });
+    let connection = Database::connect(options)
+        .await
+        .map_err(|source| DbError::Connect { url: redact(url), source })?;
+    if connection.get_database_backend() == DbBackend::Sqlite {
+        connection
+            .execute_unprepared("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;")
+            .await
+            .map_err(|source| DbError::Connect { url: redact(url), source })?;
+    }
+    Ok(connection)
+}
+
+fn create_sqlite_parent_dir(url: &str) {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if path.is_empty() || path == ":memory:" {
+        return;
+    }
+    if let Some(parent) = std::path::Path::new(path).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        let _ = std::fs::create_dir_all(parent);
+    }
+}
+
+/// The URL without its password, fit for logs and error messages.
+#[must_use]
+pub fn redact(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// A database that exists only for one test: a new SQLite file or a new PostgreSQL database.
+pub struct TestDatabase {
+    /// URL to hand to the code under test.
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestDatabase {
+    /// A new, empty SQLite database in a temporary directory.
+    ///
+    /// # Panics
+    /// If no temporary directory can be created.
+    #[must_use]
+    pub fn sqlite() -> Self {
+        let dir = tempfile::tempdir().expect("create a temporary directory");
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
+        Self { url, _dir: Some(dir) }
+    }
+
+    /// A new, empty PostgreSQL database created through `admin_url` (a role with CREATEDB).
+    ///
+    /// # Errors
+    /// [`DbError`] when the server cannot be reached or refuses.
+    pub async fn postgres(admin_url: &str) -> Result<Self, DbError> {
+        let name = format!("sv_test_{}", uuid::Uuid::new_v4().simple());
+        let admin = connect(admin_url).await?;
+        admin
+            .execute_unprepared(&format!("CREATE DATABASE \"{name}\""))
+            .await
+            .map_err(|e| DbError::CreateTestDatabase(e.to_string()))?;
+        admin.close().await.ok();
+        let mut url = url::Url::parse(admin_url).map_err(|e| DbError::CreateTestDatabase(e.to_string()))?;
+        url.set_path(&name);
+        Ok(Self { url: url.to_string(), _dir: None })
+    }
+}

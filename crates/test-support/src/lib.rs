@@ -1,0 +1,100 @@
+//! Helpers shared by the tests of every crate: gating on real servers, fixture paths, ports.
+//!
+//! Tests that need a real server (PostgreSQL, RabbitMQ, Redis, an S3 server) read its URL from a
+//! `SCRIBEVAULT_TEST_*` variable that `make test` sets after starting the server. Under
+//! `CI=true` a missing variable fails the test; elsewhere the test is skipped with a loud line,
+//! so a developer without the servers still gets a useful run and is never fooled by it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// PostgreSQL admin URL (a role allowed to create databases).
+pub const POSTGRES_URL_ENV: &str = "SCRIBEVAULT_TEST_POSTGRES_URL";
+/// RabbitMQ URL.
+pub const AMQP_URL_ENV: &str = "SCRIBEVAULT_TEST_AMQP_URL";
+/// Redis URL.
+pub const REDIS_URL_ENV: &str = "SCRIBEVAULT_TEST_REDIS_URL";
+/// S3-compatible endpoint (moto_server in CI).
+pub const S3_ENDPOINT_ENV: &str = "SCRIBEVAULT_TEST_S3_ENDPOINT";
+/// A shell command prefix that runs `rabbitmqctl` against the test broker.
+pub const RABBITMQCTL_ENV: &str = "SCRIBEVAULT_TEST_RABBITMQCTL";
+
+/// True when running under CI, where every real-server test must run.
+#[must_use]
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| value == "true" || value == "1")
+}
+
+/// The value of a real-server variable, or `None` (after a loud message) when the server is not
+/// configured outside CI.
+///
+/// # Panics
+/// Under CI when the variable is unset: a suite that silently skipped would prove nothing.
+#[must_use]
+pub fn real_server(env_key: &str, test_name: &str) -> Option<String> {
+    match std::env::var(env_key) {
+        Ok(value) if !value.is_empty() => Some(value),
+        _ if in_ci() => panic!(
+            "{test_name}: {env_key} is not set but CI=true; real-server tests must run in CI \
+             (`make test` starts the servers and sets it)"
+        ),
+        _ => {
+            // Written to the real stderr, past libtest's capture, so the skip is never silent.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n!!!! SKIPPED {test_name}: {env_key} is not set, so the real server is not tested. \
+                 Run `make test` to start the servers. !!!!"
+            );
+            None
+        }
+    }
+}
+
+/// The project's `shared/` folder (models and audio fixtures), beside the repository root.
+#[must_use]
+pub fn shared_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("SCRIBEVAULT_SHARED_DIR") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+/// The repository root.
+#[must_use]
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A port that was free a moment ago on 127.0.0.1.
+///
+/// # Panics
+/// If no local port can be bound at all.
+#[must_use]
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("bind an ephemeral port on 127.0.0.1")
+}
+
+/// Waits until something accepts TCP connections on `addr`.
+///
+/// # Panics
+/// When nothing listens within `timeout`.
+pub async fn wait_for_listener(addr: &str, timeout: Duration) {
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        if tokio::net::TcpStream::connect(addr).await.is_ok() {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "nothing listens on {addr} after {timeout:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A short unique name for test resources (databases, queues, buckets).
+#[must_use]
+pub fn unique_name(prefix: &str) -> String {
+    format!("{prefix}_{}", uuid::Uuid::new_v4().simple())
+}

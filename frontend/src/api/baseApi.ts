@@ -1,0 +1,31 @@
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { baseQuery } from './baseQuery';
+
+/**
+ * The one RTK Query API of the app. Features add their endpoints with `injectEndpoints` in their
+ * own `<feature>Api.ts`. Server data is cached for 5 minutes (spec §9).
+ */
+export const baseApi = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  keepUnusedDataFor: 300,
+  tagTypes: ['Transcript', 'LibraryStats', 'Source', 'Mp3Status', 'ManualUploads', 'History'],
+  endpoints: () => ({}),
+});
+
+/** The `{"data": …}` envelope of every gateway answer; paged answers add `meta`. */
+export interface Envelope<T> {
+  data: T;
+}
+
+export interface PageMeta {
+  page: number;
+  limit: number;
+  total: number;
+  hasMore: boolean;
+}
+
+export interface PagedEnvelope<T> {
+  data: T[];
+  meta: PageMeta;
+}

@@ -1,0 +1,33 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { SerializedError } from '@reduxjs/toolkit';
+
+/** Error body of every gateway answer: `{"error": {"message", "code"}}`. */
+export interface ApiErrorBody {
+  error?: { message?: string; code?: string };
+  message?: string;
+}
+
+function messageFromBody(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const { error, message } = body as ApiErrorBody;
+  if (error && typeof error === 'object' && typeof error.message === 'string' && error.message.trim()) {
+    return error.message;
+  }
+  if (typeof message === 'string' && message.trim()) return message;
+  return null;
+}
+
+/** The server's error.message when there is one, else the spec's fallback text. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (!error || typeof error !== 'object') return fallback;
+  const candidate = error as Partial<FetchBaseQueryError> & Partial<SerializedError> & { body?: unknown };
+  if ('data' in candidate) {
+    const fromBody = messageFromBody(candidate.data);
+    if (fromBody) return fromBody;
+  }
+  if ('body' in candidate) {
+    const fromBody = messageFromBody(candidate.body);
+    if (fromBody) return fromBody;
+  }
+  return fallback;
+}

@@ -1,0 +1,47 @@
+import { getAccessToken } from './accessToken';
+
+export interface UploadResult<T> {
+  ok: boolean;
+  status: number;
+  body: T | null;
+}
+
+export interface UploadOptions {
+  url: string;
+  form: FormData;
+  onProgress?: (percent: number) => void;
+  signal?: AbortSignal;
+  onUnauthorized?: () => void;
+}
+
+/**
+ * Multipart POST through XMLHttpRequest, because fetch has no upload progress events.
+ * Resolves for every HTTP answer (check `ok`) and rejects only on network failure or abort.
+ */
+export async function uploadWithProgress<T>({ url, form, onProgress, signal, onUnauthorized }: UploadOptions) {
+  const token = await getAccessToken();
+  return new Promise<UploadResult<T>>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) {
+        onProgress?.(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+      }
+    };
+    xhr.onload = () => {
+      let body: T | null = null;
+      try {
+        body = xhr.responseText ? (JSON.parse(xhr.responseText) as T) : null;
+      } catch {
+        body = null;
+      }
+      if (xhr.status === 401) onUnauthorized?.();
+      resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, body });
+    };
+    xhr.onerror = () => reject(new Error('Network error'));
+    xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,48 @@
+import { lazy } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { ComingSoonPage } from '@/components/ComingSoonPage';
+import { paths } from '@/config/paths';
+import AuthPage from '@/features/auth/AuthPage';
+import { RedirectIfSignedIn, RequireAuth } from '@/features/auth/RouteGuards';
+import { AppShell } from './AppShell';
+
+// Route-level code splitting: each screen is its own chunk.
+const BulkUploadPage = lazy(() => import(/* webpackChunkName: "uploads" */ '@/features/uploads/BulkUploadPage'));
+const CreateTranscriptsPage = lazy(
+  () => import(/* webpackChunkName: "transcripts" */ '@/features/transcripts/CreateTranscriptsPage'),
+);
+const VaultPage = lazy(() => import(/* webpackChunkName: "vault" */ '@/features/library/VaultPage'));
+const FindVideosPage = lazy(() => import(/* webpackChunkName: "discovery" */ '@/features/discovery/FindVideosPage'));
+
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RedirectIfSignedIn />,
+    children: [
+      { path: paths.signIn, element: <AuthPage kind="sign-in" /> },
+      { path: paths.signUp, element: <AuthPage kind="sign-up" /> },
+    ],
+  },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: <AppShell />,
+        children: [
+          { index: true, element: <FindVideosPage /> },
+          { path: paths.discovery, element: <FindVideosPage /> },
+          { path: paths.uploads, element: <BulkUploadPage /> },
+          { path: paths.transcripts, element: <CreateTranscriptsPage /> },
+          { path: paths.vault, element: <VaultPage /> },
+          { path: paths.convertPdf, element: <ComingSoonPage title="PDF to Markdown" /> },
+          {
+            path: paths.settings,
+            element: <ComingSoonPage title="Settings" description="Manage your account, preferences, and scheduled syncs" />,
+          },
+          { path: paths.sources, element: <ComingSoonPage title="Sources" /> },
+          { path: paths.downloads, element: <ComingSoonPage title="Downloads" /> },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <Navigate to={paths.home} replace /> },
+];

@@ -1,0 +1,402 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import {
+  AlertTriangle,
+  CalendarClock,
+  CheckCircle2,
+  Clock,
+  Eraser,
+  ExternalLink,
+  FileAudio,
+  FileText,
+  History,
+  Play,
+  RotateCcw,
+  Square,
+  Trash2,
+  Upload,
+  Wrench,
+  X,
+  XCircle,
+} from 'lucide-react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { PageHeader } from '@/components/PageHeader';
+import { ProgressBar } from '@/components/ProgressBar';
+import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
+import { paths, vaultItemHref } from '@/config/paths';
+import { formatDate, formatProcessingTime } from '@/lib/format';
+import { useGetTranscriptionHistoryQuery } from './transcriptsApi';
+import {
+  cancelFile,
+  importHandedOverFiles,
+  loadManualUploads,
+  retryFailedFiles,
+  retryFile,
+  startTranscription,
+  stopAll,
+} from './transcriptsThunks';
+import {
+  completedCleared,
+  DEFAULT_MAX_RETRIES,
+  fileRemoved,
+  isFailed,
+  isInFlight,
+  isStartable,
+  selectActiveJobIds,
+  selectIsProcessing,
+  selectTranscriptionFiles,
+  selectTranscriptionSettings,
+  settingsChanged,
+  stuckReset,
+  type TranscriptionFile,
+  type TranscriptionStatus,
+} from './transcriptsSlice';
+
+const STATUS_LABEL: Record<TranscriptionStatus, string> = {
+  pending: 'Pending',
+  transcribing: 'Processing',
+  completed: 'Completed',
+  error: 'Error',
+  scheduled: 'Scheduled',
+  retrying: 'Retrying',
+  failed: 'Failed',
+};
+const STATUS_TONE: Record<TranscriptionStatus, BadgeTone> = {
+  pending: 'neutral',
+  transcribing: 'info',
+  completed: 'success',
+  error: 'danger',
+  scheduled: 'warning',
+  retrying: 'info',
+  failed: 'danger',
+};
+
+export default function CreateTranscriptsPage() {
+  const dispatch = useAppDispatch();
+  const files = useAppSelector(selectTranscriptionFiles);
+  const settings = useAppSelector(selectTranscriptionSettings);
+  const isProcessing = useAppSelector(selectIsProcessing);
+  const activeJobIds = useAppSelector(selectActiveJobIds);
+  const [showHistory, setShowHistory] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const ids = { markdown: useId(), overnight: useId(), model: useId() };
+
+  useEffect(() => {
+    void dispatch(importHandedOverFiles());
+  }, [dispatch]);
+
+  const counts = {
+    total: files.length,
+    pending: files.filter((file) => isStartable(file.status)).length,
+    completed: files.filter((file) => file.status === 'completed').length,
+    failed: files.filter((file) => isFailed(file.status)).length,
+  };
+  const hasPending = files.some((file) => file.status === 'pending');
+  const startDisabled = files.length === 0 || isProcessing || !hasPending || busy;
+  const stopDisabled = !isProcessing && activeJobIds.length === 0 && !files.some((file) => isInFlight(file.status));
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Create Transcripts"
+        description="Turn uploaded MP3s into transcripts with Whisper. Progress arrives in real time."
+        actions={
+          <>
+            <button type="button" className="btn btn-outline" onClick={() => void run(() => dispatch(loadManualUploads()))}>
+              <Upload size={16} aria-hidden="true" /> Load Manual Uploads
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline"
+              disabled={counts.completed === 0}
+              onClick={() => dispatch(completedCleared())}
+            >
+              <Eraser size={16} aria-hidden="true" /> Clear Completed
+            </button>
+            <button type="button" className="btn btn-outline" onClick={() => dispatch(stuckReset())}>
+              <Wrench size={16} aria-hidden="true" /> Reset Stuck
+            </button>
+          </>
+        }
+      />
+
+      <section className="stats-grid" aria-label="Transcription counters">
+        <Counter label="Total" value={counts.total} icon={<FileAudio size={18} />} tone="neutral" />
+        <Counter label="Pending" value={counts.pending} icon={<Clock size={18} />} tone="warning" />
+        <Counter label="Completed" value={counts.completed} icon={<CheckCircle2 size={18} />} tone="success" />
+        <Counter label="Failed" value={counts.failed} icon={<XCircle size={18} />} tone="danger" />
+      </section>
+
+      <section className="card" aria-labelledby="options-heading">
+        <div className="card-header">
+          <h2 id="options-heading" className="card-title">
+            Options
+          </h2>
+        </div>
+        <div className="options-grid">
+          <div className="field">
+            <label htmlFor={ids.model}>Speech model</label>
+            <select
+              id={ids.model}
+              value={settings.whisperModel}
+              onChange={() => dispatch(settingsChanged({ whisperModel: 'small' }))}
+            >
+              <option value="small">Small (Fast)</option>
+            </select>
+          </div>
+          <label className="check" htmlFor={ids.markdown}>
+            <input
+              id={ids.markdown}
+              type="checkbox"
+              checked={settings.outputAsMarkdown}
+              onChange={(event) => dispatch(settingsChanged({ outputAsMarkdown: event.target.checked }))}
+            />
+            <span>Output as Markdown</span>
+          </label>
+          <label className="check" htmlFor={ids.overnight}>
+            <input
+              id={ids.overnight}
+              type="checkbox"
+              checked={settings.scheduleOvernight}
+              onChange={(event) => dispatch(settingsChanged({ scheduleOvernight: event.target.checked }))}
+            />
+            <span>Schedule Overnight (1AM - 6AM)</span>
+          </label>
+        </div>
+        <div className="card-footer button-row wrap">
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={startDisabled}
+            onClick={() => void run(() => dispatch(startTranscription()))}
+          >
+            {settings.scheduleOvernight ? <CalendarClock size={16} aria-hidden="true" /> : <Play size={16} aria-hidden="true" />}
+            {settings.scheduleOvernight ? 'Schedule Transcription' : 'Start Transcription'}
+          </button>
+          <button type="button" className="btn btn-danger-outline" disabled={stopDisabled} onClick={() => void dispatch(stopAll())}>
+            <Square size={16} aria-hidden="true" /> Stop All
+          </button>
+          <button type="button" className="btn btn-outline" onClick={() => void run(() => dispatch(retryFailedFiles()))}>
+            <RotateCcw size={16} aria-hidden="true" /> Retry Failed ({counts.failed})
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            aria-expanded={showHistory}
+            onClick={() => setShowHistory((shown) => !shown)}
+          >
+            <History size={16} aria-hidden="true" /> {showHistory ? 'Hide History' : 'Show History'}
+          </button>
+        </div>
+      </section>
+
+      {showHistory && <HistoryPanel files={files} />}
+
+      <section className="card" aria-labelledby="transcription-files-heading">
+        <div className="card-header">
+          <h2 id="transcription-files-heading" className="card-title">
+            Files <span className="count">{files.length}</span>
+          </h2>
+          {isProcessing && (
+            <span className="badge badge-info" role="status">
+              Transcribing...
+            </span>
+          )}
+        </div>
+        {files.length === 0 ? (
+          <div className="empty-state compact">
+            <FileText size={28} aria-hidden="true" className="muted" />
+            <p className="muted">
+              No files yet. <Link to={paths.uploads}>Upload MP3 files</Link> or load your manual uploads.
+            </p>
+          </div>
+        ) : (
+          <TranscriptionTable files={files} />
+        )}
+      </section>
+    </div>
+  );
+}
+
+function Counter({ label, value, icon, tone }: { label: string; value: number; icon: ReactNode; tone: BadgeTone }) {
+  return (
+    <div className={`stat-card tone-${tone}`}>
+      <span className="stat-icon" aria-hidden="true">
+        {icon}
+      </span>
+      <div>
+        <p className="stat-label">{label}</p>
+        <p className="stat-value" data-testid={`counter-${label.toLowerCase()}`}>
+          {value}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function TranscriptionTable({ files }: { files: TranscriptionFile[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="col-progress">
+              Progress
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {files.map((file) => (
+            <TranscriptionRow key={file.id} file={file} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function TranscriptionRow({ file }: { file: TranscriptionFile }) {
+  const dispatch = useAppDispatch();
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const failed = isFailed(file.status);
+  const running = isInFlight(file.status);
+  return (
+    <tr data-testid="transcription-row" data-status={file.status}>
+      <td className="cell-title" data-label="Title">
+        <span className="file-title">{file.title}</span>
+        {file.errorMessage && <span className="row-error">{file.errorMessage}</span>}
+        {(failed || file.retryCount > 0) && (
+          <span className="row-meta">
+            Retries: {file.retryCount}/{file.maxRetries || DEFAULT_MAX_RETRIES}
+            {file.lastFailedAt ? ` · last failed ${formatDate(file.lastFailedAt)}` : ''}
+          </span>
+        )}
+        {file.status === 'completed' && file.processingTime ? (
+          <span className="row-meta">Processed in {formatProcessingTime(file.processingTime)}</span>
+        ) : null}
+      </td>
+      <td data-label="Status">
+        <StatusBadge tone={STATUS_TONE[file.status]}>{STATUS_LABEL[file.status]}</StatusBadge>
+      </td>
+      <td data-label="Progress" className="col-progress">
+        <ProgressBar
+          value={file.progress}
+          label={`Transcription progress of ${file.title}`}
+          tone={failed ? 'danger' : file.status === 'completed' ? 'success' : 'primary'}
+          showValue
+        />
+      </td>
+      <td className="cell-actions">
+        <div className="row-actions">
+          {isStartable(file.status) && (
+            <button type="button" className="btn btn-sm btn-outline" onClick={() => void dispatch(startTranscription([file.id]))}>
+              <Play size={14} aria-hidden="true" /> Start
+            </button>
+          )}
+          {failed && (
+            <button type="button" className="btn btn-sm btn-outline" onClick={() => void dispatch(retryFile(file.id))}>
+              <RotateCcw size={14} aria-hidden="true" /> Retry
+            </button>
+          )}
+          {(running || file.status === 'scheduled') && (
+            <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => void dispatch(cancelFile(file.id))}>
+              <X size={14} aria-hidden="true" /> Cancel
+            </button>
+          )}
+          {file.status === 'completed' && (
+            <Link className="btn btn-sm btn-outline" to={vaultItemHref(file.id)}>
+              <ExternalLink size={14} aria-hidden="true" /> Vault
+            </Link>
+          )}
+          {!running && (
+            <Dialog.Root open={confirmRemove} onOpenChange={setConfirmRemove}>
+              <Dialog.Trigger asChild>
+                <button type="button" className="icon-button" aria-label={`Remove ${file.title}`}>
+                  <Trash2 size={16} aria-hidden="true" />
+                </button>
+              </Dialog.Trigger>
+              <Dialog.Portal>
+                <Dialog.Overlay className="dialog-overlay" />
+                <Dialog.Content className="dialog dialog-sm">
+                  <Dialog.Title className="dialog-title">Remove file?</Dialog.Title>
+                  <Dialog.Description className="muted">
+                    {file.title} will be removed from this list. Its MP3 and any transcript stay on the server.
+                  </Dialog.Description>
+                  <div className="dialog-actions">
+                    <Dialog.Close asChild>
+                      <button type="button" className="btn btn-outline">
+                        Keep
+                      </button>
+                    </Dialog.Close>
+                    <button type="button" className="btn btn-danger" onClick={() => dispatch(fileRemoved(file.id))}>
+                      Remove
+                    </button>
+                  </div>
+                </Dialog.Content>
+              </Dialog.Portal>
+            </Dialog.Root>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function HistoryPanel({ files }: { files: TranscriptionFile[] }) {
+  const jobIds = [...new Set(files.map((file) => file.jobId).filter((jobId): jobId is string => Boolean(jobId)))];
+  return (
+    <section className="card" aria-labelledby="history-heading">
+      <div className="card-header">
+        <h2 id="history-heading" className="card-title">
+          Retry history
+        </h2>
+      </div>
+      {jobIds.length === 0 ? (
+        <p className="muted card-body">No transcription history yet.</p>
+      ) : (
+        jobIds.map((jobId) => <JobHistory key={jobId} jobId={jobId} />)
+      )}
+    </section>
+  );
+}
+
+function JobHistory({ jobId }: { jobId: string }) {
+  const { data, isLoading, isError } = useGetTranscriptionHistoryQuery(jobId);
+  if (isLoading) return <p className="muted card-body">Loading...</p>;
+  if (isError) {
+    return (
+      <p className="row-error card-body">
+        <AlertTriangle size={14} aria-hidden="true" /> Could not load the history of job {jobId}.
+      </p>
+    );
+  }
+  if (!data || data.length === 0) return null;
+  return (
+    <ul className="history-list">
+      {data.map((entry) => (
+        <li key={entry.id} className="history-item">
+          <span className="file-title">{entry.title}</span>
+          <span className="row-meta">
+            Retries: {entry.retryCount}/{entry.maxRetries || DEFAULT_MAX_RETRIES}
+            {entry.lastFailedAt ? ` · last failed ${formatDate(entry.lastFailedAt)}` : ''}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}

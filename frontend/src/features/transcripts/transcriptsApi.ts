@@ -1,0 +1,92 @@
+import { baseApi, type Envelope } from '@/api/baseApi';
+import type { TranscriptionFile } from './transcriptsSlice';
+
+export interface TranscriptionRequestFile {
+  id: string;
+  mp3Path: string;
+  title: string;
+}
+
+export interface StartTranscriptionRequest {
+  files: TranscriptionRequestFile[];
+  model: string;
+  outputFormat: 'markdown' | 'txt';
+}
+
+export interface ScheduleTranscriptionRequest extends StartTranscriptionRequest {
+  startTime: string;
+  endTime: string;
+}
+
+export interface FileJobRequest {
+  fileId: string;
+  jobId: string;
+}
+
+export interface HistoryEntry {
+  id: string;
+  title: string;
+  retryCount: number;
+  maxRetries: number;
+  lastFailedAt: string | null;
+}
+
+export interface ManualUpload {
+  youtubeVideoId: string | null;
+  title: string;
+  mp3FilePath: string;
+}
+
+export interface Mp3Status {
+  hasMp3: boolean;
+  mp3FilePath: string | null;
+}
+
+/** Overnight window of the spec (§9). */
+export const OVERNIGHT_WINDOW = { startTime: '01:00', endTime: '06:00' } as const;
+
+// Starting, scheduling, retrying and cancelling change server state: never repeat them by themselves.
+const once = { maxRetries: 0 };
+
+export const transcriptsApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    startTranscription: build.mutation<{ jobId: string }, StartTranscriptionRequest>({
+      query: (body) => ({ url: '/transcription/start', method: 'POST', body }),
+      transformResponse: (response: Envelope<{ jobId: string }>) => response.data,
+      extraOptions: once,
+    }),
+    scheduleTranscription: build.mutation<{ jobId: string }, ScheduleTranscriptionRequest>({
+      query: (body) => ({ url: '/transcription/schedule', method: 'POST', body }),
+      transformResponse: (response: Envelope<{ jobId: string }>) => response.data,
+      extraOptions: once,
+    }),
+    retryTranscription: build.mutation<Partial<TranscriptionFile>, FileJobRequest>({
+      query: (body) => ({ url: '/transcription/retry', method: 'POST', body }),
+      transformResponse: (response: Envelope<Partial<TranscriptionFile> | null>) => response?.data ?? {},
+      invalidatesTags: ['History'],
+      extraOptions: once,
+    }),
+    cancelTranscription: build.mutation<Partial<TranscriptionFile>, FileJobRequest>({
+      query: (body) => ({ url: '/transcription/cancel', method: 'POST', body }),
+      transformResponse: (response: Envelope<Partial<TranscriptionFile> | null>) => response?.data ?? {},
+      extraOptions: once,
+    }),
+    getTranscriptionHistory: build.query<HistoryEntry[], string>({
+      query: (jobId) => `/transcription/history/${encodeURIComponent(jobId)}`,
+      transformResponse: (response: Envelope<HistoryEntry[]>) => response.data ?? [],
+      providesTags: (_result, _error, jobId) => [{ type: 'History', id: jobId }, 'History'],
+    }),
+    getManualUploads: build.query<ManualUpload[], void>({
+      query: () => '/video-mp3/manual-uploads',
+      transformResponse: (response: Envelope<{ videos: ManualUpload[] }>) => response.data?.videos ?? [],
+      providesTags: ['ManualUploads'],
+    }),
+    getMp3StatusForVideos: build.query<Record<string, Mp3Status>, string[]>({
+      query: (videoIds) => `/video-mp3/status?videoIds=${videoIds.map(encodeURIComponent).join(',')}`,
+      transformResponse: (response: Envelope<Record<string, Mp3Status>>) => response.data ?? {},
+      providesTags: ['Mp3Status'],
+    }),
+  }),
+});
+
+export const { useGetTranscriptionHistoryQuery } = transcriptsApi;

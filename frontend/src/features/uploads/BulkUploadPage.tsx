@@ -1,0 +1,326 @@
+import { AlertCircle, CheckCircle2, FileAudio, LoaderCircle, Trash2, UploadCloud, Wand2, X } from 'lucide-react';
+import { useCallback, useId, useReducer, useRef, useState, type DragEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { useAppDispatch } from '@/app/hooks';
+import { PageHeader } from '@/components/PageHeader';
+import { ProgressBar } from '@/components/ProgressBar';
+import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
+import { paths } from '@/config/paths';
+import { formatFileSize } from '@/lib/format';
+import { HANDOFF_KEYS, writeJson } from '@/lib/storage';
+import { showToast } from '@/lib/toast';
+import { uploadMp3 } from './uploadMp3';
+import {
+  MAX_FILES_PER_SELECTION,
+  MESSAGES,
+  UPLOAD_BATCH_SIZE,
+  inBatches,
+  isMp3,
+  newUploadItem,
+  uploadItemsReducer,
+  type UploadItem,
+  type UploadStatus,
+} from './uploadItems';
+
+const STATUS_LABEL: Record<UploadStatus, string> = {
+  pending: 'Pending',
+  uploading: 'Uploading',
+  completed: 'Completed',
+  error: 'Error',
+};
+const STATUS_TONE: Record<UploadStatus, BadgeTone> = {
+  pending: 'neutral',
+  uploading: 'info',
+  completed: 'success',
+  error: 'danger',
+};
+
+export default function BulkUploadPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [items, update] = useReducer(uploadItemsReducer, []);
+  const [message, setMessage] = useState<string | null>(null);
+  const [isUploading, setIsUploading] = useState(false);
+
+  const addFiles = useCallback((list: FileList | File[] | null) => {
+    const files = list ? Array.from(list) : [];
+    if (files.length === 0) return;
+    if (files.length > MAX_FILES_PER_SELECTION) {
+      setMessage(MESSAGES.tooMany);
+      return;
+    }
+    const mp3s = files.filter(isMp3);
+    setMessage(mp3s.length < files.length ? MESSAGES.mp3Only : null);
+    if (mp3s.length > 0) update({ type: 'added', items: mp3s.map(newUploadItem) });
+  }, []);
+
+  async function uploadAll() {
+    const pending = items.filter((item) => item.status === 'pending');
+    if (pending.length === 0) {
+      setMessage(MESSAGES.nothingToUpload);
+      return;
+    }
+    setMessage(null);
+    setIsUploading(true);
+    let failed = 0;
+    try {
+      for (const batch of inBatches(pending, UPLOAD_BATCH_SIZE)) {
+        await Promise.all(
+          batch.map(async (item) => {
+            update({ type: 'started', id: item.id });
+            const outcome = await uploadMp3(item.file, item.title, dispatch, (progress) =>
+              update({ type: 'progressed', id: item.id, progress }),
+            );
+            if (outcome.ok) update({ type: 'succeeded', id: item.id, mp3Path: outcome.data.mp3Path });
+            else {
+              failed += 1;
+              update({ type: 'failed', id: item.id, message: outcome.message });
+            }
+          }),
+        );
+      }
+      const uploaded = pending.length - failed;
+      if (failed === 0) {
+        dispatch(
+          showToast({
+            title: 'Upload complete',
+            description: `${uploaded} file${uploaded === 1 ? '' : 's'} uploaded.`,
+            variant: 'success',
+          }),
+        );
+      } else {
+        dispatch(
+          showToast({
+            title: MESSAGES.overallFailed,
+            description: `${failed} of ${pending.length} file${pending.length === 1 ? '' : 's'} could not be uploaded.`,
+            variant: 'destructive',
+          }),
+        );
+      }
+    } catch {
+      dispatch(showToast({ title: 'Error', description: MESSAGES.overallFailed, variant: 'destructive' }));
+    } finally {
+      setIsUploading(false);
+    }
+  }
+
+  function createTranscripts() {
+    const uploaded = items.filter((item) => item.status === 'completed' && item.mp3Path);
+    writeJson(
+      'session',
+      HANDOFF_KEYS.mp3Files,
+      uploaded.map((item) => ({ id: item.id, title: item.title, mp3Path: item.mp3Path, size: item.size })),
+    );
+    void navigate(paths.transcripts);
+  }
+
+  const completedCount = items.filter((item) => item.status === 'completed').length;
+  const pendingCount = items.filter((item) => item.status === 'pending').length;
+
+  return (
+    <div className="page">
+      <PageHeader
+        title="Bulk Upload MP3 Files"
+        description={`Upload up to ${MAX_FILES_PER_SELECTION} MP3 files at once, then turn them into transcripts.`}
+      />
+      <DropZone onFiles={addFiles} disabled={isUploading} />
+      {message && (
+        <div className="alert alert-error" role="alert">
+          <AlertCircle size={18} aria-hidden="true" />
+          <span>{message}</span>
+          <button type="button" className="icon-button alert-close" aria-label="Dismiss message" onClick={() => setMessage(null)}>
+            <X size={16} aria-hidden="true" />
+          </button>
+        </div>
+      )}
+      {items.length > 0 && <UploadProgressCard items={items} />}
+      <section className="card" aria-labelledby="files-heading">
+        <div className="card-header">
+          <h2 id="files-heading" className="card-title">
+            Files <span className="count">{items.length}</span>
+          </h2>
+          <div className="button-row">
+            <button
+              type="button"
+              className="btn btn-outline"
+              disabled={isUploading || items.length === 0}
+              onClick={() => update({ type: 'clearedAll' })}
+            >
+              <Trash2 size={16} aria-hidden="true" /> Clear All
+            </button>
+            <button type="button" className="btn btn-primary" disabled={isUploading} onClick={() => void uploadAll()}>
+              {isUploading ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <UploadCloud size={16} aria-hidden="true" />}
+              {isUploading ? 'Uploading...' : `Upload All${pendingCount ? ` (${pendingCount})` : ''}`}
+            </button>
+          </div>
+        </div>
+        {items.length === 0 ? (
+          <div className="empty-state compact">
+            <FileAudio size={28} aria-hidden="true" className="muted" />
+            <p className="muted">No files selected yet. Drop MP3 files above or choose them from your computer.</p>
+          </div>
+        ) : (
+          <UploadTable items={items} onRemove={(id) => update({ type: 'removed', id })} />
+        )}
+        <div className="card-footer">
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={isUploading || completedCount === 0}
+            onClick={createTranscripts}
+          >
+            <Wand2 size={16} aria-hidden="true" /> Create Transcripts from MP3s
+          </button>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => void; disabled: boolean }) {
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+
+  function onDrop(event: DragEvent) {
+    event.preventDefault();
+    setDragging(false);
+    if (!disabled) onFiles(event.dataTransfer.files);
+  }
+
+  return (
+    <section
+      className={`dropzone${dragging ? ' dragging' : ''}`}
+      data-testid="dropzone"
+      aria-label="MP3 drop zone"
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <span className="dropzone-icon" aria-hidden="true">
+        <UploadCloud size={32} />
+      </span>
+      <p className="dropzone-title">Drag and drop MP3 files here</p>
+      <p className="muted">MP3 only, up to {MAX_FILES_PER_SELECTION} files per selection.</p>
+      <label htmlFor={inputId} className={`btn btn-outline${disabled ? ' disabled' : ''}`}>
+        Choose MP3 files
+      </label>
+      <input
+        ref={inputRef}
+        id={inputId}
+        className="visually-hidden"
+        type="file"
+        accept=".mp3,audio/mpeg"
+        multiple
+        disabled={disabled}
+        onChange={(event) => {
+          onFiles(event.target.files);
+          event.target.value = '';
+        }}
+      />
+    </section>
+  );
+}
+
+function UploadProgressCard({ items }: { items: UploadItem[] }) {
+  const count = (status: UploadStatus) => items.filter((item) => item.status === status).length;
+  const completed = count('completed');
+  const failed = count('error');
+  const overall = items.reduce((sum, item) => sum + (item.status === 'error' ? 100 : item.progress), 0) / items.length;
+  return (
+    <section className="card progress-card" aria-labelledby="upload-progress-heading">
+      <div className="card-header">
+        <h2 id="upload-progress-heading" className="card-title">
+          Upload progress
+        </h2>
+        <span className="muted">
+          {completed} of {items.length} uploaded
+        </span>
+      </div>
+      <ProgressBar value={overall} label="Overall upload progress" tone={failed ? 'danger' : 'primary'} showValue />
+      <dl className="stat-row">
+        <div>
+          <dt>Pending</dt>
+          <dd>{count('pending')}</dd>
+        </div>
+        <div>
+          <dt>Uploading</dt>
+          <dd>{count('uploading')}</dd>
+        </div>
+        <div>
+          <dt>Completed</dt>
+          <dd className="text-success">{completed}</dd>
+        </div>
+        <div>
+          <dt>Failed</dt>
+          <dd className="text-danger">{failed}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function UploadTable({ items, onRemove }: { items: UploadItem[]; onRemove: (id: string) => void }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Size</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="col-progress">
+              Progress
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id} data-testid="upload-row">
+              <td className="cell-title" data-label="Title">
+                <span className="file-title">
+                  {item.status === 'completed' ? (
+                    <CheckCircle2 size={16} className="text-success" aria-hidden="true" />
+                  ) : (
+                    <FileAudio size={16} className="muted" aria-hidden="true" />
+                  )}
+                  {item.title}
+                </span>
+                {item.errorMessage && <span className="row-error">{item.errorMessage}</span>}
+              </td>
+              <td data-label="Size">{formatFileSize(item.size)}</td>
+              <td data-label="Status">
+                <StatusBadge tone={STATUS_TONE[item.status]}>{STATUS_LABEL[item.status]}</StatusBadge>
+              </td>
+              <td data-label="Progress" className="col-progress">
+                <ProgressBar
+                  value={item.progress}
+                  label={`Upload progress of ${item.title}`}
+                  tone={item.status === 'error' ? 'danger' : item.status === 'completed' ? 'success' : 'primary'}
+                  showValue
+                />
+              </td>
+              <td className="cell-actions">
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Remove ${item.title}`}
+                  disabled={item.status === 'uploading'}
+                  onClick={() => onRemove(item.id)}
+                >
+                  <Trash2 size={16} aria-hidden="true" />
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+/** Client state of the bulk upload screen. Files are not serialisable, so this stays out of Redux. */
+export type UploadStatus = 'pending' | 'uploading' | 'completed' | 'error';
+
+export interface UploadItem {
+  id: string;
+  file: File;
+  /** File name without .mp3. */
+  title: string;
+  size: number;
+  status: UploadStatus;
+  progress: number;
+  mp3Path: string | null;
+  errorMessage: string | null;
+}
+
+export const MAX_FILES_PER_SELECTION = 100;
+export const UPLOAD_BATCH_SIZE = 5;
+
+export const MESSAGES = {
+  mp3Only: 'Please select MP3 files only',
+  tooMany: `Maximum ${MAX_FILES_PER_SELECTION} files allowed at once`,
+  nothingToUpload: 'No MP3 files to upload',
+  rowFailed: 'Upload failed',
+  overallFailed: 'Failed to upload files',
+} as const;
+
+export function isMp3(file: File): boolean {
+  return file.type === 'audio/mpeg' || file.name.toLowerCase().endsWith('.mp3');
+}
+
+export function titleFromFileName(name: string): string {
+  return name.replace(/\.mp3$/i, '');
+}
+
+export function newUploadItem(file: File): UploadItem {
+  return {
+    id: crypto.randomUUID(),
+    file,
+    title: titleFromFileName(file.name),
+    size: file.size,
+    status: 'pending',
+    progress: 0,
+    mp3Path: null,
+    errorMessage: null,
+  };
+}
+
+export type UploadAction =
+  | { type: 'added'; items: UploadItem[] }
+  | { type: 'removed'; id: string }
+  | { type: 'started'; id: string }
+  | { type: 'progressed'; id: string; progress: number }
+  | { type: 'succeeded'; id: string; mp3Path: string }
+  | { type: 'failed'; id: string; message: string }
+  | { type: 'clearedAll' };
+
+export function uploadItemsReducer(items: UploadItem[], action: UploadAction): UploadItem[] {
+  const update = (id: string, change: Partial<UploadItem>) =>
+    items.map((item) => (item.id === id ? { ...item, ...change } : item));
+  switch (action.type) {
+    case 'added':
+      return [...items, ...action.items];
+    case 'removed':
+      // Remove is disabled while uploading; the reducer enforces it too.
+      return items.filter((item) => item.id !== action.id || item.status === 'uploading');
+    case 'started':
+      return update(action.id, { status: 'uploading', progress: 0, errorMessage: null });
+    case 'progressed':
+      return update(action.id, { progress: Math.max(0, Math.min(100, action.progress)) });
+    case 'succeeded':
+      return update(action.id, { status: 'completed', progress: 100, mp3Path: action.mp3Path });
+    case 'failed':
+      return update(action.id, { status: 'error', progress: 0, errorMessage: action.message });
+    case 'clearedAll':
+      return items.filter((item) => item.status === 'uploading');
+    default:
+      return items;
+  }
+}
+
+/** Splits a list into consecutive batches of `size`. */
+export function inBatches<T>(list: T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let index = 0; index < list.length; index += size) batches.push(list.slice(index, index + size));
+  return batches;
+}

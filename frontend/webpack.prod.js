@@ -1,0 +1,26 @@
+// Production build into dist/, served by the gateway with an index.html fallback.
+import MiniCssExtractPlugin from 'mini-css-extract-plugin';
+import { commonConfig } from './webpack.common.js';
+
+const common = commonConfig({ production: true });
+
+export default {
+  ...common,
+  mode: 'production',
+  devtool: 'source-map',
+  module: {
+    rules: [
+      ...common.module.rules,
+      { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
+    ],
+  },
+  plugins: [
+    ...common.plugins,
+    new MiniCssExtractPlugin({
+      filename: 'assets/[name].[contenthash:8].css',
+      chunkFilename: 'assets/[name].[contenthash:8].css',
+    }),
+  ],
+  performance: { hints: false },
+  stats: 'errors-warnings',
+};
