@@ -113,6 +113,11 @@ export default tseslint.config(
     },
   },
   {
+    // The one place that wraps the plain hooks.
+    files: ['src/app/hooks.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['src/**/*.test.{ts,tsx}', 'src/testing/**'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

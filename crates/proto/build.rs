@@ -22,6 +22,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
+        // RPCs a service does not implement yet answer UNIMPLEMENTED instead of failing to build.
+        .generate_default_stubs(true)
         .compile_fds(file_descriptors)?;
     Ok(())
 }

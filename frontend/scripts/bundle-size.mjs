@@ -8,7 +8,8 @@ import { gzipSync } from 'node:zlib';
 const BUDGET_BYTES = 300 * 1024;
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
-const initial = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+// html-webpack-plugin may drop the quotes around attribute values when it minifies.
+const initial = [...html.matchAll(/(?:src|href)=["']?\/?(assets\/[^"'\s>]+\.(?:js|css))/g)].map((m) => m[1]);
 
 const gzipped = (file) => gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

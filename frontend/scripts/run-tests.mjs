@@ -26,7 +26,12 @@ let reportRead = false;
 try {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
   passed = report.numPassedTests ?? 0;
-  failed = (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+  // A test file that fails before running any test (an import error, say) counts as one failure.
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed'),
+  ).length;
+  failed = (report.numFailedTests ?? 0) + brokenFiles;
+  if (report.success === false && failed === 0) failed = 1;
   reportRead = true;
 } catch (error) {
   console.error(`could not read the vitest report: ${error.message}`);

@@ -1,1 +1,19 @@
-//! placeholder
+//! The library service owns the Vault: every transcript, PDF conversion and saved document a user
+//! keeps, with ratings, tags and exports.
+//!
+//! It never reads another service's tables: completed transcriptions reach it as work messages
+//! on the `library.ingest` queue (or the `IngestTranscript` RPC), and ingesting is idempotent on
+//! (user, source), so a redelivered message never makes a second Vault item.
+
+mod entity;
+mod error;
+mod grpc;
+mod ingest_consumer;
+mod migration;
+mod service;
+mod startup;
+
+pub use error::LibraryError;
+pub use ingest_consumer::{INGEST_QUEUE, IngestMessage};
+pub use service::{IngestedTranscript, Library, NewLibraryItem, TranscriptPage};
+pub use startup::LibraryServer;

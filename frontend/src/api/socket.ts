@@ -1,4 +1,4 @@
-import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { io, type ManagerOptions, type SocketOptions } from 'socket.io-client';
 
 /** Connection options of the spec (§7, §9): websocket then polling, 10 s timeout, 5 attempts, 1–5 s. */
 export const SOCKET_OPTIONS = {
@@ -35,7 +35,7 @@ export interface RealtimeSocket {
 export type SocketFactory = (url: string, options: typeof SOCKET_OPTIONS & { auth: SocketAuth }) => RealtimeSocket;
 
 const defaultFactory: SocketFactory = (url, options) =>
-  io(url, { ...options, transports: [...options.transports] }) as Socket as unknown as RealtimeSocket;
+  io(url, { ...options, transports: [...options.transports] });
 
 let factory: SocketFactory = defaultFactory;
 let current: RealtimeSocket | null = null;

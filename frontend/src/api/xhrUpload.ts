@@ -30,12 +30,7 @@ export async function uploadWithProgress<T>({ url, form, onProgress, signal, onU
       }
     };
     xhr.onload = () => {
-      let body: T | null = null;
-      try {
-        body = xhr.responseText ? (JSON.parse(xhr.responseText) as T) : null;
-      } catch {
-        body = null;
-      }
+      const body = parseJson<T>(xhr.responseText);
       if (xhr.status === 401) onUnauthorized?.();
       resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, body });
     };
@@ -44,4 +39,13 @@ export async function uploadWithProgress<T>({ url, form, onProgress, signal, onU
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });
+}
+
+function parseJson<T>(text: string): T | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
 }

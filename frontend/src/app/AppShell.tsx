@@ -17,7 +17,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet } from 'react-router';
 import { LoadingScreen } from '@/components/LoadingScreen';
 import { paths } from '@/config/paths';
 import { useAuthActions } from '@/features/auth/authActions';
@@ -50,10 +50,6 @@ export const LIBRARY_NAV: NavItem[] = [
 export function AppShell() {
   useRealtimeConnection();
   const [menuOpen, setMenuOpen] = useState(false);
-  const location = useLocation();
-
-  // Any navigation closes the mobile menu.
-  useEffect(() => setMenuOpen(false), [location.pathname]);
 
   useEffect(() => {
     if (!menuOpen) return undefined;

@@ -30,7 +30,8 @@ const toastSlice = createSlice({
         if (state.items.length > MAX_TOASTS) state.items.splice(0, state.items.length - MAX_TOASTS);
       },
       prepare(toast: { title: string; description?: string; variant?: ToastVariant }) {
-        return { payload: { id: nanoid(), variant: 'default' as ToastVariant, ...toast } };
+        const payload: Toast = { id: nanoid(), variant: 'default', ...toast };
+        return { payload };
       },
     },
     dismissToast(state, action: PayloadAction<string>) {

@@ -26,7 +26,7 @@ window.matchMedia ??= (query: string) =>
     addEventListener: () => {},
     removeEventListener: () => {},
     dispatchEvent: () => false,
-  }) as MediaQueryList;
+  });
 
 // fetchBaseQuery builds `new Request('/api/...')`; Node's Request needs an absolute URL.
 const NodeRequest = globalThis.Request;
@@ -34,7 +34,7 @@ globalThis.Request = class extends NodeRequest {
   constructor(input: RequestInfo | URL, init?: RequestInit) {
     super(typeof input === 'string' && input.startsWith('/') ? new URL(input, window.location.origin) : input, init);
   }
-} as typeof Request;
+};
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => {

@@ -112,7 +112,7 @@ export default function VaultPage() {
           <p className="muted vault-summary">
             {total} item{total === 1 ? '' : 's'}
           </p>
-          <ul className={`vault-items ${view}`}>
+          <ul className={`vault-items ${view}`} aria-label="Transcripts">
             {items.map((item) => (
               <li key={item.id}>
                 <VaultCard item={item} onOpen={() => open(item.id)} />

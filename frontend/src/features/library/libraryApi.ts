@@ -1,6 +1,7 @@
 import { baseApi, type Envelope, type PagedEnvelope } from '@/api/baseApi';
 
-export type SourceType = 'AUDIO' | 'PDF' | 'PDF_SOURCE' | 'WEBSITE' | 'WEBSITE_CONTENT' | 'IMAGE' | string;
+/** AUDIO, PDF, PDF_SOURCE, WEBSITE, WEBSITE_CONTENT, IMAGE or another kind. */
+export type SourceType = string;
 
 export interface LibraryTranscript {
   id: string;

@@ -110,10 +110,12 @@ export function newFile(input: NewTranscriptionFile): TranscriptionFile {
 /** Restores a stored file list; anything still running belonged to a job that is gone. */
 function restoreFiles(stored: unknown): TranscriptionFile[] {
   if (!Array.isArray(stored)) return [];
-  return stored
-    .filter((item): item is Partial<TranscriptionFile> & { id: string; mp3Path: string } =>
-      Boolean(item && typeof item === 'object' && typeof item.id === 'string' && typeof item.mp3Path === 'string'),
-    )
+  return (stored as unknown[])
+    .filter((item): item is Partial<TranscriptionFile> & { id: string; mp3Path: string } => {
+      if (!item || typeof item !== 'object') return false;
+      const candidate = item as Record<string, unknown>;
+      return typeof candidate.id === 'string' && typeof candidate.mp3Path === 'string';
+    })
     .map((item) => {
       const file: TranscriptionFile = {
         ...newFile({ id: item.id, title: item.title ?? item.mp3Path, mp3Path: item.mp3Path }),

@@ -1,0 +1,3 @@
+//! Tables owned by the gateway.
+
+pub mod user_account;

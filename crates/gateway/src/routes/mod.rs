@@ -1,0 +1,7 @@
+//! REST routes, one module per resource.
+
+pub mod auth;
+pub mod config;
+pub mod health;
+pub mod library;
+pub mod spa;

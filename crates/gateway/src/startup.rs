@@ -1,0 +1,166 @@
+//! Builds the gateway's HTTP server.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::dev::Server;
+use actix_web::middleware::{Compress, from_fn};
+use actix_web::{App, HttpServer, web};
+use scribevault_core::{AuthMode, Settings};
+use sea_orm::DatabaseConnection;
+use sea_orm_migration::MigratorTrait as _;
+
+use crate::auth::local::LocalAccounts;
+use crate::auth::oidc::OidcVerifier;
+use crate::auth::{SharedVerifier, require_authentication};
+use crate::clients::{ServiceAddresses, ServiceClients};
+use crate::error::{json_error, path_error, query_error};
+use crate::metrics::{HttpMetrics, metrics_endpoint, record_requests};
+use crate::migration::Migrator;
+use crate::readiness::{ReadinessCheck, ReadinessChecks};
+use crate::routes::config::ClientConfig;
+use crate::routes::spa::FrontendDir;
+use crate::routes::{auth, config, health, library, spa};
+use crate::trace::trace_requests;
+
+/// What the binary hands the gateway: its database, where the services are, and the checks of
+/// the backends it was wired with.
+pub struct GatewayDependencies {
+    /// The gateway's own database (local accounts, settings).
+    pub db: DatabaseConnection,
+    /// Downstream gRPC services.
+    pub services: ServiceAddresses,
+    /// Backend checks for `/readyz` (database, bus, blob store); service checks are added here.
+    pub readiness: Vec<ReadinessCheck>,
+}
+
+/// A bound, not yet running gateway.
+pub struct Gateway {
+    server: Server,
+    port: u16,
+}
+
+impl Gateway {
+    /// Migrates the gateway's tables and binds `SCRIBEVAULT_HTTP_ADDR` (port 0 picks a free one).
+    ///
+    /// # Errors
+    /// Bad settings, migration failure, or the address cannot be bound.
+    pub async fn build(settings: &Settings, dependencies: GatewayDependencies) -> Result<Self, StartupError> {
+        Migrator::up(&dependencies.db, None).await.map_err(|e| format!("gateway migrations failed: {e}"))?;
+        let mode = settings.auth_mode().map_err(|e| e.to_string())?;
+        let local_accounts = match mode {
+            AuthMode::Local => Some(Arc::new(
+                LocalAccounts::new(
+                    dependencies.db.clone(),
+                    &settings.data_dir,
+                    Duration::from_secs(settings.token_ttl_seconds),
+                    settings.login_attempts_per_minute,
+                )
+                .map_err(|e| e.to_string())?,
+            )),
+            AuthMode::Oidc => None,
+        };
+        let verifier: SharedVerifier = match (&local_accounts, mode) {
+            (Some(accounts), _) => accounts.clone(),
+            (None, _) => Arc::new(OidcVerifier::new(
+                settings.oidc_issuer.as_deref().unwrap_or_default(),
+                settings.oidc_audience.as_deref().unwrap_or_default(),
+            )),
+        };
+        let clients = ServiceClients::connect_lazy(&dependencies.services).map_err(|e| format!("invalid service address: {e}"))?;
+        let mut checks = dependencies.readiness;
+        checks.extend(clients.readiness_checks());
+
+        let local_accounts = web::Data::new(local_accounts);
+        let verifier = web::Data::new(verifier);
+        let clients = web::Data::new(clients);
+        let readiness = web::Data::new(ReadinessChecks(checks));
+        let metrics = web::Data::from(HttpMetrics::new());
+        let client_config = web::Data::new(ClientConfig::from_settings(settings, mode));
+        let frontend = web::Data::new(FrontendDir(settings.frontend_dir.clone()));
+        let frontend_dir = settings.frontend_dir.clone();
+        let serve_static = frontend_dir.join("index.html").is_file();
+        let json_config = web::JsonConfig::default().limit(settings.max_json_bytes).error_handler(json_error);
+        let query_config = web::QueryConfig::default().error_handler(query_error);
+        let path_config = web::PathConfig::default().error_handler(path_error);
+
+        let listener = TcpListener::bind(settings.http_socket_addr().map_err(|e| e.to_string())?)
+            .map_err(|e| format!("cannot bind SCRIBEVAULT_HTTP_ADDR={}: {e}", settings.http_addr))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let server = HttpServer::new(move || {
+            let mut app = App::new()
+                .wrap(from_fn(require_authentication))
+                .wrap(Compress::default())
+                .wrap(from_fn(record_requests))
+                .wrap(from_fn(trace_requests))
+                .app_data(json_config.clone())
+                .app_data(query_config.clone())
+                .app_data(path_config.clone())
+                .app_data(local_accounts.clone())
+                .app_data(verifier.clone())
+                .app_data(clients.clone())
+                .app_data(readiness.clone())
+                .app_data(metrics.clone())
+                .app_data(client_config.clone())
+                .app_data(frontend.clone())
+                .route("/healthz", web::get().to(health::healthz))
+                .route("/readyz", web::get().to(health::readyz))
+                .route("/metrics", web::get().to(metrics_endpoint))
+                .route("/config.json", web::get().to(config::client_config))
+                .service(
+                    web::scope("/api")
+                        .route("/auth/signup", web::post().to(auth::sign_up))
+                        .route("/auth/login", web::post().to(auth::log_in))
+                        .route("/library/transcripts", web::get().to(library::list_transcripts))
+                        .route("/library/stats", web::get().to(library::stats))
+                        .route("/library/transcripts/{id}", web::patch().to(library::rate))
+                        .route("/library/transcripts/{id}", web::delete().to(library::delete))
+                        .route("/library/transcripts/{id}/content", web::get().to(library::content))
+                        .route("/library/transcripts/{id}/content", web::put().to(library::update_content))
+                        .default_service(web::to(spa::fallback)),
+                );
+            if serve_static {
+                app = app.service(actix_files::Files::new("/", &frontend_dir).index_file("index.html").default_handler(web::to(spa::fallback)));
+            }
+            app.default_service(web::to(spa::fallback))
+        })
+        .listen(listener)
+        .map_err(|e| e.to_string())?
+        .shutdown_timeout(10)
+        .disable_signals()
+        .run();
+        Ok(Self { server, port })
+    }
+
+    /// The bound HTTP port.
+    #[must_use]
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A handle that stops the server.
+    #[must_use]
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until stopped.
+    ///
+    /// # Errors
+    /// The server fails.
+    pub async fn run(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// Why the gateway could not start; one printable line naming the cause.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StartupError(String);
+
+impl From<String> for StartupError {
+    fn from(message: String) -> Self {
+        Self(message)
+    }
+}

@@ -1,0 +1,3 @@
+//! Tables owned by the library service.
+
+pub mod library_item;

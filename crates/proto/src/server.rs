@@ -1,0 +1,60 @@
+//! Serving any of our gRPC services the same way: with `grpc.health.v1` health (so Kubernetes'
+//! native gRPC probes and `grpc_health_probe` work), server reflection (so `grpcurl` works with
+//! no `.proto` files at hand), and one span per call whose parent is the caller's trace.
+
+use std::convert::Infallible;
+use std::future::Future;
+
+use tonic::server::NamedService;
+use tonic_health::ServingStatus;
+
+/// Serves `service` on `listener` until `shutdown` resolves.
+///
+/// # Errors
+/// The transport fails or reflection cannot be built.
+pub async fn serve<S>(
+    listener: tokio::net::TcpListener,
+    service: S,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    S: tower_service::Service<http::Request<tonic::body::Body>, Response = http::Response<tonic::body::Body>, Error = Infallible>
+        + NamedService
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter.set_service_status(S::NAME, ServingStatus::Serving).await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(crate::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    tonic::transport::Server::builder()
+        .trace_fn(|request: &http::Request<()>| {
+            let span = tracing::info_span!("grpc.request", rpc = %request.uri().path());
+            scribevault_core::telemetry::set_parent_from(&span, &scribevault_core::telemetry::HeaderExtractor(request.headers()));
+            span
+        })
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(service)
+        .serve_with_incoming_shutdown(tokio_stream::wrappers::TcpListenerStream::new(listener), shutdown)
+        .await?;
+    Ok(())
+}
+
+/// A lazily connecting channel to `addr` (`host:port`, with or without `http://`) that sends the
+/// current trace context with every call.
+///
+/// # Errors
+/// The address is not a valid URI.
+pub fn connect_lazy(addr: &str) -> Result<tonic::transport::Channel, tonic::transport::Error> {
+    let uri = if addr.starts_with("http://") || addr.starts_with("https://") { addr.to_owned() } else { format!("http://{addr}") };
+    Ok(tonic::transport::Endpoint::from_shared(uri)?
+        .connect_timeout(std::time::Duration::from_secs(5))
+        .tcp_nodelay(true)
+        .connect_lazy())
+}

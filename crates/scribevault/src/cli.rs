@@ -1,0 +1,58 @@
+//! Command line: which target to run and where the optional settings file is.
+
+use std::path::PathBuf;
+
+/// Scribevault: turn spoken content into a searchable knowledge archive.
+///
+/// One binary, many targets. With no target (or `all`), every service runs in this process on
+/// embedded defaults (SQLite, in-process bus, local files). Name one target to run just that
+/// service, as in a Kubernetes deployment. Settings come from built-in defaults, then the
+/// optional --config file, then SCRIBEVAULT_* environment variables (docs/configuration.md).
+#[derive(Debug, clap::Parser)]
+#[command(name = "scribevault", version)]
+pub struct Cli {
+    /// TOML settings file, layered between the defaults and the environment.
+    #[arg(long, env = "SCRIBEVAULT_CONFIG_FILE", global = true)]
+    pub config: Option<PathBuf>,
+    /// What to run; `all` when omitted.
+    #[command(subcommand)]
+    pub target: Option<Target>,
+}
+
+/// The targets of the binary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::Subcommand)]
+pub enum Target {
+    /// Every service in one process (monolithic mode; the default).
+    #[default]
+    All,
+    /// The HTTP edge: REST API, auth, realtime socket, SPA.
+    Gateway,
+    /// Channel discovery, sources, schedules, download jobs (gRPC).
+    Discovery,
+    /// Blobs, MP3 registry, uploads (gRPC).
+    Storage,
+    /// Transcription jobs and files (gRPC).
+    Transcription,
+    /// Whisper transcription worker (consumes the work queue).
+    TranscriptionWorker,
+    /// Markdown conversion and templates (gRPC).
+    Conversion,
+    /// The Vault (gRPC; consumes completed transcriptions).
+    Library,
+}
+
+impl Target {
+    /// The target's name as typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Gateway => "gateway",
+            Self::Discovery => "discovery",
+            Self::Storage => "storage",
+            Self::Transcription => "transcription",
+            Self::TranscriptionWorker => "transcription-worker",
+            Self::Conversion => "conversion",
+            Self::Library => "library",
+        }
+    }
+}

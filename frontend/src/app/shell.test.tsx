@@ -1,0 +1,67 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '@/testing/renderWithProviders';
+
+describe('app shell', () => {
+  it('lists the six menu links plus sources and downloads, highlighting the current route', async () => {
+    renderWithProviders({ route: '/settings' });
+    const nav = await screen.findByRole('complementary', { name: 'Main navigation' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Scribevault', '/'],
+      ['Find Videos', '/youtube-discovery'],
+      ['Bulk Upload MP3s', '/download-mp3'],
+      ['Create Transcripts', '/transcripts'],
+      ['PDF to Markdown', '/convert-pdf'],
+      ['Vault', '/vault'],
+      ['Settings', '/settings'],
+      ['Sources', '/sources'],
+      ['Downloads', '/downloads'],
+    ]);
+    const current = within(nav).getByRole('link', { name: 'Settings' });
+    expect(current).toHaveAttribute('aria-current', 'page');
+    expect(current).toHaveClass('active');
+    expect(within(nav).getByRole('link', { name: 'Vault' })).not.toHaveClass('active');
+  });
+
+  it('opens the menu with the toggle and closes it with the backdrop or a link', async () => {
+    const { user, router } = renderWithProviders({ route: '/' });
+    const toggle = await screen.findByRole('button', { name: 'Open menu' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
+
+    await user.click(toggle);
+    expect(screen.getByRole('button', { name: 'Close menu', expanded: true })).toBeInTheDocument();
+    await user.click(screen.getByTestId('menu-backdrop'));
+    expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    await user.click(screen.getByRole('link', { name: 'PDF to Markdown' }));
+    expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/convert-pdf');
+  });
+
+  it('shows the account button with the user', async () => {
+    renderWithProviders({ route: '/' });
+    expect(await screen.findByRole('button', { name: 'Account: ada@example.com' })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/', 'Find Videos'],
+    ['/youtube-discovery', 'Find Videos'],
+    ['/convert-pdf', 'PDF to Markdown'],
+    ['/settings', 'Settings'],
+    ['/sources', 'Sources'],
+    ['/downloads', 'Downloads'],
+  ])('%s shows its title and a coming-soon note', async (route, title) => {
+    renderWithProviders({ route });
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Coming soon' })).toBeInTheDocument();
+  });
+
+  it('gives Settings its subtitle', async () => {
+    renderWithProviders({ route: '/settings' });
+    expect(await screen.findByText('Manage your account, preferences, and scheduled syncs')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,266 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/testing/renderWithProviders';
+import { server } from '@/testing/server';
+
+function mp3(name: string, size = 1024) {
+  return new File([new Uint8Array(Math.min(size, 2048))], name, { type: 'audio/mpeg' });
+}
+
+function withSize(file: File, size: number) {
+  Object.defineProperty(file, 'size', { value: size });
+  return file;
+}
+
+function dropFiles(files: File[]) {
+  fireEvent.drop(screen.getByTestId('dropzone'), { dataTransfer: { files, types: ['Files'] } });
+}
+
+async function renderUploads() {
+  const view = renderWithProviders({ route: '/download-mp3', userOptions: { applyAccept: false } });
+  await screen.findByRole('heading', { name: 'Bulk Upload MP3 Files' });
+  return view;
+}
+
+const rows = () => screen.queryAllByTestId('upload-row');
+const rowFor = (title: string) => rows().find((row) => within(row).queryByText(title))!;
+
+function uploadHandler(onRequest?: (form: FormData) => Promise<void> | void) {
+  return http.post('/api/video-mp3/upload', async ({ request }) => {
+    const form = await request.formData();
+    await onRequest?.(form);
+    // jsdom's XMLHttpRequest does not pass the part's file name on, so the path is built from the title.
+    const file = form.get('mp3') as File;
+    const title = String(form.get('title'));
+    return HttpResponse.json({ data: { mp3Path: `uploads/${title}.mp3`, title, size: file.size } }, { status: 201 });
+  });
+}
+
+describe('/download-mp3 selection', () => {
+  it('starts empty with the drop zone and an empty table', async () => {
+    await renderUploads();
+    expect(screen.getByText('Drag and drop MP3 files here')).toBeInTheDocument();
+    expect(screen.getByText(/No files selected yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Create Transcripts from MP3s/ })).toBeDisabled();
+  });
+
+  it('adds picked MP3s with their title (name without .mp3) and size', async () => {
+    const { user } = await renderUploads();
+    await user.upload(screen.getByLabelText('Choose MP3 files'), [mp3('First Talk.mp3', 500), withSize(mp3('Second.MP3'), 2048)]);
+    expect(rows()).toHaveLength(2);
+    expect(within(rowFor('First Talk')).getByText('500 Bytes')).toBeInTheDocument();
+    expect(within(rowFor('Second')).getByText('2 KB')).toBeInTheDocument();
+    expect(within(rowFor('First Talk')).getByText('Pending')).toBeInTheDocument();
+  });
+
+  it('shows sizes in Bytes, KB, MB and GB', async () => {
+    await renderUploads();
+    dropFiles([
+      withSize(mp3('a.mp3'), 900),
+      withSize(mp3('b.mp3'), 1536),
+      withSize(mp3('c.mp3'), 5.5 * 1024 * 1024),
+      withSize(mp3('d.mp3'), 1.5 * 1024 ** 3),
+    ]);
+    expect(within(rowFor('a')).getByText('900 Bytes')).toBeInTheDocument();
+    expect(within(rowFor('b')).getByText('1.5 KB')).toBeInTheDocument();
+    expect(within(rowFor('c')).getByText('5.5 MB')).toBeInTheDocument();
+    expect(within(rowFor('d')).getByText('1.5 GB')).toBeInTheDocument();
+  });
+
+  it('accepts MP3 only: rejects other files with the message and keeps the MP3s', async () => {
+    await renderUploads();
+    dropFiles([mp3('song.mp3'), new File(['x'], 'notes.txt', { type: 'text/plain' })]);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please select MP3 files only');
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('recognises an MP3 by its name when the type is missing', async () => {
+    await renderUploads();
+    dropFiles([new File(['x'], 'voice.mp3', { type: '' })]);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('allows at most 100 files per selection', async () => {
+    const { user } = await renderUploads();
+    const many = Array.from({ length: 101 }, (_, index) => mp3(`track-${index}.mp3`, 10));
+    dropFiles(many);
+    expect(screen.getByRole('alert')).toHaveTextContent('Maximum 100 files allowed at once');
+    expect(rows()).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Dismiss message' }));
+    dropFiles(many.slice(0, 100));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(rows()).toHaveLength(100);
+  });
+
+  it('says so when there is nothing to upload', async () => {
+    const { user } = await renderUploads();
+    await user.click(screen.getByRole('button', { name: /Upload All/ }));
+    expect(screen.getByRole('alert')).toHaveTextContent('No MP3 files to upload');
+  });
+
+  it('removes a pending file', async () => {
+    const { user } = await renderUploads();
+    dropFiles([mp3('keep.mp3'), mp3('drop.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Remove drop' }));
+    expect(rows()).toHaveLength(1);
+    expect(screen.queryByText('drop')).not.toBeInTheDocument();
+  });
+});
+
+describe('/download-mp3 uploading', () => {
+  it('uploads each file as multipart mp3 + title and marks it completed', async () => {
+    const seen: Array<{ title: FormDataEntryValue | null; size: number }> = [];
+    server.use(uploadHandler((form) => void seen.push({ title: form.get('title'), size: (form.get('mp3') as File).size })));
+    const { user } = await renderUploads();
+    dropFiles([mp3('Episode 1.mp3'), mp3('Episode 2.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (2)' }));
+    await waitFor(() => expect(within(rowFor('Episode 2')).getByText('Completed')).toBeInTheDocument());
+    expect(within(rowFor('Episode 1')).getByText('Completed')).toBeInTheDocument();
+    expect(within(rowFor('Episode 1')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        { title: 'Episode 1', size: 1024 },
+        { title: 'Episode 2', size: 1024 },
+      ]),
+    );
+    expect(await screen.findByText('2 files uploaded.')).toBeInTheDocument();
+    expect(screen.getByText('2 of 2 uploaded')).toBeInTheDocument();
+  });
+
+  it('uploads in batches of 5 in parallel', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const events: string[] = [];
+    server.use(
+      uploadHandler(async (form) => {
+        const title = String(form.get('title'));
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        events.push(`start ${title}`);
+        await delay(30);
+        events.push(`end ${title}`);
+        inFlight -= 1;
+      }),
+    );
+    const { user } = await renderUploads();
+    dropFiles(Array.from({ length: 7 }, (_, index) => mp3(`t${index}.mp3`)));
+    await user.click(screen.getByRole('button', { name: 'Upload All (7)' }));
+    await waitFor(() => expect(screen.getAllByText('Completed', { selector: '.badge' })).toHaveLength(7));
+    expect(maxInFlight).toBe(5);
+    const firstOfSecondBatch = events.findIndex((event) => event === 'start t5' || event === 'start t6');
+    const endsOfFirstBatch = events.slice(0, firstOfSecondBatch).filter((event) => event.startsWith('end'));
+    expect(endsOfFirstBatch).toHaveLength(5);
+  });
+
+  it('disables Remove while a file uploads', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.use(uploadHandler(() => gate));
+    const { user } = await renderUploads();
+    dropFiles([mp3('slow.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
+    expect(await within(rowFor('slow')).findByText('Uploading')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Remove slow' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    act(() => release());
+    await waitFor(() => expect(within(rowFor('slow')).getByText('Completed')).toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Remove slow' })).toBeEnabled();
+  });
+
+  it("shows the server's message on a rejected file and 'Upload failed' without one", async () => {
+    server.use(
+      http.post('/api/video-mp3/upload', async ({ request }) => {
+        const form = await request.formData();
+        if (form.get('title') === 'broken-not-audio') {
+          return HttpResponse.json({ error: { message: 'Please select MP3 files only', code: 'BAD_REQUEST' } }, { status: 400 });
+        }
+        return new HttpResponse(null, { status: 413 });
+      }),
+    );
+    const { user } = await renderUploads();
+    dropFiles([mp3('broken-not-audio.mp3'), mp3('huge.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (2)' }));
+    await waitFor(() => expect(within(rowFor('huge')).getByText('Error')).toBeInTheDocument());
+    expect(within(rowFor('broken-not-audio')).getByText('Please select MP3 files only')).toBeInTheDocument();
+    expect(within(rowFor('huge')).getByText('Upload failed')).toBeInTheDocument();
+    expect(await screen.findByText('Failed to upload files')).toBeInTheDocument();
+    expect(screen.getByText('2 of 2 files could not be uploaded.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Create Transcripts from MP3s/ })).toBeDisabled();
+  });
+
+  it('shows real upload progress from XMLHttpRequest progress events', async () => {
+    const requests: FakeXhr[] = [];
+    class FakeXhr {
+      upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      status = 0;
+      responseText = '';
+      headers: Record<string, string> = {};
+      url = '';
+      open(_method: string, url: string) {
+        this.url = url;
+      }
+      setRequestHeader(name: string, value: string) {
+        this.headers[name] = value;
+      }
+      send() {
+        requests.push(this);
+      }
+      abort() {}
+      progress(loaded: number, total: number) {
+        this.upload.onprogress?.({ lengthComputable: true, loaded, total } as ProgressEvent);
+      }
+      finish() {
+        this.status = 201;
+        this.responseText = JSON.stringify({ data: { mp3Path: 'uploads/x.mp3', title: 'x', size: 10 } });
+        this.onload?.();
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const { user } = await renderUploads();
+    dropFiles([mp3('x.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]!.url).toBe('/api/video-mp3/upload');
+    expect(requests[0]!.headers.Authorization).toMatch(/^Bearer /);
+    act(() => requests[0]!.progress(40, 100));
+    expect(within(rowFor('x')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
+    expect(within(rowFor('x')).getByText('40%')).toBeInTheDocument();
+    act(() => requests[0]!.progress(75, 100));
+    expect(within(rowFor('x')).getByText('75%')).toBeInTheDocument();
+    act(() => requests[0]!.finish());
+    await waitFor(() => expect(within(rowFor('x')).getByText('Completed')).toBeInTheDocument());
+    vi.unstubAllGlobals();
+  });
+});
+
+describe('hand-off to /transcripts', () => {
+  it('stores the uploaded files in sessionStorage mp3Files and opens Create Transcripts with them', async () => {
+    server.use(uploadHandler());
+    let storedDuringNavigation: unknown = null;
+    const { user, router } = await renderUploads();
+    dropFiles([mp3('Intro.mp3'), mp3('Outro.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (2)' }));
+    await waitFor(() => expect(screen.getAllByText('Completed', { selector: '.badge' })).toHaveLength(2));
+    const unsubscribe = router.subscribe(() => {
+      storedDuringNavigation ??= JSON.parse(window.sessionStorage.getItem('mp3Files') ?? 'null');
+    });
+    await user.click(screen.getByRole('button', { name: /Create Transcripts from MP3s/ }));
+    unsubscribe();
+    expect(storedDuringNavigation).toEqual([
+      expect.objectContaining({ title: 'Intro', mp3Path: 'uploads/Intro.mp3' }),
+      expect.objectContaining({ title: 'Outro', mp3Path: 'uploads/Outro.mp3' }),
+    ]);
+    expect(await screen.findByRole('heading', { name: 'Create Transcripts' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/transcripts');
+    expect(await screen.findAllByTestId('transcription-row')).toHaveLength(2);
+    expect(window.sessionStorage.getItem('mp3Files')).toBeNull();
+  });
+});
