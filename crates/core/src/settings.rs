@@ -24,6 +24,7 @@ max_upload_bytes = 524288000
 max_json_bytes = 1048576
 token_ttl_seconds = 86400
 login_attempts_per_minute = 10
+oidc_jwks_refetch_seconds = 60
 whisper_threads = 2
 whisper_concurrency = 1
 max_retries = 10
@@ -87,6 +88,8 @@ pub struct Settings {
     /// Expected `aud` of access tokens.
     #[serde(default)]
     pub oidc_audience: Option<String>,
+    /// Least time between two fetches of the issuer's key set (an unknown `kid` triggers one).
+    pub oidc_jwks_refetch_seconds: u64,
     /// The SPA's OIDC client id (handed out through `/config.json`).
     #[serde(default)]
     pub oidc_client_id: Option<String>,

@@ -66,6 +66,7 @@ impl Gateway {
             (None, _) => Arc::new(OidcVerifier::new(
                 settings.oidc_issuer.as_deref().unwrap_or_default(),
                 settings.oidc_audience.as_deref().unwrap_or_default(),
+                Duration::from_secs(settings.oidc_jwks_refetch_seconds),
             )),
         };
         let clients = ServiceClients::connect_lazy(&dependencies.services).map_err(|e| format!("invalid service address: {e}"))?;

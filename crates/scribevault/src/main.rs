@@ -16,8 +16,6 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    let target = cli.target.unwrap_or_default();
-    let _telemetry = scribevault_core::telemetry::init(&format!("scribevault-{}", target.name()), settings.log_format == "json");
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -25,6 +23,10 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
+    let target = cli.target.unwrap_or_default();
+    // The OTLP exporter needs the runtime's reactor while it is built.
+    let _runtime_context = runtime.enter();
+    let _telemetry = scribevault_core::telemetry::init(&format!("scribevault-{}", target.name()), settings.log_format == "json");
     match runtime.block_on(targets::run(target, settings)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {

@@ -3,7 +3,7 @@
 //!
 //! Only RS256 is accepted; issuer, audience and expiry (30 s leeway) are checked. The key set is
 //! cached; a token whose `kid` is unknown triggers a refetch (keys rotate), but at most once a
-//! minute, so a flood of forged `kid`s cannot turn us into a traffic amplifier.
+//! minute (`SCRIBEVAULT_OIDC_JWKS_REFETCH_SECONDS`), so a flood of forged `kid`s cannot turn us into a traffic amplifier.
 
 use std::time::{Duration, Instant};
 
@@ -14,8 +14,6 @@ use serde::Deserialize;
 use tokio::sync::{Mutex, RwLock};
 
 use super::{AuthError, TokenVerifier};
-
-const MIN_REFETCH_INTERVAL: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Deserialize)]
 struct Claims {
@@ -34,15 +32,16 @@ pub struct OidcVerifier {
     http: reqwest::Client,
     keys: RwLock<Option<JwkSet>>,
     last_fetch: Mutex<Option<Instant>>,
+    min_refetch_interval: Duration,
 }
 
 impl OidcVerifier {
     /// A verifier for `issuer` (as it appears in `iss`) and `audience`. Keys are fetched on
-    /// first use.
+    /// first use and refetched at most once per `min_refetch_interval`.
     #[must_use]
-    pub fn new(issuer: &str, audience: &str) -> Self {
+    pub fn new(issuer: &str, audience: &str, min_refetch_interval: Duration) -> Self {
         let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap_or_default();
-        Self { issuer: issuer.to_owned(), audience: audience.to_owned(), http, keys: RwLock::new(None), last_fetch: Mutex::new(None) }
+        Self { issuer: issuer.to_owned(), audience: audience.to_owned(), http, keys: RwLock::new(None), last_fetch: Mutex::new(None), min_refetch_interval }
     }
 
     async fn jwks_uri(&self) -> Result<String, AuthError> {
@@ -61,7 +60,7 @@ impl OidcVerifier {
     /// Fetches the key set unless one was fetched less than a minute ago.
     async fn refresh_keys(&self) -> Result<(), AuthError> {
         let mut last_fetch = self.last_fetch.lock().await;
-        if last_fetch.is_some_and(|at| at.elapsed() < MIN_REFETCH_INTERVAL) {
+        if last_fetch.is_some_and(|at| at.elapsed() < self.min_refetch_interval) {
             return Ok(());
         }
         *last_fetch = Some(Instant::now());

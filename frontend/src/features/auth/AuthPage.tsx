@@ -1,13 +1,12 @@
 import { AudioLines, LoaderCircle } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { toAuthUser, useLoginMutation, useSignupMutation } from './authApi';
 import { useAuthActions } from './authActions';
 import { localSignedIn } from './authSlice';
-import { useReturnPath } from './RouteGuards';
 
 export type AuthPageKind = 'sign-in' | 'sign-up';
 
@@ -56,7 +55,6 @@ const COPY = {
 export default function AuthPage({ kind }: { kind: AuthPageKind }) {
   const actions = useAuthActions();
   const copy = COPY[kind];
-  const location = useLocation();
   return (
     <main className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">
@@ -73,9 +71,7 @@ export default function AuthPage({ kind }: { kind: AuthPageKind }) {
         {actions.mode === 'oidc' ? <HostedAuth kind={kind} /> : <LocalAuthForm kind={kind} />}
         <p className="auth-switch">
           {copy.switchText}{' '}
-          <Link to={copy.switchTo} state={location.state as unknown}>
-            {copy.switchLink}
-          </Link>
+          <Link to={copy.switchTo}>{copy.switchLink}</Link>
         </p>
       </section>
     </main>
@@ -85,20 +81,19 @@ export default function AuthPage({ kind }: { kind: AuthPageKind }) {
 /** The issuer's hosted widget: we redirect to it straight away and offer a button as well. */
 function HostedAuth({ kind }: { kind: AuthPageKind }) {
   const { signInWithRedirect, signUpWithRedirect } = useAuthActions();
-  const returnPath = useReturnPath();
   const start = kind === 'sign-in' ? signInWithRedirect : signUpWithRedirect;
   const started = useRef(false);
   useEffect(() => {
     if (started.current || !start) return;
     started.current = true;
-    void start(returnPath);
-  }, [start, returnPath]);
+    void start(paths.home);
+  }, [start]);
   return (
     <div className="auth-hosted">
       <p className="muted" role="status">
         Redirecting to the secure {kind === 'sign-in' ? 'sign-in' : 'sign-up'} page...
       </p>
-      <button type="button" className="btn btn-primary btn-block" onClick={() => void start?.(returnPath)}>
+      <button type="button" className="btn btn-primary btn-block" onClick={() => void start?.(paths.home)}>
         {COPY[kind].submit}
       </button>
     </div>

@@ -8,6 +8,16 @@ import { AUTH_TOKEN_KEY, AUTH_USER_KEY } from './localSession';
 const session = { data: { token: 'jwt-from-server', user: { id: 'u-42', email: 'new@example.com' } } };
 
 describe('routes and guards (local auth)', () => {
+  it('goes to / after signing in, even when a protected page sent the visitor', async () => {
+    server.use(http.post('/api/auth/login', () => HttpResponse.json(session)));
+    const { user, router } = renderWithProviders({ route: '/vault', signedIn: false });
+    await user.type(await screen.findByLabelText('Email'), 'new@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct-horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('sends a signed-out visitor of a protected route to /sign-in', async () => {
     const { router } = renderWithProviders({ route: '/transcripts', signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
@@ -105,21 +115,6 @@ describe('sign-in form', () => {
     await user.click(screen.getByRole('link', { name: 'Vault' }));
     expect(await screen.findByText('Your Vault is empty')).toBeInTheDocument();
     expect(authorization).toBe('Bearer jwt-from-server');
-  });
-
-  it('returns to the protected page that sent the visitor to sign in', async () => {
-    server.use(
-      http.post('/api/auth/login', () => HttpResponse.json(session)),
-      http.get('/api/library/transcripts', () =>
-        HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } }),
-      ),
-    );
-    const { user, router } = renderWithProviders({ route: '/vault', signedIn: false });
-    await user.type(await screen.findByLabelText('Email'), 'new@example.com');
-    await user.type(screen.getByLabelText('Password'), 'correct-horse');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByRole('heading', { name: 'Vault' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/vault');
   });
 });
 

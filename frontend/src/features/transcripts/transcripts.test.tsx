@@ -212,15 +212,15 @@ describe('/transcripts running a job', () => {
     await user.click(screen.getByRole('button', { name: 'Start Transcription' }));
     await waitFor(() => expect(seen).toHaveLength(1));
     expect(screen.queryByText('WebSocket not connected yet. Progress updates may be delayed.')).not.toBeInTheDocument();
-    const [a, b] = seen[0]!.files;
+    const [a, b] = seen[0].files;
 
-    act(() => socket.serverEmit('transcriptionProgress', { fileId: a!.id, jobId: 'job-7', progress: 42 }));
+    act(() => socket.serverEmit('transcriptionProgress', { fileId: a.id, jobId: 'job-7', progress: 42 }));
     expect(within(rowFor('A')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
     expect(within(rowFor('A')).getByText('Processing')).toBeInTheDocument();
 
     act(() =>
       socket.serverEmit('transcriptionComplete', {
-        fileId: a!.id,
+        fileId: a.id,
         jobId: 'job-7',
         transcriptPath: 't/a.txt',
         markdownPath: 't/a.md',
@@ -229,13 +229,13 @@ describe('/transcripts running a job', () => {
     );
     expect(within(rowFor('A')).getByText('Completed')).toBeInTheDocument();
     expect(within(rowFor('A')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    expect(within(rowFor('A')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', `/vault?item=${a!.id}`);
+    expect(within(rowFor('A')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', `/vault?item=${a.id}`);
     expect(within(rowFor('A')).getByText('Processed in 12.3s')).toBeInTheDocument();
     expect(screen.queryByText('All transcriptions completed!')).not.toBeInTheDocument();
 
     act(() =>
       socket.serverEmit('transcriptionError', {
-        fileId: b!.id,
+        fileId: b.id,
         jobId: 'job-7',
         error: 'Audio could not be decoded',
         status: 'failed',
@@ -262,7 +262,7 @@ describe('/transcripts running a job', () => {
     await user.click(await screen.findByRole('button', { name: 'Start Transcription' }));
     await waitFor(() => expect(seen).toHaveLength(1));
     act(() =>
-      socket.serverEmit('transcriptionError', { fileId: seen[0]!.files[0]!.id, jobId: 'job-1', errorMessage: 'Whisper crashed' }),
+      socket.serverEmit('transcriptionError', { fileId: seen[0].files[0].id, jobId: 'job-1', errorMessage: 'Whisper crashed' }),
     );
     expect(within(rowFor('A')).getByText('Error')).toBeInTheDocument();
     expect(within(rowFor('A')).getByText('Whisper crashed')).toBeInTheDocument();
@@ -307,7 +307,7 @@ describe('/transcripts running a job', () => {
     await waitFor(() => expect(within(rowFor('B')).getByText('Scheduled')).toBeInTheDocument());
     expect(within(rowFor('A')).getByText('Scheduled')).toBeInTheDocument();
     expect(seen[0]).toMatchObject({ model: 'small', outputFormat: 'markdown', startTime: '01:00', endTime: '06:00' });
-    expect(seen[0]!.files).toHaveLength(2);
+    expect(seen[0].files).toHaveLength(2);
   });
 
   it('starts a single row', async () => {
@@ -317,7 +317,7 @@ describe('/transcripts running a job', () => {
     const { user } = await renderTranscripts();
     await user.click(within(await waitFor(() => rowFor('B'))).getByRole('button', { name: 'Start' }));
     await waitFor(() => expect(seen).toHaveLength(1));
-    expect(seen[0]!.files.map((file) => file.title)).toEqual(['B']);
+    expect(seen[0].files.map((file) => file.title)).toEqual(['B']);
     expect(within(rowFor('A')).getByText('Pending')).toBeInTheDocument();
     expect(within(rowFor('B')).getByText('Processing')).toBeInTheDocument();
   });
@@ -350,7 +350,7 @@ describe('/transcripts retry, cancel and stop', () => {
     await waitFor(() => expect(within(rowFor('OnJob')).getByText('Retrying')).toBeInTheDocument());
     expect(retried).toEqual([{ fileId: 'f1', jobId: 'job-1' }]);
     await waitFor(() => expect(started).toHaveLength(1));
-    expect(started[0]!.files).toEqual([{ id: 'f2', mp3Path: 'uploads/NoJob.mp3', title: 'NoJob' }]);
+    expect(started[0].files).toEqual([{ id: 'f2', mp3Path: 'uploads/NoJob.mp3', title: 'NoJob' }]);
     expect(within(rowFor('NoJob')).getByText('Processing')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Retry Failed (0)' })).toBeInTheDocument();
   });
@@ -365,7 +365,7 @@ describe('/transcripts retry, cancel and stop', () => {
     const { user } = await renderTranscripts();
     await user.click(within(rowFor('A')).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(started).toHaveLength(1));
-    expect(started[0]!.files[0]!.id).toBe('f1');
+    expect(started[0].files[0].id).toBe('f1');
     expect(within(rowFor('A')).getByText('Processing')).toBeInTheDocument();
   });
 
@@ -384,7 +384,7 @@ describe('/transcripts retry, cancel and stop', () => {
       startHandler('job-1', started),
       http.post('/api/transcription/cancel', async ({ request }) => {
         cancelBody = await request.json();
-        return HttpResponse.json({ data: { id: started[0]!.files[0]!.id, status: 'error', errorMessage: 'Cancelled by user' } });
+        return HttpResponse.json({ data: { id: started[0].files[0].id, status: 'error', errorMessage: 'Cancelled by user' } });
       }),
     );
     handOver(['A']);
@@ -395,7 +395,7 @@ describe('/transcripts retry, cancel and stop', () => {
     await user.click(within(rowFor('A')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(within(rowFor('A')).getByText('Error')).toBeInTheDocument());
     expect(within(rowFor('A')).getByText('Cancelled by user')).toBeInTheDocument();
-    expect(cancelBody).toEqual({ fileId: started[0]!.files[0]!.id, jobId: 'job-1' });
+    expect(cancelBody).toEqual({ fileId: started[0].files[0].id, jobId: 'job-1' });
   });
 
   it("shows 'No active job for this file' and cancel failures", async () => {
@@ -432,10 +432,14 @@ describe('/transcripts retry, cancel and stop', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       fireEvent.click(screen.getByRole('button', { name: 'Stop All' }));
-      act(() => vi.advanceTimersByTime(499));
+      act(() => {
+        vi.advanceTimersByTime(499);
+      });
       expect(within(rowFor('A')).getByText('Processing')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Start Transcription' })).toBeDisabled();
-      act(() => vi.advanceTimersByTime(1));
+      act(() => {
+        vi.advanceTimersByTime(1);
+      });
       expect(within(rowFor('A')).getByText('Pending')).toBeInTheDocument();
       expect(within(rowFor('B')).getByText('Pending')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Start Transcription' })).toBeEnabled();
@@ -445,8 +449,8 @@ describe('/transcripts retry, cancel and stop', () => {
     await waitFor(() => expect(cancelled).toHaveLength(2));
     expect(cancelled).toEqual(
       expect.arrayContaining([
-        { fileId: started[0]!.files[0]!.id, jobId: 'job-1' },
-        { fileId: started[0]!.files[1]!.id, jobId: 'job-1' },
+        { fileId: started[0].files[0].id, jobId: 'job-1' },
+        { fileId: started[0].files[1].id, jobId: 'job-1' },
       ]),
     );
   });

@@ -32,7 +32,7 @@ function uploadHandler(onRequest?: (form: FormData) => Promise<void> | void) {
     await onRequest?.(form);
     // jsdom's XMLHttpRequest does not pass the part's file name on, so the path is built from the title.
     const file = form.get('mp3') as File;
-    const title = String(form.get('title'));
+    const title = form.get('title') as string;
     return HttpResponse.json({ data: { mp3Path: `uploads/${title}.mp3`, title, size: file.size } }, { status: 201 });
   });
 }
@@ -136,7 +136,7 @@ describe('/download-mp3 uploading', () => {
     const events: string[] = [];
     server.use(
       uploadHandler(async (form) => {
-        const title = String(form.get('title'));
+        const title = form.get('title') as string;
         inFlight += 1;
         maxInFlight = Math.max(maxInFlight, inFlight);
         events.push(`start ${title}`);
@@ -228,14 +228,14 @@ describe('/download-mp3 uploading', () => {
     dropFiles([mp3('x.mp3')]);
     await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
     await waitFor(() => expect(requests).toHaveLength(1));
-    expect(requests[0]!.url).toBe('/api/video-mp3/upload');
-    expect(requests[0]!.headers.Authorization).toMatch(/^Bearer /);
-    act(() => requests[0]!.progress(40, 100));
+    expect(requests[0].url).toBe('/api/video-mp3/upload');
+    expect(requests[0].headers.Authorization).toMatch(/^Bearer /);
+    act(() => requests[0].progress(40, 100));
     expect(within(rowFor('x')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
     expect(within(rowFor('x')).getByText('40%')).toBeInTheDocument();
-    act(() => requests[0]!.progress(75, 100));
+    act(() => requests[0].progress(75, 100));
     expect(within(rowFor('x')).getByText('75%')).toBeInTheDocument();
-    act(() => requests[0]!.finish());
+    act(() => requests[0].finish());
     await waitFor(() => expect(within(rowFor('x')).getByText('Completed')).toBeInTheDocument());
     vi.unstubAllGlobals();
   });

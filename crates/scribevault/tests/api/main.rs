@@ -1,0 +1,11 @@
+//! End-to-end tests of the real `scribevault` binary: each test starts it as a child process
+//! (monolithic, or one process per target) and talks to it over HTTP and gRPC like a client.
+
+mod auth;
+mod errors;
+mod health;
+mod helpers;
+mod library;
+mod microservices;
+mod oidc;
+mod tracing_propagation;

@@ -1,0 +1,244 @@
+// A stand-in for the Scribevault gateway, for developing the SPA without the Rust services and
+// for trying the end-to-end script. It speaks the same REST + Socket.IO contract, keeps
+// everything in memory and "transcribes" by replaying the .txt beside a known sample MP3.
+//
+//   node e2e/mock-gateway.mjs            # serves dist/ and the API on http://127.0.0.1:8080
+//   PORT=8081 AUDIO_DIR=... node e2e/mock-gateway.mjs
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Server } from 'socket.io';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '..', 'dist');
+const audioDir = process.env.AUDIO_DIR ?? '/work/shared/audio';
+const port = Number(process.env.PORT ?? 8080);
+const stepMs = Number(process.env.MOCK_STEP_MS ?? 300);
+
+const users = new Map(); // email -> {id, email, password}
+const tokens = new Map(); // token -> user
+const uploads = new Map(); // userId -> [{youtubeVideoId, title, mp3FilePath}]
+const jobs = new Map(); // jobId -> {id, userId, status, files: []}
+const library = new Map(); // userId -> [{transcript + content}]
+
+const json = (res, status, body) => {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+const fail = (res, status, message, code = 'ERROR') => json(res, status, { error: { message, code } });
+
+async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+function authUser(req) {
+  const header = req.headers.authorization ?? '';
+  return tokens.get(header.replace(/^Bearer /, '')) ?? null;
+}
+
+const isMp3 = (bytes) =>
+  bytes.length > 3 &&
+  ((bytes[0] === 0x49 && bytes[1] === 0x44 && bytes[2] === 0x33) || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0));
+
+const io = new Server({ cors: { origin: true } });
+io.use((socket, next) => {
+  const { userId, token } = socket.handshake.auth ?? {};
+  const user = tokens.get(token);
+  if (!user || user.id !== userId) return next(new Error('unauthorized'));
+  socket.data.userId = userId;
+  socket.join(userId);
+  return next();
+});
+const toUser = (userId, event, payload) => io.to(userId).emit(event, payload);
+
+function transcriptText(title) {
+  const file = path.join(audioDir, `${title}.txt`);
+  return existsSync(file) ? readFileSync(file, 'utf8') : `Transcript of ${title}.`;
+}
+
+function runJob(job) {
+  job.status = 'processing';
+  let index = 0;
+  const next = () => {
+    const file = job.files[index];
+    if (!file) {
+      job.status = 'completed';
+      return;
+    }
+    if (file.status === 'error') {
+      index += 1;
+      next();
+      return;
+    }
+    file.status = 'transcribing';
+    let progress = 0;
+    const timer = setInterval(() => {
+      if (file.status !== 'transcribing') {
+        clearInterval(timer);
+        index += 1;
+        next();
+        return;
+      }
+      progress += 25;
+      if (progress < 100) {
+        file.progress = progress;
+        toUser(job.userId, 'transcriptionProgress', { fileId: file.id, jobId: job.id, progress });
+        return;
+      }
+      clearInterval(timer);
+      const started = Date.now() - 4 * stepMs;
+      Object.assign(file, {
+        status: 'completed',
+        progress: 100,
+        transcriptPath: `transcripts/${file.id}.txt`,
+        markdownPath: `transcripts/${file.id}.md`,
+        processingTime: Date.now() - started,
+      });
+      const items = library.get(job.userId) ?? [];
+      items.unshift({
+        id: file.id,
+        title: file.title,
+        author: 'Scribevault',
+        createdAt: new Date().toISOString(),
+        lastExported: null,
+        isStarred: false,
+        sourceType: 'AUDIO',
+        rating: null,
+        tags: ['audio'],
+        duration: 30,
+        content: transcriptText(file.title),
+      });
+      library.set(job.userId, items);
+      toUser(job.userId, 'transcriptionComplete', {
+        fileId: file.id,
+        jobId: job.id,
+        transcriptPath: file.transcriptPath,
+        markdownPath: file.markdownPath,
+        processingTime: file.processingTime,
+      });
+      toUser(job.userId, 'libraryUpdate', { type: 'created', transcript: { title: file.title } });
+      index += 1;
+      next();
+    }, stepMs);
+  };
+  setTimeout(next, stepMs);
+}
+
+async function api(req, res, url) {
+  const route = `${req.method} ${url.pathname}`;
+  if (route === 'POST /api/auth/signup' || route === 'POST /api/auth/login') {
+    const { email = '', password = '' } = JSON.parse((await readBody(req)).toString() || '{}');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return fail(res, 400, 'Please enter a valid email address', 'BAD_REQUEST');
+    if (route.endsWith('signup')) {
+      if (password.length < 8) return fail(res, 400, 'Password must be at least 8 characters', 'BAD_REQUEST');
+      if (users.has(email)) return fail(res, 409, 'An account with this email already exists', 'CONFLICT');
+      users.set(email, { id: randomUUID(), email, password });
+    }
+    const user = users.get(email);
+    if (!user || user.password !== password) return fail(res, 401, 'Invalid email or password', 'UNAUTHENTICATED');
+    const token = randomUUID();
+    tokens.set(token, user);
+    return json(res, route.endsWith('signup') ? 201 : 200, { data: { token, user: { id: user.id, email } } });
+  }
+
+  const user = authUser(req);
+  if (!user) return fail(res, 401, 'Authentication required', 'UNAUTHENTICATED');
+
+  if (route === 'POST /api/video-mp3/upload') {
+    const form = await new Request('http://local/', { method: 'POST', headers: req.headers, body: await readBody(req) }).formData();
+    const file = form.get('mp3');
+    if (!(file instanceof File)) return fail(res, 400, 'Please select MP3 files only', 'BAD_REQUEST');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (!isMp3(bytes)) return fail(res, 400, 'Please select MP3 files only', 'BAD_REQUEST');
+    if (bytes.length > 500 * 1024 * 1024) return fail(res, 413, 'File too large', 'PAYLOAD_TOO_LARGE');
+    const title = String(form.get('title') ?? file.name.replace(/\.mp3$/i, ''));
+    const mp3Path = `uploads/${user.id}/${randomUUID()}.mp3`;
+    const list = uploads.get(user.id) ?? [];
+    list.push({ youtubeVideoId: null, title, mp3FilePath: mp3Path });
+    uploads.set(user.id, list);
+    return json(res, 201, { data: { mp3Path, title, size: bytes.length } });
+  }
+  if (route === 'GET /api/video-mp3/manual-uploads') return json(res, 200, { data: { videos: uploads.get(user.id) ?? [] } });
+  if (route === 'GET /api/video-mp3/status') {
+    const ids = (url.searchParams.get('videoIds') ?? '').split(',').filter(Boolean);
+    return json(res, 200, { data: Object.fromEntries(ids.map((id) => [id, { hasMp3: false, mp3FilePath: null }])) });
+  }
+  if (route === 'POST /api/transcription/start' || route === 'POST /api/transcription/schedule') {
+    const body = JSON.parse((await readBody(req)).toString() || '{}');
+    if (!Array.isArray(body.files) || body.files.length === 0) return fail(res, 400, 'No files to transcribe', 'BAD_REQUEST');
+    const job = {
+      id: randomUUID(),
+      userId: user.id,
+      status: 'pending',
+      files: body.files.map((file) => ({ ...file, status: 'pending', progress: 0, errorMessage: null, retryCount: 0, maxRetries: 10, lastFailedAt: null })),
+    };
+    jobs.set(job.id, job);
+    if (route.endsWith('start')) runJob(job);
+    return json(res, 201, { data: { jobId: job.id } });
+  }
+  if (route === 'POST /api/transcription/retry' || route === 'POST /api/transcription/cancel') {
+    const { fileId, jobId } = JSON.parse((await readBody(req)).toString() || '{}');
+    const job = jobs.get(jobId);
+    const file = job?.files.find((candidate) => candidate.id === fileId);
+    if (!job || job.userId !== user.id || !file) return fail(res, 404, 'No active job for this file', 'NOT_FOUND');
+    if (route.endsWith('cancel')) Object.assign(file, { status: 'error', errorMessage: 'Cancelled by user', progress: 0 });
+    else {
+      Object.assign(file, { status: 'pending', errorMessage: null, retryCount: file.retryCount + 1 });
+      runJob({ ...job, files: [file] });
+      file.status = 'retrying';
+    }
+    return json(res, 200, { data: file });
+  }
+  const history = url.pathname.match(/^\/api\/transcription\/history\/([^/]+)$/);
+  if (req.method === 'GET' && history) {
+    const job = jobs.get(history[1]);
+    if (!job || job.userId !== user.id) return fail(res, 404, 'Job not found', 'NOT_FOUND');
+    return json(res, 200, { data: job.files.map(({ id, title, retryCount, maxRetries, lastFailedAt }) => ({ id, title, retryCount, maxRetries, lastFailedAt })) });
+  }
+  const jobMatch = url.pathname.match(/^\/api\/transcription\/jobs\/([^/]+)$/);
+  if (req.method === 'GET' && jobMatch) {
+    const job = jobs.get(jobMatch[1]);
+    if (!job || job.userId !== user.id) return fail(res, 404, 'Job not found', 'NOT_FOUND');
+    return json(res, 200, { data: { id: job.id, status: job.status, files: job.files } });
+  }
+  if (route === 'GET /api/library/transcripts') {
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const limit = Number(url.searchParams.get('limit') ?? 20);
+    const all = library.get(user.id) ?? [];
+    const data = all.slice((page - 1) * limit, page * limit).map(({ content: _content, ...item }) => item);
+    return json(res, 200, { data, meta: { page, limit, total: all.length, hasMore: page * limit < all.length } });
+  }
+  const content = url.pathname.match(/^\/api\/library\/transcripts\/([^/]+)\/content$/);
+  if (req.method === 'GET' && content) {
+    const item = (library.get(user.id) ?? []).find((candidate) => candidate.id === content[1]);
+    if (!item) return fail(res, 404, 'Transcript not found', 'NOT_FOUND');
+    return json(res, 200, { data: { content: item.content } });
+  }
+  return fail(res, 404, `No route for ${route}`, 'NOT_FOUND');
+}
+
+const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.map': 'application/json' };
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname === '/config.json') return json(res, 200, { authMode: 'local' });
+  if (url.pathname.startsWith('/api/')) {
+    api(req, res, url).catch((error) => {
+      console.error(error);
+      fail(res, 500, 'Internal error', 'INTERNAL');
+    });
+    return undefined;
+  }
+  let file = path.join(dist, path.normalize(url.pathname).replace(/^(\.\.[/\\])+/, ''));
+  if (!file.startsWith(dist) || !existsSync(file) || statSync(file).isDirectory()) file = path.join(dist, 'index.html');
+  if (!existsSync(file)) return fail(res, 503, 'Run npm run build first', 'UNAVAILABLE');
+  res.writeHead(200, { 'Content-Type': types[path.extname(file)] ?? 'application/octet-stream' });
+  res.end(readFileSync(file));
+  return undefined;
+});
+io.attach(server);
+server.listen(port, '127.0.0.1', () => console.log(`mock gateway on http://127.0.0.1:${port}`));
