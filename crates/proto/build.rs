@@ -2,7 +2,13 @@
 
 use std::path::PathBuf;
 
-const SERVICES: [&str; 5] = ["discovery", "storage", "transcription", "conversion", "library"];
+const SERVICES: [&str; 5] = [
+    "discovery",
+    "storage",
+    "transcription",
+    "conversion",
+    "library",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let proto_root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");

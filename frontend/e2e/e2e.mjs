@@ -40,6 +40,8 @@ const PHONE = { width: 390, height: 844 };
 let passed = 0;
 let failed = 0;
 const reported = new WeakSet();
+/** The page whose state is saved as failure-<n>.png when a step fails. */
+let activePage = null;
 const pageErrors = [];
 
 async function step(name, fn) {
@@ -53,6 +55,9 @@ async function step(name, fn) {
     failed += 1;
     console.log(`✗ ${name}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
     if (error && typeof error === 'object') reported.add(error);
+    await activePage
+      ?.screenshot({ path: path.join(shotsDir, `failure-${passed + failed}.png`), fullPage: true })
+      .catch(() => {});
     throw error;
   }
 }
@@ -82,6 +87,7 @@ async function main() {
     const desktop = await browser.newContext({ viewport: DESKTOP });
     const page = await desktop.newPage();
     watch(page, 'desktop');
+    activePage = page;
     const email = `e2e-${Date.now()}@example.com`;
     const password = 'e2e-password-123';
 
@@ -202,6 +208,7 @@ async function main() {
       const phone = await browser.newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true });
       const mobile = await phone.newPage();
       watch(mobile, 'phone');
+      activePage = mobile;
       for (const [route, title] of [
         ['/', 'Find Videos'],
         ['/download-mp3', 'Bulk Upload MP3 Files'],

@@ -25,10 +25,16 @@ impl BlobKey {
         if key.starts_with('/') {
             return reject("absolute key");
         }
-        if key.chars().any(|c| c == '\0' || c == '\\' || c.is_control()) {
+        if key
+            .chars()
+            .any(|c| c == '\0' || c == '\\' || c.is_control())
+        {
             return reject("forbidden character in key");
         }
-        if key.split('/').any(|segment| segment.is_empty() || segment == "." || segment == "..") {
+        if key
+            .split('/')
+            .any(|segment| segment.is_empty() || segment == "." || segment == "..")
+        {
             return reject("empty, '.' or '..' segment in key");
         }
         Ok(Self(key.to_owned()))
@@ -53,12 +59,27 @@ mod tests {
 
     #[test]
     fn accepts_ordinary_nested_keys() {
-        assert_eq!(BlobKey::parse("users/u1/mp3/abc.mp3").unwrap().as_str(), "users/u1/mp3/abc.mp3");
+        assert_eq!(
+            BlobKey::parse("users/u1/mp3/abc.mp3").unwrap().as_str(),
+            "users/u1/mp3/abc.mp3"
+        );
     }
 
     #[test]
     fn refuses_every_escape() {
-        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/./b", "a//b", "a\0b", "a\\..\\b", "a/", "..", "a/\nb"] {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a/./b",
+            "a//b",
+            "a\0b",
+            "a\\..\\b",
+            "a/",
+            "..",
+            "a/\nb",
+        ] {
             assert!(BlobKey::parse(bad).is_err(), "{bad:?} must be refused");
         }
     }

@@ -44,7 +44,10 @@ fn not_found_or(error: std::io::Error, key: &BlobKey) -> BlobError {
 impl BlobStore for LocalBlobStore {
     async fn put(&self, key: &BlobKey, mut body: ByteStream) -> Result<u64, BlobError> {
         let target = self.path_of(key);
-        let temp = self.root.join(TEMP_DIR).join(uuid::Uuid::new_v4().to_string());
+        let temp = self
+            .root
+            .join(TEMP_DIR)
+            .join(uuid::Uuid::new_v4().to_string());
         let mut file = tokio::fs::File::create(&temp).await?;
         let mut written = 0u64;
         let outcome: Result<(), BlobError> = async {
@@ -68,16 +71,24 @@ impl BlobStore for LocalBlobStore {
     }
 
     async fn get(&self, key: &BlobKey) -> Result<ByteStream, BlobError> {
-        let file = tokio::fs::File::open(self.path_of(key)).await.map_err(|e| not_found_or(e, key))?;
+        let file = tokio::fs::File::open(self.path_of(key))
+            .await
+            .map_err(|e| not_found_or(e, key))?;
         if file.metadata().await?.is_dir() {
             return Err(BlobError::NotFound(key.to_string()));
         }
-        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(file, 64 * 1024)))
+        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(
+            file,
+            64 * 1024,
+        )))
     }
 
     async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError> {
         match tokio::fs::metadata(self.path_of(key)).await {
-            Ok(meta) if meta.is_file() => Ok(Some(BlobMeta { key: key.to_string(), size: meta.len() })),
+            Ok(meta) if meta.is_file() => Ok(Some(BlobMeta {
+                key: key.to_string(),
+                size: meta.len(),
+            })),
             Ok(_) => Ok(None),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(error) => Err(error.into()),
@@ -112,8 +123,12 @@ fn list_files(root: &Path, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
         for entry in std::fs::read_dir(&dir)? {
             let entry = entry?;
             let path = entry.path();
-            let Ok(relative) = path.strip_prefix(root) else { continue };
-            let Some(key) = relative.to_str().map(str::to_owned) else { continue };
+            let Ok(relative) = path.strip_prefix(root) else {
+                continue;
+            };
+            let Some(key) = relative.to_str().map(str::to_owned) else {
+                continue;
+            };
             if key == TEMP_DIR {
                 continue;
             }
@@ -125,7 +140,10 @@ fn list_files(root: &Path, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
                     pending.push(path);
                 }
             } else if file_type.is_file() && key.starts_with(prefix) {
-                found.push(BlobMeta { key, size: entry.metadata()?.len() });
+                found.push(BlobMeta {
+                    key,
+                    size: entry.metadata()?.len(),
+                });
             }
         }
     }

@@ -78,14 +78,29 @@ impl S3BlobStore {
     }
 
     async fn ensure_bucket(&self) -> Result<(), BlobError> {
-        if self.client.head_bucket().bucket(&self.bucket).send().await.is_ok() {
+        if self
+            .client
+            .head_bucket()
+            .bucket(&self.bucket)
+            .send()
+            .await
+            .is_ok()
+        {
             return Ok(());
         }
-        match self.client.create_bucket().bucket(&self.bucket).send().await {
+        match self
+            .client
+            .create_bucket()
+            .bucket(&self.bucket)
+            .send()
+            .await
+        {
             Ok(_) => Ok(()),
             Err(error) => {
                 let service = error.as_service_error();
-                if service.is_some_and(|e| e.is_bucket_already_owned_by_you() || e.is_bucket_already_exists()) {
+                if service.is_some_and(|e| {
+                    e.is_bucket_already_owned_by_you() || e.is_bucket_already_exists()
+                }) {
                     Ok(())
                 } else {
                     Err(sdk_error(error))
@@ -94,7 +109,12 @@ impl S3BlobStore {
         }
     }
 
-    async fn put_multipart(&self, key: &BlobKey, first_part: Bytes, body: &mut ByteStream) -> Result<u64, BlobError> {
+    async fn put_multipart(
+        &self,
+        key: &BlobKey,
+        first_part: Bytes,
+        body: &mut ByteStream,
+    ) -> Result<u64, BlobError> {
         let upload = self
             .client
             .create_multipart_upload()
@@ -103,7 +123,10 @@ impl S3BlobStore {
             .send()
             .await
             .map_err(sdk_error)?;
-        let upload_id = upload.upload_id().ok_or_else(|| backend("no upload id"))?.to_owned();
+        let upload_id = upload
+            .upload_id()
+            .ok_or_else(|| backend("no upload id"))?
+            .to_owned();
         let result = self.upload_parts(key, &upload_id, first_part, body).await;
         if result.is_err() {
             let _ = self
@@ -118,7 +141,13 @@ impl S3BlobStore {
         result
     }
 
-    async fn upload_parts(&self, key: &BlobKey, upload_id: &str, first_part: Bytes, body: &mut ByteStream) -> Result<u64, BlobError> {
+    async fn upload_parts(
+        &self,
+        key: &BlobKey,
+        upload_id: &str,
+        first_part: Bytes,
+        body: &mut ByteStream,
+    ) -> Result<u64, BlobError> {
         let mut parts = Vec::new();
         let mut total = 0u64;
         let mut next = Some(first_part);
@@ -136,7 +165,12 @@ impl S3BlobStore {
                 .send()
                 .await
                 .map_err(sdk_error)?;
-            parts.push(CompletedPart::builder().set_e_tag(uploaded.e_tag().map(str::to_owned)).part_number(number).build());
+            parts.push(
+                CompletedPart::builder()
+                    .set_e_tag(uploaded.e_tag().map(str::to_owned))
+                    .part_number(number)
+                    .build(),
+            );
             let following = read_up_to(body, self.part_size).await?;
             if !following.is_empty() {
                 next = Some(following);
@@ -147,7 +181,11 @@ impl S3BlobStore {
             .bucket(&self.bucket)
             .key(key.as_str())
             .upload_id(upload_id)
-            .multipart_upload(CompletedMultipartUpload::builder().set_parts(Some(parts)).build())
+            .multipart_upload(
+                CompletedMultipartUpload::builder()
+                    .set_parts(Some(parts))
+                    .build(),
+            )
             .send()
             .await
             .map_err(sdk_error)?;
@@ -187,36 +225,75 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn get(&self, key: &BlobKey) -> Result<ByteStream, BlobError> {
-        let object = match self.client.get_object().bucket(&self.bucket).key(key.as_str()).send().await {
+        let object = match self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(key.as_str())
+            .send()
+            .await
+        {
             Ok(object) => object,
-            Err(error) if error.as_service_error().is_some_and(aws_sdk_s3::operation::get_object::GetObjectError::is_no_such_key) => {
+            Err(error)
+                if error.as_service_error().is_some_and(
+                    aws_sdk_s3::operation::get_object::GetObjectError::is_no_such_key,
+                ) =>
+            {
                 return Err(BlobError::NotFound(key.to_string()));
             }
             Err(error) => return Err(sdk_error(error)),
         };
         let reader = object.body.into_async_read();
-        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(reader, 64 * 1024)))
+        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(
+            reader,
+            64 * 1024,
+        )))
     }
 
     async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError> {
-        match self.client.head_object().bucket(&self.bucket).key(key.as_str()).send().await {
+        match self
+            .client
+            .head_object()
+            .bucket(&self.bucket)
+            .key(key.as_str())
+            .send()
+            .await
+        {
             Ok(head) => Ok(Some(BlobMeta {
                 key: key.to_string(),
                 size: u64::try_from(head.content_length().unwrap_or(0)).unwrap_or(0),
             })),
-            Err(error) if error.as_service_error().is_some_and(aws_sdk_s3::operation::head_object::HeadObjectError::is_not_found) => Ok(None),
+            Err(error)
+                if error.as_service_error().is_some_and(
+                    aws_sdk_s3::operation::head_object::HeadObjectError::is_not_found,
+                ) =>
+            {
+                Ok(None)
+            }
             Err(error) => Err(sdk_error(error)),
         }
     }
 
     async fn delete(&self, key: &BlobKey) -> Result<(), BlobError> {
-        self.client.delete_object().bucket(&self.bucket).key(key.as_str()).send().await.map_err(sdk_error)?;
+        self.client
+            .delete_object()
+            .bucket(&self.bucket)
+            .key(key.as_str())
+            .send()
+            .await
+            .map_err(sdk_error)?;
         Ok(())
     }
 
     async fn list(&self, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
         let mut found = Vec::new();
-        let mut pages = self.client.list_objects_v2().bucket(&self.bucket).prefix(prefix).into_paginator().send();
+        let mut pages = self
+            .client
+            .list_objects_v2()
+            .bucket(&self.bucket)
+            .prefix(prefix)
+            .into_paginator()
+            .send();
         while let Some(page) = pages.next().await {
             let page = page.map_err(sdk_error)?;
             for object in page.contents() {
@@ -233,7 +310,12 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn check_ready(&self) -> Result<(), BlobError> {
-        self.client.head_bucket().bucket(&self.bucket).send().await.map_err(sdk_error)?;
+        self.client
+            .head_bucket()
+            .bucket(&self.bucket)
+            .send()
+            .await
+            .map_err(sdk_error)?;
         Ok(())
     }
 }

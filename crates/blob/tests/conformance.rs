@@ -1,8 +1,13 @@
 //! One conformance suite, run against the local filesystem store and a real S3 server.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
+
 use bytes::Bytes;
 use futures::StreamExt as _;
-use scribevault_blob::{BlobError, BlobKey, BlobStore, ByteStream, LocalBlobStore, S3BlobStore, S3Settings, body_from_bytes, collect_body};
+use scribevault_blob::{
+    BlobError, BlobKey, BlobStore, ByteStream, LocalBlobStore, S3BlobStore, S3Settings,
+    body_from_bytes, collect_body,
+};
 use scribevault_test_support::{S3_ENDPOINT_ENV, real_server, unique_name};
 
 struct Store {
@@ -21,7 +26,11 @@ impl Store {
 async fn local() -> Option<Store> {
     let dir = tempfile::tempdir().unwrap();
     let store = LocalBlobStore::new(dir.path().join("blobs")).unwrap();
-    Some(Store { store: Box::new(store), prefix: unique_name("t"), _dir: Some(dir) })
+    Some(Store {
+        store: Box::new(store),
+        prefix: unique_name("t"),
+        _dir: Some(dir),
+    })
 }
 
 async fn s3() -> Option<Store> {
@@ -36,23 +45,39 @@ async fn s3() -> Option<Store> {
     })
     .await
     .expect("connect to the S3 server");
-    Some(Store { store: Box::new(store), prefix: unique_name("t"), _dir: None })
+    Some(Store {
+        store: Box::new(store),
+        prefix: unique_name("t"),
+        _dir: None,
+    })
 }
 
 /// A body of `total` bytes in 64 KiB chunks with a recognisable pattern, generated lazily.
 fn patterned_body(total: usize) -> ByteStream {
     let chunk = 64 * 1024;
-    Box::pin(futures::stream::iter((0..total.div_ceil(chunk)).map(move |index| {
-        let len = chunk.min(total - index * chunk);
-        Ok(Bytes::from((0..len).map(|i| ((index * chunk + i) % 251) as u8).collect::<Vec<_>>()))
-    })))
+    Box::pin(futures::stream::iter((0..total.div_ceil(chunk)).map(
+        move |index| {
+            let len = chunk.min(total - index * chunk);
+            Ok(Bytes::from(
+                (0..len)
+                    .map(|i| ((index * chunk + i) % 251) as u8)
+                    .collect::<Vec<_>>(),
+            ))
+        },
+    )))
 }
 
 async fn put_then_get_round_trips(store: Store) {
     let key = store.key("a/b/hello.txt");
-    let size = store.store.put(&key, body_from_bytes("hello world")).await.unwrap();
+    let size = store
+        .store
+        .put(&key, body_from_bytes("hello world"))
+        .await
+        .unwrap();
     assert_eq!(size, 11);
-    let body = collect_body(store.store.get(&key).await.unwrap()).await.unwrap();
+    let body = collect_body(store.store.get(&key).await.unwrap())
+        .await
+        .unwrap();
     assert_eq!(body, b"hello world");
     let head = store.store.head(&key).await.unwrap().expect("exists");
     assert_eq!(head.size, 11);
@@ -62,7 +87,10 @@ async fn large_bodies_stream_in_parts(store: Store) {
     // Larger than one multipart part (5 MiB) so S3 takes the multipart path.
     let total = 12 * 1024 * 1024 + 123;
     let key = store.key("big.bin");
-    assert_eq!(store.store.put(&key, patterned_body(total)).await.unwrap(), total as u64);
+    assert_eq!(
+        store.store.put(&key, patterned_body(total)).await.unwrap(),
+        total as u64
+    );
     let mut body = store.store.get(&key).await.unwrap();
     let mut offset = 0usize;
     while let Some(chunk) = body.next().await {
@@ -76,20 +104,52 @@ async fn large_bodies_stream_in_parts(store: Store) {
 
 async fn missing_objects_are_not_found(store: Store) {
     let key = store.key("nothing-here");
-    assert!(matches!(store.store.get(&key).await, Err(BlobError::NotFound(_))));
+    assert!(matches!(
+        store.store.get(&key).await,
+        Err(BlobError::NotFound(_))
+    ));
     assert!(store.store.head(&key).await.unwrap().is_none());
-    store.store.delete(&key).await.expect("deleting a missing object is fine");
+    store
+        .store
+        .delete(&key)
+        .await
+        .expect("deleting a missing object is fine");
 }
 
 async fn delete_removes_and_list_filters_by_prefix(store: Store) {
     for name in ["x/1", "x/2", "y/1"] {
-        store.store.put(&store.key(name), body_from_bytes(name.to_owned())).await.unwrap();
+        store
+            .store
+            .put(&store.key(name), body_from_bytes(name.to_owned()))
+            .await
+            .unwrap();
     }
-    let listed: Vec<String> = store.store.list(&format!("{}/x/", store.prefix)).await.unwrap().into_iter().map(|m| m.key).collect();
-    assert_eq!(listed, vec![format!("{}/x/1", store.prefix), format!("{}/x/2", store.prefix)]);
+    let listed: Vec<String> = store
+        .store
+        .list(&format!("{}/x/", store.prefix))
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.key)
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            format!("{}/x/1", store.prefix),
+            format!("{}/x/2", store.prefix)
+        ]
+    );
     store.store.delete(&store.key("x/1")).await.unwrap();
     assert!(store.store.head(&store.key("x/1")).await.unwrap().is_none());
-    assert_eq!(store.store.list(&format!("{}/", store.prefix)).await.unwrap().len(), 2);
+    assert_eq!(
+        store
+            .store
+            .list(&format!("{}/", store.prefix))
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 async fn a_failing_body_leaves_nothing(store: Store) {
@@ -98,15 +158,34 @@ async fn a_failing_body_leaves_nothing(store: Store) {
         Ok(Bytes::from_static(b"partial")),
         Err(std::io::Error::other("client went away")),
     ]));
-    assert!(matches!(store.store.put(&key, body).await, Err(BlobError::Body(_))));
-    assert!(store.store.head(&key).await.unwrap().is_none(), "no half object is visible");
+    assert!(matches!(
+        store.store.put(&key, body).await,
+        Err(BlobError::Body(_))
+    ));
+    assert!(
+        store.store.head(&key).await.unwrap().is_none(),
+        "no half object is visible"
+    );
 }
 
 async fn overwrite_replaces(store: Store) {
     let key = store.key("same");
-    store.store.put(&key, body_from_bytes("first")).await.unwrap();
-    store.store.put(&key, body_from_bytes("second!")).await.unwrap();
-    assert_eq!(collect_body(store.store.get(&key).await.unwrap()).await.unwrap(), b"second!");
+    store
+        .store
+        .put(&key, body_from_bytes("first"))
+        .await
+        .unwrap();
+    store
+        .store
+        .put(&key, body_from_bytes("second!"))
+        .await
+        .unwrap();
+    assert_eq!(
+        collect_body(store.store.get(&key).await.unwrap())
+            .await
+            .unwrap(),
+        b"second!"
+    );
 }
 
 macro_rules! conformance {
@@ -129,6 +208,9 @@ conformance!(s3: put_then_get_round_trips, large_bodies_stream_in_parts, missing
 #[test]
 fn keys_cannot_escape_the_root() {
     for bad in ["../outside", "/etc/passwd", "a/../../b", "nul\0byte"] {
-        assert!(matches!(BlobKey::parse(bad), Err(BlobError::InvalidKey(_))), "{bad:?}");
+        assert!(
+            matches!(BlobKey::parse(bad), Err(BlobError::InvalidKey(_))),
+            "{bad:?}"
+        );
     }
 }

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::{
-    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage, WorkQueue,
-    dead_letter_queue,
+    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage,
+    WorkQueue, dead_letter_queue,
 };
 
 const EVENT_BUFFER: usize = 1024;
@@ -42,7 +42,11 @@ impl InProcessBus {
     #[must_use]
     pub fn new(max_deliveries: u32) -> Self {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
-        Self { events, queues: Arc::default(), max_deliveries: max_deliveries.max(1) }
+        Self {
+            events,
+            queues: Arc::default(),
+            max_deliveries: max_deliveries.max(1),
+        }
     }
 
     fn queue(&self, name: &str) -> Arc<Queue> {
@@ -70,24 +74,41 @@ impl InProcessBus {
 
 impl Queue {
     fn new(dead_letters: Option<Arc<Queue>>, max_deliveries: u32) -> Self {
-        Self { ready: Mutex::default(), available: Notify::new(), dead_letters, max_deliveries }
+        Self {
+            ready: Mutex::default(),
+            available: Notify::new(),
+            dead_letters,
+            max_deliveries,
+        }
     }
 
     fn push(&self, message: PendingMessage) {
-        self.ready.lock().unwrap_or_else(PoisonError::into_inner).push_back(message);
+        self.ready
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(message);
         self.available.notify_one();
     }
 
     fn pop(&self) -> Option<PendingMessage> {
-        self.ready.lock().unwrap_or_else(PoisonError::into_inner).pop_front()
+        self.ready
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
     }
 
     /// A delivery failed: try again, or give up and dead-letter it.
     fn return_failed(&self, message: PendingMessage) {
         match &self.dead_letters {
             Some(dead) if message.deliveries >= self.max_deliveries => {
-                tracing::warn!(deliveries = message.deliveries, "work message dead-lettered");
-                dead.push(PendingMessage { body: message.body, deliveries: 0 });
+                tracing::warn!(
+                    deliveries = message.deliveries,
+                    "work message dead-lettered"
+                );
+                dead.push(PendingMessage {
+                    body: message.body,
+                    deliveries: 0,
+                });
             }
             _ => self.push(message),
         }
@@ -132,7 +153,10 @@ impl EventBus for InProcessBus {
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        tracing::warn!(missed, "event subscriber fell behind; oldest events dropped");
+                        tracing::warn!(
+                            missed,
+                            "event subscriber fell behind; oldest events dropped"
+                        );
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 }
@@ -149,7 +173,10 @@ impl EventBus for InProcessBus {
 #[async_trait::async_trait]
 impl WorkQueue for InProcessBus {
     async fn enqueue(&self, queue: &str, body: Vec<u8>) -> Result<(), BusError> {
-        self.queue(queue).push(PendingMessage { body, deliveries: 0 });
+        self.queue(queue).push(PendingMessage {
+            body,
+            deliveries: 0,
+        });
         Ok(())
     }
 
@@ -159,7 +186,9 @@ impl WorkQueue for InProcessBus {
         let (sender, receiver) = mpsc::channel::<WorkMessage>(1);
         tokio::spawn(async move {
             loop {
-                let Ok(permit) = sender.reserve().await else { return };
+                let Ok(permit) = sender.reserve().await else {
+                    return;
+                };
                 let mut message = tokio::select! {
                     message = queue.next() => message,
                     () = sender.closed() => return,
@@ -167,7 +196,10 @@ impl WorkQueue for InProcessBus {
                 message.deliveries += 1;
                 let delivery_count = message.deliveries;
                 let body = message.body.clone();
-                let settle = InProcessSettle { queue: queue.clone(), message: Some(message) };
+                let settle = InProcessSettle {
+                    queue: queue.clone(),
+                    message: Some(message),
+                };
                 permit.send(WorkMessage::new(body, delivery_count, Box::new(settle)));
             }
         });

@@ -86,7 +86,10 @@ impl WorkConsumer {
         receiver: tokio::sync::mpsc::Receiver<WorkMessage>,
         guard: Option<Arc<dyn Send + Sync>>,
     ) -> Self {
-        Self { receiver, _guard: guard }
+        Self {
+            receiver,
+            _guard: guard,
+        }
     }
 
     /// The next message; `None` once the bus has shut down.
@@ -114,7 +117,11 @@ pub struct WorkMessage {
 
 impl WorkMessage {
     pub(crate) fn new(body: Vec<u8>, delivery_count: u32, settle: Box<dyn Settle>) -> Self {
-        Self { body, delivery_count, settle }
+        Self {
+            body,
+            delivery_count,
+            settle,
+        }
     }
 
     /// The work is done: remove the message for good.

@@ -26,8 +26,8 @@ use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, Exchange
 use tokio::sync::{Mutex, mpsc};
 
 use crate::{
-    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage, WorkQueue,
-    dead_letter_queue,
+    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage,
+    WorkQueue, dead_letter_queue,
 };
 
 const EVENTS_EXCHANGE: &str = "scribevault.events";
@@ -70,7 +70,9 @@ impl RabbitMqBus {
             }),
         };
         let channel = bus.inner.try_open_channel().await.map_err(unavailable)?;
-        declare_events_exchange(&channel).await.map_err(unavailable)?;
+        declare_events_exchange(&channel)
+            .await
+            .map_err(unavailable)?;
         let _ = channel.close(200, "ready".into()).await;
         Ok(bus)
     }
@@ -94,7 +96,8 @@ impl Inner {
                 }
             }
         }
-        let fresh = Arc::new(Connection::connect(&self.url, ConnectionProperties::default()).await?);
+        let fresh =
+            Arc::new(Connection::connect(&self.url, ConnectionProperties::default()).await?);
         let channel = fresh.create_channel().await?;
         *connection = Some(fresh);
         Ok(channel)
@@ -102,7 +105,11 @@ impl Inner {
 
     /// Opens a channel, retrying with back-off until `budget` is spent (`None`: forever, for
     /// long-lived consumers, which stop only when their owner goes away).
-    async fn open_channel(&self, budget: Option<Duration>, stop: Option<&mpsc::Sender<impl Send>>) -> Result<Channel, BusError> {
+    async fn open_channel(
+        &self,
+        budget: Option<Duration>,
+        stop: Option<&mpsc::Sender<impl Send>>,
+    ) -> Result<Channel, BusError> {
         let started = tokio::time::Instant::now();
         let mut delay = Duration::from_millis(100);
         loop {
@@ -123,14 +130,23 @@ impl Inner {
         }
     }
 
-    async fn publish(&self, exchange: &str, routing_key: &str, queue: Option<&str>, body: &[u8], headers: FieldTable) -> Result<(), BusError> {
+    async fn publish(
+        &self,
+        exchange: &str,
+        routing_key: &str,
+        queue: Option<&str>,
+        body: &[u8],
+        headers: FieldTable,
+    ) -> Result<(), BusError> {
         let started = tokio::time::Instant::now();
         let properties = BasicProperties::default()
             .with_delivery_mode(PERSISTENT)
             .with_content_type("application/json".into())
             .with_headers(headers);
         loop {
-            let attempt = self.publish_once(exchange, routing_key, queue, body, properties.clone()).await;
+            let attempt = self
+                .publish_once(exchange, routing_key, queue, body, properties.clone())
+                .await;
             match attempt {
                 Ok(()) => return Ok(()),
                 Err(PublishFailure::Refused) => return Err(BusError::NotConfirmed),
@@ -146,15 +162,32 @@ impl Inner {
         }
     }
 
-    async fn publish_once(&self, exchange: &str, routing_key: &str, queue: Option<&str>, body: &[u8], properties: BasicProperties) -> Result<(), PublishFailure> {
+    async fn publish_once(
+        &self,
+        exchange: &str,
+        routing_key: &str,
+        queue: Option<&str>,
+        body: &[u8],
+        properties: BasicProperties,
+    ) -> Result<(), PublishFailure> {
         let mut publisher = self.publisher.lock().await;
-        if publisher.as_ref().is_none_or(|publisher| !publisher.channel.status().connected()) {
+        if publisher
+            .as_ref()
+            .is_none_or(|publisher| !publisher.channel.status().connected())
+        {
             let channel = self.try_open_channel().await?;
-            channel.confirm_select(ConfirmSelectOptions::default()).await?;
+            channel
+                .confirm_select(ConfirmSelectOptions::default())
+                .await?;
             declare_events_exchange(&channel).await?;
-            *publisher = Some(Publisher { channel, declared_queues: HashSet::new() });
+            *publisher = Some(Publisher {
+                channel,
+                declared_queues: HashSet::new(),
+            });
         }
-        let Some(active) = publisher.as_mut() else { unreachable!("set above") };
+        let Some(active) = publisher.as_mut() else {
+            unreachable!("set above")
+        };
         if let Some(queue) = queue
             && !active.declared_queues.contains(queue)
         {
@@ -163,10 +196,20 @@ impl Inner {
         }
         let confirmation = active
             .channel
-            .basic_publish(exchange.into(), routing_key.into(), BasicPublishOptions::default(), body, properties)
+            .basic_publish(
+                exchange.into(),
+                routing_key.into(),
+                BasicPublishOptions::default(),
+                body,
+                properties,
+            )
             .await?
             .await?;
-        if confirmation.is_ack() { Ok(()) } else { Err(PublishFailure::Refused) }
+        if confirmation.is_ack() {
+            Ok(())
+        } else {
+            Err(PublishFailure::Refused)
+        }
     }
 }
 
@@ -190,46 +233,90 @@ async fn declare_events_exchange(channel: &Channel) -> Result<(), lapin::Error> 
         .exchange_declare(
             EVENTS_EXCHANGE.into(),
             ExchangeKind::Topic,
-            ExchangeDeclareOptions { durable: true, ..ExchangeDeclareOptions::default() },
+            ExchangeDeclareOptions {
+                durable: true,
+                ..ExchangeDeclareOptions::default()
+            },
             FieldTable::default(),
         )
         .await
 }
 
 /// Declares `queue` (and, for a work queue, its dead-letter queue). Idempotent.
-async fn declare_work_queue(channel: &Channel, queue: &str, max_deliveries: u32) -> Result<(), lapin::Error> {
-    let durable = QueueDeclareOptions { durable: true, ..QueueDeclareOptions::default() };
+async fn declare_work_queue(
+    channel: &Channel,
+    queue: &str,
+    max_deliveries: u32,
+) -> Result<(), lapin::Error> {
+    let durable = QueueDeclareOptions {
+        durable: true,
+        ..QueueDeclareOptions::default()
+    };
     if queue.ends_with(".dead") {
-        channel.queue_declare(queue_name(queue).as_str().into(), durable, FieldTable::default()).await?;
+        channel
+            .queue_declare(
+                queue_name(queue).as_str().into(),
+                durable,
+                FieldTable::default(),
+            )
+            .await?;
         return Ok(());
     }
     channel
         .exchange_declare(
             DEAD_LETTER_EXCHANGE.into(),
             ExchangeKind::Direct,
-            ExchangeDeclareOptions { durable: true, ..ExchangeDeclareOptions::default() },
+            ExchangeDeclareOptions {
+                durable: true,
+                ..ExchangeDeclareOptions::default()
+            },
             FieldTable::default(),
         )
         .await?;
     let dead = queue_name(&dead_letter_queue(queue));
-    channel.queue_declare(dead.as_str().into(), durable, FieldTable::default()).await?;
     channel
-        .queue_bind(dead.as_str().into(), DEAD_LETTER_EXCHANGE.into(), queue.into(), QueueBindOptions::default(), FieldTable::default())
+        .queue_declare(dead.as_str().into(), durable, FieldTable::default())
+        .await?;
+    channel
+        .queue_bind(
+            dead.as_str().into(),
+            DEAD_LETTER_EXCHANGE.into(),
+            queue.into(),
+            QueueBindOptions::default(),
+            FieldTable::default(),
+        )
         .await?;
     let mut arguments = FieldTable::default();
-    arguments.insert("x-queue-type".into(), AMQPValue::LongString(LongString::from("quorum")));
+    arguments.insert(
+        "x-queue-type".into(),
+        AMQPValue::LongString(LongString::from("quorum")),
+    );
     // A quorum queue dead-letters once a message has failed more than this many times.
-    arguments.insert("x-delivery-limit".into(), AMQPValue::LongLongInt(i64::from(max_deliveries.saturating_sub(1))));
-    arguments.insert("x-dead-letter-exchange".into(), AMQPValue::LongString(LongString::from(DEAD_LETTER_EXCHANGE)));
-    arguments.insert("x-dead-letter-routing-key".into(), AMQPValue::LongString(LongString::from(queue)));
-    channel.queue_declare(queue_name(queue).as_str().into(), durable, arguments).await?;
+    arguments.insert(
+        "x-delivery-limit".into(),
+        AMQPValue::LongLongInt(i64::from(max_deliveries.saturating_sub(1))),
+    );
+    arguments.insert(
+        "x-dead-letter-exchange".into(),
+        AMQPValue::LongString(LongString::from(DEAD_LETTER_EXCHANGE)),
+    );
+    arguments.insert(
+        "x-dead-letter-routing-key".into(),
+        AMQPValue::LongString(LongString::from(queue)),
+    );
+    channel
+        .queue_declare(queue_name(queue).as_str().into(), durable, arguments)
+        .await?;
     Ok(())
 }
 
 fn trace_headers(event: &EventEnvelope) -> FieldTable {
     let mut headers = FieldTable::default();
     if let Some(traceparent) = &event.traceparent {
-        headers.insert("traceparent".into(), AMQPValue::LongString(LongString::from(traceparent.as_str())));
+        headers.insert(
+            "traceparent".into(),
+            AMQPValue::LongString(LongString::from(traceparent.as_str())),
+        );
     }
     headers
 }
@@ -254,7 +341,15 @@ fn delivery_count(properties: &BasicProperties) -> u32 {
 impl EventBus for RabbitMqBus {
     async fn publish(&self, event: &EventEnvelope) -> Result<(), BusError> {
         let body = serde_json::to_vec(event)?;
-        self.inner.publish(EVENTS_EXCHANGE, &event.event_type, None, &body, trace_headers(event)).await
+        self.inner
+            .publish(
+                EVENTS_EXCHANGE,
+                &event.event_type,
+                None,
+                &body,
+                trace_headers(event),
+            )
+            .await
     }
 
     async fn subscribe(&self) -> Result<EventSubscription, BusError> {
@@ -273,26 +368,46 @@ impl EventBus for RabbitMqBus {
     }
 }
 
-async fn open_event_consumer(inner: &Inner, stop: Option<&mpsc::Sender<EventEnvelope>>) -> Result<(Channel, lapin::Consumer), BusError> {
-    let budget = if stop.is_some() { None } else { Some(inner.publish_retry_budget) };
+async fn open_event_consumer(
+    inner: &Inner,
+    stop: Option<&mpsc::Sender<EventEnvelope>>,
+) -> Result<(Channel, lapin::Consumer), BusError> {
+    let budget = if stop.is_some() {
+        None
+    } else {
+        Some(inner.publish_retry_budget)
+    };
     let channel = inner.open_channel(budget, stop).await?;
     let setup = async {
         declare_events_exchange(&channel).await?;
         let queue = channel
             .queue_declare(
                 "".into(),
-                QueueDeclareOptions { exclusive: true, auto_delete: true, ..QueueDeclareOptions::default() },
+                QueueDeclareOptions {
+                    exclusive: true,
+                    auto_delete: true,
+                    ..QueueDeclareOptions::default()
+                },
                 FieldTable::default(),
             )
             .await?;
         channel
-            .queue_bind(queue.name().clone(), EVENTS_EXCHANGE.into(), "#".into(), QueueBindOptions::default(), FieldTable::default())
+            .queue_bind(
+                queue.name().clone(),
+                EVENTS_EXCHANGE.into(),
+                "#".into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
             .await?;
         channel
             .basic_consume(
                 queue.name().clone(),
                 "".into(),
-                BasicConsumeOptions { no_ack: true, ..BasicConsumeOptions::default() },
+                BasicConsumeOptions {
+                    no_ack: true,
+                    ..BasicConsumeOptions::default()
+                },
                 FieldTable::default(),
             )
             .await
@@ -301,7 +416,11 @@ async fn open_event_consumer(inner: &Inner, stop: Option<&mpsc::Sender<EventEnve
     Ok((channel, consumer))
 }
 
-async fn forward_events(inner: Arc<Inner>, mut current: (Channel, lapin::Consumer), sender: mpsc::Sender<EventEnvelope>) {
+async fn forward_events(
+    inner: Arc<Inner>,
+    mut current: (Channel, lapin::Consumer),
+    sender: mpsc::Sender<EventEnvelope>,
+) {
     loop {
         let (channel, consumer) = &mut current;
         loop {
@@ -313,7 +432,8 @@ async fn forward_events(inner: Arc<Inner>, mut current: (Channel, lapin::Consume
                 }
             };
             match delivery {
-                Some(Ok(delivery)) => match serde_json::from_slice::<EventEnvelope>(&delivery.data) {
+                Some(Ok(delivery)) => match serde_json::from_slice::<EventEnvelope>(&delivery.data)
+                {
                     Ok(event) => {
                         if sender.send(event).await.is_err() {
                             let _ = channel.close(200, "subscriber gone".into()).await;
@@ -339,32 +459,63 @@ async fn forward_events(inner: Arc<Inner>, mut current: (Channel, lapin::Consume
 #[async_trait::async_trait]
 impl WorkQueue for RabbitMqBus {
     async fn enqueue(&self, queue: &str, body: Vec<u8>) -> Result<(), BusError> {
-        self.inner.publish("", &queue_name(queue), Some(queue), &body, FieldTable::default()).await
+        self.inner
+            .publish(
+                "",
+                &queue_name(queue),
+                Some(queue),
+                &body,
+                FieldTable::default(),
+            )
+            .await
     }
 
     async fn consume(&self, queue: &str) -> Result<WorkConsumer, BusError> {
         let (sender, receiver) = mpsc::channel(1);
         let consumer = open_work_consumer(&self.inner, queue, None).await?;
-        tokio::spawn(forward_work(self.inner.clone(), queue.to_owned(), consumer, sender));
+        tokio::spawn(forward_work(
+            self.inner.clone(),
+            queue.to_owned(),
+            consumer,
+            sender,
+        ));
         Ok(WorkConsumer::new(receiver, None))
     }
 }
 
-async fn open_work_consumer(inner: &Inner, queue: &str, stop: Option<&mpsc::Sender<WorkMessage>>) -> Result<(Channel, lapin::Consumer), BusError> {
-    let budget = if stop.is_some() { None } else { Some(inner.publish_retry_budget) };
+async fn open_work_consumer(
+    inner: &Inner,
+    queue: &str,
+    stop: Option<&mpsc::Sender<WorkMessage>>,
+) -> Result<(Channel, lapin::Consumer), BusError> {
+    let budget = if stop.is_some() {
+        None
+    } else {
+        Some(inner.publish_retry_budget)
+    };
     let channel = inner.open_channel(budget, stop).await?;
     let setup = async {
         declare_work_queue(&channel, queue, inner.max_deliveries).await?;
         channel.basic_qos(1, BasicQosOptions::default()).await?;
         channel
-            .basic_consume(queue_name(queue).as_str().into(), "".into(), BasicConsumeOptions::default(), FieldTable::default())
+            .basic_consume(
+                queue_name(queue).as_str().into(),
+                "".into(),
+                BasicConsumeOptions::default(),
+                FieldTable::default(),
+            )
             .await
     };
     let consumer = setup.await.map_err(unavailable)?;
     Ok((channel, consumer))
 }
 
-async fn forward_work(inner: Arc<Inner>, queue: String, mut current: (Channel, lapin::Consumer), sender: mpsc::Sender<WorkMessage>) {
+async fn forward_work(
+    inner: Arc<Inner>,
+    queue: String,
+    mut current: (Channel, lapin::Consumer),
+    sender: mpsc::Sender<WorkMessage>,
+) {
     loop {
         let (channel, consumer) = &mut current;
         loop {
@@ -379,7 +530,9 @@ async fn forward_work(inner: Arc<Inner>, queue: String, mut current: (Channel, l
             match delivery {
                 Some(Ok(delivery)) => {
                     let count = delivery_count(&delivery.properties);
-                    let settle = RabbitSettle { acker: Some(delivery.acker) };
+                    let settle = RabbitSettle {
+                        acker: Some(delivery.acker),
+                    };
                     let message = WorkMessage::new(delivery.data, count, Box::new(settle));
                     if sender.send(message).await.is_err() {
                         let _ = channel.close(200, "consumer gone".into()).await;
@@ -407,14 +560,25 @@ struct RabbitSettle {
 #[async_trait::async_trait]
 impl Settle for RabbitSettle {
     async fn ack(&mut self) -> Result<(), BusError> {
-        let Some(acker) = self.acker.take() else { return Ok(()) };
-        acker.ack(BasicAckOptions::default()).await.map(|_| ()).map_err(unavailable)
+        let Some(acker) = self.acker.take() else {
+            return Ok(());
+        };
+        acker
+            .ack(BasicAckOptions::default())
+            .await
+            .map(|_| ())
+            .map_err(unavailable)
     }
 
     async fn nack(&mut self) -> Result<(), BusError> {
-        let Some(acker) = self.acker.take() else { return Ok(()) };
+        let Some(acker) = self.acker.take() else {
+            return Ok(());
+        };
         acker
-            .nack(BasicNackOptions { requeue: true, ..BasicNackOptions::default() })
+            .nack(BasicNackOptions {
+                requeue: true,
+                ..BasicNackOptions::default()
+            })
             .await
             .map(|_| ())
             .map_err(unavailable)
@@ -427,7 +591,12 @@ impl Drop for RabbitSettle {
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
             runtime.spawn(async move {
-                let _ = acker.nack(BasicNackOptions { requeue: true, ..BasicNackOptions::default() }).await;
+                let _ = acker
+                    .nack(BasicNackOptions {
+                        requeue: true,
+                        ..BasicNackOptions::default()
+                    })
+                    .await;
             });
         }
     }

@@ -1,9 +1,13 @@
 //! One conformance suite, run against the in-process bus and against a real RabbitMQ.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
+
 use std::collections::HashSet;
 use std::time::Duration;
 
-use scribevault_bus::{EventBus, EventEnvelope, InProcessBus, RabbitMqBus, WorkQueue, dead_letter_queue};
+use scribevault_bus::{
+    EventBus, EventEnvelope, InProcessBus, RabbitMqBus, WorkQueue, dead_letter_queue,
+};
 use scribevault_test_support::{AMQP_URL_ENV, RABBITMQCTL_ENV, real_server, unique_name};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -17,10 +21,17 @@ async fn in_process(max_deliveries: u32) -> Option<Box<dyn Bus>> {
 
 async fn rabbitmq(max_deliveries: u32) -> Option<Box<dyn Bus>> {
     let url = real_server(AMQP_URL_ENV, "bus conformance (RabbitMQ)")?;
-    Some(Box::new(RabbitMqBus::connect(&url, max_deliveries).await.expect("connect to RabbitMQ")))
+    Some(Box::new(
+        RabbitMqBus::connect(&url, max_deliveries)
+            .await
+            .expect("connect to RabbitMQ"),
+    ))
 }
 
-async fn next_event_for(subscription: &mut scribevault_bus::EventSubscription, user: &str) -> EventEnvelope {
+async fn next_event_for(
+    subscription: &mut scribevault_bus::EventSubscription,
+    user: &str,
+) -> EventEnvelope {
     tokio::time::timeout(WAIT, async {
         loop {
             let event = subscription.next().await.expect("subscription open");
@@ -38,7 +49,12 @@ async fn events_fan_out_to_every_subscriber(bus: Box<dyn Bus>) {
     let mut first = bus.subscribe().await.unwrap();
     let mut second = bus.subscribe().await.unwrap();
     for n in 0..3 {
-        let event = EventEnvelope::new("transcriptionProgress", &user, serde_json::json!({ "progress": n }), None);
+        let event = EventEnvelope::new(
+            "transcriptionProgress",
+            &user,
+            serde_json::json!({ "progress": n }),
+            None,
+        );
         bus.publish(&event).await.unwrap();
     }
     for subscription in [&mut first, &mut second] {
@@ -55,7 +71,9 @@ async fn competing_consumers_share_the_work(bus: Box<dyn Bus>) {
     let mut first = bus.consume(&queue).await.unwrap();
     let mut second = bus.consume(&queue).await.unwrap();
     for n in 0..10 {
-        bus.enqueue(&queue, format!("job-{n}").into_bytes()).await.unwrap();
+        bus.enqueue(&queue, format!("job-{n}").into_bytes())
+            .await
+            .unwrap();
     }
     let mut seen = HashSet::new();
     let mut by_first = 0;
@@ -66,7 +84,10 @@ async fn competing_consumers_share_the_work(bus: Box<dyn Bus>) {
                 Some(message) = second.next() => (message, false),
             };
             by_first += usize::from(from_first);
-            assert!(seen.insert(message.body.clone()), "each message is delivered once");
+            assert!(
+                seen.insert(message.body.clone()),
+                "each message is delivered once"
+            );
             assert_eq!(message.delivery_count, 1);
             // Hold on briefly so that the other consumer gets a share.
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -75,20 +96,29 @@ async fn competing_consumers_share_the_work(bus: Box<dyn Bus>) {
     })
     .await
     .expect("all work delivered");
-    assert!(by_first > 0 && by_first < 10, "both consumers got work (first got {by_first})");
+    assert!(
+        by_first > 0 && by_first < 10,
+        "both consumers got work (first got {by_first})"
+    );
 }
 
 async fn unacked_work_goes_to_another_consumer_when_its_consumer_dies(bus: Box<dyn Bus>) {
     let queue = unique_name("work");
     bus.enqueue(&queue, b"precious".to_vec()).await.unwrap();
     let mut doomed = bus.consume(&queue).await.unwrap();
-    let held = tokio::time::timeout(WAIT, doomed.next()).await.unwrap().unwrap();
+    let held = tokio::time::timeout(WAIT, doomed.next())
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(held.body, b"precious");
     let mut survivor = bus.consume(&queue).await.unwrap();
     // The consumer dies holding the message: neither ack nor nack.
     drop(doomed);
     drop(held);
-    let redelivered = tokio::time::timeout(WAIT, survivor.next()).await.expect("redelivered").unwrap();
+    let redelivered = tokio::time::timeout(WAIT, survivor.next())
+        .await
+        .expect("redelivered")
+        .unwrap();
     assert_eq!(redelivered.body, b"precious");
     assert_eq!(redelivered.delivery_count, 2);
     redelivered.ack().await.unwrap();
@@ -99,16 +129,24 @@ async fn failing_work_is_dead_lettered_after_max_deliveries(bus: Box<dyn Bus>) {
     bus.enqueue(&queue, b"poison".to_vec()).await.unwrap();
     let mut consumer = bus.consume(&queue).await.unwrap();
     for attempt in 1..=3 {
-        let message = tokio::time::timeout(WAIT, consumer.next()).await.expect("delivered").unwrap();
+        let message = tokio::time::timeout(WAIT, consumer.next())
+            .await
+            .expect("delivered")
+            .unwrap();
         assert_eq!(message.delivery_count, attempt);
         message.nack().await.unwrap();
     }
     let mut dead = bus.consume(&dead_letter_queue(&queue)).await.unwrap();
-    let message = tokio::time::timeout(WAIT, dead.next()).await.expect("dead-lettered").unwrap();
+    let message = tokio::time::timeout(WAIT, dead.next())
+        .await
+        .expect("dead-lettered")
+        .unwrap();
     assert_eq!(message.body, b"poison");
     message.ack().await.unwrap();
     assert!(
-        tokio::time::timeout(Duration::from_millis(500), consumer.next()).await.is_err(),
+        tokio::time::timeout(Duration::from_millis(500), consumer.next())
+            .await
+            .is_err(),
         "a dead-lettered message is not delivered again"
     );
 }
@@ -119,25 +157,33 @@ macro_rules! conformance {
 
             #[tokio::test]
             async fn events_fan_out_to_every_subscriber() {
-                let Some(bus) = super::$backend(5).await else { return };
+                let Some(bus) = super::$backend(5).await else {
+                    return;
+                };
                 super::events_fan_out_to_every_subscriber(bus).await;
             }
 
             #[tokio::test]
             async fn competing_consumers_share_the_work() {
-                let Some(bus) = super::$backend(5).await else { return };
+                let Some(bus) = super::$backend(5).await else {
+                    return;
+                };
                 super::competing_consumers_share_the_work(bus).await;
             }
 
             #[tokio::test]
             async fn unacked_work_goes_to_another_consumer_when_its_consumer_dies() {
-                let Some(bus) = super::$backend(5).await else { return };
+                let Some(bus) = super::$backend(5).await else {
+                    return;
+                };
                 super::unacked_work_goes_to_another_consumer_when_its_consumer_dies(bus).await;
             }
 
             #[tokio::test]
             async fn failing_work_is_dead_lettered_after_max_deliveries() {
-                let Some(bus) = super::$backend(3).await else { return };
+                let Some(bus) = super::$backend(3).await else {
+                    return;
+                };
                 super::failing_work_is_dead_lettered_after_max_deliveries(bus).await;
             }
         }
@@ -151,8 +197,13 @@ conformance!(rabbitmq);
 /// publisher and the consumer recover, and every confirmed message is delivered.
 #[tokio::test]
 async fn rabbitmq_publisher_and_consumer_recover_from_dropped_connections() {
-    let Some(url) = real_server(AMQP_URL_ENV, "RabbitMQ connection-drop recovery") else { return };
-    let Some(rabbitmqctl) = real_server(RABBITMQCTL_ENV, "RabbitMQ connection-drop recovery") else { return };
+    let Some(url) = real_server(AMQP_URL_ENV, "RabbitMQ connection-drop recovery") else {
+        return;
+    };
+    let Some(rabbitmqctl) = real_server(RABBITMQCTL_ENV, "RabbitMQ connection-drop recovery")
+    else {
+        return;
+    };
     let bus = RabbitMqBus::connect(&url, 5).await.unwrap();
     let queue = unique_name("work");
     let mut consumer = bus.consume(&queue).await.unwrap();
@@ -162,7 +213,9 @@ async fn rabbitmq_publisher_and_consumer_recover_from_dropped_connections() {
         let queue = queue.clone();
         tokio::spawn(async move {
             for n in 0..total {
-                bus.enqueue(&queue, format!("m{n}").into_bytes()).await.expect("confirmed despite the drop");
+                bus.enqueue(&queue, format!("m{n}").into_bytes())
+                    .await
+                    .expect("confirmed despite the drop");
                 tokio::time::sleep(Duration::from_millis(25)).await;
             }
         })
@@ -170,7 +223,9 @@ async fn rabbitmq_publisher_and_consumer_recover_from_dropped_connections() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let status = tokio::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("{rabbitmqctl} close_all_connections 'conformance test'"))
+        .arg(format!(
+            "{rabbitmqctl} close_all_connections 'conformance test'"
+        ))
         .status()
         .await
         .unwrap();
@@ -185,5 +240,10 @@ async fn rabbitmq_publisher_and_consumer_recover_from_dropped_connections() {
         }
     })
     .await
-    .unwrap_or_else(|_| panic!("only {} of {total} confirmed messages arrived", received.len()));
+    .unwrap_or_else(|_| {
+        panic!(
+            "only {} of {total} confirmed messages arrived",
+            received.len()
+        )
+    });
 }

@@ -38,11 +38,22 @@ struct Entry {
 struct PerEntryExpiry;
 
 impl moka::Expiry<String, Entry> for PerEntryExpiry {
-    fn expire_after_create(&self, _key: &String, entry: &Entry, created_at: Instant) -> Option<Duration> {
+    fn expire_after_create(
+        &self,
+        _key: &String,
+        entry: &Entry,
+        created_at: Instant,
+    ) -> Option<Duration> {
         Some(entry.expires_at.saturating_duration_since(created_at))
     }
 
-    fn expire_after_update(&self, _key: &String, entry: &Entry, updated_at: Instant, _current: Option<Duration>) -> Option<Duration> {
+    fn expire_after_update(
+        &self,
+        _key: &String,
+        entry: &Entry,
+        updated_at: Instant,
+        _current: Option<Duration>,
+    ) -> Option<Duration> {
         Some(entry.expires_at.saturating_duration_since(updated_at))
     }
 }
@@ -51,18 +62,36 @@ impl InProcessCache {
     /// A cache holding at most `max_entries` entries.
     #[must_use]
     pub fn new(max_entries: u64) -> Self {
-        Self { entries: moka::future::Cache::builder().max_capacity(max_entries).expire_after(PerEntryExpiry).build() }
+        Self {
+            entries: moka::future::Cache::builder()
+                .max_capacity(max_entries)
+                .expire_after(PerEntryExpiry)
+                .build(),
+        }
     }
 }
 
 #[async_trait::async_trait]
 impl Cache for InProcessCache {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, CacheError> {
-        Ok(self.entries.get(key).await.filter(|entry| entry.expires_at > Instant::now()).map(|entry| entry.value))
+        Ok(self
+            .entries
+            .get(key)
+            .await
+            .filter(|entry| entry.expires_at > Instant::now())
+            .map(|entry| entry.value))
     }
 
     async fn set(&self, key: &str, value: Vec<u8>, ttl: Duration) -> Result<(), CacheError> {
-        self.entries.insert(key.to_owned(), Entry { value, expires_at: Instant::now() + ttl }).await;
+        self.entries
+            .insert(
+                key.to_owned(),
+                Entry {
+                    value,
+                    expires_at: Instant::now() + ttl,
+                },
+            )
+            .await;
         Ok(())
     }
 
@@ -88,7 +117,9 @@ impl RedisCache {
     /// [`CacheError::Unavailable`].
     pub async fn connect(url: &str) -> Result<Self, CacheError> {
         let client = redis::Client::open(url).map_err(|e| unavailable(&e))?;
-        let connection = redis::aio::ConnectionManager::new(client).await.map_err(|e| unavailable(&e))?;
+        let connection = redis::aio::ConnectionManager::new(client)
+            .await
+            .map_err(|e| unavailable(&e))?;
         Ok(Self { connection })
     }
 
@@ -101,7 +132,11 @@ impl RedisCache {
 impl Cache for RedisCache {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, CacheError> {
         let mut connection = self.connection.clone();
-        redis::cmd("GET").arg(Self::namespaced(key)).query_async(&mut connection).await.map_err(|e| unavailable(&e))
+        redis::cmd("GET")
+            .arg(Self::namespaced(key))
+            .query_async(&mut connection)
+            .await
+            .map_err(|e| unavailable(&e))
     }
 
     async fn set(&self, key: &str, value: Vec<u8>, ttl: Duration) -> Result<(), CacheError> {
@@ -119,6 +154,10 @@ impl Cache for RedisCache {
 
     async fn delete(&self, key: &str) -> Result<(), CacheError> {
         let mut connection = self.connection.clone();
-        redis::cmd("DEL").arg(Self::namespaced(key)).query_async::<()>(&mut connection).await.map_err(|e| unavailable(&e))
+        redis::cmd("DEL")
+            .arg(Self::namespaced(key))
+            .query_async::<()>(&mut connection)
+            .await
+            .map_err(|e| unavailable(&e))
     }
 }

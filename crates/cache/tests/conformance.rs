@@ -1,5 +1,7 @@
 //! One conformance suite, run against the in-process cache and a real Redis.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
+
 use std::time::Duration;
 
 use scribevault_cache::{Cache, InProcessCache, RedisCache};
@@ -11,31 +13,56 @@ async fn in_process() -> Option<Box<dyn Cache>> {
 
 async fn redis() -> Option<Box<dyn Cache>> {
     let url = real_server(REDIS_URL_ENV, "cache conformance (Redis)")?;
-    Some(Box::new(RedisCache::connect(&url).await.expect("connect to Redis")))
+    Some(Box::new(
+        RedisCache::connect(&url).await.expect("connect to Redis"),
+    ))
 }
 
 async fn set_then_get(cache: Box<dyn Cache>) {
     let key = unique_name("k");
     assert_eq!(cache.get(&key).await.unwrap(), None);
-    cache.set(&key, b"value".to_vec(), Duration::from_secs(60)).await.unwrap();
+    cache
+        .set(&key, b"value".to_vec(), Duration::from_secs(60))
+        .await
+        .unwrap();
     assert_eq!(cache.get(&key).await.unwrap(), Some(b"value".to_vec()));
-    cache.set(&key, b"newer".to_vec(), Duration::from_secs(60)).await.unwrap();
+    cache
+        .set(&key, b"newer".to_vec(), Duration::from_secs(60))
+        .await
+        .unwrap();
     assert_eq!(cache.get(&key).await.unwrap(), Some(b"newer".to_vec()));
 }
 
 async fn entries_expire_after_their_ttl(cache: Box<dyn Cache>) {
     let short = unique_name("short");
     let long = unique_name("long");
-    cache.set(&short, b"brief".to_vec(), Duration::from_millis(200)).await.unwrap();
-    cache.set(&long, b"lasting".to_vec(), Duration::from_secs(60)).await.unwrap();
+    cache
+        .set(&short, b"brief".to_vec(), Duration::from_millis(200))
+        .await
+        .unwrap();
+    cache
+        .set(&long, b"lasting".to_vec(), Duration::from_secs(60))
+        .await
+        .unwrap();
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(cache.get(&short).await.unwrap(), None, "expired entry is gone");
-    assert_eq!(cache.get(&long).await.unwrap(), Some(b"lasting".to_vec()), "others stay");
+    assert_eq!(
+        cache.get(&short).await.unwrap(),
+        None,
+        "expired entry is gone"
+    );
+    assert_eq!(
+        cache.get(&long).await.unwrap(),
+        Some(b"lasting".to_vec()),
+        "others stay"
+    );
 }
 
 async fn delete_removes(cache: Box<dyn Cache>) {
     let key = unique_name("k");
-    cache.set(&key, b"v".to_vec(), Duration::from_secs(60)).await.unwrap();
+    cache
+        .set(&key, b"v".to_vec(), Duration::from_secs(60))
+        .await
+        .unwrap();
     cache.delete(&key).await.unwrap();
     assert_eq!(cache.get(&key).await.unwrap(), None);
 }

@@ -182,42 +182,86 @@ impl Settings {
         self.auth_mode()?;
         self.http_socket_addr()?;
         if let Some(url) = &self.database_url
-            && !(url.starts_with("sqlite:") || url.starts_with("postgres://") || url.starts_with("postgresql://"))
+            && !(url.starts_with("sqlite:")
+                || url.starts_with("postgres://")
+                || url.starts_with("postgresql://"))
         {
-            return Err(invalid("SCRIBEVAULT_DATABASE_URL", "expected sqlite:… or postgres://…"));
+            return Err(invalid(
+                "SCRIBEVAULT_DATABASE_URL",
+                "expected sqlite:… or postgres://…",
+            ));
         }
-        check_url("SCRIBEVAULT_AMQP_URL", self.amqp_url.as_deref(), &["amqp", "amqps"])?;
-        check_url("SCRIBEVAULT_REDIS_URL", self.redis_url.as_deref(), &["redis", "rediss"])?;
-        check_url("SCRIBEVAULT_S3_ENDPOINT", self.s3_endpoint.as_deref(), &["http", "https"])?;
-        check_url("SCRIBEVAULT_OIDC_ISSUER", self.oidc_issuer.as_deref(), &["http", "https"])?;
-        check_url("SCRIBEVAULT_YOUTUBE_API_BASE", Some(&self.youtube_api_base), &["http", "https"])?;
+        check_url(
+            "SCRIBEVAULT_AMQP_URL",
+            self.amqp_url.as_deref(),
+            &["amqp", "amqps"],
+        )?;
+        check_url(
+            "SCRIBEVAULT_REDIS_URL",
+            self.redis_url.as_deref(),
+            &["redis", "rediss"],
+        )?;
+        check_url(
+            "SCRIBEVAULT_S3_ENDPOINT",
+            self.s3_endpoint.as_deref(),
+            &["http", "https"],
+        )?;
+        check_url(
+            "SCRIBEVAULT_OIDC_ISSUER",
+            self.oidc_issuer.as_deref(),
+            &["http", "https"],
+        )?;
+        check_url(
+            "SCRIBEVAULT_YOUTUBE_API_BASE",
+            Some(&self.youtube_api_base),
+            &["http", "https"],
+        )?;
         if !matches!(self.log_format.as_str(), "text" | "json") {
             return Err(invalid("SCRIBEVAULT_LOG_FORMAT", "expected text or json"));
         }
         if self.auth_mode()? == AuthMode::Oidc {
             if self.oidc_issuer.is_none() {
-                return Err(invalid("SCRIBEVAULT_OIDC_ISSUER", "required when SCRIBEVAULT_AUTH=oidc"));
+                return Err(invalid(
+                    "SCRIBEVAULT_OIDC_ISSUER",
+                    "required when SCRIBEVAULT_AUTH=oidc",
+                ));
             }
             if self.oidc_audience.is_none() {
-                return Err(invalid("SCRIBEVAULT_OIDC_AUDIENCE", "required when SCRIBEVAULT_AUTH=oidc"));
+                return Err(invalid(
+                    "SCRIBEVAULT_OIDC_AUDIENCE",
+                    "required when SCRIBEVAULT_AUTH=oidc",
+                ));
             }
         }
         if self.whisper_threads == 0 {
             return Err(invalid("SCRIBEVAULT_WHISPER_THREADS", "must be at least 1"));
         }
         if self.whisper_concurrency == 0 {
-            return Err(invalid("SCRIBEVAULT_WHISPER_CONCURRENCY", "must be at least 1"));
+            return Err(invalid(
+                "SCRIBEVAULT_WHISPER_CONCURRENCY",
+                "must be at least 1",
+            ));
         }
         for (key, addr) in [
             ("SCRIBEVAULT_DISCOVERY_GRPC_ADDR", &self.discovery_grpc_addr),
             ("SCRIBEVAULT_STORAGE_GRPC_ADDR", &self.storage_grpc_addr),
-            ("SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR", &self.transcription_grpc_addr),
-            ("SCRIBEVAULT_CONVERSION_GRPC_ADDR", &self.conversion_grpc_addr),
+            (
+                "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR",
+                &self.transcription_grpc_addr,
+            ),
+            (
+                "SCRIBEVAULT_CONVERSION_GRPC_ADDR",
+                &self.conversion_grpc_addr,
+            ),
             ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", &self.library_grpc_addr),
         ] {
             if let Some(addr) = addr {
                 let host_port = addr.trim_start_matches("http://");
-                if host_port.rsplit_once(':').and_then(|(_, port)| port.parse::<u16>().ok()).is_none() {
+                if host_port
+                    .rsplit_once(':')
+                    .and_then(|(_, port)| port.parse::<u16>().ok())
+                    .is_none()
+                {
                     return Err(invalid(key, format!("expected host:port, got {addr:?}")));
                 }
             }
@@ -233,7 +277,10 @@ impl Settings {
         match self.auth.as_str() {
             "local" => Ok(AuthMode::Local),
             "oidc" => Ok(AuthMode::Oidc),
-            other => Err(invalid("SCRIBEVAULT_AUTH", format!("expected local or oidc, got {other:?}"))),
+            other => Err(invalid(
+                "SCRIBEVAULT_AUTH",
+                format!("expected local or oidc, got {other:?}"),
+            )),
         }
     }
 
@@ -242,35 +289,53 @@ impl Settings {
     /// # Errors
     /// `SCRIBEVAULT_HTTP_ADDR` is not `ip:port`.
     pub fn http_socket_addr(&self) -> Result<SocketAddr, SettingsError> {
-        self.http_addr
-            .parse()
-            .map_err(|_| invalid("SCRIBEVAULT_HTTP_ADDR", format!("expected ip:port, got {:?}", self.http_addr)))
+        self.http_addr.parse().map_err(|_| {
+            invalid(
+                "SCRIBEVAULT_HTTP_ADDR",
+                format!("expected ip:port, got {:?}", self.http_addr),
+            )
+        })
     }
 
     /// The database URL, defaulting to a SQLite file in the data dir.
     #[must_use]
     pub fn effective_database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| {
-            format!("sqlite://{}?mode=rwc", self.data_dir.join("scribevault.db").display())
+            format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join("scribevault.db").display()
+            )
         })
     }
 
     /// Where Whisper models are looked up.
     #[must_use]
     pub fn effective_model_dir(&self) -> PathBuf {
-        self.whisper_model_dir.clone().unwrap_or_else(|| self.data_dir.join("models"))
+        self.whisper_model_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("models"))
     }
 }
 
 fn invalid(key: &'static str, reason: impl Into<String>) -> SettingsError {
-    SettingsError::Invalid { key, reason: reason.into() }
+    SettingsError::Invalid {
+        key,
+        reason: reason.into(),
+    }
 }
 
-fn check_url(key: &'static str, value: Option<&str>, schemes: &[&str]) -> Result<(), SettingsError> {
+fn check_url(
+    key: &'static str,
+    value: Option<&str>,
+    schemes: &[&str],
+) -> Result<(), SettingsError> {
     let Some(value) = value else { return Ok(()) };
     let url = url::Url::parse(value).map_err(|e| invalid(key, format!("not a URL ({e})")))?;
     if !schemes.contains(&url.scheme()) {
-        return Err(invalid(key, format!("expected a {} URL", schemes.join(" or "))));
+        return Err(invalid(
+            key,
+            format!("expected a {} URL", schemes.join(" or ")),
+        ));
     }
     Ok(())
 }
@@ -291,7 +356,10 @@ mod tests {
     use super::*;
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
     }
 
     #[test]
@@ -300,7 +368,11 @@ mod tests {
         assert_eq!(settings.http_addr, "127.0.0.1:8080");
         assert_eq!(settings.auth_mode().unwrap(), AuthMode::Local);
         assert!(settings.amqp_url.is_none());
-        assert!(settings.effective_database_url().starts_with("sqlite://./data/scribevault.db"));
+        assert!(
+            settings
+                .effective_database_url()
+                .starts_with("sqlite://./data/scribevault.db")
+        );
         assert_eq!(settings.max_upload_bytes, 500 * 1024 * 1024);
     }
 
@@ -308,10 +380,17 @@ mod tests {
     fn environment_overrides_file_which_overrides_defaults() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("settings.toml");
-        std::fs::write(&file, "http_addr = \"127.0.0.1:9000\"\ndata_dir = \"/srv/sv\"\n").unwrap();
+        std::fs::write(
+            &file,
+            "http_addr = \"127.0.0.1:9000\"\ndata_dir = \"/srv/sv\"\n",
+        )
+        .unwrap();
         let settings = Settings::load_from(
             Some(&file),
-            env(&[("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:9001"), ("SCRIBEVAULT_MAX_RETRIES", "3")]),
+            env(&[
+                ("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:9001"),
+                ("SCRIBEVAULT_MAX_RETRIES", "3"),
+            ]),
         )
         .unwrap();
         assert_eq!(settings.http_addr, "127.0.0.1:9001");
@@ -328,7 +407,9 @@ mod tests {
             ("SCRIBEVAULT_HTTP_ADDR", "localhost"),
             ("SCRIBEVAULT_REDIS_URL", "http://x"),
         ] {
-            let error = Settings::load_from(None, env(&[(key, value)])).unwrap_err().to_string();
+            let error = Settings::load_from(None, env(&[(key, value)]))
+                .unwrap_err()
+                .to_string();
             assert!(error.contains(key), "{error} should name {key}");
         }
         let error = Settings::load_from(None, env(&[("SCRIBEVAULT_MAX_RETRIES", "many")]))

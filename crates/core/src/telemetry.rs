@@ -17,8 +17,7 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 use tracing_subscriber::{EnvFilter, Layer as _};
 
 /// Default filter: our crates at info, chatty dependencies at warn.
-const DEFAULT_FILTER: &str =
-    "info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn,lapin=warn,h2=warn,hyper=warn,tower=warn,aws=warn,actix_server=warn";
+const DEFAULT_FILTER: &str = "info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn,lapin=warn,h2=warn,hyper=warn,tower=warn,aws=warn,actix_server=warn";
 
 /// Flushes exported spans when dropped, so a short-lived process does not lose its last trace.
 pub struct TelemetryGuard {
@@ -43,36 +42,52 @@ impl Drop for TelemetryGuard {
 #[must_use]
 pub fn init(service_name: &str, json_logs: bool) -> TelemetryGuard {
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_FILTER));
     let fmt_layer = if json_logs {
-        tracing_subscriber::fmt::layer().json().with_current_span(false).boxed()
+        tracing_subscriber::fmt::layer()
+            .json()
+            .with_current_span(false)
+            .boxed()
     } else {
         tracing_subscriber::fmt::layer().compact().boxed()
     };
     let provider = otlp_provider(service_name);
-    let otel_layer = provider.as_ref().map(|provider| {
-        tracing_opentelemetry::layer().with_tracer(provider.tracer("scribevault"))
-    });
+    let otel_layer = provider
+        .as_ref()
+        .map(|provider| tracing_opentelemetry::layer().with_tracer(provider.tracer("scribevault")));
     let installed = tracing_subscriber::registry()
         .with(filter)
         .with(fmt_layer)
         .with(otel_layer)
         .try_init()
         .is_ok();
-    TelemetryGuard { provider: if installed { provider } else { None } }
+    TelemetryGuard {
+        provider: if installed { provider } else { None },
+    }
 }
 
 fn otlp_provider(service_name: &str) -> Option<SdkTracerProvider> {
-    let endpoint = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT").ok().filter(|v| !v.is_empty())?;
-    let exporter = match opentelemetry_otlp::SpanExporter::builder().with_tonic().build() {
+    let endpoint = std::env::var("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .ok()
+        .filter(|v| !v.is_empty())?;
+    let exporter = match opentelemetry_otlp::SpanExporter::builder()
+        .with_tonic()
+        .build()
+    {
         Ok(exporter) => exporter,
         Err(error) => {
-            eprintln!("OTEL_EXPORTER_OTLP_ENDPOINT={endpoint}: cannot build the OTLP exporter: {error}");
+            eprintln!(
+                "OTEL_EXPORTER_OTLP_ENDPOINT={endpoint}: cannot build the OTLP exporter: {error}"
+            );
             return None;
         }
     };
-    let service_name = std::env::var("OTEL_SERVICE_NAME").unwrap_or_else(|_| service_name.to_owned());
-    let resource = opentelemetry_sdk::Resource::builder().with_service_name(service_name).build();
+    let service_name =
+        std::env::var("OTEL_SERVICE_NAME").unwrap_or_else(|_| service_name.to_owned());
+    let resource = opentelemetry_sdk::Resource::builder()
+        .with_service_name(service_name)
+        .build();
     Some(
         SdkTracerProvider::builder()
             .with_batch_exporter(exporter)
@@ -99,7 +114,8 @@ pub fn current_traceparent() -> Option<String> {
 
 /// Makes `span` a child of the remote context found in `carrier`.
 pub fn set_parent_from(span: &tracing::Span, carrier: &dyn Extractor) {
-    let context = opentelemetry::global::get_text_map_propagator(|propagator| propagator.extract(carrier));
+    let context =
+        opentelemetry::global::get_text_map_propagator(|propagator| propagator.extract(carrier));
     let _ = span.set_parent(context);
 }
 
@@ -160,7 +176,9 @@ impl Extractor for HeaderExtractor<'_> {
 /// # Errors
 /// Never; the signature is tonic's.
 #[allow(clippy::unnecessary_wraps, clippy::needless_pass_by_value)]
-pub fn propagate_trace_context(mut request: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+pub fn propagate_trace_context(
+    mut request: tonic::Request<()>,
+) -> Result<tonic::Request<()>, tonic::Status> {
     inject_current_context(&mut MetadataCarrier(request.metadata_mut()));
     Ok(request)
 }

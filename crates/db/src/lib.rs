@@ -54,12 +54,18 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbError> {
         .max_connections(if is_sqlite { 4 } else { 10 });
     let connection = Database::connect(options)
         .await
-        .map_err(|source| DbError::Connect { url: redact(url), source })?;
+        .map_err(|source| DbError::Connect {
+            url: redact(url),
+            source,
+        })?;
     if connection.get_database_backend() == DbBackend::Sqlite {
         connection
             .execute_unprepared("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;")
             .await
-            .map_err(|source| DbError::Connect { url: redact(url), source })?;
+            .map_err(|source| DbError::Connect {
+                url: redact(url),
+                source,
+            })?;
     }
     Ok(connection)
 }
@@ -109,7 +115,10 @@ impl TestDatabase {
     pub fn sqlite() -> Self {
         let dir = tempfile::tempdir().expect("create a temporary directory");
         let url = format!("sqlite://{}?mode=rwc", dir.path().join("test.db").display());
-        Self { url, _dir: Some(dir) }
+        Self {
+            url,
+            _dir: Some(dir),
+        }
     }
 
     /// A new, empty PostgreSQL database created through `admin_url` (a role with CREATEDB).
@@ -124,8 +133,12 @@ impl TestDatabase {
             .await
             .map_err(|e| DbError::CreateTestDatabase(e.to_string()))?;
         admin.close().await.ok();
-        let mut url = url::Url::parse(admin_url).map_err(|e| DbError::CreateTestDatabase(e.to_string()))?;
+        let mut url =
+            url::Url::parse(admin_url).map_err(|e| DbError::CreateTestDatabase(e.to_string()))?;
         url.set_path(&name);
-        Ok(Self { url: url.to_string(), _dir: None })
+        Ok(Self {
+            url: url.to_string(),
+            _dir: None,
+        })
     }
 }

@@ -46,10 +46,22 @@ impl ServiceClients {
         Ok(Self {
             library: LibraryServiceClient::new(library.clone()),
             channels: vec![
-                ("discovery", "scribevault.discovery.v1.DiscoveryService", discovery),
+                (
+                    "discovery",
+                    "scribevault.discovery.v1.DiscoveryService",
+                    discovery,
+                ),
                 ("storage", "scribevault.storage.v1.StorageService", storage),
-                ("transcription", "scribevault.transcription.v1.TranscriptionService", transcription),
-                ("conversion", "scribevault.conversion.v1.ConversionService", conversion),
+                (
+                    "transcription",
+                    "scribevault.transcription.v1.TranscriptionService",
+                    transcription,
+                ),
+                (
+                    "conversion",
+                    "scribevault.conversion.v1.ConversionService",
+                    conversion,
+                ),
                 ("library", "scribevault.library.v1.LibraryService", library),
             ],
         })
@@ -64,14 +76,18 @@ impl ServiceClients {
                 let channel = channel.clone();
                 let service = (*service).to_owned();
                 ReadinessCheck::new(format!("{name} service"), move || {
-                    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+                    let mut health =
+                        tonic_health::pb::health_client::HealthClient::new(channel.clone());
                     let service = service.clone();
                     Box::pin(async move {
                         let answer = health
                             .check(tonic_health::pb::HealthCheckRequest { service })
                             .await
                             .map_err(|status| status.message().to_owned())?;
-                        if answer.into_inner().status == tonic_health::pb::health_check_response::ServingStatus::Serving as i32 {
+                        if answer.into_inner().status
+                            == tonic_health::pb::health_check_response::ServingStatus::Serving
+                                as i32
+                        {
                             Ok(())
                         } else {
                             Err("not serving".to_owned())

@@ -19,7 +19,10 @@ impl ApiError {
     /// An error with a user-facing message.
     #[must_use]
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into() }
+        Self {
+            code,
+            message: message.into(),
+        }
     }
 
     /// 400 with `message`.
@@ -80,29 +83,45 @@ impl ResponseError for ApiError {
 }
 
 /// Maps actix's JSON body errors to clear 4xx answers.
-pub fn json_error(error: actix_web::error::JsonPayloadError, _request: &actix_web::HttpRequest) -> actix_web::Error {
+pub fn json_error(
+    error: actix_web::error::JsonPayloadError,
+    _request: &actix_web::HttpRequest,
+) -> actix_web::Error {
     use actix_web::error::JsonPayloadError;
     let api_error = match &error {
-        JsonPayloadError::ContentType => {
-            ApiError::new(ErrorCode::UnsupportedMediaType, "Content-Type must be application/json")
+        JsonPayloadError::ContentType => ApiError::new(
+            ErrorCode::UnsupportedMediaType,
+            "Content-Type must be application/json",
+        ),
+        JsonPayloadError::Overflow { limit }
+        | JsonPayloadError::OverflowKnownLength { limit, .. } => ApiError::new(
+            ErrorCode::PayloadTooLarge,
+            format!("Request body is larger than {limit} bytes"),
+        ),
+        JsonPayloadError::Deserialize(inner) if inner.is_data() => {
+            ApiError::bad_request(format!("Invalid request body: {inner}"))
         }
-        JsonPayloadError::Overflow { limit } | JsonPayloadError::OverflowKnownLength { limit, .. } => {
-            ApiError::new(ErrorCode::PayloadTooLarge, format!("Request body is larger than {limit} bytes"))
+        JsonPayloadError::Deserialize(inner) => {
+            ApiError::bad_request(format!("Malformed JSON: {inner}"))
         }
-        JsonPayloadError::Deserialize(inner) if inner.is_data() => ApiError::bad_request(format!("Invalid request body: {inner}")),
-        JsonPayloadError::Deserialize(inner) => ApiError::bad_request(format!("Malformed JSON: {inner}")),
         _ => ApiError::bad_request("Could not read the request body"),
     };
     api_error.into()
 }
 
 /// Maps query-string errors to 400.
-pub fn query_error(error: actix_web::error::QueryPayloadError, _request: &actix_web::HttpRequest) -> actix_web::Error {
+pub fn query_error(
+    error: actix_web::error::QueryPayloadError,
+    _request: &actix_web::HttpRequest,
+) -> actix_web::Error {
     ApiError::bad_request(format!("Invalid query string: {error}")).into()
 }
 
 /// Maps path parameter errors to 400.
-pub fn path_error(error: actix_web::error::PathError, _request: &actix_web::HttpRequest) -> actix_web::Error {
+pub fn path_error(
+    error: actix_web::error::PathError,
+    _request: &actix_web::HttpRequest,
+) -> actix_web::Error {
     ApiError::bad_request(format!("Invalid path: {error}")).into()
 }
 

@@ -34,10 +34,20 @@ impl HttpMetrics {
     pub fn new() -> Arc<Self> {
         let mut registry = Registry::with_prefix("scribevault");
         let requests = Family::<HttpLabels, Counter>::default();
-        let durations = Family::<HttpLabels, Histogram>::new_with_constructor(|| Histogram::new(exponential_buckets(0.0005, 2.0, 16)));
+        let durations = Family::<HttpLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new(exponential_buckets(0.0005, 2.0, 16))
+        });
         registry.register("http_requests", "HTTP requests answered", requests.clone());
-        registry.register("http_request_duration_seconds", "HTTP request latency", durations.clone());
-        Arc::new(Self { registry, requests, durations })
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency",
+            durations.clone(),
+        );
+        Arc::new(Self {
+            registry,
+            requests,
+            durations,
+        })
     }
 
     fn observe(&self, labels: HttpLabels, seconds: f64) {
@@ -47,14 +57,24 @@ impl HttpMetrics {
 }
 
 /// Records every request.
-pub async fn record_requests(request: ServiceRequest, next: Next<impl MessageBody>) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+pub async fn record_requests(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let metrics = request.app_data::<web::Data<HttpMetrics>>().cloned();
     let method = request.method().to_string();
     let started = Instant::now();
     let response = next.call(request).await?;
     if let Some(metrics) = metrics {
-        let route = response.request().match_pattern().unwrap_or_else(|| "unmatched".to_owned());
-        let labels = HttpLabels { method, route, status: response.status().as_u16() };
+        let route = response
+            .request()
+            .match_pattern()
+            .unwrap_or_else(|| "unmatched".to_owned());
+        let labels = HttpLabels {
+            method,
+            route,
+            status: response.status().as_u16(),
+        };
         metrics.observe(labels, started.elapsed().as_secs_f64());
     }
     Ok(response)
@@ -67,5 +87,7 @@ pub async fn metrics_endpoint(metrics: web::Data<HttpMetrics>) -> HttpResponse {
         tracing::error!(error = %error, "cannot encode metrics");
         return HttpResponse::InternalServerError().finish();
     }
-    HttpResponse::Ok().content_type("application/openmetrics-text; version=1.0.0; charset=utf-8").body(body)
+    HttpResponse::Ok()
+        .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
+        .body(body)
 }

@@ -36,10 +36,28 @@ impl MigrationTrait for CreateUserAccounts {
                 Table::create()
                     .table(UserAccounts::Table)
                     .if_not_exists()
-                    .col(ColumnDef::new(UserAccounts::Id).string().not_null().primary_key())
-                    .col(ColumnDef::new(UserAccounts::Email).string().not_null().unique_key())
-                    .col(ColumnDef::new(UserAccounts::PasswordHash).string().not_null())
-                    .col(ColumnDef::new(UserAccounts::CreatedAt).timestamp_with_time_zone().not_null())
+                    .col(
+                        ColumnDef::new(UserAccounts::Id)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(UserAccounts::Email)
+                            .string()
+                            .not_null()
+                            .unique_key(),
+                    )
+                    .col(
+                        ColumnDef::new(UserAccounts::PasswordHash)
+                            .string()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(UserAccounts::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
                     .to_owned(),
             )
             .await

@@ -20,8 +20,14 @@ pub struct ReadinessCheck {
 
 impl ReadinessCheck {
     /// A check named `name` that runs `check`.
-    pub fn new(name: impl Into<String>, check: impl Fn() -> ReadinessFuture + Send + Sync + 'static) -> Self {
-        Self { name: name.into(), check: Arc::new(check) }
+    pub fn new(
+        name: impl Into<String>,
+        check: impl Fn() -> ReadinessFuture + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            check: Arc::new(check),
+        }
     }
 }
 
@@ -41,6 +47,10 @@ impl ReadinessChecks {
                 Err(_) => Some((check.name.clone(), "timed out".to_owned())),
             }
         });
-        futures::future::join_all(runs).await.into_iter().flatten().collect()
+        futures::future::join_all(runs)
+            .await
+            .into_iter()
+            .flatten()
+            .collect()
     }
 }

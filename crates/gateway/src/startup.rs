@@ -46,8 +46,13 @@ impl Gateway {
     ///
     /// # Errors
     /// Bad settings, migration failure, or the address cannot be bound.
-    pub async fn build(settings: &Settings, dependencies: GatewayDependencies) -> Result<Self, StartupError> {
-        Migrator::up(&dependencies.db, None).await.map_err(|e| format!("gateway migrations failed: {e}"))?;
+    pub async fn build(
+        settings: &Settings,
+        dependencies: GatewayDependencies,
+    ) -> Result<Self, StartupError> {
+        Migrator::up(&dependencies.db, None)
+            .await
+            .map_err(|e| format!("gateway migrations failed: {e}"))?;
         let mode = settings.auth_mode().map_err(|e| e.to_string())?;
         let local_accounts = match mode {
             AuthMode::Local => Some(Arc::new(
@@ -69,7 +74,8 @@ impl Gateway {
                 Duration::from_secs(settings.oidc_jwks_refetch_seconds),
             )),
         };
-        let clients = ServiceClients::connect_lazy(&dependencies.services).map_err(|e| format!("invalid service address: {e}"))?;
+        let clients = ServiceClients::connect_lazy(&dependencies.services)
+            .map_err(|e| format!("invalid service address: {e}"))?;
         let mut checks = dependencies.readiness;
         checks.extend(clients.readiness_checks());
 
@@ -82,12 +88,19 @@ impl Gateway {
         let frontend = web::Data::new(FrontendDir(settings.frontend_dir.clone()));
         let frontend_dir = settings.frontend_dir.clone();
         let serve_static = frontend_dir.join("index.html").is_file();
-        let json_config = web::JsonConfig::default().limit(settings.max_json_bytes).error_handler(json_error);
+        let json_config = web::JsonConfig::default()
+            .limit(settings.max_json_bytes)
+            .error_handler(json_error);
         let query_config = web::QueryConfig::default().error_handler(query_error);
         let path_config = web::PathConfig::default().error_handler(path_error);
 
         let listener = TcpListener::bind(settings.http_socket_addr().map_err(|e| e.to_string())?)
-            .map_err(|e| format!("cannot bind SCRIBEVAULT_HTTP_ADDR={}: {e}", settings.http_addr))?;
+            .map_err(|e| {
+            format!(
+                "cannot bind SCRIBEVAULT_HTTP_ADDR={}: {e}",
+                settings.http_addr
+            )
+        })?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let server = HttpServer::new(move || {
             let mut app = App::new()
@@ -113,16 +126,32 @@ impl Gateway {
                     web::scope("/api")
                         .route("/auth/signup", web::post().to(auth::sign_up))
                         .route("/auth/login", web::post().to(auth::log_in))
-                        .route("/library/transcripts", web::get().to(library::list_transcripts))
+                        .route(
+                            "/library/transcripts",
+                            web::get().to(library::list_transcripts),
+                        )
                         .route("/library/stats", web::get().to(library::stats))
                         .route("/library/transcripts/{id}", web::patch().to(library::rate))
-                        .route("/library/transcripts/{id}", web::delete().to(library::delete))
-                        .route("/library/transcripts/{id}/content", web::get().to(library::content))
-                        .route("/library/transcripts/{id}/content", web::put().to(library::update_content))
+                        .route(
+                            "/library/transcripts/{id}",
+                            web::delete().to(library::delete),
+                        )
+                        .route(
+                            "/library/transcripts/{id}/content",
+                            web::get().to(library::content),
+                        )
+                        .route(
+                            "/library/transcripts/{id}/content",
+                            web::put().to(library::update_content),
+                        )
                         .default_service(web::to(spa::fallback)),
                 );
             if serve_static {
-                app = app.service(actix_files::Files::new("/", &frontend_dir).index_file("index.html").default_handler(web::to(spa::fallback)));
+                app = app.service(
+                    actix_files::Files::new("/", &frontend_dir)
+                        .index_file("index.html")
+                        .default_handler(web::to(spa::fallback)),
+                );
             }
             app.default_service(web::to(spa::fallback))
         })

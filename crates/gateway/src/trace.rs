@@ -14,12 +14,18 @@ impl opentelemetry::propagation::Extractor for ActixHeaders<'_> {
     }
 
     fn keys(&self) -> Vec<&str> {
-        self.0.keys().map(actix_web::http::header::HeaderName::as_str).collect()
+        self.0
+            .keys()
+            .map(actix_web::http::header::HeaderName::as_str)
+            .collect()
     }
 }
 
 /// Wraps each request in an `http.request` span.
-pub async fn trace_requests(request: ServiceRequest, next: Next<impl MessageBody>) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+pub async fn trace_requests(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let span = tracing::info_span!(
         "http.request",
         method = %request.method(),

@@ -48,17 +48,37 @@ fn parse_time(value: Option<&str>) -> Result<Option<chrono::DateTime<chrono::Utc
 
 #[tonic::async_trait]
 impl pb::library_service_server::LibraryService for LibraryGrpc {
-    async fn list_transcripts(&self, request: Request<pb::ListTranscriptsRequest>) -> Result<Response<pb::ListTranscriptsResponse>, Status> {
+    async fn list_transcripts(
+        &self,
+        request: Request<pb::ListTranscriptsRequest>,
+    ) -> Result<Response<pb::ListTranscriptsResponse>, Status> {
         let user = caller(&request)?;
         let query = request.into_inner();
-        let page = self.library.list(&user, query.page, query.limit, &query.sort_by, &query.sort_order).await?;
+        let page = self
+            .library
+            .list(
+                &user,
+                query.page,
+                query.limit,
+                &query.sort_by,
+                &query.sort_order,
+            )
+            .await?;
         Ok(Response::new(pb::ListTranscriptsResponse {
             transcripts: page.items.into_iter().map(to_proto).collect(),
-            meta: Some(pb::PageMeta { page: page.page, limit: page.limit, total: page.total, has_more: page.has_more }),
+            meta: Some(pb::PageMeta {
+                page: page.page,
+                limit: page.limit,
+                total: page.total,
+                has_more: page.has_more,
+            }),
         }))
     }
 
-    async fn get_library_stats(&self, request: Request<pb::GetLibraryStatsRequest>) -> Result<Response<pb::GetLibraryStatsResponse>, Status> {
+    async fn get_library_stats(
+        &self,
+        request: Request<pb::GetLibraryStatsRequest>,
+    ) -> Result<Response<pb::GetLibraryStatsResponse>, Status> {
         let user = caller(&request)?;
         let stats = self.library.stats(&user).await?;
         Ok(Response::new(pb::GetLibraryStatsResponse {
@@ -73,31 +93,54 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         }))
     }
 
-    async fn get_transcript_content(&self, request: Request<pb::GetTranscriptContentRequest>) -> Result<Response<pb::GetTranscriptContentResponse>, Status> {
+    async fn get_transcript_content(
+        &self,
+        request: Request<pb::GetTranscriptContentRequest>,
+    ) -> Result<Response<pb::GetTranscriptContentResponse>, Status> {
         let user = caller(&request)?;
         let item = self.library.get(&user, &request.into_inner().id).await?;
-        Ok(Response::new(pb::GetTranscriptContentResponse { content: item.content }))
+        Ok(Response::new(pb::GetTranscriptContentResponse {
+            content: item.content,
+        }))
     }
 
-    async fn update_transcript_rating(&self, request: Request<pb::UpdateTranscriptRatingRequest>) -> Result<Response<pb::Transcript>, Status> {
+    async fn update_transcript_rating(
+        &self,
+        request: Request<pb::UpdateTranscriptRatingRequest>,
+    ) -> Result<Response<pb::Transcript>, Status> {
         let user = caller(&request)?;
         let update = request.into_inner();
-        Ok(Response::new(to_proto(self.library.rate(&user, &update.id, update.rating).await?)))
+        Ok(Response::new(to_proto(
+            self.library.rate(&user, &update.id, update.rating).await?,
+        )))
     }
 
-    async fn update_transcript_content(&self, request: Request<pb::UpdateTranscriptContentRequest>) -> Result<Response<pb::Transcript>, Status> {
+    async fn update_transcript_content(
+        &self,
+        request: Request<pb::UpdateTranscriptContentRequest>,
+    ) -> Result<Response<pb::Transcript>, Status> {
         let user = caller(&request)?;
         let update = request.into_inner();
-        Ok(Response::new(to_proto(self.library.update_content(&user, &update.id, update.content).await?)))
+        Ok(Response::new(to_proto(
+            self.library
+                .update_content(&user, &update.id, update.content)
+                .await?,
+        )))
     }
 
-    async fn delete_transcript(&self, request: Request<pb::DeleteTranscriptRequest>) -> Result<Response<pb::DeleteTranscriptResponse>, Status> {
+    async fn delete_transcript(
+        &self,
+        request: Request<pb::DeleteTranscriptRequest>,
+    ) -> Result<Response<pb::DeleteTranscriptResponse>, Status> {
         let user = caller(&request)?;
         self.library.delete(&user, &request.into_inner().id).await?;
         Ok(Response::new(pb::DeleteTranscriptResponse {}))
     }
 
-    async fn ingest_transcript(&self, request: Request<pb::IngestTranscriptRequest>) -> Result<Response<pb::IngestTranscriptResponse>, Status> {
+    async fn ingest_transcript(
+        &self,
+        request: Request<pb::IngestTranscriptRequest>,
+    ) -> Result<Response<pb::IngestTranscriptResponse>, Status> {
         let user = caller(&request)?;
         let ingest = request.into_inner();
         let created_at = parse_time(ingest.created_at.as_deref())?;
@@ -115,6 +158,9 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                 },
             )
             .await?;
-        Ok(Response::new(pb::IngestTranscriptResponse { transcript: Some(to_proto(outcome.item)), created: outcome.created }))
+        Ok(Response::new(pb::IngestTranscriptResponse {
+            transcript: Some(to_proto(outcome.item)),
+            created: outcome.created,
+        }))
     }
 }

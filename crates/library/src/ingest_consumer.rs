@@ -38,7 +38,11 @@ pub struct IngestMessage {
 }
 
 /// Consumes the ingest queue until the bus shuts down.
-pub async fn run_ingest_consumer(library: Library, work: Arc<dyn WorkQueue>, events: Arc<dyn EventBus>) {
+pub async fn run_ingest_consumer(
+    library: Library,
+    work: Arc<dyn WorkQueue>,
+    events: Arc<dyn EventBus>,
+) {
     let mut consumer = match work.consume(INGEST_QUEUE).await {
         Ok(consumer) => consumer,
         Err(error) => {

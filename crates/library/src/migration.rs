@@ -46,7 +46,12 @@ impl MigrationTrait for CreateLibraryItems {
                 Table::create()
                     .table(LibraryItems::Table)
                     .if_not_exists()
-                    .col(ColumnDef::new(LibraryItems::Id).string().not_null().primary_key())
+                    .col(
+                        ColumnDef::new(LibraryItems::Id)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
                     .col(ColumnDef::new(LibraryItems::UserId).string().not_null())
                     .col(ColumnDef::new(LibraryItems::SourceRef).string().not_null())
                     .col(ColumnDef::new(LibraryItems::Title).string().not_null())
@@ -57,9 +62,21 @@ impl MigrationTrait for CreateLibraryItems {
                     .col(ColumnDef::new(LibraryItems::IsStarred).boolean().not_null())
                     .col(ColumnDef::new(LibraryItems::Tags).text().not_null())
                     .col(ColumnDef::new(LibraryItems::GwthLevel).integer().null())
-                    .col(ColumnDef::new(LibraryItems::DurationSeconds).double().null())
-                    .col(ColumnDef::new(LibraryItems::CreatedAt).timestamp_with_time_zone().not_null())
-                    .col(ColumnDef::new(LibraryItems::LastExported).timestamp_with_time_zone().null())
+                    .col(
+                        ColumnDef::new(LibraryItems::DurationSeconds)
+                            .double()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(LibraryItems::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(LibraryItems::LastExported)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
                     .to_owned(),
             )
             .await?;

@@ -4,8 +4,9 @@ use chrono::{DateTime, Datelike as _, Utc};
 use scribevault_core::UserId;
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, EntityTrait as _, IntoActiveModel as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, Set,
+    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, EntityTrait as _,
+    IntoActiveModel as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    Set,
 };
 use sea_orm_migration::MigratorTrait as _;
 
@@ -68,7 +69,9 @@ fn sort_column(sort_by: &str) -> Result<Column, LibraryError> {
         "" | "createdAt" => Ok(Column::CreatedAt),
         "title" => Ok(Column::Title),
         "rating" => Ok(Column::Rating),
-        other => Err(LibraryError::InvalidArgument(format!("cannot sort by {other:?}"))),
+        other => Err(LibraryError::InvalidArgument(format!(
+            "cannot sort by {other:?}"
+        ))),
     }
 }
 
@@ -94,14 +97,29 @@ impl Library {
     ///
     /// # Errors
     /// Unknown sort key or sort order, or a database failure.
-    pub async fn list(&self, user: &UserId, page: u32, limit: u32, sort_by: &str, sort_order: &str) -> Result<TranscriptPage, LibraryError> {
+    pub async fn list(
+        &self,
+        user: &UserId,
+        page: u32,
+        limit: u32,
+        sort_by: &str,
+        sort_order: &str,
+    ) -> Result<TranscriptPage, LibraryError> {
         let page = page.max(1);
-        let limit = if limit == 0 { DEFAULT_PAGE_SIZE } else { limit.min(MAX_PAGE_SIZE) };
+        let limit = if limit == 0 {
+            DEFAULT_PAGE_SIZE
+        } else {
+            limit.min(MAX_PAGE_SIZE)
+        };
         let column = sort_column(sort_by)?;
         let order = match sort_order {
             "" | "desc" => sea_orm::Order::Desc,
             "asc" => sea_orm::Order::Asc,
-            other => return Err(LibraryError::InvalidArgument(format!("sortOrder must be asc or desc, not {other:?}"))),
+            other => {
+                return Err(LibraryError::InvalidArgument(format!(
+                    "sortOrder must be asc or desc, not {other:?}"
+                )));
+            }
         };
         let owned = LibraryItem::find().filter(Column::UserId.eq(user.as_str()));
         let total = owned.clone().count(&self.db).await?;
@@ -113,7 +131,13 @@ impl Library {
             .all(&self.db)
             .await?;
         let has_more = u64::from(page) * u64::from(limit) < total;
-        Ok(TranscriptPage { items, page, limit, total, has_more })
+        Ok(TranscriptPage {
+            items,
+            page,
+            limit,
+            total,
+            has_more,
+        })
     }
 
     /// One of the caller's items.
@@ -133,11 +157,21 @@ impl Library {
     ///
     /// # Errors
     /// Validation or database failures.
-    pub async fn ingest(&self, user: &UserId, item: NewLibraryItem) -> Result<IngestedTranscript, LibraryError> {
+    pub async fn ingest(
+        &self,
+        user: &UserId,
+        item: NewLibraryItem,
+    ) -> Result<IngestedTranscript, LibraryError> {
         if item.source_ref.is_empty() {
-            return Err(LibraryError::InvalidArgument("source reference is required".into()));
+            return Err(LibraryError::InvalidArgument(
+                "source reference is required".into(),
+            ));
         }
-        let title = if item.title.trim().is_empty() { "Untitled".to_owned() } else { item.title.trim().to_owned() };
+        let title = if item.title.trim().is_empty() {
+            "Untitled".to_owned()
+        } else {
+            item.title.trim().to_owned()
+        };
         let row = library_item::ActiveModel {
             id: Set(uuid::Uuid::now_v7().to_string()),
             user_id: Set(user.as_str().to_owned()),
@@ -145,7 +179,11 @@ impl Library {
             title: Set(title),
             author: Set(String::new()),
             content: Set(item.content),
-            source_type: Set(if item.source_type.is_empty() { "AUDIO".into() } else { item.source_type }),
+            source_type: Set(if item.source_type.is_empty() {
+                "AUDIO".into()
+            } else {
+                item.source_type
+            }),
             rating: Set(None),
             is_starred: Set(false),
             tags: Set("[]".into()),
@@ -155,7 +193,11 @@ impl Library {
             last_exported: Set(None),
         };
         let inserted = LibraryItem::insert(row)
-            .on_conflict(OnConflict::columns([Column::UserId, Column::SourceRef]).do_nothing().to_owned())
+            .on_conflict(
+                OnConflict::columns([Column::UserId, Column::SourceRef])
+                    .do_nothing()
+                    .to_owned(),
+            )
             .exec_without_returning(&self.db)
             .await?;
         let existing = LibraryItem::find()
@@ -163,17 +205,29 @@ impl Library {
             .filter(Column::SourceRef.eq(item.source_ref))
             .one(&self.db)
             .await?
-            .ok_or_else(|| LibraryError::Database(sea_orm::DbErr::RecordNotFound("ingested item".into())))?;
-        Ok(IngestedTranscript { item: existing, created: inserted > 0 })
+            .ok_or_else(|| {
+                LibraryError::Database(sea_orm::DbErr::RecordNotFound("ingested item".into()))
+            })?;
+        Ok(IngestedTranscript {
+            item: existing,
+            created: inserted > 0,
+        })
     }
 
     /// Sets the caller's rating (1–5) of an item.
     ///
     /// # Errors
     /// Out-of-range rating, unknown item, database failure.
-    pub async fn rate(&self, user: &UserId, id: &str, rating: i32) -> Result<library_item::Model, LibraryError> {
+    pub async fn rate(
+        &self,
+        user: &UserId,
+        id: &str,
+        rating: i32,
+    ) -> Result<library_item::Model, LibraryError> {
         if !(1..=5).contains(&rating) {
-            return Err(LibraryError::InvalidArgument("rating must be between 1 and 5".into()));
+            return Err(LibraryError::InvalidArgument(
+                "rating must be between 1 and 5".into(),
+            ));
         }
         let mut item = self.get(user, id).await?.into_active_model();
         item.rating = Set(Some(rating));
@@ -184,7 +238,12 @@ impl Library {
     ///
     /// # Errors
     /// Unknown item or database failure.
-    pub async fn update_content(&self, user: &UserId, id: &str, content: String) -> Result<library_item::Model, LibraryError> {
+    pub async fn update_content(
+        &self,
+        user: &UserId,
+        id: &str,
+        content: String,
+    ) -> Result<library_item::Model, LibraryError> {
         let mut item = self.get(user, id).await?.into_active_model();
         item.content = Set(content);
         Ok(item.update(&self.db).await?)
@@ -212,19 +271,31 @@ impl Library {
     /// # Errors
     /// Database failure.
     pub async fn stats(&self, user: &UserId) -> Result<LibraryStats, LibraryError> {
-        let items = LibraryItem::find().filter(Column::UserId.eq(user.as_str())).all(&self.db).await?;
+        let items = LibraryItem::find()
+            .filter(Column::UserId.eq(user.as_str()))
+            .all(&self.db)
+            .await?;
         let now = Utc::now();
         let rated: Vec<i32> = items.iter().filter_map(|item| item.rating).collect();
         Ok(LibraryStats {
             total_transcripts: items.len() as u64,
             total_duration: items.iter().filter_map(|item| item.duration_seconds).sum(),
             storage_used: items.iter().map(|item| item.content.len() as u64).sum(),
-            avg_rating: if rated.is_empty() { 0.0 } else { f64::from(rated.iter().sum::<i32>()) / rated.len() as f64 },
+            avg_rating: if rated.is_empty() {
+                0.0
+            } else {
+                f64::from(rated.iter().sum::<i32>()) / rated.len() as f64
+            },
             this_month: items
                 .iter()
-                .filter(|item| item.created_at.year() == now.year() && item.created_at.month() == now.month())
+                .filter(|item| {
+                    item.created_at.year() == now.year() && item.created_at.month() == now.month()
+                })
                 .count() as u64,
-            total_exported: items.iter().filter(|item| item.last_exported.is_some()).count() as u64,
+            total_exported: items
+                .iter()
+                .filter(|item| item.last_exported.is_some())
+                .count() as u64,
             top_rated_count: rated.iter().filter(|rating| **rating >= 4).count() as u64,
         })
     }

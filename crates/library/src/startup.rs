@@ -23,8 +23,16 @@ impl LibraryServer {
     ///
     /// # Errors
     /// Migration failure.
-    pub async fn build(db: DatabaseConnection, work: Arc<dyn WorkQueue>, events: Arc<dyn EventBus>) -> Result<Self, LibraryError> {
-        Ok(Self { library: Library::start(db).await?, work, events })
+    pub async fn build(
+        db: DatabaseConnection,
+        work: Arc<dyn WorkQueue>,
+        events: Arc<dyn EventBus>,
+    ) -> Result<Self, LibraryError> {
+        Ok(Self {
+            library: Library::start(db).await?,
+            work,
+            events,
+        })
     }
 
     /// The domain service, for in-process callers such as tests.
@@ -42,7 +50,11 @@ impl LibraryServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        let consumer = tokio::spawn(run_ingest_consumer(self.library.clone(), self.work, self.events));
+        let consumer = tokio::spawn(run_ingest_consumer(
+            self.library.clone(),
+            self.work,
+            self.events,
+        ));
         let grpc = LibraryServiceServer::new(LibraryGrpc::new(self.library));
         let result = scribevault_proto::server::serve(listener, grpc, shutdown).await;
         consumer.abort();

@@ -18,8 +18,11 @@ pub async fn serve<S>(
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
 where
-    S: tower_service::Service<http::Request<tonic::body::Body>, Response = http::Response<tonic::body::Body>, Error = Infallible>
-        + NamedService
+    S: tower_service::Service<
+            http::Request<tonic::body::Body>,
+            Response = http::Response<tonic::body::Body>,
+            Error = Infallible,
+        > + NamedService
         + Clone
         + Send
         + Sync
@@ -27,7 +30,9 @@ where
     S::Future: Send + 'static,
 {
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
-    health_reporter.set_service_status(S::NAME, ServingStatus::Serving).await;
+    health_reporter
+        .set_service_status(S::NAME, ServingStatus::Serving)
+        .await;
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(crate::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
@@ -35,13 +40,19 @@ where
     tonic::transport::Server::builder()
         .trace_fn(|request: &http::Request<()>| {
             let span = tracing::info_span!("grpc.request", rpc = %request.uri().path());
-            scribevault_core::telemetry::set_parent_from(&span, &scribevault_core::telemetry::HeaderExtractor(request.headers()));
+            scribevault_core::telemetry::set_parent_from(
+                &span,
+                &scribevault_core::telemetry::HeaderExtractor(request.headers()),
+            );
             span
         })
         .add_service(health_service)
         .add_service(reflection)
         .add_service(service)
-        .serve_with_incoming_shutdown(tokio_stream::wrappers::TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(
+            tokio_stream::wrappers::TcpListenerStream::new(listener),
+            shutdown,
+        )
         .await?;
     Ok(())
 }
@@ -52,7 +63,11 @@ where
 /// # Errors
 /// The address is not a valid URI.
 pub fn connect_lazy(addr: &str) -> Result<tonic::transport::Channel, tonic::transport::Error> {
-    let uri = if addr.starts_with("http://") || addr.starts_with("https://") { addr.to_owned() } else { format!("http://{addr}") };
+    let uri = if addr.starts_with("http://") || addr.starts_with("https://") {
+        addr.to_owned()
+    } else {
+        format!("http://{addr}")
+    };
     Ok(tonic::transport::Endpoint::from_shared(uri)?
         .connect_timeout(std::time::Duration::from_secs(5))
         .tcp_nodelay(true)

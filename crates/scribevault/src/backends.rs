@@ -23,19 +23,29 @@ pub struct Bus {
 /// Opens the database and fails with one line naming the key if it cannot.
 pub async fn database(settings: &Settings) -> anyhow::Result<DatabaseConnection> {
     let url = settings.effective_database_url();
-    scribevault_db::connect(&url).await.context("SCRIBEVAULT_DATABASE_URL")
+    scribevault_db::connect(&url)
+        .await
+        .context("SCRIBEVAULT_DATABASE_URL")
 }
 
 /// RabbitMQ when `SCRIBEVAULT_AMQP_URL` is set, else the in-process bus.
 pub async fn bus(settings: &Settings) -> anyhow::Result<Bus> {
     match &settings.amqp_url {
         Some(url) => {
-            let bus = RabbitMqBus::connect(url, MAX_DELIVERIES).await.context("SCRIBEVAULT_AMQP_URL")?;
-            Ok(Bus { events: Arc::new(bus.clone()), work: Arc::new(bus) })
+            let bus = RabbitMqBus::connect(url, MAX_DELIVERIES)
+                .await
+                .context("SCRIBEVAULT_AMQP_URL")?;
+            Ok(Bus {
+                events: Arc::new(bus.clone()),
+                work: Arc::new(bus),
+            })
         }
         None => {
             let bus = InProcessBus::new(MAX_DELIVERIES);
-            Ok(Bus { events: Arc::new(bus.clone()), work: Arc::new(bus) })
+            Ok(Bus {
+                events: Arc::new(bus.clone()),
+                work: Arc::new(bus),
+            })
         }
     }
 }
@@ -48,8 +58,10 @@ pub async fn blob_store(settings: &Settings) -> anyhow::Result<Arc<dyn BlobStore
                 endpoint: endpoint.clone(),
                 bucket: settings.s3_bucket.clone(),
                 region: settings.s3_region.clone(),
-                access_key_id: std::env::var("AWS_ACCESS_KEY_ID").unwrap_or_else(|_| "scribevault".into()),
-                secret_access_key: std::env::var("AWS_SECRET_ACCESS_KEY").unwrap_or_else(|_| "scribevault".into()),
+                access_key_id: std::env::var("AWS_ACCESS_KEY_ID")
+                    .unwrap_or_else(|_| "scribevault".into()),
+                secret_access_key: std::env::var("AWS_SECRET_ACCESS_KEY")
+                    .unwrap_or_else(|_| "scribevault".into()),
                 part_size: 8 * 1024 * 1024,
             })
             .await
@@ -58,13 +70,19 @@ pub async fn blob_store(settings: &Settings) -> anyhow::Result<Arc<dyn BlobStore
         }
         None => {
             let root = settings.data_dir.join("blobs");
-            Ok(Arc::new(LocalBlobStore::new(&root).with_context(|| format!("SCRIBEVAULT_DATA_DIR: cannot create {}", root.display()))?))
+            Ok(Arc::new(LocalBlobStore::new(&root).with_context(|| {
+                format!("SCRIBEVAULT_DATA_DIR: cannot create {}", root.display())
+            })?))
         }
     }
 }
 
 /// `/readyz` checks for the backends this process uses.
-pub fn readiness_checks(db: &DatabaseConnection, bus: &Bus, blob: Option<&Arc<dyn BlobStore>>) -> Vec<ReadinessCheck> {
+pub fn readiness_checks(
+    db: &DatabaseConnection,
+    bus: &Bus,
+    blob: Option<&Arc<dyn BlobStore>>,
+) -> Vec<ReadinessCheck> {
     let mut checks = Vec::new();
     let db = db.clone();
     checks.push(ReadinessCheck::new("database", move || {

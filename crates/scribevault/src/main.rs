@@ -16,7 +16,10 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("scribevault: cannot start the async runtime: {error}");
@@ -26,7 +29,10 @@ fn main() -> std::process::ExitCode {
     let target = cli.target.unwrap_or_default();
     // The OTLP exporter needs the runtime's reactor while it is built.
     let _runtime_context = runtime.enter();
-    let _telemetry = scribevault_core::telemetry::init(&format!("scribevault-{}", target.name()), settings.log_format == "json");
+    let _telemetry = scribevault_core::telemetry::init(
+        &format!("scribevault-{}", target.name()),
+        settings.log_format == "json",
+    );
     match runtime.block_on(targets::run(target, settings)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {

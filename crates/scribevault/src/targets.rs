@@ -51,10 +51,11 @@ async fn wait_for_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(terminate) => terminate,
-            Err(_) => return std::future::pending().await,
-        };
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(terminate) => terminate,
+                Err(_) => return std::future::pending().await,
+            };
         tokio::select! {
             _ = interrupt => {},
             _ = terminate.recv() => {},
@@ -78,22 +79,34 @@ fn configured_addr(settings: &Settings, service: &str) -> Option<String> {
 
 /// The address a service binds (microservice mode: configured or its default; monolithic mode:
 /// configured or any free loopback port).
-async fn bind_service(settings: &Settings, service: &str, monolithic: bool) -> anyhow::Result<(tokio::net::TcpListener, SocketAddr)> {
+async fn bind_service(
+    settings: &Settings,
+    service: &str,
+    monolithic: bool,
+) -> anyhow::Result<(tokio::net::TcpListener, SocketAddr)> {
     let key = format!("SCRIBEVAULT_{}_GRPC_ADDR", service.to_uppercase());
     let addr = configured_addr(settings, service).unwrap_or_else(|| {
         if monolithic {
             "127.0.0.1:0".to_owned()
         } else {
-            DEFAULT_GRPC_ADDRS.iter().find(|(name, _)| *name == service).map_or("127.0.0.1:0", |(_, addr)| addr).to_owned()
+            DEFAULT_GRPC_ADDRS
+                .iter()
+                .find(|(name, _)| *name == service)
+                .map_or("127.0.0.1:0", |(_, addr)| addr)
+                .to_owned()
         }
     });
     let bind_addr = match addr.rsplit_once(':') {
         // In a cluster the key names the service host the gateway dials; the service itself
         // listens on every interface at that port.
-        Some((host, port)) if host.parse::<std::net::IpAddr>().is_err() && host != "localhost" => format!("0.0.0.0:{port}"),
+        Some((host, port)) if host.parse::<std::net::IpAddr>().is_err() && host != "localhost" => {
+            format!("0.0.0.0:{port}")
+        }
         _ => addr.clone(),
     };
-    let listener = tokio::net::TcpListener::bind(&bind_addr).await.with_context(|| format!("{key}: cannot bind {bind_addr}"))?;
+    let listener = tokio::net::TcpListener::bind(&bind_addr)
+        .await
+        .with_context(|| format!("{key}: cannot bind {bind_addr}"))?;
     let local = listener.local_addr()?;
     Ok((listener, local))
 }
@@ -101,7 +114,10 @@ async fn bind_service(settings: &Settings, service: &str, monolithic: bool) -> a
 fn service_addresses(settings: &Settings) -> ServiceAddresses {
     let addr = |service: &str| {
         configured_addr(settings, service).unwrap_or_else(|| {
-            DEFAULT_GRPC_ADDRS.iter().find(|(name, _)| *name == service).map_or_else(String::new, |(_, addr)| (*addr).to_owned())
+            DEFAULT_GRPC_ADDRS
+                .iter()
+                .find(|(name, _)| *name == service)
+                .map_or_else(String::new, |(_, addr)| (*addr).to_owned())
         })
     };
     ServiceAddresses {
@@ -116,7 +132,11 @@ fn service_addresses(settings: &Settings) -> ServiceAddresses {
 /// Runs `target` until SIGINT/SIGTERM or until a part of it fails.
 pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     let shutdown = Shutdown::listen();
-    if target != Target::All && settings.amqp_url.is_none() && target != Target::Discovery && target != Target::Conversion {
+    if target != Target::All
+        && settings.amqp_url.is_none()
+        && target != Target::Discovery
+        && target != Target::Conversion
+    {
         tracing::warn!(
             target = target.name(),
             "SCRIBEVAULT_AMQP_URL is unset: the in-process bus only reaches targets inside this process"
@@ -129,40 +149,84 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
             let bus = backends::bus(&settings).await?;
             let blob = backends::blob_store(&settings).await?;
             let readiness = backends::readiness_checks(&db, &bus, Some(&blob));
-            run_gateway(&settings, GatewayDependencies { db, services: service_addresses(&settings), readiness }, shutdown).await
+            run_gateway(
+                &settings,
+                GatewayDependencies {
+                    db,
+                    services: service_addresses(&settings),
+                    readiness,
+                },
+                shutdown,
+            )
+            .await
         }
         Target::Library => {
             let db = backends::database(&settings).await?;
             let bus = backends::bus(&settings).await?;
             let (listener, addr) = bind_service(&settings, "library", false).await?;
-            let library = scribevault_library::LibraryServer::build(db, bus.work, bus.events).await.context("library")?;
+            let library = scribevault_library::LibraryServer::build(db, bus.work, bus.events)
+                .await
+                .context("library")?;
             tracing::info!(%addr, "library gRPC listening");
-            library.run(listener, shutdown.requested()).await.map_err(|e| anyhow::anyhow!("library: {e}"))
+            library
+                .run(listener, shutdown.requested())
+                .await
+                .map_err(|e| anyhow::anyhow!("library: {e}"))
         }
         Target::Discovery | Target::Storage | Target::Transcription | Target::Conversion => {
             let (listener, addr) = bind_service(&settings, target.name(), false).await?;
             tracing::info!(%addr, target = target.name(), "gRPC listening");
-            skeleton_service(target, listener, shutdown.requested()).await.map_err(|e| anyhow::anyhow!("{}: {e}", target.name()))
+            skeleton_service(target, listener, shutdown.requested())
+                .await
+                .map_err(|e| anyhow::anyhow!("{}: {e}", target.name()))
         }
         Target::TranscriptionWorker => {
-            scribevault_transcription_worker::TranscriptionWorker.run(shutdown.requested()).await;
+            scribevault_transcription_worker::TranscriptionWorker
+                .run(shutdown.requested())
+                .await;
             Ok(())
         }
     }
 }
 
-async fn skeleton_service(target: Target, listener: tokio::net::TcpListener, shutdown: impl Future<Output = ()> + Send) -> ServiceResult {
+async fn skeleton_service(
+    target: Target,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> ServiceResult {
     match target {
-        Target::Discovery => scribevault_discovery::DiscoveryServer.run(listener, shutdown).await,
-        Target::Storage => scribevault_storage::StorageServer.run(listener, shutdown).await,
-        Target::Transcription => scribevault_transcription::TranscriptionServer.run(listener, shutdown).await,
-        Target::Conversion => scribevault_conversion::ConversionServer.run(listener, shutdown).await,
+        Target::Discovery => {
+            scribevault_discovery::DiscoveryServer
+                .run(listener, shutdown)
+                .await
+        }
+        Target::Storage => {
+            scribevault_storage::StorageServer
+                .run(listener, shutdown)
+                .await
+        }
+        Target::Transcription => {
+            scribevault_transcription::TranscriptionServer
+                .run(listener, shutdown)
+                .await
+        }
+        Target::Conversion => {
+            scribevault_conversion::ConversionServer
+                .run(listener, shutdown)
+                .await
+        }
         _ => Ok(()),
     }
 }
 
-async fn run_gateway(settings: &Settings, dependencies: GatewayDependencies, shutdown: Shutdown) -> anyhow::Result<()> {
-    let gateway = Gateway::build(settings, dependencies).await.map_err(|e| anyhow::anyhow!("gateway: {e}"))?;
+async fn run_gateway(
+    settings: &Settings,
+    dependencies: GatewayDependencies,
+    shutdown: Shutdown,
+) -> anyhow::Result<()> {
+    let gateway = Gateway::build(settings, dependencies)
+        .await
+        .map_err(|e| anyhow::anyhow!("gateway: {e}"))?;
     let handle = gateway.handle();
     let requested = shutdown.requested();
     tokio::spawn(async move {
@@ -170,7 +234,10 @@ async fn run_gateway(settings: &Settings, dependencies: GatewayDependencies, shu
         handle.stop(true).await;
     });
     let host = settings.http_socket_addr()?.ip();
-    tracing::info!("scribevault gateway listening on http://{host}:{}", gateway.port());
+    tracing::info!(
+        "scribevault gateway listening on http://{host}:{}",
+        gateway.port()
+    );
     gateway.run().await.context("gateway")
 }
 
@@ -191,19 +258,35 @@ async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
             _ => Target::Conversion,
         };
         let stop = shutdown.requested();
-        services.spawn(async move { (target.name(), skeleton_service(target, listener, stop).await) });
+        services.spawn(async move {
+            (
+                target.name(),
+                skeleton_service(target, listener, stop).await,
+            )
+        });
     }
     let (library_listener, library_addr) = bind_service(&settings, "library", true).await?;
-    let library = scribevault_library::LibraryServer::build(db.clone(), bus.work.clone(), bus.events.clone()).await.context("library")?;
+    let library =
+        scribevault_library::LibraryServer::build(db.clone(), bus.work.clone(), bus.events.clone())
+            .await
+            .context("library")?;
     let stop = shutdown.requested();
     services.spawn(async move { ("library", library.run(library_listener, stop).await) });
     let worker_stop = shutdown.requested();
     services.spawn(async move {
-        scribevault_transcription_worker::TranscriptionWorker.run(worker_stop).await;
+        scribevault_transcription_worker::TranscriptionWorker
+            .run(worker_stop)
+            .await;
         ("transcription-worker", Ok(()))
     });
 
-    let addr_of = |service: &str| addresses.iter().find(|(name, _)| *name == service).map(|(_, addr)| addr.to_string()).unwrap_or_default();
+    let addr_of = |service: &str| {
+        addresses
+            .iter()
+            .find(|(name, _)| *name == service)
+            .map(|(_, addr)| addr.to_string())
+            .unwrap_or_default()
+    };
     let service_addrs = ServiceAddresses {
         discovery: addr_of("discovery"),
         storage: addr_of("storage"),
@@ -212,7 +295,15 @@ async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
         library: library_addr.to_string(),
     };
     let readiness = backends::readiness_checks(&db, &bus, Some(&blob));
-    let gateway = run_gateway(&settings, GatewayDependencies { db, services: service_addrs, readiness }, shutdown.clone());
+    let gateway = run_gateway(
+        &settings,
+        GatewayDependencies {
+            db,
+            services: service_addrs,
+            readiness,
+        },
+        shutdown.clone(),
+    );
     tokio::pin!(gateway);
     loop {
         tokio::select! {

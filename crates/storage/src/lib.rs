@@ -3,7 +3,9 @@
 //! Only the target's skeleton exists so far: the gRPC server with health and reflection, whose
 //! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet.
 
-use scribevault_proto::storage::v1::storage_service_server::{StorageService, StorageServiceServer};
+use scribevault_proto::storage::v1::storage_service_server::{
+    StorageService, StorageServiceServer,
+};
 
 /// The storage target.
 #[derive(Debug, Default, Clone, Copy)]
@@ -24,6 +26,11 @@ impl StorageServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        scribevault_proto::server::serve(listener, StorageServiceServer::new(UnimplementedStorageService), shutdown).await
+        scribevault_proto::server::serve(
+            listener,
+            StorageServiceServer::new(UnimplementedStorageService),
+            shutdown,
+        )
+        .await
     }
 }

@@ -88,7 +88,10 @@ pub async fn wait_for_listener(addr: &str, timeout: Duration) {
         if tokio::net::TcpStream::connect(addr).await.is_ok() {
             return;
         }
-        assert!(tokio::time::Instant::now() < deadline, "nothing listens on {addr} after {timeout:?}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "nothing listens on {addr} after {timeout:?}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

@@ -11,7 +11,9 @@ pub struct TranscriptionWorker;
 impl TranscriptionWorker {
     /// Waits for `shutdown`.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send) {
-        tracing::warn!("transcription-worker: the audio pipeline is not implemented yet; this target only idles");
+        tracing::warn!(
+            "transcription-worker: the audio pipeline is not implemented yet; this target only idles"
+        );
         shutdown.await;
     }
 }

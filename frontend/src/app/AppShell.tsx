@@ -16,7 +16,7 @@ import {
   X,
   type LucideIcon,
 } from 'lucide-react';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { LoadingScreen } from '@/components/LoadingScreen';
 import { paths } from '@/config/paths';
@@ -50,9 +50,11 @@ export const LIBRARY_NAV: NavItem[] = [
 export function AppShell() {
   useRealtimeConnection();
   const [menuOpen, setMenuOpen] = useState(false);
+  const closeButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!menuOpen) return undefined;
+    closeButton.current?.focus();
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') setMenuOpen(false);
     };
@@ -73,7 +75,13 @@ export function AppShell() {
             </span>
             <span className="brand-name">Scribevault</span>
           </Link>
-          <button type="button" className="icon-button sidebar-close" aria-label="Close menu" onClick={() => setMenuOpen(false)}>
+          <button
+            ref={closeButton}
+            type="button"
+            className="icon-button sidebar-close"
+            aria-label="Close menu"
+            onClick={() => setMenuOpen(false)}
+          >
             <X size={18} aria-hidden="true" />
           </button>
         </div>

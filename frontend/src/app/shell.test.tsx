@@ -37,6 +37,11 @@ describe('app shell', () => {
     expect(screen.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
 
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
+    expect(document.activeElement).toHaveClass('sidebar-close');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Open menu' }));
     await user.click(screen.getByRole('link', { name: 'PDF to Markdown' }));
     expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/convert-pdf');

@@ -7,14 +7,17 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use argon2::Argon2;
 use argon2::password_hash::rand_core::OsRng;
 use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
-use argon2::Argon2;
 use chrono::Utc;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use scribevault_core::UserId;
-use sea_orm::{ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, EntityTrait as _, QueryFilter as _, Set};
+use sea_orm::{
+    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, EntityTrait as _,
+    QueryFilter as _, Set,
+};
 use serde::{Deserialize, Serialize};
 
 use super::{AuthError, TokenVerifier};
@@ -60,9 +63,16 @@ impl LocalAccounts {
     ///
     /// # Errors
     /// The key file cannot be read or written.
-    pub fn new(db: DatabaseConnection, data_dir: &Path, token_ttl: Duration, attempts_per_minute: u32) -> Result<Self, AuthError> {
+    pub fn new(
+        db: DatabaseConnection,
+        data_dir: &Path,
+        token_ttl: Duration,
+        attempts_per_minute: u32,
+    ) -> Result<Self, AuthError> {
         let key = load_or_create_key(&data_dir.join("auth").join("jwt-hs256.key"))?;
-        let quota = Quota::per_minute(NonZeroU32::new(attempts_per_minute.max(1)).unwrap_or(NonZeroU32::MIN));
+        let quota = Quota::per_minute(
+            NonZeroU32::new(attempts_per_minute.max(1)).unwrap_or(NonZeroU32::MIN),
+        );
         let dummy_hash = hash_password("not-a-real-password")?;
         Ok(Self {
             db,
@@ -79,16 +89,28 @@ impl LocalAccounts {
     ///
     /// # Errors
     /// Invalid email, short password, duplicate email.
-    pub async fn sign_up(&self, email: &str, password: &str) -> Result<(String, AccountView), AuthError> {
+    pub async fn sign_up(
+        &self,
+        email: &str,
+        password: &str,
+    ) -> Result<(String, AccountView), AuthError> {
         let email = normalise_email(email)?;
         if password.chars().count() < MIN_PASSWORD_CHARS {
             return Err(AuthError::PasswordTooShort);
         }
-        if UserAccount::find().filter(user_account::Column::Email.eq(&email)).one(&self.db).await.map_err(internal)?.is_some() {
+        if UserAccount::find()
+            .filter(user_account::Column::Email.eq(&email))
+            .one(&self.db)
+            .await
+            .map_err(internal)?
+            .is_some()
+        {
             return Err(AuthError::EmailTaken);
         }
         let password = password.to_owned();
-        let password_hash = tokio::task::spawn_blocking(move || hash_password(&password)).await.map_err(internal)??;
+        let password_hash = tokio::task::spawn_blocking(move || hash_password(&password))
+            .await
+            .map_err(internal)??;
         let account = user_account::ActiveModel {
             id: Set(uuid::Uuid::new_v4().to_string()),
             email: Set(email),
@@ -98,7 +120,14 @@ impl LocalAccounts {
         let account = match account.insert(&self.db).await {
             Ok(account) => account,
             // Two sign-ups racing for one email: the unique index decides.
-            Err(error) if matches!(error.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))) => return Err(AuthError::EmailTaken),
+            Err(error)
+                if matches!(
+                    error.sql_err(),
+                    Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+                ) =>
+            {
+                return Err(AuthError::EmailTaken);
+            }
             Err(error) => return Err(internal(error)),
         };
         self.issue(&account)
@@ -108,17 +137,34 @@ impl LocalAccounts {
     ///
     /// # Errors
     /// Rate limit, unknown email or wrong password (one message for both).
-    pub async fn log_in(&self, email: &str, password: &str, client: &str) -> Result<(String, AccountView), AuthError> {
+    pub async fn log_in(
+        &self,
+        email: &str,
+        password: &str,
+        client: &str,
+    ) -> Result<(String, AccountView), AuthError> {
         let email = normalise_email(email).map_err(|_| AuthError::InvalidCredentials)?;
         let email_ok = self.attempts_by_email.check_key(&email).is_ok();
-        let client_ok = self.attempts_by_client.check_key(&client.to_owned()).is_ok();
+        let client_ok = self
+            .attempts_by_client
+            .check_key(&client.to_owned())
+            .is_ok();
         if !email_ok || !client_ok {
             return Err(AuthError::RateLimited);
         }
-        let account = UserAccount::find().filter(user_account::Column::Email.eq(&email)).one(&self.db).await.map_err(internal)?;
-        let stored_hash = account.as_ref().map_or_else(|| self.dummy_hash.clone(), |account| account.password_hash.clone());
+        let account = UserAccount::find()
+            .filter(user_account::Column::Email.eq(&email))
+            .one(&self.db)
+            .await
+            .map_err(internal)?;
+        let stored_hash = account.as_ref().map_or_else(
+            || self.dummy_hash.clone(),
+            |account| account.password_hash.clone(),
+        );
         let password = password.to_owned();
-        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &stored_hash)).await.map_err(internal)?;
+        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &stored_hash))
+            .await
+            .map_err(internal)?;
         match account {
             Some(account) if matches => self.issue(&account),
             _ => Err(AuthError::InvalidCredentials),
@@ -135,8 +181,16 @@ impl LocalAccounts {
             iat: now,
             exp: now + i64::try_from(self.token_ttl.as_secs()).unwrap_or(i64::MAX / 2),
         };
-        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding_key).map_err(internal)?;
-        Ok((token, AccountView { id: account.id.clone(), email: account.email.clone() }))
+        let token =
+            jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding_key)
+                .map_err(internal)?;
+        Ok((
+            token,
+            AccountView {
+                id: account.id.clone(),
+                email: account.email.clone(),
+            },
+        ))
     }
 }
 
@@ -160,11 +214,18 @@ fn internal(error: impl std::fmt::Display) -> AuthError {
 
 fn hash_password(password: &str) -> Result<String, AuthError> {
     let salt = SaltString::generate(&mut OsRng);
-    Argon2::default().hash_password(password.as_bytes(), &salt).map(|hash| hash.to_string()).map_err(internal)
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|hash| hash.to_string())
+        .map_err(internal)
 }
 
 fn verify_password(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored).is_ok_and(|hash| Argon2::default().verify_password(password.as_bytes(), &hash).is_ok())
+    PasswordHash::new(stored).is_ok_and(|hash| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &hash)
+            .is_ok()
+    })
 }
 
 /// Lower-cases and checks the shape `local@domain.tld`, with no spaces.
@@ -178,15 +239,27 @@ fn normalise_email(email: &str) -> Result<String, AuthError> {
                 && domain.split('.').count() >= 2
                 && domain.split('.').all(|label| !label.is_empty())
         });
-    if valid { Ok(email) } else { Err(AuthError::InvalidEmail) }
+    if valid {
+        Ok(email)
+    } else {
+        Err(AuthError::InvalidEmail)
+    }
 }
 
 fn load_or_create_key(path: &Path) -> Result<Vec<u8>, AuthError> {
     match std::fs::read(path) {
         Ok(key) if key.len() >= 32 => return Ok(key),
-        Ok(_) => return Err(AuthError::Internal(format!("signing key {} is too short", path.display()))),
+        Ok(_) => {
+            return Err(AuthError::Internal(format!(
+                "signing key {} is too short",
+                path.display()
+            )));
+        }
         Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-            return Err(AuthError::Internal(format!("cannot read signing key {}: {error}", path.display())));
+            return Err(AuthError::Internal(format!(
+                "cannot read signing key {}: {error}",
+                path.display()
+            )));
         }
         Err(_) => {}
     }
@@ -197,7 +270,12 @@ fn load_or_create_key(path: &Path) -> Result<Vec<u8>, AuthError> {
     rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut key);
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path).map_err(internal)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(internal)?;
     file.write_all(&key).map_err(internal)?;
     Ok(key)
 }
@@ -208,8 +286,20 @@ mod tests {
 
     #[test]
     fn emails_are_normalised_and_checked() {
-        assert_eq!(normalise_email("  Ada@Example.COM ").unwrap(), "ada@example.com");
-        for bad in ["", "ada", "ada@", "@example.com", "ada@example", "a da@example.com", "ada@@example.com", "ada@example..com"] {
+        assert_eq!(
+            normalise_email("  Ada@Example.COM ").unwrap(),
+            "ada@example.com"
+        );
+        for bad in [
+            "",
+            "ada",
+            "ada@",
+            "@example.com",
+            "ada@example",
+            "a da@example.com",
+            "ada@@example.com",
+            "ada@example..com",
+        ] {
             assert!(normalise_email(bad).is_err(), "{bad:?}");
         }
     }

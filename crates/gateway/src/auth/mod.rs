@@ -55,7 +55,9 @@ pub enum AuthError {
 impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> Self {
         let code = match &error {
-            AuthError::MissingToken | AuthError::InvalidToken(_) | AuthError::InvalidCredentials => ErrorCode::Unauthenticated,
+            AuthError::MissingToken
+            | AuthError::InvalidToken(_)
+            | AuthError::InvalidCredentials => ErrorCode::Unauthenticated,
             AuthError::InvalidEmail | AuthError::PasswordTooShort => ErrorCode::BadRequest,
             AuthError::EmailTaken => ErrorCode::Conflict,
             AuthError::RateLimited => ErrorCode::TooManyRequests,
@@ -85,21 +87,34 @@ pub type SharedVerifier = Arc<dyn TokenVerifier>;
 
 /// The bearer token of a request, if any.
 fn bearer_token(request: &HttpRequest) -> Option<&str> {
-    let value = request.headers().get(actix_web::http::header::AUTHORIZATION)?.to_str().ok()?;
+    let value = request
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
     let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|token| !token.is_empty())
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|token| !token.is_empty())
 }
 
 /// Lets through `/api/auth/*` and non-API paths; every other `/api` request needs a valid token.
-pub async fn require_authentication(request: ServiceRequest, next: Next<impl MessageBody>) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+pub async fn require_authentication(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let path = request.path();
-    let protected = (path == "/api" || path.starts_with("/api/")) && !path.starts_with("/api/auth/");
+    let protected =
+        (path == "/api" || path.starts_with("/api/")) && !path.starts_with("/api/auth/");
     if protected {
         let verifier = request
             .app_data::<web::Data<SharedVerifier>>()
             .cloned()
             .ok_or_else(|| ApiError::internal("no token verifier configured"))?;
-        let token = bearer_token(request.request()).ok_or(AuthError::MissingToken).map_err(ApiError::from)?;
+        let token = bearer_token(request.request())
+            .ok_or(AuthError::MissingToken)
+            .map_err(ApiError::from)?;
         let user = verifier.verify(token).await.map_err(ApiError::from)?;
         request.extensions_mut().insert(user);
     }

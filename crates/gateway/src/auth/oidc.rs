@@ -40,8 +40,18 @@ impl OidcVerifier {
     /// first use and refetched at most once per `min_refetch_interval`.
     #[must_use]
     pub fn new(issuer: &str, audience: &str, min_refetch_interval: Duration) -> Self {
-        let http = reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap_or_default();
-        Self { issuer: issuer.to_owned(), audience: audience.to_owned(), http, keys: RwLock::new(None), last_fetch: Mutex::new(None), min_refetch_interval }
+        let http = reqwest::Client::builder()
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap_or_default();
+        Self {
+            issuer: issuer.to_owned(),
+            audience: audience.to_owned(),
+            http,
+            keys: RwLock::new(None),
+            last_fetch: Mutex::new(None),
+            min_refetch_interval,
+        }
     }
 
     async fn jwks_uri(&self) -> Result<String, AuthError> {
@@ -49,7 +59,10 @@ impl OidcVerifier {
         let discovery_url = format!("{base}/.well-known/openid-configuration");
         match self.http.get(&discovery_url).send().await {
             Ok(response) if response.status().is_success() => {
-                let discovery: Discovery = response.json().await.map_err(|e| AuthError::ProviderUnavailable(e.to_string()))?;
+                let discovery: Discovery = response
+                    .json()
+                    .await
+                    .map_err(|e| AuthError::ProviderUnavailable(e.to_string()))?;
                 Ok(discovery.jwks_uri)
             }
             // Auth0 and most issuers also publish the key set at this well-known path.
@@ -65,11 +78,22 @@ impl OidcVerifier {
         }
         *last_fetch = Some(Instant::now());
         let uri = self.jwks_uri().await?;
-        let response = self.http.get(&uri).send().await.map_err(|e| AuthError::ProviderUnavailable(e.to_string()))?;
+        let response = self
+            .http
+            .get(&uri)
+            .send()
+            .await
+            .map_err(|e| AuthError::ProviderUnavailable(e.to_string()))?;
         if !response.status().is_success() {
-            return Err(AuthError::ProviderUnavailable(format!("{uri} answered {}", response.status())));
+            return Err(AuthError::ProviderUnavailable(format!(
+                "{uri} answered {}",
+                response.status()
+            )));
         }
-        let keys: JwkSet = response.json().await.map_err(|e| AuthError::ProviderUnavailable(e.to_string()))?;
+        let keys: JwkSet = response
+            .json()
+            .await
+            .map_err(|e| AuthError::ProviderUnavailable(e.to_string()))?;
         *self.keys.write().await = Some(keys);
         Ok(())
     }
@@ -79,7 +103,8 @@ impl OidcVerifier {
             if let Some(keys) = self.keys.read().await.as_ref()
                 && let Some(jwk) = keys.find(kid)
             {
-                return DecodingKey::from_jwk(jwk).map_err(|e| AuthError::InvalidToken(e.to_string()));
+                return DecodingKey::from_jwk(jwk)
+                    .map_err(|e| AuthError::InvalidToken(e.to_string()));
             }
             if attempt == 0 {
                 self.refresh_keys().await?;
@@ -92,18 +117,25 @@ impl OidcVerifier {
 #[async_trait::async_trait]
 impl TokenVerifier for OidcVerifier {
     async fn verify(&self, token: &str) -> Result<UserId, AuthError> {
-        let header = jsonwebtoken::decode_header(token).map_err(|e| AuthError::InvalidToken(e.to_string()))?;
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|e| AuthError::InvalidToken(e.to_string()))?;
         if header.alg != Algorithm::RS256 {
-            return Err(AuthError::InvalidToken(format!("algorithm {:?} is not accepted", header.alg)));
+            return Err(AuthError::InvalidToken(format!(
+                "algorithm {:?} is not accepted",
+                header.alg
+            )));
         }
-        let kid = header.kid.ok_or_else(|| AuthError::InvalidToken("token has no kid".into()))?;
+        let kid = header
+            .kid
+            .ok_or_else(|| AuthError::InvalidToken("token has no kid".into()))?;
         let key = self.key_for(&kid).await?;
         let mut validation = Validation::new(Algorithm::RS256);
         validation.set_issuer(&[&self.issuer]);
         validation.set_audience(&[&self.audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = 30;
-        let data = jsonwebtoken::decode::<Claims>(token, &key, &validation).map_err(|e| AuthError::InvalidToken(e.to_string()))?;
+        let data = jsonwebtoken::decode::<Claims>(token, &key, &validation)
+            .map_err(|e| AuthError::InvalidToken(e.to_string()))?;
         Ok(UserId::new(data.claims.sub))
     }
 }

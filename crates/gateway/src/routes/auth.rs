@@ -23,19 +23,36 @@ fn session(token: String, user: AccountView) -> serde_json::Value {
 }
 
 fn accounts(data: &LocalAccountsData) -> Result<&LocalAccounts, ApiError> {
-    data.as_ref().as_ref().map(AsRef::as_ref).ok_or_else(|| AuthError::LocalAccountsDisabled.into())
+    data.as_ref()
+        .as_ref()
+        .map(AsRef::as_ref)
+        .ok_or_else(|| AuthError::LocalAccountsDisabled.into())
 }
 
 /// Creates a local account: 201 with a token, 409 for a taken email, 400 for bad input.
-pub async fn sign_up(data: LocalAccountsData, body: web::Json<Credentials>) -> Result<HttpResponse, ApiError> {
-    let (token, user) = accounts(&data)?.sign_up(&body.email, &body.password).await?;
+pub async fn sign_up(
+    data: LocalAccountsData,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
+    let (token, user) = accounts(&data)?
+        .sign_up(&body.email, &body.password)
+        .await?;
     Ok(HttpResponse::Created().json(session(token, user)))
 }
 
 /// Signs in: 200 with a token, 401 for unknown email or wrong password, 429 when rate-limited.
-pub async fn log_in(request: HttpRequest, data: LocalAccountsData, body: web::Json<Credentials>) -> Result<HttpResponse, ApiError> {
+pub async fn log_in(
+    request: HttpRequest,
+    data: LocalAccountsData,
+    body: web::Json<Credentials>,
+) -> Result<HttpResponse, ApiError> {
     // The socket peer, not X-Forwarded-For: a header is the client's to forge.
-    let client = request.peer_addr().map(|addr| addr.ip().to_string()).unwrap_or_default();
-    let (token, user) = accounts(&data)?.log_in(&body.email, &body.password, &client).await?;
+    let client = request
+        .peer_addr()
+        .map(|addr| addr.ip().to_string())
+        .unwrap_or_default();
+    let (token, user) = accounts(&data)?
+        .log_in(&body.email, &body.password, &client)
+        .await?;
     Ok(HttpResponse::Ok().json(session(token, user)))
 }

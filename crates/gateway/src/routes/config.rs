@@ -15,7 +15,10 @@ impl ClientConfig {
             AuthMode::Local => serde_json::json!({ "authMode": "local" }),
             AuthMode::Oidc => {
                 let issuer = settings.oidc_issuer.clone().unwrap_or_default();
-                let domain = url::Url::parse(&issuer).ok().and_then(|url| url.host_str().map(str::to_owned)).unwrap_or_default();
+                let domain = url::Url::parse(&issuer)
+                    .ok()
+                    .and_then(|url| url.host_str().map(str::to_owned))
+                    .unwrap_or_default();
                 serde_json::json!({
                     "authMode": "oidc",
                     "domain": domain,
@@ -31,5 +34,7 @@ impl ClientConfig {
 
 /// Answers the client configuration.
 pub async fn client_config(config: web::Data<ClientConfig>) -> HttpResponse {
-    HttpResponse::Ok().insert_header(("Cache-Control", "no-cache")).json(&config.0)
+    HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-cache"))
+        .json(&config.0)
 }

@@ -22,5 +22,6 @@ pub async fn readyz(checks: web::Data<ReadinessChecks>) -> HttpResponse {
         .into_iter()
         .map(|(name, reason)| serde_json::json!({ "name": name, "reason": reason }))
         .collect();
-    HttpResponse::ServiceUnavailable().json(serde_json::json!({ "status": "unavailable", "failing": failing }))
+    HttpResponse::ServiceUnavailable()
+        .json(serde_json::json!({ "status": "unavailable", "failing": failing }))
 }

@@ -44,11 +44,17 @@ impl From<pb::Transcript> for TranscriptView {
 }
 
 fn parse_u32(name: &str, value: &str) -> Result<u32, ApiError> {
-    value.parse().map_err(|_| ApiError::bad_request(format!("{name} must be a positive whole number")))
+    value
+        .parse()
+        .map_err(|_| ApiError::bad_request(format!("{name} must be a positive whole number")))
 }
 
 /// `GET /api/library/transcripts?page=&limit=&sortBy=&sortOrder=&<filter>=…`
-pub async fn list_transcripts(request: HttpRequest, user: AuthenticatedUser, clients: web::Data<ServiceClients>) -> Result<HttpResponse, ApiError> {
+pub async fn list_transcripts(
+    request: HttpRequest,
+    user: AuthenticatedUser,
+    clients: web::Data<ServiceClients>,
+) -> Result<HttpResponse, ApiError> {
     let mut query = pb::ListTranscriptsRequest::default();
     let mut filters: Vec<pb::Filter> = Vec::new();
     for (key, value) in url::form_urlencoded::parse(request.query_string().as_bytes()) {
@@ -59,12 +65,20 @@ pub async fn list_transcripts(request: HttpRequest, user: AuthenticatedUser, cli
             "sortOrder" => query.sort_order = value.into_owned(),
             other => match filters.iter_mut().find(|filter| filter.key == other) {
                 Some(filter) => filter.values.push(value.into_owned()),
-                None => filters.push(pb::Filter { key: other.to_owned(), values: vec![value.into_owned()] }),
+                None => filters.push(pb::Filter {
+                    key: other.to_owned(),
+                    values: vec![value.into_owned()],
+                }),
             },
         }
     }
     query.filters = filters;
-    let page = clients.library.clone().list_transcripts(on_behalf_of(&user.0, query)?).await?.into_inner();
+    let page = clients
+        .library
+        .clone()
+        .list_transcripts(on_behalf_of(&user.0, query)?)
+        .await?
+        .into_inner();
     let meta = page.meta.unwrap_or_default();
     let items: Vec<TranscriptView> = page.transcripts.into_iter().map(Into::into).collect();
     Ok(HttpResponse::Ok().json(serde_json::json!({
@@ -74,8 +88,16 @@ pub async fn list_transcripts(request: HttpRequest, user: AuthenticatedUser, cli
 }
 
 /// `GET /api/library/stats`
-pub async fn stats(user: AuthenticatedUser, clients: web::Data<ServiceClients>) -> Result<HttpResponse, ApiError> {
-    let stats = clients.library.clone().get_library_stats(on_behalf_of(&user.0, pb::GetLibraryStatsRequest {})?).await?.into_inner();
+pub async fn stats(
+    user: AuthenticatedUser,
+    clients: web::Data<ServiceClients>,
+) -> Result<HttpResponse, ApiError> {
+    let stats = clients
+        .library
+        .clone()
+        .get_library_stats(on_behalf_of(&user.0, pb::GetLibraryStatsRequest {})?)
+        .await?
+        .into_inner();
     Ok(data(serde_json::json!({
         "totalTranscripts": stats.total_transcripts,
         "totalDuration": stats.total_duration,
@@ -87,9 +109,23 @@ pub async fn stats(user: AuthenticatedUser, clients: web::Data<ServiceClients>) 
 }
 
 /// `GET /api/library/transcripts/{id}/content`
-pub async fn content(user: AuthenticatedUser, clients: web::Data<ServiceClients>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
-    let request = on_behalf_of(&user.0, pb::GetTranscriptContentRequest { id: id.into_inner() })?;
-    let content = clients.library.clone().get_transcript_content(request).await?.into_inner();
+pub async fn content(
+    user: AuthenticatedUser,
+    clients: web::Data<ServiceClients>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let request = on_behalf_of(
+        &user.0,
+        pb::GetTranscriptContentRequest {
+            id: id.into_inner(),
+        },
+    )?;
+    let content = clients
+        .library
+        .clone()
+        .get_transcript_content(request)
+        .await?
+        .into_inner();
     Ok(data(serde_json::json!({ "content": content.content })))
 }
 
@@ -99,9 +135,25 @@ pub struct RatingUpdate {
 }
 
 /// `PATCH /api/library/transcripts/{id}` with `{rating}`
-pub async fn rate(user: AuthenticatedUser, clients: web::Data<ServiceClients>, id: web::Path<String>, body: web::Json<RatingUpdate>) -> Result<HttpResponse, ApiError> {
-    let request = on_behalf_of(&user.0, pb::UpdateTranscriptRatingRequest { id: id.into_inner(), rating: body.rating })?;
-    let item = clients.library.clone().update_transcript_rating(request).await?.into_inner();
+pub async fn rate(
+    user: AuthenticatedUser,
+    clients: web::Data<ServiceClients>,
+    id: web::Path<String>,
+    body: web::Json<RatingUpdate>,
+) -> Result<HttpResponse, ApiError> {
+    let request = on_behalf_of(
+        &user.0,
+        pb::UpdateTranscriptRatingRequest {
+            id: id.into_inner(),
+            rating: body.rating,
+        },
+    )?;
+    let item = clients
+        .library
+        .clone()
+        .update_transcript_rating(request)
+        .await?
+        .into_inner();
     Ok(data(TranscriptView::from(item)))
 }
 
@@ -111,16 +163,43 @@ pub struct ContentUpdate {
 }
 
 /// `PUT /api/library/transcripts/{id}/content` with `{content}`
-pub async fn update_content(user: AuthenticatedUser, clients: web::Data<ServiceClients>, id: web::Path<String>, body: web::Json<ContentUpdate>) -> Result<HttpResponse, ApiError> {
+pub async fn update_content(
+    user: AuthenticatedUser,
+    clients: web::Data<ServiceClients>,
+    id: web::Path<String>,
+    body: web::Json<ContentUpdate>,
+) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let request = on_behalf_of(&user.0, pb::UpdateTranscriptContentRequest { id: id.into_inner(), content: body.content })?;
-    let item = clients.library.clone().update_transcript_content(request).await?.into_inner();
+    let request = on_behalf_of(
+        &user.0,
+        pb::UpdateTranscriptContentRequest {
+            id: id.into_inner(),
+            content: body.content,
+        },
+    )?;
+    let item = clients
+        .library
+        .clone()
+        .update_transcript_content(request)
+        .await?
+        .into_inner();
     Ok(data(TranscriptView::from(item)))
 }
 
 /// `DELETE /api/library/transcripts/{id}`
-pub async fn delete(user: AuthenticatedUser, clients: web::Data<ServiceClients>, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+pub async fn delete(
+    user: AuthenticatedUser,
+    clients: web::Data<ServiceClients>,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    clients.library.clone().delete_transcript(on_behalf_of(&user.0, pb::DeleteTranscriptRequest { id: id.clone() })?).await?;
+    clients
+        .library
+        .clone()
+        .delete_transcript(on_behalf_of(
+            &user.0,
+            pb::DeleteTranscriptRequest { id: id.clone() },
+        )?)
+        .await?;
     Ok(data(serde_json::json!({ "id": id, "deleted": true })))
 }

@@ -18,14 +18,25 @@ at a built copy, then reload this page.</p><p>The API is served under <code>/api
 
 /// Unknown paths: JSON 404 under `/api`, otherwise the SPA's `index.html` (or the how-to-build
 /// page when there is no build).
-pub async fn fallback(request: HttpRequest, frontend: actix_web::web::Data<FrontendDir>) -> Result<HttpResponse, ApiError> {
+pub async fn fallback(
+    request: HttpRequest,
+    frontend: actix_web::web::Data<FrontendDir>,
+) -> Result<HttpResponse, ApiError> {
     let path = request.path();
     if path == "/api" || path.starts_with("/api/") {
-        return Err(ApiError::not_found(format!("No route for {} {path}", request.method())));
+        return Err(ApiError::not_found(format!(
+            "No route for {} {path}",
+            request.method()
+        )));
     }
     let index = frontend.0.join("index.html");
     match tokio::fs::read(&index).await {
-        Ok(html) => Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").insert_header(("Cache-Control", "no-cache")).body(html)),
-        Err(_) => Ok(HttpResponse::Ok().content_type("text/html; charset=utf-8").body(NOT_BUILT_PAGE)),
+        Ok(html) => Ok(HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .insert_header(("Cache-Control", "no-cache"))
+            .body(html)),
+        Err(_) => Ok(HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .body(NOT_BUILT_PAGE)),
     }
 }

@@ -7,8 +7,14 @@ use crate::helpers::{TestApp, spawn_process};
 #[tokio::test]
 async fn healthz_and_readyz_are_ok_on_embedded_defaults() {
     let app = TestApp::spawn().await;
-    assert_eq!(app.get("/healthz", None).await, (200, serde_json::json!({ "status": "ok" })));
-    assert_eq!(app.get("/readyz", None).await, (200, serde_json::json!({ "status": "ready" })));
+    assert_eq!(
+        app.get("/healthz", None).await,
+        (200, serde_json::json!({ "status": "ok" }))
+    );
+    assert_eq!(
+        app.get("/readyz", None).await,
+        (200, serde_json::json!({ "status": "ready" }))
+    );
 }
 
 #[tokio::test]
@@ -17,22 +23,45 @@ async fn readyz_names_a_downstream_service_that_is_down() {
     let http_port = free_port();
     let nothing_there = free_port();
     let env: Vec<(String, String)> = [
-        ("SCRIBEVAULT_DATA_DIR", data_dir.path().display().to_string()),
+        (
+            "SCRIBEVAULT_DATA_DIR",
+            data_dir.path().display().to_string(),
+        ),
         ("SCRIBEVAULT_HTTP_ADDR", format!("127.0.0.1:{http_port}")),
-        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", format!("127.0.0.1:{nothing_there}")),
+        (
+            "SCRIBEVAULT_LIBRARY_GRPC_ADDR",
+            format!("127.0.0.1:{nothing_there}"),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     // The gateway alone: no service process runs at all.
     let gateway = spawn_process("gateway", &env, &format!("127.0.0.1:{http_port}")).await;
-    let app = TestApp::from_parts(format!("http://127.0.0.1:{http_port}"), String::new(), data_dir, vec![gateway]);
-    assert_eq!(app.get("/healthz", None).await.0, 200, "alive even when dependencies are not");
+    let app = TestApp::from_parts(
+        format!("http://127.0.0.1:{http_port}"),
+        String::new(),
+        data_dir,
+        vec![gateway],
+    );
+    assert_eq!(
+        app.get("/healthz", None).await.0,
+        200,
+        "alive even when dependencies are not"
+    );
     let (status, body) = app.get("/readyz", None).await;
     assert_eq!(status, 503);
-    let failing: Vec<&str> = body["failing"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    let failing: Vec<&str> = body["failing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
     assert!(failing.contains(&"library service"), "{body}");
-    assert!(!failing.contains(&"database"), "the database is fine: {body}");
+    assert!(
+        !failing.contains(&"database"),
+        "the database is fine: {body}"
+    );
 }
 
 #[tokio::test]
@@ -40,14 +69,26 @@ async fn metrics_count_requests_by_route_and_status() {
     let app = TestApp::spawn().await;
     let (token, _) = app.sign_up("metrics@example.com").await;
     for _ in 0..3 {
-        app.get("/api/library/transcripts/some-id/content", Some(&token)).await;
+        app.get("/api/library/transcripts/some-id/content", Some(&token))
+            .await;
     }
-    let text = app.http.get(app.url("/metrics")).send().await.unwrap().text().await.unwrap();
+    let text = app
+        .http
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(
         text.contains(r#"scribevault_http_requests_total{method="GET",route="/api/library/transcripts/{id}/content",status="404"} 3"#),
         "{text}"
     );
-    assert!(text.contains("scribevault_http_request_duration_seconds_bucket"), "latency histogram exported");
+    assert!(
+        text.contains("scribevault_http_request_duration_seconds_bucket"),
+        "latency histogram exported"
+    );
 }
 
 #[tokio::test]
@@ -55,12 +96,32 @@ async fn spa_is_served_with_index_fallback_for_client_routes() {
     let frontend = tempfile::tempdir().unwrap();
     std::fs::write(frontend.path().join("index.html"), "<html>the spa</html>").unwrap();
     std::fs::write(frontend.path().join("app.js"), "console.log('hi')").unwrap();
-    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_FRONTEND_DIR", frontend.path().to_str().unwrap())]).await;
+    let app = TestApp::spawn_all_with(&[(
+        "SCRIBEVAULT_FRONTEND_DIR",
+        frontend.path().to_str().unwrap(),
+    )])
+    .await;
     for path in ["/", "/vault", "/transcripts/anything"] {
-        let body = app.http.get(app.url(path)).send().await.unwrap().text().await.unwrap();
+        let body = app
+            .http
+            .get(app.url(path))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
         assert_eq!(body, "<html>the spa</html>", "{path}");
     }
-    let script = app.http.get(app.url("/app.js")).send().await.unwrap().text().await.unwrap();
+    let script = app
+        .http
+        .get(app.url("/app.js"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert_eq!(script, "console.log('hi')");
     let api = app.http.get(app.url("/api/unknown")).send().await.unwrap();
     assert_eq!(api.status(), 401, "API paths never fall back to the SPA");
@@ -69,6 +130,14 @@ async fn spa_is_served_with_index_fallback_for_client_routes() {
 #[tokio::test]
 async fn without_a_build_a_page_says_how_to_build_it() {
     let app = TestApp::spawn().await;
-    let body = app.http.get(app.url("/vault")).send().await.unwrap().text().await.unwrap();
+    let body = app
+        .http
+        .get(app.url("/vault"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(body.contains("make frontend"), "{body}");
 }

@@ -20,7 +20,10 @@ impl Drop for Process {
 /// Starts `scribevault <target>` with `env` and waits until `wait_addr` accepts connections.
 pub async fn spawn_process(target: &str, env: &[(String, String)], wait_addr: &str) -> Process {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"));
-    command.arg(target).kill_on_drop(true).stdout(std::process::Stdio::null());
+    command
+        .arg(target)
+        .kill_on_drop(true)
+        .stdout(std::process::Stdio::null());
     if std::env::var("TEST_LOG").is_err() {
         command.stderr(std::process::Stdio::null());
     }
@@ -58,18 +61,50 @@ impl TestApp {
         let http_port = free_port();
         let library_port = free_port();
         let mut env = vec![
-            ("SCRIBEVAULT_DATA_DIR".to_owned(), data_dir.path().display().to_string()),
-            ("SCRIBEVAULT_HTTP_ADDR".to_owned(), format!("127.0.0.1:{http_port}")),
-            ("SCRIBEVAULT_LIBRARY_GRPC_ADDR".to_owned(), format!("127.0.0.1:{library_port}")),
-            ("SCRIBEVAULT_FRONTEND_DIR".to_owned(), data_dir.path().join("no-frontend").display().to_string()),
+            (
+                "SCRIBEVAULT_DATA_DIR".to_owned(),
+                data_dir.path().display().to_string(),
+            ),
+            (
+                "SCRIBEVAULT_HTTP_ADDR".to_owned(),
+                format!("127.0.0.1:{http_port}"),
+            ),
+            (
+                "SCRIBEVAULT_LIBRARY_GRPC_ADDR".to_owned(),
+                format!("127.0.0.1:{library_port}"),
+            ),
+            (
+                "SCRIBEVAULT_FRONTEND_DIR".to_owned(),
+                data_dir.path().join("no-frontend").display().to_string(),
+            ),
         ];
-        env.extend(extra.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())));
+        env.extend(
+            extra
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+        );
         let process = spawn_process("all", &env, &format!("127.0.0.1:{http_port}")).await;
-        Self::from_parts(format!("http://127.0.0.1:{http_port}"), format!("127.0.0.1:{library_port}"), data_dir, vec![process])
+        Self::from_parts(
+            format!("http://127.0.0.1:{http_port}"),
+            format!("127.0.0.1:{library_port}"),
+            data_dir,
+            vec![process],
+        )
     }
 
-    pub fn from_parts(base: String, library_grpc: String, data_dir: tempfile::TempDir, processes: Vec<Process>) -> Self {
-        Self { base, library_grpc, data_dir, http: reqwest::Client::new(), _processes: processes }
+    pub fn from_parts(
+        base: String,
+        library_grpc: String,
+        data_dir: tempfile::TempDir,
+        processes: Vec<Process>,
+    ) -> Self {
+        Self {
+            base,
+            library_grpc,
+            data_dir,
+            http: reqwest::Client::new(),
+            _processes: processes,
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -86,7 +121,13 @@ impl TestApp {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
-    pub async fn send(&self, method: reqwest::Method, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
         let mut request = self.http.request(method, self.url(path));
         if let Some(token) = token {
             request = request.bearer_auth(token);
@@ -105,15 +146,28 @@ impl TestApp {
 
     /// Signs up a new user; returns (token, user id).
     pub async fn sign_up(&self, email: &str) -> (String, String) {
-        let (status, body) = self.post_json("/api/auth/signup", &json!({ "email": email, "password": "correct horse battery" }), None).await;
+        let (status, body) = self
+            .post_json(
+                "/api/auth/signup",
+                &json!({ "email": email, "password": "correct horse battery" }),
+                None,
+            )
+            .await;
         assert_eq!(status, 201, "sign-up failed: {body}");
-        (body["data"]["token"].as_str().unwrap().to_owned(), body["data"]["user"]["id"].as_str().unwrap().to_owned())
+        (
+            body["data"]["token"].as_str().unwrap().to_owned(),
+            body["data"]["user"]["id"].as_str().unwrap().to_owned(),
+        )
     }
 
     /// Puts an item in `user`'s Vault through the library's gRPC API (as the transcription
     /// pipeline does); returns its id.
     pub async fn ingest(&self, user: &str, source_ref: &str, title: &str, content: &str) -> String {
-        let mut client = library_pb::library_service_client::LibraryServiceClient::connect(format!("http://{}", self.library_grpc)).await.unwrap();
+        let mut client = library_pb::library_service_client::LibraryServiceClient::connect(
+            format!("http://{}", self.library_grpc),
+        )
+        .await
+        .unwrap();
         let mut request = tonic::Request::new(library_pb::IngestTranscriptRequest {
             source_ref: source_ref.to_owned(),
             title: title.to_owned(),
@@ -122,7 +176,16 @@ impl TestApp {
             duration_seconds: Some(12.5),
             created_at: None,
         });
-        request.metadata_mut().insert("x-scribevault-user-id", user.parse().unwrap());
-        client.ingest_transcript(request).await.unwrap().into_inner().transcript.unwrap().id
+        request
+            .metadata_mut()
+            .insert("x-scribevault-user-id", user.parse().unwrap());
+        client
+            .ingest_transcript(request)
+            .await
+            .unwrap()
+            .into_inner()
+            .transcript
+            .unwrap()
+            .id
     }
 }

@@ -1,6 +1,8 @@
 //! End-to-end tests of the real `scribevault` binary: each test starts it as a child process
 //! (monolithic, or one process per target) and talks to it over HTTP and gRPC like a client.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
+
 mod auth;
 mod errors;
 mod health;

@@ -41,29 +41,80 @@ async fn conversation(app: &TestApp) -> Vec<(u16, Value)> {
     let (token_b, _) = app.sign_up("other@example.com").await;
     let mut ids = Vec::new();
     for n in 1..=3 {
-        ids.push(app.ingest(&user, &format!("file-{n}"), &format!("Episode {n}"), &format!("text {n}")).await);
+        ids.push(
+            app.ingest(
+                &user,
+                &format!("file-{n}"),
+                &format!("Episode {n}"),
+                &format!("text {n}"),
+            )
+            .await,
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    answers.push(app.get("/api/library/transcripts?page=1&limit=2", Some(&token)).await);
-    answers.push(app.get(&format!("/api/library/transcripts/{}/content", ids[0]), Some(&token)).await);
-    answers.push(app.send(Method::PATCH, &format!("/api/library/transcripts/{}", ids[0]), Some(&token), Some(&json!({ "rating": 5 }))).await);
-    answers.push(app.send(Method::DELETE, &format!("/api/library/transcripts/{}", ids[1]), Some(&token), None).await);
+    answers.push(
+        app.get("/api/library/transcripts?page=1&limit=2", Some(&token))
+            .await,
+    );
+    answers.push(
+        app.get(
+            &format!("/api/library/transcripts/{}/content", ids[0]),
+            Some(&token),
+        )
+        .await,
+    );
+    answers.push(
+        app.send(
+            Method::PATCH,
+            &format!("/api/library/transcripts/{}", ids[0]),
+            Some(&token),
+            Some(&json!({ "rating": 5 })),
+        )
+        .await,
+    );
+    answers.push(
+        app.send(
+            Method::DELETE,
+            &format!("/api/library/transcripts/{}", ids[1]),
+            Some(&token),
+            None,
+        )
+        .await,
+    );
     answers.push(app.get("/api/library/transcripts", Some(&token)).await);
-    answers.push(app.get(&format!("/api/library/transcripts/{}/content", ids[0]), Some(&token_b)).await);
+    answers.push(
+        app.get(
+            &format!("/api/library/transcripts/{}/content", ids[0]),
+            Some(&token_b),
+        )
+        .await,
+    );
     answers.push(app.get("/api/library/transcripts", Some(&token_b)).await);
     answers.push(app.get("/api/library/transcripts", None).await);
-    answers.into_iter().map(|(status, body)| (status, normalise(body))).collect()
+    answers
+        .into_iter()
+        .map(|(status, body)| (status, normalise(body)))
+        .collect()
 }
 
 fn env(pairs: &[(&str, String)]) -> Vec<(String, String)> {
-    pairs.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
 }
 
 #[tokio::test]
 async fn gateway_and_library_as_separate_processes_answer_like_all() {
-    let Some(postgres) = real_server(POSTGRES_URL_ENV, "microservice mode") else { return };
-    let Some(amqp) = real_server(AMQP_URL_ENV, "microservice mode") else { return };
-    let database = TestDatabase::postgres(&postgres).await.expect("create a test database");
+    let Some(postgres) = real_server(POSTGRES_URL_ENV, "microservice mode") else {
+        return;
+    };
+    let Some(amqp) = real_server(AMQP_URL_ENV, "microservice mode") else {
+        return;
+    };
+    let database = TestDatabase::postgres(&postgres)
+        .await
+        .expect("create a test database");
     let data_dir = tempfile::tempdir().unwrap();
     let http_port = free_port();
     let library_port = free_port();
@@ -71,20 +122,37 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
     let common = [
         ("SCRIBEVAULT_DATABASE_URL", database.url.clone()),
         ("SCRIBEVAULT_AMQP_URL", amqp.clone()),
-        ("SCRIBEVAULT_DATA_DIR", data_dir.path().display().to_string()),
+        (
+            "SCRIBEVAULT_DATA_DIR",
+            data_dir.path().display().to_string(),
+        ),
         ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
     ];
     let library = spawn_process("library", &env(&common), &library_addr).await;
     let mut gateway_env = env(&common);
-    gateway_env.push(("SCRIBEVAULT_HTTP_ADDR".into(), format!("127.0.0.1:{http_port}")));
+    gateway_env.push((
+        "SCRIBEVAULT_HTTP_ADDR".into(),
+        format!("127.0.0.1:{http_port}"),
+    ));
     let gateway = spawn_process("gateway", &gateway_env, &format!("127.0.0.1:{http_port}")).await;
-    let distributed = TestApp::from_parts(format!("http://127.0.0.1:{http_port}"), library_addr, data_dir, vec![library, gateway]);
+    let distributed = TestApp::from_parts(
+        format!("http://127.0.0.1:{http_port}"),
+        library_addr,
+        data_dir,
+        vec![library, gateway],
+    );
 
     let monolithic = TestApp::spawn().await;
     let expected = conversation(&monolithic).await;
     let actual = conversation(&distributed).await;
-    assert_eq!(actual, expected, "microservice mode must answer exactly like monolithic mode");
-    assert_eq!(expected[0].1["meta"]["total"], 3, "the conversation did real work");
+    assert_eq!(
+        actual, expected,
+        "microservice mode must answer exactly like monolithic mode"
+    );
+    assert_eq!(
+        expected[0].1["meta"]["total"], 3,
+        "the conversation did real work"
+    );
 
     // And the bus between processes: a completed file enqueued on RabbitMQ becomes a Vault
     // item in the library process, which announces it on the event exchange.
@@ -92,8 +160,12 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
     let bus = RabbitMqBus::connect(&amqp, 5).await.unwrap();
     let mut events = bus.subscribe().await.unwrap();
     let message = json!({ "userId": user, "sourceRef": "file-from-queue", "title": "Queued talk", "sourceType": "AUDIO", "content": "queued words" });
-    bus.enqueue("library.ingest", message.to_string().into_bytes()).await.unwrap();
-    bus.enqueue("library.ingest", message.to_string().into_bytes()).await.unwrap();
+    bus.enqueue("library.ingest", message.to_string().into_bytes())
+        .await
+        .unwrap();
+    bus.enqueue("library.ingest", message.to_string().into_bytes())
+        .await
+        .unwrap();
     let event = tokio::time::timeout(Duration::from_secs(20), async {
         loop {
             let event = events.next().await.unwrap();
@@ -108,6 +180,11 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
     assert_eq!(event.data["type"], "created");
     assert_eq!(event.data["transcript"]["title"], "Queued talk");
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let (_, listed) = distributed.get("/api/library/transcripts", Some(&token)).await;
-    assert_eq!(listed["meta"]["total"], 1, "the redelivered duplicate made no second item: {listed}");
+    let (_, listed) = distributed
+        .get("/api/library/transcripts", Some(&token))
+        .await;
+    assert_eq!(
+        listed["meta"]["total"], 1,
+        "the redelivered duplicate made no second item: {listed}"
+    );
 }

@@ -13,7 +13,14 @@ const AUDIENCE: &str = "https://api.scribevault.test";
 fn rsa_private_key_pem(dir: &std::path::Path, name: &str) -> Vec<u8> {
     let file = dir.join(name);
     let status = std::process::Command::new("openssl")
-        .args(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out"])
+        .args([
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:2048",
+            "-out",
+        ])
         .arg(&file)
         .stderr(std::process::Stdio::null())
         .status()
@@ -22,7 +29,14 @@ fn rsa_private_key_pem(dir: &std::path::Path, name: &str) -> Vec<u8> {
     std::fs::read(file).unwrap()
 }
 
-fn token(key: &EncodingKey, algorithm: Algorithm, kid: Option<&str>, issuer: &str, audience: &str, expires_in: i64) -> String {
+fn token(
+    key: &EncodingKey,
+    algorithm: Algorithm,
+    kid: Option<&str>,
+    issuer: &str,
+    audience: &str,
+    expires_in: i64,
+) -> String {
     let mut header = Header::new(algorithm);
     header.kid = kid.map(str::to_owned);
     let now = chrono::Utc::now().timestamp();
@@ -33,8 +47,10 @@ fn token(key: &EncodingKey, algorithm: Algorithm, kid: Option<&str>, issuer: &st
 #[tokio::test]
 async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
     let keys_dir = tempfile::tempdir().unwrap();
-    let signing = EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "issuer.pem")).unwrap();
-    let attacker = EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "attacker.pem")).unwrap();
+    let signing =
+        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "issuer.pem")).unwrap();
+    let attacker =
+        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "attacker.pem")).unwrap();
     let mut jwk = Jwk::from_encoding_key(&signing, Algorithm::RS256).unwrap();
     jwk.common.key_id = Some("kid-1".into());
 
@@ -42,7 +58,9 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
     let issuer = format!("{}/", provider.uri());
     Mock::given(method("GET"))
         .and(path("/.well-known/openid-configuration"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "issuer": issuer, "jwks_uri": format!("{}/keys", provider.uri()) })))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({ "issuer": issuer, "jwks_uri": format!("{}/keys", provider.uri()) }),
+        ))
         .mount(&provider)
         .await;
     Mock::given(method("GET"))
@@ -67,7 +85,14 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
     assert_eq!(config["audience"], AUDIENCE);
 
     let protected = "/api/library/transcripts";
-    let valid = token(&signing, Algorithm::RS256, Some("kid-1"), &issuer, AUDIENCE, 600);
+    let valid = token(
+        &signing,
+        Algorithm::RS256,
+        Some("kid-1"),
+        &issuer,
+        AUDIENCE,
+        600,
+    );
     let (status, body) = app.get(protected, Some(&valid)).await;
     assert_eq!(status, 200, "{body}");
 
@@ -80,16 +105,63 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
         let (_, rest) = valid.split_once('.').unwrap();
         let payload = rest.split('.').next().unwrap();
         use base64::Engine as _;
-        format!("{}.{payload}.", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(br#"{"alg":"none","typ":"JWT","kid":"kid-1"}"#))
+        format!(
+            "{}.{payload}.",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .encode(br#"{"alg":"none","typ":"JWT","kid":"kid-1"}"#)
+        )
     };
     let refused = [
-        ("another issuer", token(&signing, Algorithm::RS256, Some("kid-1"), "https://evil.example/", AUDIENCE, 600)),
-        ("another audience", token(&signing, Algorithm::RS256, Some("kid-1"), &issuer, "https://other.api", 600)),
-        ("expired", token(&signing, Algorithm::RS256, Some("kid-1"), &issuer, AUDIENCE, -600)),
-        ("signed by another key", token(&attacker, Algorithm::RS256, Some("kid-1"), &issuer, AUDIENCE, 600)),
+        (
+            "another issuer",
+            token(
+                &signing,
+                Algorithm::RS256,
+                Some("kid-1"),
+                "https://evil.example/",
+                AUDIENCE,
+                600,
+            ),
+        ),
+        (
+            "another audience",
+            token(
+                &signing,
+                Algorithm::RS256,
+                Some("kid-1"),
+                &issuer,
+                "https://other.api",
+                600,
+            ),
+        ),
+        (
+            "expired",
+            token(
+                &signing,
+                Algorithm::RS256,
+                Some("kid-1"),
+                &issuer,
+                AUDIENCE,
+                -600,
+            ),
+        ),
+        (
+            "signed by another key",
+            token(
+                &attacker,
+                Algorithm::RS256,
+                Some("kid-1"),
+                &issuer,
+                AUDIENCE,
+                600,
+            ),
+        ),
         ("HS256", hs256),
         ("alg none", unsigned),
-        ("no kid", token(&signing, Algorithm::RS256, None, &issuer, AUDIENCE, 600)),
+        (
+            "no kid",
+            token(&signing, Algorithm::RS256, None, &issuer, AUDIENCE, 600),
+        ),
     ];
     for (name, token) in refused {
         let (status, body) = app.get(protected, Some(&token)).await;
@@ -98,35 +170,72 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
 
     // Unknown key ids do not turn into a flood of fetches: within the refetch interval the key
     // set is fetched once, however many arrive.
-    let key_fetches = || async { provider.received_requests().await.unwrap().iter().filter(|request| request.url.path() == "/keys").count() };
+    let key_fetches = || async {
+        provider
+            .received_requests()
+            .await
+            .unwrap()
+            .iter()
+            .filter(|request| request.url.path() == "/keys")
+            .count()
+    };
     for _ in 0..5 {
-        let unknown = token(&attacker, Algorithm::RS256, Some("kid-unknown"), &issuer, AUDIENCE, 600);
+        let unknown = token(
+            &attacker,
+            Algorithm::RS256,
+            Some("kid-unknown"),
+            &issuer,
+            AUDIENCE,
+            600,
+        );
         assert_eq!(app.get(protected, Some(&unknown)).await.0, 401);
     }
     assert_eq!(key_fetches().await, 1, "only the first use fetched keys");
 
     // The issuer rotates its keys: after the interval a token with the new kid triggers one
     // refetch and is accepted.
-    let rotated = EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "rotated.pem")).unwrap();
+    let rotated =
+        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "rotated.pem")).unwrap();
     let mut rotated_jwk = Jwk::from_encoding_key(&rotated, Algorithm::RS256).unwrap();
     rotated_jwk.common.key_id = Some("kid-2".into());
     provider.reset().await;
     Mock::given(method("GET"))
         .and(path("/.well-known/openid-configuration"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "issuer": issuer, "jwks_uri": format!("{}/keys", provider.uri()) })))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({ "issuer": issuer, "jwks_uri": format!("{}/keys", provider.uri()) }),
+        ))
         .mount(&provider)
         .await;
     Mock::given(method("GET"))
         .and(path("/keys"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(JwkSet { keys: vec![rotated_jwk] }))
+        .respond_with(ResponseTemplate::new(200).set_body_json(JwkSet {
+            keys: vec![rotated_jwk],
+        }))
         .mount(&provider)
         .await;
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
-    let after_rotation = token(&rotated, Algorithm::RS256, Some("kid-2"), &issuer, AUDIENCE, 600);
+    let after_rotation = token(
+        &rotated,
+        Algorithm::RS256,
+        Some("kid-2"),
+        &issuer,
+        AUDIENCE,
+        600,
+    );
     let (status, body) = app.get(protected, Some(&after_rotation)).await;
     assert_eq!(status, 200, "rotated key accepted after a refetch: {body}");
-    assert_eq!(key_fetches().await, 1, "exactly one refetch since the rotation");
+    assert_eq!(
+        key_fetches().await,
+        1,
+        "exactly one refetch since the rotation"
+    );
 
-    let (status, body) = app.post_json("/api/auth/signup", &json!({ "email": "x@example.com", "password": "long enough" }), None).await;
+    let (status, body) = app
+        .post_json(
+            "/api/auth/signup",
+            &json!({ "email": "x@example.com", "password": "long enough" }),
+            None,
+        )
+        .await;
     assert_eq!(status, 404, "no local accounts in OIDC mode: {body}");
 }

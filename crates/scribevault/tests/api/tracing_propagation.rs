@@ -4,8 +4,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
-use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
+    TraceService, TraceServiceServer,
+};
+use opentelemetry_proto::tonic::collector::trace::v1::{
+    ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use scribevault_test_support::free_port;
 
@@ -23,7 +27,10 @@ struct Receiver(Arc<Mutex<Vec<ReceivedSpan>>>);
 
 #[tonic::async_trait]
 impl TraceService for Receiver {
-    async fn export(&self, request: tonic::Request<ExportTraceServiceRequest>) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
+    async fn export(
+        &self,
+        request: tonic::Request<ExportTraceServiceRequest>,
+    ) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
         let mut received = self.0.lock().unwrap();
         for resource_spans in request.into_inner().resource_spans {
             let service = resource_spans
@@ -39,11 +46,17 @@ impl TraceService for Receiver {
                 .unwrap_or_default();
             for scope in resource_spans.scope_spans {
                 for span in scope.spans {
-                    received.push(ReceivedSpan { service: service.clone(), name: span.name, trace_id: span.trace_id });
+                    received.push(ReceivedSpan {
+                        service: service.clone(),
+                        name: span.name,
+                        trace_id: span.trace_id,
+                    });
                 }
             }
         }
-        Ok(tonic::Response::new(ExportTraceServiceResponse { partial_success: None }))
+        Ok(tonic::Response::new(ExportTraceServiceResponse {
+            partial_success: None,
+        }))
     }
 }
 
@@ -60,10 +73,16 @@ async fn a_request_is_one_trace_across_gateway_and_library_processes() {
     let http_port = free_port();
     let library_addr = format!("127.0.0.1:{}", free_port());
     let env: Vec<(String, String)> = [
-        ("SCRIBEVAULT_DATA_DIR", data_dir.path().display().to_string()),
+        (
+            "SCRIBEVAULT_DATA_DIR",
+            data_dir.path().display().to_string(),
+        ),
         ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
         ("SCRIBEVAULT_HTTP_ADDR", format!("127.0.0.1:{http_port}")),
-        ("OTEL_EXPORTER_OTLP_ENDPOINT", format!("http://127.0.0.1:{otlp_port}")),
+        (
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            format!("http://127.0.0.1:{otlp_port}"),
+        ),
         ("OTEL_BSP_SCHEDULE_DELAY", "100".to_owned()),
     ]
     .into_iter()
@@ -71,18 +90,31 @@ async fn a_request_is_one_trace_across_gateway_and_library_processes() {
     .collect();
     let library = spawn_process("library", &env, &library_addr).await;
     let gateway = spawn_process("gateway", &env, &format!("127.0.0.1:{http_port}")).await;
-    let app = TestApp::from_parts(format!("http://127.0.0.1:{http_port}"), library_addr, data_dir, vec![library, gateway]);
+    let app = TestApp::from_parts(
+        format!("http://127.0.0.1:{http_port}"),
+        library_addr,
+        data_dir,
+        vec![library, gateway],
+    );
     let (token, _) = app.sign_up("traced@example.com").await;
-    assert_eq!(app.get("/api/library/transcripts", Some(&token)).await.0, 200);
+    assert_eq!(
+        app.get("/api/library/transcripts", Some(&token)).await.0,
+        200
+    );
 
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
     loop {
         let spans = receiver.0.lock().unwrap().clone();
-        let shared_trace = spans.iter().filter(|span| span.service == "scribevault-gateway" && span.name == "http.request").find_map(|gateway_span| {
-            spans
-                .iter()
-                .find(|span| span.service == "scribevault-library" && span.name == "grpc.request" && span.trace_id == gateway_span.trace_id)
-        });
+        let shared_trace = spans
+            .iter()
+            .filter(|span| span.service == "scribevault-gateway" && span.name == "http.request")
+            .find_map(|gateway_span| {
+                spans.iter().find(|span| {
+                    span.service == "scribevault-library"
+                        && span.name == "grpc.request"
+                        && span.trace_id == gateway_span.trace_id
+                })
+            });
         if shared_trace.is_some() {
             return;
         }

@@ -68,7 +68,7 @@ export default function AuthPage({ kind }: { kind: AuthPageKind }) {
           {copy.title}
         </h1>
         <p className="auth-subtitle">{copy.subtitle}</p>
-        {actions.mode === 'oidc' ? <HostedAuth kind={kind} /> : <LocalAuthForm kind={kind} />}
+        {actions.mode === 'oidc' ? <HostedAuth key={kind} kind={kind} /> : <LocalAuthForm key={kind} kind={kind} />}
         <p className="auth-switch">
           {copy.switchText}{' '}
           <Link to={copy.switchTo}>{copy.switchLink}</Link>

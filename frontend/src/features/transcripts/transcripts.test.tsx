@@ -521,3 +521,45 @@ describe('/transcripts housekeeping', () => {
     expect(screen.queryByText('A (history)')).not.toBeInTheDocument();
   });
 });
+
+describe('/transcripts failure messages', () => {
+  it("shows 'Failed to schedule transcription'", async () => {
+    server.use(http.post('/api/transcription/schedule', () => new HttpResponse(null, { status: 400 })));
+    handOver(['A']);
+    const { user } = await renderTranscripts();
+    await waitFor(() => rowFor('A'));
+    await user.click(screen.getByLabelText('Schedule Overnight (1AM - 6AM)'));
+    await user.click(screen.getByRole('button', { name: 'Schedule Transcription' }));
+    expect(await screen.findByText('Failed to schedule transcription')).toBeInTheDocument();
+    expect(within(rowFor('A')).getByText('Pending')).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to retry files' when Retry Failed cannot start them", async () => {
+    seed([storedFile({ id: 'f1', title: 'A', status: 'failed' }), storedFile({ id: 'f2', title: 'B', status: 'error' })]);
+    server.use(http.post('/api/transcription/start', () => new HttpResponse(null, { status: 400 })));
+    const { user } = await renderTranscripts();
+    await user.click(screen.getByRole('button', { name: 'Retry Failed (2)' }));
+    expect(await screen.findByText('Failed to retry files')).toBeInTheDocument();
+  });
+
+  it("shows 'Error cancelling transcription' when the cancel call cannot reach the server", async () => {
+    seed([storedFile({ id: 'f1', title: 'A', status: 'scheduled', jobId: 'job-1' })]);
+    server.use(http.post('/api/transcription/cancel', () => HttpResponse.error()));
+    const { user } = await renderTranscripts();
+    await user.click(within(rowFor('A')).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText('Error cancelling transcription')).toBeInTheDocument();
+  });
+
+  it("shows 'Failed to stop all transcriptions' when a cancel fails", async () => {
+    const started: StartBody[] = [];
+    server.use(startHandler('job-1', started), http.post('/api/transcription/cancel', () => new HttpResponse(null, { status: 500 })));
+    handOver(['A']);
+    const { user, socket } = await renderTranscripts();
+    connect(socket);
+    await user.click(await screen.findByRole('button', { name: 'Start Transcription' }));
+    await waitFor(() => expect(started).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Stop All' }));
+    expect(await screen.findByText('Failed to stop all transcriptions')).toBeInTheDocument();
+    await waitFor(() => expect(within(rowFor('A')).getByText('Pending')).toBeInTheDocument());
+  });
+});

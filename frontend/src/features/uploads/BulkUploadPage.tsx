@@ -7,7 +7,8 @@ import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
 import { formatFileSize } from '@/lib/format';
-import { HANDOFF_KEYS, writeJson } from '@/lib/storage';
+import { formatDuration } from '@/lib/format';
+import { HANDOFF_KEYS, readJson, writeJson } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
 import { uploadMp3 } from './uploadMp3';
 import {
@@ -17,7 +18,9 @@ import {
   inBatches,
   isMp3,
   newUploadItem,
+  parseSelectedVideos,
   uploadItemsReducer,
+  type SelectedVideo,
   type UploadItem,
   type UploadStatus,
 } from './uploadItems';
@@ -41,6 +44,7 @@ export default function BulkUploadPage() {
   const [items, update] = useReducer(uploadItemsReducer, []);
   const [message, setMessage] = useState<string | null>(null);
   const [isUploading, setIsUploading] = useState(false);
+  const [selectedVideos] = useState(() => parseSelectedVideos(readJson('session', HANDOFF_KEYS.selectedVideos)));
 
   const addFiles = useCallback((list: FileList | File[] | null) => {
     const files = list ? Array.from(list) : [];
@@ -53,6 +57,16 @@ export default function BulkUploadPage() {
     setMessage(mp3s.length < files.length ? MESSAGES.mp3Only : null);
     if (mp3s.length > 0) update({ type: 'added', items: mp3s.map(newUploadItem) });
   }, []);
+
+  function attachToVideo(video: SelectedVideo, file: File | undefined) {
+    if (!file) return;
+    if (!isMp3(file)) {
+      setMessage(MESSAGES.mp3Only);
+      return;
+    }
+    setMessage(null);
+    update({ type: 'added', items: [newUploadItem(file, video)] });
+  }
 
   async function uploadAll() {
     const pending = items.filter((item) => item.status === 'pending');
@@ -68,7 +82,7 @@ export default function BulkUploadPage() {
         await Promise.all(
           batch.map(async (item) => {
             update({ type: 'started', id: item.id });
-            const outcome = await uploadMp3(item.file, item.title, dispatch, (progress) =>
+            const outcome = await uploadMp3(item.file, item.title, item.video, dispatch, (progress) =>
               update({ type: 'progressed', id: item.id, progress }),
             );
             if (outcome.ok) update({ type: 'succeeded', id: item.id, mp3Path: outcome.data.mp3Path });
@@ -109,7 +123,13 @@ export default function BulkUploadPage() {
     writeJson(
       'session',
       HANDOFF_KEYS.mp3Files,
-      uploaded.map((item) => ({ id: item.id, title: item.title, mp3Path: item.mp3Path, size: item.size })),
+      uploaded.map((item) => ({
+        id: item.id,
+        title: item.title,
+        mp3Path: item.mp3Path,
+        size: item.size,
+        youtubeVideoId: item.video?.youtubeVideoId ?? null,
+      })),
     );
     void navigate(paths.transcripts);
   }
@@ -132,6 +152,14 @@ export default function BulkUploadPage() {
             <X size={16} aria-hidden="true" />
           </button>
         </div>
+      )}
+      {selectedVideos.length > 0 && (
+        <SelectedVideosCard
+          videos={selectedVideos}
+          attached={new Set(items.filter((item) => item.video).map((item) => item.video!.youtubeVideoId))}
+          disabled={isUploading}
+          onAttach={attachToVideo}
+        />
       )}
       {items.length > 0 && <UploadProgressCard items={items} />}
       <section className="card" aria-labelledby="files-heading">
@@ -225,11 +253,65 @@ function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => 
   );
 }
 
+function SelectedVideosCard({
+  videos,
+  attached,
+  disabled,
+  onAttach,
+}: {
+  videos: SelectedVideo[];
+  attached: Set<string>;
+  disabled: boolean;
+  onAttach: (video: SelectedVideo, file: File | undefined) => void;
+}) {
+  return (
+    <section className="card" aria-labelledby="selected-videos-heading">
+      <div className="card-header">
+        <h2 id="selected-videos-heading" className="card-title">
+          Selected videos <span className="count">{videos.length}</span>
+        </h2>
+        <span className="muted">Attach the MP3 of each video you chose on Find Videos.</span>
+      </div>
+      <ul className="history-list">
+        {videos.map((video) => (
+          <li key={video.youtubeVideoId} className="history-item" data-testid="selected-video">
+            <span>
+              <span className="file-title">{video.title}</span>
+              <span className="row-meta">
+                {[video.channelTitle, video.duration ? formatDuration(video.duration) : null].filter(Boolean).join(' · ')}
+              </span>
+            </span>
+            {attached.has(video.youtubeVideoId) ? (
+              <StatusBadge tone="success">MP3 attached</StatusBadge>
+            ) : (
+              <label className={`btn btn-sm btn-outline${disabled ? ' disabled' : ''}`}>
+                Attach MP3
+                <input
+                  className="visually-hidden"
+                  type="file"
+                  accept=".mp3,audio/mpeg"
+                  disabled={disabled}
+                  aria-label={`Attach MP3 to ${video.title}`}
+                  onChange={(event) => {
+                    onAttach(video, event.target.files?.[0]);
+                    event.target.value = '';
+                  }}
+                />
+              </label>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function UploadProgressCard({ items }: { items: UploadItem[] }) {
   const count = (status: UploadStatus) => items.filter((item) => item.status === status).length;
   const completed = count('completed');
   const failed = count('error');
-  const overall = items.reduce((sum, item) => sum + (item.status === 'error' ? 100 : item.progress), 0) / items.length;
+  // Share of the selection uploaded so far; failed files count as not uploaded.
+  const overall = items.reduce((sum, item) => sum + (item.status === 'error' ? 0 : item.progress), 0) / items.length;
   return (
     <section className="card progress-card" aria-labelledby="upload-progress-heading">
       <div className="card-header">

@@ -1,9 +1,22 @@
 /** Client state of the bulk upload screen. Files are not serialisable, so this stays out of Redux. */
 export type UploadStatus = 'pending' | 'uploading' | 'completed' | 'error';
 
+/** A video chosen on the discovery screen (sessionStorage `selectedVideos`). */
+export interface SelectedVideo {
+  youtubeVideoId: string;
+  title: string;
+  channelTitle?: string;
+  /** Seconds. */
+  duration?: number;
+  publishedAt?: string;
+  url?: string;
+}
+
 export interface UploadItem {
   id: string;
   file: File;
+  /** The video this MP3 belongs to, when it was attached to a selected video. */
+  video: SelectedVideo | null;
   /** File name without .mp3. */
   title: string;
   size: number;
@@ -32,11 +45,12 @@ export function titleFromFileName(name: string): string {
   return name.replace(/\.mp3$/i, '');
 }
 
-export function newUploadItem(file: File): UploadItem {
+export function newUploadItem(file: File, video: SelectedVideo | null = null): UploadItem {
   return {
     id: crypto.randomUUID(),
     file,
-    title: titleFromFileName(file.name),
+    video,
+    title: video?.title ?? titleFromFileName(file.name),
     size: file.size,
     status: 'pending',
     progress: 0,
@@ -83,4 +97,13 @@ export function inBatches<T>(list: T[], size: number): T[][] {
   const batches: T[][] = [];
   for (let index = 0; index < list.length; index += size) batches.push(list.slice(index, index + size));
   return batches;
+}
+
+/** Reads the discovery screen's selection, ignoring anything malformed. */
+export function parseSelectedVideos(raw: unknown): SelectedVideo[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (video): video is SelectedVideo =>
+      Boolean(video) && typeof (video as SelectedVideo).youtubeVideoId === 'string' && typeof (video as SelectedVideo).title === 'string',
+  );
 }

@@ -1,0 +1,48 @@
+# Scribevault: `make run` starts the product on embedded defaults; `make test` runs every test.
+SHELL := /bin/bash
+export CARGO_TARGET_DIR ?= $(HOME)/.cache/scribevault/target
+DATA_DIR ?= ./data
+
+.PHONY: help run build frontend test lint fmt services services-stop validate-deploy clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
+
+run: build frontend ## Build and start `scribevault all` on embedded defaults at http://127.0.0.1:8080
+	SCRIBEVAULT_DATA_DIR=$(DATA_DIR) $(CARGO_TARGET_DIR)/release/scribevault all
+
+build: ## Build the release binary
+	cargo build --release -p scribevault
+
+frontend: ## Install the SPA's packages (when changed) and build it into frontend/dist
+	@if command -v npm >/dev/null && [ -f frontend/package.json ]; then \
+	  cd frontend && \
+	  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then \
+	    npm ci --no-audit --no-fund --loglevel=error; fi && \
+	  npm run --silent build; \
+	else echo "npm not found: serving without the SPA"; fi
+
+test: ## Install and start the test servers, then run every check and test
+	scripts/test-all.sh
+
+lint: ## rustfmt, clippy, eslint and tsc
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cd frontend && npm run --silent lint && npm run --silent typecheck
+
+fmt: ## Format the Rust code
+	cargo fmt --all
+
+services: ## Install and start PostgreSQL, Redis, RabbitMQ and moto_server for tests
+	scripts/services.sh install
+	scripts/services.sh start
+
+services-stop: ## Stop the test servers
+	scripts/services.sh stop
+
+validate-deploy: ## Validate k8s manifests and the Dockerfile offline
+	scripts/validate-deploy.sh
+
+clean: ## Remove build output
+	cargo clean
+	rm -rf frontend/dist

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Runs every check and test of the project: what `make test` and CI run.
+# Installs and starts what the tests need (idempotently), then: rustfmt, clippy, the Rust test
+# suites (conformance suites against the real servers), the SPA's lint/typecheck/tests/build and
+# the deployment manifests' validation. Ends with one `N passed, N failed` line.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
+logs="$(mktemp -d)"
+failed_steps=()
+passed=0
+failed=0
+
+step() {
+  local name="$1"; shift
+  echo "==> $name"
+  if "$@"; then echo "==> $name: ok"; else echo "==> $name: FAILED"; failed_steps+=("$name"); fi
+}
+
+# Servers and tools.
+scripts/services.sh install || { echo "cannot install the test services"; exit 1; }
+scripts/services.sh start || { echo "cannot start the test services"; exit 1; }
+eval "$(scripts/services.sh env)"
+command -v openssl >/dev/null || apt-get install -y -qq openssl >/dev/null
+if ! cargo nextest --version >/dev/null 2>&1; then
+  echo "==> installing cargo-nextest"
+  cargo install cargo-nextest --locked --quiet
+fi
+
+step "rustfmt" cargo fmt --all -- --check
+step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+rust_tests() {
+  cargo nextest run --workspace --no-fail-fast --status-level fail --final-status-level slow 2>&1 | tee "$logs/rust.log"
+  return "${PIPESTATUS[0]}"
+}
+step "rust tests" rust_tests
+summary="$(grep -E 'tests run:' "$logs/rust.log" | tail -1)"
+rust_passed="$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<<"$summary")"
+rust_failed="$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$summary")"
+passed=$((passed + ${rust_passed:-0}))
+failed=$((failed + ${rust_failed:-0}))
+
+if [ -f frontend/package.json ]; then
+  frontend_deps() {
+    cd "$root/frontend" || return 1
+    if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+      npm ci --no-audit --no-fund --loglevel=error
+    fi
+  }
+  frontend_tests() {
+    (cd "$root/frontend" && npm test 2>&1) | tee "$logs/frontend.log"
+    return "${PIPESTATUS[0]}"
+  }
+  step "frontend dependencies" frontend_deps
+  step "eslint" bash -c "cd '$root/frontend' && npm run --silent lint"
+  step "tsc --noEmit" bash -c "cd '$root/frontend' && npm run --silent typecheck"
+  step "frontend tests" frontend_tests
+  step "frontend build" bash -c "cd '$root/frontend' && npm run --silent build"
+  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/frontend.log" | tail -1)"
+  passed=$((passed + $(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line" | grep . || echo 0)))
+  failed=$((failed + $(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line" | grep . || echo 0)))
+fi
+
+step "deployment manifests" scripts/validate-deploy.sh
+
+echo
+if [ ${#failed_steps[@]} -gt 0 ]; then
+  echo "failed steps: ${failed_steps[*]}"
+  # A failed step with no failing test (lint, build) still fails the run.
+  [ "$failed" -eq 0 ] && failed=1
+fi
+echo "$passed passed, $failed failed"
+[ ${#failed_steps[@]} -eq 0 ]
