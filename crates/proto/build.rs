@@ -30,6 +30,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_client(true)
         // RPCs a service does not implement yet answer UNIMPLEMENTED instead of failing to build.
         .generate_default_stubs(true)
+        // Upload and download chunks pass through without copies.
+        .bytes(".")
         .compile_fds(file_descriptors)?;
     Ok(())
 }

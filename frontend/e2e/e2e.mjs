@@ -154,8 +154,11 @@ async function main() {
       await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 });
       await rowByTitle(page, 'transcription-row', firstTitle).getByRole('link', { name: 'Vault' }).click();
       await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor();
+      await page.getByRole('list', { name: 'Transcripts' }).waitFor({ timeout: 30_000 });
       let dialog = page.getByRole('dialog');
-      if (!(await dialog.isVisible().catch(() => false))) {
+      // The link opens the item when the library uses the transcription file's id.
+      await dialog.waitFor({ timeout: 3000 }).catch(() => {});
+      if (!(await dialog.isVisible())) {
         // The library may key items differently from transcription files: open it by title.
         await page.getByRole('button', { name: new RegExp(firstTitle) }).first().click({ timeout: 30_000 });
         dialog = page.getByRole('dialog');

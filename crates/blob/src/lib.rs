@@ -7,6 +7,7 @@
 
 mod key;
 mod local;
+mod owned;
 mod s3;
 
 use std::pin::Pin;
@@ -16,6 +17,7 @@ use futures::Stream;
 
 pub use key::BlobKey;
 pub use local::LocalBlobStore;
+pub use owned::{CLIENT_PATH_ROOTS, owned_key};
 pub use s3::{MIN_PART_SIZE, S3BlobStore, S3Settings};
 
 /// A stream of body chunks.

@@ -28,6 +28,8 @@ oidc_jwks_refetch_seconds = 60
 whisper_threads = 2
 whisper_concurrency = 1
 max_retries = 10
+retry_base_delay_seconds = 5
+worker_stale_seconds = 15
 "#;
 
 /// A setting that cannot be used; the message names the environment key.
@@ -102,6 +104,10 @@ pub struct Settings {
     pub whisper_concurrency: u32,
     /// Automatic retries of a failed transcription before it is `failed`.
     pub max_retries: u32,
+    /// Delay before the first automatic retry; it doubles each time (at most 5 minutes).
+    pub retry_base_delay_seconds: u64,
+    /// A transcribing file whose worker has not reported for this long goes to another worker.
+    pub worker_stale_seconds: u64,
     /// YouTube Data API key.
     #[serde(default)]
     pub youtube_api_key: Option<String>,

@@ -17,7 +17,7 @@ use tracing_subscriber::util::SubscriberInitExt as _;
 use tracing_subscriber::{EnvFilter, Layer as _};
 
 /// Default filter: our crates at info, chatty dependencies at warn.
-const DEFAULT_FILTER: &str = "info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn,lapin=warn,h2=warn,hyper=warn,tower=warn,aws=warn,actix_server=warn";
+const DEFAULT_FILTER: &str = "info,sqlx=warn,sea_orm=warn,sea_orm_migration=warn,lapin=warn,h2=warn,hyper=warn,tower=warn,aws=warn,actix_server=warn,whisper_rs=warn";
 
 /// Flushes exported spans when dropped, so a short-lived process does not lose its last trace.
 pub struct TelemetryGuard {

@@ -6,6 +6,8 @@ use std::time::Duration;
 use scribevault_core::UserId;
 use scribevault_core::telemetry::{MetadataCarrier, inject_current_context};
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
+use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
+use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use tonic::transport::Channel;
 
 use crate::error::ApiError;
@@ -29,6 +31,8 @@ pub struct ServiceAddresses {
 #[derive(Clone)]
 pub struct ServiceClients {
     pub library: LibraryServiceClient<Channel>,
+    pub storage: StorageServiceClient<Channel>,
+    pub transcription: TranscriptionServiceClient<Channel>,
     channels: Vec<(&'static str, &'static str, Channel)>,
 }
 
@@ -45,6 +49,9 @@ impl ServiceClients {
         let library = scribevault_proto::server::connect_lazy(&addresses.library)?;
         Ok(Self {
             library: LibraryServiceClient::new(library.clone()),
+            storage: StorageServiceClient::new(storage.clone())
+                .max_decoding_message_size(8 * 1024 * 1024),
+            transcription: TranscriptionServiceClient::new(transcription.clone()),
             channels: vec![
                 (
                     "discovery",

@@ -7,6 +7,7 @@ use std::time::Duration;
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::{App, HttpServer, web};
+use scribevault_bus::EventBus;
 use scribevault_core::{AuthMode, Settings};
 use sea_orm::DatabaseConnection;
 use sea_orm_migration::MigratorTrait as _;
@@ -19,9 +20,11 @@ use crate::error::{json_error, path_error, query_error};
 use crate::metrics::{HttpMetrics, metrics_endpoint, record_requests};
 use crate::migration::Migrator;
 use crate::readiness::{ReadinessCheck, ReadinessChecks};
+use crate::realtime::{RealtimeHub, socket_io_endpoint};
 use crate::routes::config::ClientConfig;
 use crate::routes::spa::FrontendDir;
-use crate::routes::{auth, config, health, library, spa};
+use crate::routes::uploads::UploadLimit;
+use crate::routes::{auth, config, health, library, spa, transcription, uploads};
 use crate::trace::trace_requests;
 
 /// What the binary hands the gateway: its database, where the services are, and the checks of
@@ -33,12 +36,24 @@ pub struct GatewayDependencies {
     pub services: ServiceAddresses,
     /// Backend checks for `/readyz` (database, bus, blob store); service checks are added here.
     pub readiness: Vec<ReadinessCheck>,
+    /// Events to deliver to this replica's sockets.
+    pub events: Arc<dyn EventBus>,
 }
 
 /// A bound, not yet running gateway.
 pub struct Gateway {
     server: Server,
     port: u16,
+    _forwarding: AbortOnDrop,
+}
+
+/// Stops the event forwarding when the gateway goes away.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 impl Gateway {
@@ -87,6 +102,10 @@ impl Gateway {
         let client_config = web::Data::new(ClientConfig::from_settings(settings, mode));
         let frontend = web::Data::new(FrontendDir(settings.frontend_dir.clone()));
         let frontend_dir = settings.frontend_dir.clone();
+        let hub = RealtimeHub::default();
+        let forwarding = tokio::spawn(hub.clone().forward_events(dependencies.events.clone()));
+        let hub = web::Data::new(hub);
+        let upload_limit = web::Data::new(UploadLimit(settings.max_upload_bytes));
         let serve_static = frontend_dir.join("index.html").is_file();
         let json_config = web::JsonConfig::default()
             .limit(settings.max_json_bytes)
@@ -118,6 +137,9 @@ impl Gateway {
                 .app_data(metrics.clone())
                 .app_data(client_config.clone())
                 .app_data(frontend.clone())
+                .app_data(hub.clone())
+                .app_data(upload_limit.clone())
+                .route("/socket.io/", web::get().to(socket_io_endpoint))
                 .route("/healthz", web::get().to(health::healthz))
                 .route("/readyz", web::get().to(health::readyz))
                 .route("/metrics", web::get().to(metrics_endpoint))
@@ -144,6 +166,39 @@ impl Gateway {
                             "/library/transcripts/{id}/content",
                             web::put().to(library::update_content),
                         )
+                        .route("/video-mp3/upload", web::post().to(uploads::upload_manual))
+                        .route(
+                            "/video-mp3/upload/{videoId}",
+                            web::post().to(uploads::upload_for_video),
+                        )
+                        .route("/video-mp3/status", web::get().to(uploads::status))
+                        .route(
+                            "/video-mp3/manual-uploads",
+                            web::get().to(uploads::manual_uploads),
+                        )
+                        .route("/files", web::get().to(uploads::download))
+                        .route("/transcription/start", web::post().to(transcription::start))
+                        .route(
+                            "/transcription/schedule",
+                            web::post().to(transcription::schedule),
+                        )
+                        .route("/transcription/retry", web::post().to(transcription::retry))
+                        .route(
+                            "/transcription/cancel",
+                            web::post().to(transcription::cancel),
+                        )
+                        .route(
+                            "/transcription/history/{jobId}",
+                            web::get().to(transcription::history),
+                        )
+                        .route(
+                            "/transcription/jobs/{jobId}",
+                            web::get().to(transcription::job),
+                        )
+                        .route(
+                            "/transcription/models",
+                            web::get().to(transcription::models),
+                        )
                         .default_service(web::to(spa::fallback)),
                 );
             if serve_static {
@@ -160,7 +215,11 @@ impl Gateway {
         .shutdown_timeout(10)
         .disable_signals()
         .run();
-        Ok(Self { server, port })
+        Ok(Self {
+            server,
+            port,
+            _forwarding: AbortOnDrop(forwarding),
+        })
     }
 
     /// The bound HTTP port.

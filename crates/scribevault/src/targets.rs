@@ -9,6 +9,9 @@ use scribevault_core::Settings;
 use scribevault_gateway::{Gateway, GatewayDependencies, ServiceAddresses};
 use tokio::sync::watch;
 
+use scribevault_transcription::TranscriptionConfig;
+use scribevault_transcription_worker::{TranscriptionWorker, WorkerConfig};
+
 use crate::backends;
 use crate::cli::Target;
 
@@ -129,13 +132,33 @@ fn service_addresses(settings: &Settings) -> ServiceAddresses {
     }
 }
 
+fn transcription_config(settings: &Settings) -> TranscriptionConfig {
+    TranscriptionConfig {
+        model_dir: settings.effective_model_dir(),
+        max_retries: settings.max_retries,
+        retry_base_delay: std::time::Duration::from_secs(settings.retry_base_delay_seconds),
+        stale_after: std::time::Duration::from_secs(settings.worker_stale_seconds),
+    }
+}
+
+fn worker_config(settings: &Settings, transcription_addr: String) -> WorkerConfig {
+    WorkerConfig {
+        model_dir: settings.effective_model_dir(),
+        threads: settings.whisper_threads,
+        concurrency: settings.whisper_concurrency,
+        transcription_addr,
+    }
+}
+
 /// Runs `target` until SIGINT/SIGTERM or until a part of it fails.
 pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     let shutdown = Shutdown::listen();
     if target != Target::All
         && settings.amqp_url.is_none()
-        && target != Target::Discovery
-        && target != Target::Conversion
+        && !matches!(
+            target,
+            Target::Discovery | Target::Conversion | Target::Storage
+        )
     {
         tracing::warn!(
             target = target.name(),
@@ -149,16 +172,13 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
             let bus = backends::bus(&settings).await?;
             let blob = backends::blob_store(&settings).await?;
             let readiness = backends::readiness_checks(&db, &bus, Some(&blob));
-            run_gateway(
-                &settings,
-                GatewayDependencies {
-                    db,
-                    services: service_addresses(&settings),
-                    readiness,
-                },
-                shutdown,
-            )
-            .await
+            let dependencies = GatewayDependencies {
+                db,
+                services: service_addresses(&settings),
+                readiness,
+                events: bus.events.clone(),
+            };
+            run_gateway(&settings, dependencies, shutdown).await
         }
         Target::Library => {
             let db = backends::database(&settings).await?;
@@ -173,7 +193,41 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
                 .await
                 .map_err(|e| anyhow::anyhow!("library: {e}"))
         }
-        Target::Discovery | Target::Storage | Target::Transcription | Target::Conversion => {
+        Target::Storage => {
+            let db = backends::database(&settings).await?;
+            let blob = backends::blob_store(&settings).await?;
+            let (listener, addr) = bind_service(&settings, "storage", false).await?;
+            let storage =
+                scribevault_storage::StorageServer::build(db, blob, settings.max_upload_bytes)
+                    .await
+                    .context("storage")?;
+            tracing::info!(%addr, "storage gRPC listening");
+            storage
+                .run(listener, shutdown.requested())
+                .await
+                .map_err(|e| anyhow::anyhow!("storage: {e}"))
+        }
+        Target::Transcription => {
+            let db = backends::database(&settings).await?;
+            let bus = backends::bus(&settings).await?;
+            let blob = backends::blob_store(&settings).await?;
+            let (listener, addr) = bind_service(&settings, "transcription", false).await?;
+            let service = scribevault_transcription::TranscriptionServer::build(
+                db,
+                bus.events,
+                bus.work,
+                blob,
+                transcription_config(&settings),
+            )
+            .await
+            .context("transcription")?;
+            tracing::info!(%addr, "transcription gRPC listening");
+            service
+                .run(listener, shutdown.requested())
+                .await
+                .map_err(|e| anyhow::anyhow!("transcription: {e}"))
+        }
+        Target::Discovery | Target::Conversion => {
             let (listener, addr) = bind_service(&settings, target.name(), false).await?;
             tracing::info!(%addr, target = target.name(), "gRPC listening");
             skeleton_service(target, listener, shutdown.requested())
@@ -181,9 +235,15 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!("{}: {e}", target.name()))
         }
         Target::TranscriptionWorker => {
-            scribevault_transcription_worker::TranscriptionWorker
-                .run(shutdown.requested())
-                .await;
+            let bus = backends::bus(&settings).await?;
+            let blob = backends::blob_store(&settings).await?;
+            let addresses = service_addresses(&settings);
+            let worker = TranscriptionWorker::new(
+                worker_config(&settings, addresses.transcription),
+                bus.work,
+                blob,
+            );
+            worker.run(shutdown.requested()).await;
             Ok(())
         }
     }
@@ -197,16 +257,6 @@ async fn skeleton_service(
     match target {
         Target::Discovery => {
             scribevault_discovery::DiscoveryServer
-                .run(listener, shutdown)
-                .await
-        }
-        Target::Storage => {
-            scribevault_storage::StorageServer
-                .run(listener, shutdown)
-                .await
-        }
-        Target::Transcription => {
-            scribevault_transcription::TranscriptionServer
                 .run(listener, shutdown)
                 .await
         }
@@ -248,15 +298,12 @@ async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
 
     let mut services = tokio::task::JoinSet::new();
     let mut addresses = Vec::new();
-    for service in ["discovery", "storage", "transcription", "conversion"] {
+    for (service, target) in [
+        ("discovery", Target::Discovery),
+        ("conversion", Target::Conversion),
+    ] {
         let (listener, addr) = bind_service(&settings, service, true).await?;
         addresses.push((service, addr));
-        let target = match service {
-            "discovery" => Target::Discovery,
-            "storage" => Target::Storage,
-            "transcription" => Target::Transcription,
-            _ => Target::Conversion,
-        };
         let stop = shutdown.requested();
         services.spawn(async move {
             (
@@ -265,18 +312,55 @@ async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
             )
         });
     }
+    let (storage_listener, storage_addr) = bind_service(&settings, "storage", true).await?;
+    addresses.push(("storage", storage_addr));
+    let storage = scribevault_storage::StorageServer::build(
+        db.clone(),
+        blob.clone(),
+        settings.max_upload_bytes,
+    )
+    .await
+    .context("storage")?;
+    let stop = shutdown.requested();
+    services.spawn(async move { ("storage", storage.run(storage_listener, stop).await) });
+
+    let (transcription_listener, transcription_addr) =
+        bind_service(&settings, "transcription", true).await?;
+    addresses.push(("transcription", transcription_addr));
+    let transcription = scribevault_transcription::TranscriptionServer::build(
+        db.clone(),
+        bus.events.clone(),
+        bus.work.clone(),
+        blob.clone(),
+        transcription_config(&settings),
+    )
+    .await
+    .context("transcription")?;
+    let stop = shutdown.requested();
+    services.spawn(async move {
+        (
+            "transcription",
+            transcription.run(transcription_listener, stop).await,
+        )
+    });
+
     let (library_listener, library_addr) = bind_service(&settings, "library", true).await?;
+    addresses.push(("library", library_addr));
     let library =
         scribevault_library::LibraryServer::build(db.clone(), bus.work.clone(), bus.events.clone())
             .await
             .context("library")?;
     let stop = shutdown.requested();
     services.spawn(async move { ("library", library.run(library_listener, stop).await) });
+
+    let worker = TranscriptionWorker::new(
+        worker_config(&settings, transcription_addr.to_string()),
+        bus.work.clone(),
+        blob.clone(),
+    );
     let worker_stop = shutdown.requested();
     services.spawn(async move {
-        scribevault_transcription_worker::TranscriptionWorker
-            .run(worker_stop)
-            .await;
+        worker.run(worker_stop).await;
         ("transcription-worker", Ok(()))
     });
 
@@ -292,18 +376,16 @@ async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
         storage: addr_of("storage"),
         transcription: addr_of("transcription"),
         conversion: addr_of("conversion"),
-        library: library_addr.to_string(),
+        library: addr_of("library"),
     };
     let readiness = backends::readiness_checks(&db, &bus, Some(&blob));
-    let gateway = run_gateway(
-        &settings,
-        GatewayDependencies {
-            db,
-            services: service_addrs,
-            readiness,
-        },
-        shutdown.clone(),
-    );
+    let dependencies = GatewayDependencies {
+        db,
+        services: service_addrs,
+        readiness,
+        events: bus.events.clone(),
+    };
+    let gateway = run_gateway(&settings, dependencies, shutdown.clone());
     tokio::pin!(gateway);
     loop {
         tokio::select! {

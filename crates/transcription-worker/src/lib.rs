@@ -1,19 +1,363 @@
-//! The stateless transcription worker: it will consume transcription work, decode MP3 with
-//! symphonia, resample with rubato and run whisper.cpp through whisper-rs.
+//! The stateless transcription worker.
 //!
-//! Only the target exists so far; the pipeline lands with the transcription issue. Running it
-//! now logs that and waits for shutdown, so `scribevault all` has every target in place.
+//! It consumes `transcription.work` messages, claims each file from the transcription service
+//! (which owns file state), reads the MP3 from the blob store, decodes and resamples it
+//! (symphonia, rubato) and runs whisper.cpp (whisper-rs) on blocking threads, never on the async
+//! runtime. While it works it reports progress every time whisper advances 5 % and at least once
+//! a second; that report doubles as its heartbeat and tells it to stop when the user cancelled.
+//! It stores the transcript as text, markdown and segment JSON, then completes the file. Any
+//! number of workers can share the queue: claims are conditional, so each file is done once.
+
+pub mod audio;
+pub mod engine;
+pub mod render;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use scribevault_blob::{BlobStore, body_from_bytes, collect_body, owned_key};
+use scribevault_bus::{WorkMessage, WorkQueue};
+use scribevault_core::UserId;
+use scribevault_proto::transcription::v1 as pb;
+use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
+use scribevault_transcription::{TranscriptionWork, WORK_QUEUE};
+use tonic::transport::Channel;
+
+use crate::audio::{decode_mp3_to_mono, resample_to_whisper_rate};
+use crate::engine::{EngineError, ModelCache, transcribe};
+
+/// What a worker needs to know.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// Where `ggml-<model>.bin` files are.
+    pub model_dir: PathBuf,
+    /// whisper.cpp threads per file.
+    pub threads: u32,
+    /// Files transcribed at once.
+    pub concurrency: u32,
+    /// `host:port` of the transcription service.
+    pub transcription_addr: String,
+}
 
 /// The transcription-worker target.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct TranscriptionWorker;
+pub struct TranscriptionWorker {
+    config: WorkerConfig,
+    work: Arc<dyn WorkQueue>,
+    blobs: Arc<dyn BlobStore>,
+    models: ModelCache,
+}
+
+/// How a file ended without a transcript.
+enum FileFailure {
+    /// The user cancelled or another worker took over: say nothing.
+    Stopped,
+    /// Worth reporting; `permanent` when retrying cannot help.
+    Failed { message: String, permanent: bool },
+}
+
+struct Job {
+    user: UserId,
+    work: TranscriptionWork,
+    claim: pb::ClaimTranscriptionFileResponse,
+}
+
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+const REPORT_STEP_PERCENT: u32 = 5;
 
 impl TranscriptionWorker {
-    /// Waits for `shutdown`.
-    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send) {
-        tracing::warn!(
-            "transcription-worker: the audio pipeline is not implemented yet; this target only idles"
-        );
-        shutdown.await;
+    /// A worker over the given queue and blob store.
+    #[must_use]
+    pub fn new(config: WorkerConfig, work: Arc<dyn WorkQueue>, blobs: Arc<dyn BlobStore>) -> Self {
+        Self {
+            config,
+            work,
+            blobs,
+            models: ModelCache::default(),
+        }
     }
+
+    /// Consumes work until `shutdown` resolves. Files in progress are abandoned unacknowledged,
+    /// so the queue (or the transcription service's sweep) hands them to another worker.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send) {
+        let channel = match scribevault_proto::server::connect_lazy(&self.config.transcription_addr)
+        {
+            Ok(channel) => channel,
+            Err(error) => {
+                tracing::error!(error = %error, "invalid SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR");
+                return;
+            }
+        };
+        let client = TranscriptionServiceClient::new(channel);
+        let worker = Arc::new(self);
+        tokio::pin!(shutdown);
+        let mut consumer = loop {
+            match worker.work.consume(WORK_QUEUE).await {
+                Ok(consumer) => break consumer,
+                Err(error) => {
+                    tracing::warn!(error = %error, "cannot consume transcription work yet");
+                    tokio::select! {
+                        () = &mut shutdown => return,
+                        () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                    }
+                }
+            }
+        };
+        let slots = Arc::new(tokio::sync::Semaphore::new(
+            worker.config.concurrency.max(1) as usize,
+        ));
+        let mut running = tokio::task::JoinSet::new();
+        loop {
+            let Ok(slot) = slots.clone().acquire_owned().await else {
+                break;
+            };
+            let message = tokio::select! {
+                () = &mut shutdown => break,
+                message = consumer.next() => message,
+            };
+            let Some(message) = message else { break };
+            let worker = worker.clone();
+            let client = client.clone();
+            running.spawn(async move {
+                let _slot = slot;
+                worker.handle(client, message).await;
+            });
+            while running.try_join_next().is_some() {}
+        }
+        running.abort_all();
+    }
+
+    async fn handle(&self, mut client: TranscriptionServiceClient<Channel>, message: WorkMessage) {
+        let work: TranscriptionWork = match serde_json::from_slice(&message.body) {
+            Ok(work) => work,
+            Err(error) => {
+                tracing::error!(error = %error, "undecodable transcription work dropped");
+                let _ = message.ack().await;
+                return;
+            }
+        };
+        let span = tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt = message.delivery_count);
+        if let Some(traceparent) = &work.traceparent {
+            scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
+        }
+        let _entered = span.enter();
+        let user = UserId::new(work.user_id.clone());
+        let claim_request = pb::ClaimTranscriptionFileRequest {
+            job_id: work.job_id.clone(),
+            file_id: work.file_id.clone(),
+        };
+        let claim = match client
+            .claim_transcription_file(on_behalf_of(&user, claim_request))
+            .await
+        {
+            Ok(claim) => claim.into_inner(),
+            Err(status) if status.code() == tonic::Code::NotFound => {
+                let _ = message.ack().await;
+                return;
+            }
+            Err(status) => {
+                tracing::warn!(error = %status, "cannot claim; the message will be redelivered");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                let _ = message.nack().await;
+                return;
+            }
+        };
+        if !claim.claimed {
+            tracing::debug!(reason = %claim.reason, "file not claimed");
+            let _ = message.ack().await;
+            return;
+        }
+        let job = Job { user, work, claim };
+        let outcome = self.transcribe_file(&mut client, &job).await;
+        let settled = match outcome {
+            Ok(done) => client
+                .complete_transcription_file(on_behalf_of(&job.user, done))
+                .await
+                .map(|_| ()),
+            Err(FileFailure::Stopped) => Ok(()),
+            Err(FileFailure::Failed {
+                message: error_message,
+                permanent,
+            }) => {
+                tracing::warn!(error = %error_message, permanent, "transcription failed");
+                let failure = pb::FailTranscriptionFileRequest {
+                    job_id: job.work.job_id.clone(),
+                    file_id: job.work.file_id.clone(),
+                    claim_token: job.claim.claim_token,
+                    error_message,
+                    permanent,
+                };
+                client
+                    .fail_transcription_file(on_behalf_of(&job.user, failure))
+                    .await
+                    .map(|_| ())
+            }
+        };
+        match settled {
+            Ok(()) => {
+                let _ = message.ack().await;
+            }
+            Err(status) => {
+                // The service will see the file's heartbeat go stale and queue it again.
+                tracing::warn!(error = %status, "could not record the outcome");
+                let _ = message.ack().await;
+            }
+        }
+    }
+
+    async fn transcribe_file(
+        &self,
+        client: &mut TranscriptionServiceClient<Channel>,
+        job: &Job,
+    ) -> Result<pb::CompleteTranscriptionFileRequest, FileFailure> {
+        let started = Instant::now();
+        let file = job.claim.file.clone().unwrap_or_default();
+        let failed = |message: String, permanent: bool| FileFailure::Failed { message, permanent };
+        let key = owned_key(job.user.as_str(), &file.mp3_path)
+            .map_err(|e| failed(e.to_string(), true))?;
+        let body = self
+            .blobs
+            .get(&key)
+            .await
+            .map_err(|e| failed(format!("The MP3 could not be read: {e}"), false))?;
+        let mp3 = collect_body(body)
+            .await
+            .map_err(|e| failed(format!("The MP3 could not be read: {e}"), false))?;
+
+        let model_path = self
+            .config
+            .model_dir
+            .join(format!("ggml-{}.bin", job.claim.model));
+        let models = self.models.clone();
+        let prepared = tokio::task::spawn_blocking(move || {
+            let audio = decode_mp3_to_mono(mp3)?;
+            let duration = audio.duration_seconds();
+            let pcm = resample_to_whisper_rate(&audio)?;
+            Ok::<_, audio::AudioError>((pcm, duration))
+        });
+        let model = tokio::task::spawn_blocking(move || models.get(&model_path));
+        let (pcm, duration_seconds) = prepared
+            .await
+            .map_err(|e| failed(e.to_string(), false))?
+            .map_err(|e| failed(e.to_string(), true))?;
+        let model = model
+            .await
+            .map_err(|e| failed(e.to_string(), false))?
+            .map_err(|e| failed(e.to_string(), true))?;
+
+        let progress = Arc::new(AtomicU32::new(0));
+        let abort = Arc::new(AtomicBool::new(false));
+        let threads = self.config.threads;
+        let whisper = {
+            let progress = progress.clone();
+            let abort = abort.clone();
+            tokio::task::spawn_blocking(move || transcribe(&model, &pcm, threads, progress, abort))
+        };
+        tokio::pin!(whisper);
+        let mut reported = 0;
+        let mut last_report = Instant::now();
+        let mut poll = tokio::time::interval(Duration::from_millis(200));
+        let segments = loop {
+            tokio::select! {
+                finished = &mut whisper => break finished,
+                _ = poll.tick() => {
+                    let now = progress.load(Ordering::Relaxed).min(99);
+                    if now >= reported + REPORT_STEP_PERCENT || last_report.elapsed() >= REPORT_EVERY {
+                        let report = pb::ReportTranscriptionProgressRequest {
+                            job_id: job.work.job_id.clone(),
+                            file_id: job.work.file_id.clone(),
+                            claim_token: job.claim.claim_token,
+                            progress: now,
+                        };
+                        match client.report_transcription_progress(on_behalf_of(&job.user, report)).await {
+                            Ok(answer) if answer.get_ref().stop => abort.store(true, Ordering::Relaxed),
+                            Ok(_) => {}
+                            Err(status) => tracing::warn!(error = %status, "progress report failed"),
+                        }
+                        reported = now;
+                        last_report = Instant::now();
+                    }
+                }
+            }
+        };
+        let segments = match segments.map_err(|e| failed(e.to_string(), false))? {
+            Ok(segments) => segments,
+            Err(EngineError::Aborted) => return Err(FileFailure::Stopped),
+            Err(error @ EngineError::Model(..)) => return Err(failed(error.to_string(), true)),
+            Err(error) => return Err(failed(error.to_string(), false)),
+        };
+
+        let text = render::plain_text(&segments);
+        let markdown = render::markdown(&file.title, &segments);
+        let segments_json =
+            serde_json::to_vec_pretty(&segments).map_err(|e| failed(e.to_string(), false))?;
+        let base = format!(
+            "transcripts/{}/{}",
+            job.work.job_id,
+            safe_name(&job.work.file_id)
+        );
+        let transcript_path = format!("{base}.txt");
+        let markdown_path = format!("{base}.md");
+        let segments_path = format!("{base}.segments.json");
+        for (path, body) in [
+            (&transcript_path, text.clone().into_bytes()),
+            (&markdown_path, markdown.clone().into_bytes()),
+            (&segments_path, segments_json),
+        ] {
+            let key =
+                owned_key(job.user.as_str(), path).map_err(|e| failed(e.to_string(), true))?;
+            self.blobs
+                .put(&key, body_from_bytes(body))
+                .await
+                .map_err(|e| failed(format!("The transcript could not be stored: {e}"), false))?;
+        }
+        let vault_content = if job.claim.output_format == "txt" {
+            text
+        } else {
+            markdown
+        };
+        Ok(pb::CompleteTranscriptionFileRequest {
+            job_id: job.work.job_id.clone(),
+            file_id: job.work.file_id.clone(),
+            claim_token: job.claim.claim_token,
+            transcript_path,
+            markdown_path,
+            segments_path,
+            processing_time_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            duration_seconds,
+            vault_content,
+        })
+    }
+}
+
+/// A file id made safe as one path segment.
+fn safe_name(file_id: &str) -> String {
+    let cleaned: String = file_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(100)
+        .collect();
+    if cleaned.is_empty() {
+        "file".into()
+    } else {
+        cleaned
+    }
+}
+
+fn on_behalf_of<T>(user: &UserId, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if user.attach_to(&mut request).is_err() {
+        tracing::error!("user id cannot travel in metadata");
+    }
+    scribevault_core::telemetry::inject_current_context(
+        &mut scribevault_core::telemetry::MetadataCarrier(request.metadata_mut()),
+    );
+    request
 }

@@ -1,23 +1,59 @@
-//! Transcription jobs, files and attempts.
+//! The transcription service owns transcription jobs, their files and attempts.
 //!
-//! Only the target's skeleton exists so far: the gRPC server with health and reflection, whose
-//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet.
+//! It validates and records jobs, queues one work message per file, and is the only writer of
+//! file state: workers claim, report and finish files through its gRPC API. It publishes the
+//! `transcriptionProgress`, `transcriptionComplete` and `transcriptionError` events, hands
+//! finished transcripts to the library's ingest queue, retries failures with back-off, opens
+//! scheduled jobs when their overnight window starts, and gives files whose worker went silent
+//! to another worker.
 
-use scribevault_proto::transcription::v1::transcription_service_server::{
-    TranscriptionService, TranscriptionServiceServer,
-};
+mod entity;
+mod error;
+mod grpc;
+mod messages;
+mod migration;
+mod service;
+mod window;
+
+pub use error::TranscriptionError;
+pub use messages::{LIBRARY_INGEST_QUEUE, LibraryIngest, TranscriptionWork, WORK_QUEUE};
+pub use service::{TranscriptionConfig, Transcriptions, status};
+pub use window::DailyWindow;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use scribevault_blob::BlobStore;
+use scribevault_bus::{EventBus, WorkQueue};
+use scribevault_proto::transcription::v1::transcription_service_server::TranscriptionServiceServer;
+use sea_orm::DatabaseConnection;
+
+/// How often the housekeeping pass runs.
+const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The transcription target.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct TranscriptionServer;
-
-struct UnimplementedTranscriptionService;
-
-#[tonic::async_trait]
-impl TranscriptionService for UnimplementedTranscriptionService {}
+pub struct TranscriptionServer {
+    service: Transcriptions,
+}
 
 impl TranscriptionServer {
-    /// Serves gRPC on `listener` until `shutdown` resolves.
+    /// Migrates the tables.
+    ///
+    /// # Errors
+    /// Migration failure.
+    pub async fn build(
+        db: DatabaseConnection,
+        events: Arc<dyn EventBus>,
+        work: Arc<dyn WorkQueue>,
+        blobs: Arc<dyn BlobStore>,
+        config: TranscriptionConfig,
+    ) -> Result<Self, TranscriptionError> {
+        Ok(Self {
+            service: Transcriptions::start(db, events, work, blobs, config).await?,
+        })
+    }
+
+    /// Resumes waiting files, runs housekeeping and serves gRPC until `shutdown`.
     ///
     /// # Errors
     /// The gRPC transport fails.
@@ -26,11 +62,34 @@ impl TranscriptionServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        scribevault_proto::server::serve(
+        match self.service.resume_waiting_files().await {
+            Ok(0) => {}
+            Ok(resumed) => tracing::info!(
+                resumed,
+                "queued files that were waiting when the service stopped"
+            ),
+            Err(error) => tracing::error!(error = %error, "could not resume waiting files"),
+        }
+        let housekeeping = {
+            let service = self.service.clone();
+            tokio::spawn(async move {
+                let mut ticks = tokio::time::interval(HOUSEKEEPING_INTERVAL);
+                ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    ticks.tick().await;
+                    if let Err(error) = service.requeue_due_files().await {
+                        tracing::warn!(error = %error, "transcription housekeeping failed");
+                    }
+                }
+            })
+        };
+        let result = scribevault_proto::server::serve(
             listener,
-            TranscriptionServiceServer::new(UnimplementedTranscriptionService),
+            TranscriptionServiceServer::new(grpc::TranscriptionGrpc::new(self.service)),
             shutdown,
         )
-        .await
+        .await;
+        housekeeping.abort();
+        result
     }
 }

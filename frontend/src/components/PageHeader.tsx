@@ -1,6 +1,10 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 
+/** The screen's h1, subtitle and actions; also names the browser tab after the screen. */
 export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Scribevault`;
+  }, [title]);
   return (
     <header className="page-header">
       <div>

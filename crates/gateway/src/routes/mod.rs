@@ -5,3 +5,5 @@ pub mod config;
 pub mod health;
 pub mod library;
 pub mod spa;
+pub mod transcription;
+pub mod uploads;

@@ -1,13 +1,12 @@
 import { AlertCircle, CheckCircle2, FileAudio, LoaderCircle, Trash2, UploadCloud, Wand2, X } from 'lucide-react';
-import { useCallback, useId, useReducer, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useId, useReducer, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
-import { formatFileSize } from '@/lib/format';
-import { formatDuration } from '@/lib/format';
+import { formatDuration, formatFileSize } from '@/lib/format';
 import { HANDOFF_KEYS, readJson, writeJson } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
 import { uploadMp3 } from './uploadMp3';
@@ -55,7 +54,7 @@ export default function BulkUploadPage() {
     }
     const mp3s = files.filter(isMp3);
     setMessage(mp3s.length < files.length ? MESSAGES.mp3Only : null);
-    if (mp3s.length > 0) update({ type: 'added', items: mp3s.map(newUploadItem) });
+    if (mp3s.length > 0) update({ type: 'added', items: mp3s.map((file) => newUploadItem(file)) });
   }, []);
 
   function attachToVideo(video: SelectedVideo, file: File | undefined) {
@@ -207,7 +206,6 @@ export default function BulkUploadPage() {
 
 function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => void; disabled: boolean }) {
   const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
   function onDrop(event: DragEvent) {
@@ -233,11 +231,7 @@ function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => 
       </span>
       <p className="dropzone-title">Drag and drop MP3 files here</p>
       <p className="muted">MP3 only, up to {MAX_FILES_PER_SELECTION} files per selection.</p>
-      <label htmlFor={inputId} className={`btn btn-outline${disabled ? ' disabled' : ''}`}>
-        Choose MP3 files
-      </label>
       <input
-        ref={inputRef}
         id={inputId}
         className="visually-hidden"
         type="file"
@@ -249,6 +243,9 @@ function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => 
           event.target.value = '';
         }}
       />
+      <label htmlFor={inputId} className={`btn btn-outline${disabled ? ' disabled' : ''}`}>
+        Choose MP3 files
+      </label>
     </section>
   );
 }

@@ -264,3 +264,45 @@ describe('hand-off to /transcripts', () => {
     expect(window.sessionStorage.getItem('mp3Files')).toBeNull();
   });
 });
+
+describe('videos selected on Find Videos', () => {
+  it('attaches an MP3 to each selected video and uploads it to /upload/{videoId}', async () => {
+    window.sessionStorage.setItem(
+      'selectedVideos',
+      JSON.stringify([
+        { youtubeVideoId: 'vid-1', title: 'Channel intro', channelTitle: 'My Channel', duration: 95, publishedAt: '2024-01-05T00:00:00Z' },
+      ]),
+    );
+    const fields: Record<string, FormDataEntryValue | null> = {};
+    server.use(
+      http.post('/api/video-mp3/upload/:videoId', async ({ request, params }) => {
+        const form = await request.formData();
+        for (const key of ['title', 'channelTitle', 'duration', 'publishedAt']) fields[key] = form.get(key);
+        fields.videoId = params.videoId as string;
+        return HttpResponse.json({ data: { mp3Path: 'mp3/vid-1.mp3', title: 'Channel intro', size: 10 } }, { status: 201 });
+      }),
+    );
+    const { user } = await renderUploads();
+    const video = screen.getByTestId('selected-video');
+    expect(within(video).getByText('My Channel · 1:35')).toBeInTheDocument();
+    await user.upload(within(video).getByLabelText('Attach MP3 to Channel intro'), mp3('whatever.mp3'));
+    expect(within(video).getByText('MP3 attached')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
+    await waitFor(() => expect(within(rowFor('Channel intro')).getByText('Completed')).toBeInTheDocument());
+    expect(fields).toEqual({
+      videoId: 'vid-1',
+      title: 'Channel intro',
+      channelTitle: 'My Channel',
+      duration: '95',
+      publishedAt: '2024-01-05T00:00:00Z',
+    });
+  });
+
+  it('rejects a non-MP3 attachment', async () => {
+    window.sessionStorage.setItem('selectedVideos', JSON.stringify([{ youtubeVideoId: 'vid-1', title: 'Clip' }]));
+    const { user } = await renderUploads();
+    await user.upload(screen.getByLabelText('Attach MP3 to Clip'), new File(['x'], 'clip.wav', { type: 'audio/wav' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please select MP3 files only');
+    expect(rows()).toHaveLength(0);
+  });
+});

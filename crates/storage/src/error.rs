@@ -1,0 +1,66 @@
+//! Errors of the storage service.
+
+use scribevault_core::ErrorCode;
+use scribevault_core::error_code::ServiceError;
+
+/// The text the SPA shows for a file that is not MP3 (spec §5).
+pub const NOT_MP3_MESSAGE: &str = "Please select MP3 files only";
+
+/// What can go wrong in storage.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The bytes are not MP3 audio; `detail` is logged, the user sees the spec's text.
+    #[error("{NOT_MP3_MESSAGE}")]
+    NotMp3 {
+        /// Why the content was refused.
+        detail: String,
+    },
+    /// The upload is over the size limit.
+    #[error("File is too large: the limit is {limit_mb} MB")]
+    TooLarge {
+        /// The limit in MB.
+        limit_mb: u64,
+    },
+    /// Nothing of the caller's has this path.
+    #[error("file not found")]
+    NotFound,
+    /// The path is not one we hand out (absolute, `..`, unknown folder).
+    #[error("invalid path: {0}")]
+    InvalidPath(String),
+    /// The request is malformed.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The upload stream broke off.
+    #[error("the upload was interrupted")]
+    Interrupted,
+    /// The blob store failed.
+    #[error("blob store failure: {0}")]
+    Blob(String),
+    /// The database failed.
+    #[error("database error: {0}")]
+    Database(#[from] sea_orm::DbErr),
+}
+
+impl ServiceError for StorageError {
+    fn error_code(&self) -> ErrorCode {
+        match self {
+            Self::NotMp3 { .. }
+            | Self::InvalidPath(_)
+            | Self::BadRequest(_)
+            | Self::Interrupted => ErrorCode::BadRequest,
+            Self::TooLarge { .. } => ErrorCode::PayloadTooLarge,
+            Self::NotFound => ErrorCode::NotFound,
+            Self::Blob(_) => ErrorCode::Unavailable,
+            Self::Database(_) => ErrorCode::Internal,
+        }
+    }
+}
+
+impl From<StorageError> for tonic::Status {
+    fn from(error: StorageError) -> Self {
+        if let StorageError::NotMp3 { detail } = &error {
+            tracing::info!(detail = %detail, "upload refused: not MP3");
+        }
+        scribevault_core::error_code::into_status(&error)
+    }
+}

@@ -1,0 +1,125 @@
+//! whisper.cpp through whisper-rs: each model is loaded once per process and shared; every
+//! transcription gets its own state. Runs on blocking threads only.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::Serialize;
+use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
+
+/// One recognised stretch of speech.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Segment {
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+}
+
+/// Why whisper did not produce a transcript.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The model file is missing or unreadable (permanent).
+    #[error("Model {0} could not be loaded: {1}")]
+    Model(String, String),
+    /// The transcription was stopped through the abort flag.
+    #[error("Transcription stopped")]
+    Aborted,
+    /// whisper.cpp failed.
+    #[error("Transcription failed: {0}")]
+    Whisper(String),
+}
+
+/// Loaded models by file path.
+#[derive(Default, Clone)]
+pub struct ModelCache {
+    models: Arc<Mutex<HashMap<PathBuf, Arc<WhisperContext>>>>,
+}
+
+impl ModelCache {
+    /// Sends whisper.cpp's own logging through `tracing` (filtered like everything else).
+    pub fn install_logging() {
+        whisper_rs::install_logging_hooks();
+    }
+
+    /// The model at `path`, loading it on first use.
+    ///
+    /// # Errors
+    /// [`EngineError::Model`] when it cannot be loaded.
+    pub fn get(&self, path: &Path) -> Result<Arc<WhisperContext>, EngineError> {
+        let mut models = self.models.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(model) = models.get(path) {
+            return Ok(model.clone());
+        }
+        let name = path.display().to_string();
+        if !path.is_file() {
+            return Err(EngineError::Model(name, "file not found".into()));
+        }
+        let context = WhisperContext::new_with_params(&name, WhisperContextParameters::default())
+            .map_err(|e| EngineError::Model(name.clone(), e.to_string()))?;
+        let context = Arc::new(context);
+        models.insert(path.to_path_buf(), context.clone());
+        Ok(context)
+    }
+}
+
+/// Transcribes 16 kHz mono `pcm`. `progress` receives whisper's percentage; setting `abort`
+/// stops the computation within a fraction of a second.
+///
+/// # Errors
+/// [`EngineError::Aborted`] or a whisper failure.
+pub fn transcribe(
+    model: &WhisperContext,
+    pcm: &[f32],
+    threads: u32,
+    progress: Arc<AtomicU32>,
+    abort: Arc<AtomicBool>,
+) -> Result<Vec<Segment>, EngineError> {
+    let mut state = model
+        .create_state()
+        .map_err(|e| EngineError::Whisper(e.to_string()))?;
+    let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+    params.set_n_threads(i32::try_from(threads.max(1)).unwrap_or(1));
+    params.set_language(Some("en"));
+    params.set_print_progress(false);
+    params.set_print_realtime(false);
+    params.set_print_timestamps(false);
+    params.set_print_special(false);
+    params.set_progress_callback_safe(move |percent: i32| {
+        progress.store(
+            u32::try_from(percent.clamp(0, 100)).unwrap_or(0),
+            Ordering::Relaxed,
+        );
+    });
+    let abort_flag = abort.clone();
+    // whisper-rs 0.16's `set_abort_callback_safe` boxes the closure as `Box<dyn FnMut>` but
+    // calls it back as the closure's own type; handing it a `Box<dyn FnMut>` makes both the
+    // same type, so the callback reads our flag and not a misread pointer.
+    let abort_callback: Box<dyn FnMut() -> bool> = Box::new(move || abort_flag.load(Ordering::Relaxed));
+    params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort_callback);
+    let outcome = state.full(params, pcm);
+    if abort.load(Ordering::Relaxed) {
+        return Err(EngineError::Aborted);
+    }
+    outcome.map_err(|e| EngineError::Whisper(e.to_string()))?;
+    let mut segments = Vec::new();
+    for segment in state.as_iter() {
+        let text = segment
+            .to_str_lossy()
+            .map_err(|e| EngineError::Whisper(e.to_string()))?
+            .trim()
+            .to_owned();
+        if text.is_empty() || text == "[BLANK_AUDIO]" {
+            continue;
+        }
+        // whisper.cpp counts in centiseconds.
+        segments.push(Segment {
+            start_ms: segment.start_timestamp() * 10,
+            end_ms: segment.end_timestamp() * 10,
+            text,
+        });
+    }
+    Ok(segments)
+}

@@ -1,0 +1,4 @@
+//! Tables owned by the transcription service.
+
+pub mod transcription_file;
+pub mod transcription_job;

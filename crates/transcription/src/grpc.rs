@@ -1,0 +1,290 @@
+//! Thin gRPC adapter over [`Transcriptions`].
+
+use scribevault_core::identity::caller;
+use scribevault_proto::transcription::v1 as pb;
+use tonic::{Request, Response, Status};
+
+use crate::entity::{transcription_file, transcription_job};
+use crate::service::{CompletedTranscript, FileToTranscribe, Transcriptions};
+
+pub struct TranscriptionGrpc {
+    service: Transcriptions,
+}
+
+impl TranscriptionGrpc {
+    pub fn new(service: Transcriptions) -> Self {
+        Self { service }
+    }
+}
+
+fn file_to_proto(file: transcription_file::Model) -> pb::TranscriptionFile {
+    pb::TranscriptionFile {
+        id: file.file_id,
+        job_id: file.job_id,
+        youtube_video_id: file.youtube_video_id,
+        title: file.title,
+        mp3_path: file.mp3_path,
+        status: file.status,
+        progress: u32::try_from(file.progress).unwrap_or(0),
+        error_message: file.error_message,
+        retry_count: u32::try_from(file.retry_count).unwrap_or(0),
+        max_retries: u32::try_from(file.max_retries).unwrap_or(0),
+        last_failed_at: file.last_failed_at.map(|at| at.to_rfc3339()),
+        transcript_path: file.transcript_path,
+        markdown_path: file.markdown_path,
+        processing_time_ms: file
+            .processing_time_ms
+            .and_then(|ms| u64::try_from(ms).ok()),
+    }
+}
+
+fn job_to_proto(
+    job: transcription_job::Model,
+    files: Vec<transcription_file::Model>,
+) -> pb::TranscriptionJob {
+    let finished = files
+        .iter()
+        .all(|file| matches!(file.status.as_str(), "completed" | "failed" | "error"));
+    pb::TranscriptionJob {
+        id: job.id,
+        status: if finished {
+            "finished".into()
+        } else {
+            "active".into()
+        },
+        model: job.model,
+        output_format: job.output_format,
+        created_at: job.created_at.to_rfc3339(),
+        files: files.into_iter().map(file_to_proto).collect(),
+    }
+}
+
+fn files_from_proto(files: Vec<pb::FileToTranscribe>) -> Vec<FileToTranscribe> {
+    files
+        .into_iter()
+        .map(|file| FileToTranscribe {
+            id: file.id,
+            mp3_path: file.mp3_path,
+            title: file.title,
+            youtube_video_id: file.youtube_video_id,
+        })
+        .collect()
+}
+
+fn token(value: u32) -> i32 {
+    i32::try_from(value).unwrap_or(i32::MAX)
+}
+
+#[tonic::async_trait]
+impl pb::transcription_service_server::TranscriptionService for TranscriptionGrpc {
+    async fn start_transcription(
+        &self,
+        request: Request<pb::StartTranscriptionRequest>,
+    ) -> Result<Response<pb::StartTranscriptionResponse>, Status> {
+        let user = caller(&request)?;
+        let start = request.into_inner();
+        let (job, files) = self
+            .service
+            .start_job(
+                &user,
+                files_from_proto(start.files),
+                &start.model,
+                &start.output_format,
+            )
+            .await?;
+        Ok(Response::new(pb::StartTranscriptionResponse {
+            job_id: job.id,
+            files: files.into_iter().map(file_to_proto).collect(),
+        }))
+    }
+
+    async fn schedule_transcription(
+        &self,
+        request: Request<pb::ScheduleTranscriptionRequest>,
+    ) -> Result<Response<pb::StartTranscriptionResponse>, Status> {
+        let user = caller(&request)?;
+        let schedule = request.into_inner();
+        let (job, files) = self
+            .service
+            .schedule_job(
+                &user,
+                files_from_proto(schedule.files),
+                &schedule.model,
+                &schedule.output_format,
+                &schedule.start_time,
+                &schedule.end_time,
+                &schedule.timezone,
+            )
+            .await?;
+        Ok(Response::new(pb::StartTranscriptionResponse {
+            job_id: job.id,
+            files: files.into_iter().map(file_to_proto).collect(),
+        }))
+    }
+
+    async fn retry_transcription_file(
+        &self,
+        request: Request<pb::FileRef>,
+    ) -> Result<Response<pb::TranscriptionFile>, Status> {
+        let user = caller(&request)?;
+        let file = request.into_inner();
+        Ok(Response::new(file_to_proto(
+            self.service
+                .retry(&user, &file.job_id, &file.file_id)
+                .await?,
+        )))
+    }
+
+    async fn cancel_transcription_file(
+        &self,
+        request: Request<pb::FileRef>,
+    ) -> Result<Response<pb::TranscriptionFile>, Status> {
+        let user = caller(&request)?;
+        let file = request.into_inner();
+        Ok(Response::new(file_to_proto(
+            self.service
+                .cancel(&user, &file.job_id, &file.file_id)
+                .await?,
+        )))
+    }
+
+    async fn get_transcription_history(
+        &self,
+        request: Request<pb::GetTranscriptionJobRequest>,
+    ) -> Result<Response<pb::GetTranscriptionHistoryResponse>, Status> {
+        let user = caller(&request)?;
+        let (_, files) = self
+            .service
+            .job(&user, &request.into_inner().job_id)
+            .await?;
+        Ok(Response::new(pb::GetTranscriptionHistoryResponse {
+            entries: files
+                .into_iter()
+                .map(|file| pb::HistoryEntry {
+                    id: file.file_id,
+                    title: file.title,
+                    retry_count: u32::try_from(file.retry_count).unwrap_or(0),
+                    max_retries: u32::try_from(file.max_retries).unwrap_or(0),
+                    last_failed_at: file.last_failed_at.map(|at| at.to_rfc3339()),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn get_transcription_job(
+        &self,
+        request: Request<pb::GetTranscriptionJobRequest>,
+    ) -> Result<Response<pb::TranscriptionJob>, Status> {
+        let user = caller(&request)?;
+        let (job, files) = self
+            .service
+            .job(&user, &request.into_inner().job_id)
+            .await?;
+        Ok(Response::new(job_to_proto(job, files)))
+    }
+
+    async fn list_models(
+        &self,
+        request: Request<pb::ListModelsRequest>,
+    ) -> Result<Response<pb::ListModelsResponse>, Status> {
+        caller(&request)?;
+        Ok(Response::new(pb::ListModelsResponse {
+            models: self.service.available_models(),
+        }))
+    }
+
+    async fn claim_transcription_file(
+        &self,
+        request: Request<pb::ClaimTranscriptionFileRequest>,
+    ) -> Result<Response<pb::ClaimTranscriptionFileResponse>, Status> {
+        let user = caller(&request)?;
+        let claim = request.into_inner();
+        Ok(Response::new(
+            match self
+                .service
+                .claim(&user, &claim.job_id, &claim.file_id)
+                .await?
+            {
+                Ok(claimed) => pb::ClaimTranscriptionFileResponse {
+                    claimed: true,
+                    reason: String::new(),
+                    claim_token: u32::try_from(claimed.claim_token).unwrap_or(0),
+                    model: claimed.model,
+                    output_format: claimed.output_format,
+                    file: Some(file_to_proto(claimed.file)),
+                },
+                Err(refusal) => pb::ClaimTranscriptionFileResponse {
+                    claimed: false,
+                    reason: refusal.as_str().to_owned(),
+                    ..Default::default()
+                },
+            },
+        ))
+    }
+
+    async fn report_transcription_progress(
+        &self,
+        request: Request<pb::ReportTranscriptionProgressRequest>,
+    ) -> Result<Response<pb::ReportTranscriptionProgressResponse>, Status> {
+        let user = caller(&request)?;
+        let report = request.into_inner();
+        let stop = self
+            .service
+            .report_progress(
+                &user,
+                &report.job_id,
+                &report.file_id,
+                token(report.claim_token),
+                report.progress,
+            )
+            .await?;
+        Ok(Response::new(pb::ReportTranscriptionProgressResponse {
+            stop,
+        }))
+    }
+
+    async fn complete_transcription_file(
+        &self,
+        request: Request<pb::CompleteTranscriptionFileRequest>,
+    ) -> Result<Response<pb::CompleteTranscriptionFileResponse>, Status> {
+        let user = caller(&request)?;
+        let done = request.into_inner();
+        let result = CompletedTranscript {
+            transcript_path: done.transcript_path,
+            markdown_path: done.markdown_path,
+            segments_path: done.segments_path,
+            processing_time_ms: done.processing_time_ms,
+            duration_seconds: done.duration_seconds,
+            vault_content: done.vault_content,
+        };
+        self.service
+            .complete(
+                &user,
+                &done.job_id,
+                &done.file_id,
+                token(done.claim_token),
+                result,
+            )
+            .await?;
+        Ok(Response::new(pb::CompleteTranscriptionFileResponse {}))
+    }
+
+    async fn fail_transcription_file(
+        &self,
+        request: Request<pb::FailTranscriptionFileRequest>,
+    ) -> Result<Response<pb::FailTranscriptionFileResponse>, Status> {
+        let user = caller(&request)?;
+        let failure = request.into_inner();
+        self.service
+            .fail(
+                &user,
+                &failure.job_id,
+                &failure.file_id,
+                token(failure.claim_token),
+                &failure.error_message,
+                failure.permanent,
+            )
+            .await?;
+        Ok(Response::new(pb::FailTranscriptionFileResponse {}))
+    }
+}
