@@ -74,6 +74,15 @@ function watch(page, label) {
   });
 }
 
+/** locator.waitFor, with the thing waited for named in the error. */
+async function waitForLabeled(locator, label, options) {
+  try {
+    await locator.waitFor(options);
+  } catch (error) {
+    throw new Error(`waiting for ${label}: ${error instanceof Error ? error.message.split('\n')[0] : error}`, { cause: error });
+  }
+}
+
 const rowByTitle = (page, testId, title) =>
   page.getByTestId(testId).filter({ has: page.locator('.file-title', { hasText: title }) });
 
@@ -153,8 +162,9 @@ async function main() {
       // Toasts sit over the end of the rows for a few seconds; let them go first.
       await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 });
       await rowByTitle(page, 'transcription-row', firstTitle).getByRole('link', { name: 'Vault' }).click();
-      await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor();
-      await page.getByRole('list', { name: 'Transcripts' }).waitFor({ timeout: 30_000 });
+      // CSS locators here: once the item's dialog opens, the page behind it leaves the accessibility tree.
+      await page.waitForURL(/\/vault/);
+      await waitForLabeled(page.locator('ul.vault-items'), 'the Vault list', { timeout: 30_000 });
       let dialog = page.getByRole('dialog');
       // The link opens the item when the library uses the transcription file's id.
       await dialog.waitFor({ timeout: 3000 }).catch(() => {});
@@ -164,7 +174,7 @@ async function main() {
         dialog = page.getByRole('dialog');
       }
       const content = dialog.getByTestId('transcript-content').locator('pre');
-      await content.waitFor({ timeout: 30_000 });
+      await waitForLabeled(content, 'the transcript text', { timeout: 30_000 });
       const text = (await content.innerText()).trim();
       if (!text) throw new Error('the transcript is empty');
       console.log(`  transcript: ${text.slice(0, 120).replace(/\s+/g, ' ')}${text.length > 120 ? '…' : ''}`);
@@ -178,7 +188,7 @@ async function main() {
       }
       await shot(page, 'desktop-vault-item');
       await page.keyboard.press('Escape');
-      await dialog.waitFor({ state: 'hidden' });
+      await waitForLabeled(dialog, 'the dialog to close', { state: 'hidden' });
       await shot(page, 'desktop-vault');
     });
 

@@ -241,6 +241,7 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
             let worker = TranscriptionWorker::new(
                 worker_config(&settings, addresses.transcription),
                 bus.work,
+                bus.events,
                 blob,
             );
             worker.run(shutdown.requested()).await;
@@ -356,6 +357,7 @@ async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
     let worker = TranscriptionWorker::new(
         worker_config(&settings, transcription_addr.to_string()),
         bus.work.clone(),
+        bus.events.clone(),
         blob.clone(),
     );
     let worker_stop = shutdown.requested();

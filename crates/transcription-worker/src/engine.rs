@@ -97,7 +97,8 @@ pub fn transcribe(
     // whisper-rs 0.16's `set_abort_callback_safe` boxes the closure as `Box<dyn FnMut>` but
     // calls it back as the closure's own type; handing it a `Box<dyn FnMut>` makes both the
     // same type, so the callback reads our flag and not a misread pointer.
-    let abort_callback: Box<dyn FnMut() -> bool> = Box::new(move || abort_flag.load(Ordering::Relaxed));
+    let abort_callback: Box<dyn FnMut() -> bool> =
+        Box::new(move || abort_flag.load(Ordering::Relaxed));
     params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort_callback);
     let outcome = state.full(params, pcm);
     if abort.load(Ordering::Relaxed) {
@@ -122,4 +123,44 @@ pub fn transcribe(
         });
     }
     Ok(segments)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audio::{decode_mp3_to_mono, resample_to_whisper_rate};
+
+    fn long_pcm() -> Vec<f32> {
+        let bytes =
+            std::fs::read(scribevault_test_support::shared_dir().join("audio/long-01-bread.mp3"))
+                .unwrap();
+        resample_to_whisper_rate(&decode_mp3_to_mono(bytes).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn setting_the_abort_flag_stops_whisper_promptly() {
+        let model = ModelCache::default()
+            .get(&scribevault_test_support::shared_dir().join("models/ggml-tiny.en.bin"))
+            .unwrap();
+        let pcm = long_pcm();
+        let abort = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(AtomicU32::new(0));
+        let flag = abort.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(1500));
+            flag.store(true, Ordering::Relaxed);
+            std::time::Instant::now()
+        });
+        let result = transcribe(&model, &pcm, 1, progress, abort);
+        let returned_at = std::time::Instant::now();
+        let aborted_at = stopper.join().unwrap();
+        assert!(matches!(result, Err(EngineError::Aborted)), "{result:?}");
+        let lag = returned_at.duration_since(aborted_at);
+        // whisper.cpp checks the flag after each encoder pass and each decoder step; an encoder
+        // pass of one 30 s window is the longest stretch (about 1.3 s on one thread here).
+        assert!(
+            lag < std::time::Duration::from_secs(2),
+            "whisper kept going for {lag:?}"
+        );
+    }
 }

@@ -3,8 +3,10 @@
 //! It consumes `transcription.work` messages, claims each file from the transcription service
 //! (which owns file state), reads the MP3 from the blob store, decodes and resamples it
 //! (symphonia, rubato) and runs whisper.cpp (whisper-rs) on blocking threads, never on the async
-//! runtime. While it works it reports progress every time whisper advances 5 % and at least once
-//! a second; that report doubles as its heartbeat and tells it to stop when the user cancelled.
+//! runtime. While it works it reports progress every time whisper advances 5 % and at least every
+//! half second; that report doubles as its heartbeat. A cancel reaches it as the file's
+//! `transcriptionError` event (and, failing that, as the answer to its next report), and sets
+//! whisper's abort flag.
 //! It stores the transcript as text, markdown and segment JSON, then completes the file. Any
 //! number of workers can share the queue: claims are conditional, so each file is done once.
 
@@ -12,13 +14,14 @@ pub mod audio;
 pub mod engine;
 pub mod render;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use scribevault_blob::{BlobStore, body_from_bytes, collect_body, owned_key};
-use scribevault_bus::{WorkMessage, WorkQueue};
+use scribevault_bus::{EventBus, WorkMessage, WorkQueue};
 use scribevault_core::UserId;
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
@@ -45,8 +48,11 @@ pub struct WorkerConfig {
 pub struct TranscriptionWorker {
     config: WorkerConfig,
     work: Arc<dyn WorkQueue>,
+    events: Arc<dyn EventBus>,
     blobs: Arc<dyn BlobStore>,
     models: ModelCache,
+    /// Abort flags of the files this process is transcribing, by (job id, file id).
+    running: Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>,
 }
 
 /// How a file ended without a transcript.
@@ -63,18 +69,54 @@ struct Job {
     claim: pb::ClaimTranscriptionFileResponse,
 }
 
-const REPORT_EVERY: Duration = Duration::from_secs(1);
+const REPORT_EVERY: Duration = Duration::from_millis(500);
 const REPORT_STEP_PERCENT: u32 = 5;
+const POLL_EVERY: Duration = Duration::from_millis(100);
 
 impl TranscriptionWorker {
-    /// A worker over the given queue and blob store.
+    /// A worker over the given queue, event bus and blob store.
     #[must_use]
-    pub fn new(config: WorkerConfig, work: Arc<dyn WorkQueue>, blobs: Arc<dyn BlobStore>) -> Self {
+    pub fn new(
+        config: WorkerConfig,
+        work: Arc<dyn WorkQueue>,
+        events: Arc<dyn EventBus>,
+        blobs: Arc<dyn BlobStore>,
+    ) -> Self {
+        ModelCache::install_logging();
         Self {
             config,
             work,
+            events,
             blobs,
             models: ModelCache::default(),
+            running: Arc::default(),
+        }
+    }
+
+    /// Stops a running file as soon as the service announces it is no longer transcribing
+    /// (cancelled, or given to another worker): the event arrives well before the next report.
+    async fn stop_on_announcements(
+        events: Arc<dyn EventBus>,
+        running: Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>,
+    ) {
+        let Ok(mut subscription) = events.subscribe().await else {
+            return;
+        };
+        while let Some(event) = subscription.next().await {
+            if event.event_type != "transcriptionError" {
+                continue;
+            }
+            let key = (
+                event.data["jobId"].as_str().unwrap_or_default().to_owned(),
+                event.data["fileId"].as_str().unwrap_or_default().to_owned(),
+            );
+            if let Some(abort) = running
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&key)
+            {
+                abort.store(true, Ordering::Relaxed);
+            }
         }
     }
 
@@ -90,6 +132,10 @@ impl TranscriptionWorker {
             }
         };
         let client = TranscriptionServiceClient::new(channel);
+        let announcements = tokio::spawn(Self::stop_on_announcements(
+            self.events.clone(),
+            self.running.clone(),
+        ));
         let worker = Arc::new(self);
         tokio::pin!(shutdown);
         let mut consumer = loop {
@@ -126,6 +172,7 @@ impl TranscriptionWorker {
             while running.try_join_next().is_some() {}
         }
         running.abort_all();
+        announcements.abort();
     }
 
     async fn handle(&self, mut client: TranscriptionServiceClient<Channel>, message: WorkMessage) {
@@ -248,6 +295,15 @@ impl TranscriptionWorker {
 
         let progress = Arc::new(AtomicU32::new(0));
         let abort = Arc::new(AtomicBool::new(false));
+        let running_key = (job.work.job_id.clone(), job.work.file_id.clone());
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(running_key.clone(), abort.clone());
+        let _running = RunningGuard {
+            running: self.running.clone(),
+            key: running_key,
+        };
         let threads = self.config.threads;
         let whisper = {
             let progress = progress.clone();
@@ -257,7 +313,7 @@ impl TranscriptionWorker {
         tokio::pin!(whisper);
         let mut reported = 0;
         let mut last_report = Instant::now();
-        let mut poll = tokio::time::interval(Duration::from_millis(200));
+        let mut poll = tokio::time::interval(POLL_EVERY);
         let segments = loop {
             tokio::select! {
                 finished = &mut whisper => break finished,
@@ -283,7 +339,10 @@ impl TranscriptionWorker {
         };
         let segments = match segments.map_err(|e| failed(e.to_string(), false))? {
             Ok(segments) => segments,
-            Err(EngineError::Aborted) => return Err(FileFailure::Stopped),
+            Err(EngineError::Aborted) => {
+                tracing::info!("transcription stopped");
+                return Err(FileFailure::Stopped);
+            }
             Err(error @ EngineError::Model(..)) => return Err(failed(error.to_string(), true)),
             Err(error) => return Err(failed(error.to_string(), false)),
         };
@@ -328,6 +387,21 @@ impl TranscriptionWorker {
             duration_seconds,
             vault_content,
         })
+    }
+}
+
+/// Forgets a running file's abort flag when its transcription ends, however it ends.
+struct RunningGuard {
+    running: Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>,
+    key: (String, String),
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.key);
     }
 }
 

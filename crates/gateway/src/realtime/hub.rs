@@ -41,7 +41,7 @@ impl RealtimeHub {
 
     /// Sends `name` with `data` to every socket of `user` on this replica.
     pub fn emit_to_user(&self, user: &str, name: &str, data: &serde_json::Value) {
-        let frame = format!("4{}", packet::event("/", name, data));
+        let frame = packet::event("/", name, data);
         let sockets = self.sockets.lock().unwrap_or_else(PoisonError::into_inner);
         for sender in sockets.get(user).into_iter().flat_map(HashMap::values) {
             // A socket too slow to keep 256 frames queued misses some; it can reload state.

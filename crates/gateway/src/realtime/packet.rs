@@ -97,7 +97,7 @@ fn namespace_prefix(namespace: &str) -> String {
     }
 }
 
-/// `40[/nsp,]{"sid":…}`
+/// Engine.IO message frame `40[/nsp,]{"sid":…}`
 #[must_use]
 pub fn connect_ok(namespace: &str, sid: &str) -> String {
     format!(

@@ -147,12 +147,9 @@ async fn handle_packet(
         ClientPacket::Connect { namespace, auth } => match authenticate(verifier, &auth).await {
             Ok(verified) => {
                 if user.as_deref().is_some_and(|current| current != verified) {
-                    return vec![format!(
-                        "4{}",
-                        packet::connect_error(
-                            &namespace,
-                            "This connection belongs to another user"
-                        )
+                    return vec![packet::connect_error(
+                        &namespace,
+                        "This connection belongs to another user",
                     )];
                 }
                 if user.is_none() {
@@ -160,12 +157,12 @@ async fn handle_packet(
                     *user = Some(verified);
                 }
                 namespaces.insert(namespace.clone());
-                vec![format!(
-                    "4{}",
-                    packet::connect_ok(&namespace, &format!("{sid}{}", namespace.len()))
+                vec![packet::connect_ok(
+                    &namespace,
+                    &format!("{sid}{}", namespace.len()),
                 )]
             }
-            Err(message) => vec![format!("4{}", packet::connect_error(&namespace, message))],
+            Err(message) => vec![packet::connect_error(&namespace, message)],
         },
         ClientPacket::Disconnect { namespace } => {
             namespaces.remove(&namespace);
@@ -183,19 +180,13 @@ async fn handle_packet(
             let mut frames = Vec::new();
             if name == "testMessage" {
                 let data = args.first().cloned().unwrap_or(Value::Null);
-                frames.push(format!(
-                    "4{}",
-                    packet::event(&namespace, "testMessage", &data)
-                ));
+                frames.push(packet::event(&namespace, "testMessage", &data));
             }
             if let Some(ack_id) = ack_id {
-                frames.push(format!(
-                    "4{}",
-                    packet::ack(
-                        &namespace,
-                        ack_id,
-                        &[json!({ "received": true, "event": name })]
-                    )
+                frames.push(packet::ack(
+                    &namespace,
+                    ack_id,
+                    &[json!({ "received": true, "event": name })],
                 ));
             }
             frames

@@ -189,3 +189,212 @@ impl TestApp {
             .id
     }
 }
+
+/// The shared audio fixtures.
+pub fn audio(name: &str) -> std::path::PathBuf {
+    scribevault_test_support::shared_dir()
+        .join("audio")
+        .join(name)
+}
+
+/// A model directory whose `ggml-small.bin` (the product default) is the small test model.
+pub fn model_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = scribevault_test_support::shared_dir().join("models/ggml-tiny.en.bin");
+    std::os::unix::fs::symlink(&tiny, dir.path().join("ggml-small.bin")).unwrap();
+    std::os::unix::fs::symlink(&tiny, dir.path().join("ggml-tiny.en.bin")).unwrap();
+    dir
+}
+
+impl TestApp {
+    /// Uploads `file` as a manual upload; returns (status, body).
+    pub async fn upload(
+        &self,
+        token: &str,
+        file: &std::path::Path,
+        title: Option<&str>,
+    ) -> (u16, Value) {
+        self.upload_to(token, "/api/video-mp3/upload", file, title)
+            .await
+    }
+
+    pub async fn upload_to(
+        &self,
+        token: &str,
+        path: &str,
+        file: &std::path::Path,
+        title: Option<&str>,
+    ) -> (u16, Value) {
+        let bytes = std::fs::read(file).unwrap();
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let mut form = reqwest::multipart::Form::new();
+        if let Some(title) = title {
+            form = form.text("title", title.to_owned());
+        }
+        form = form.part(
+            "mp3",
+            reqwest::multipart::Part::bytes(bytes)
+                .file_name(name)
+                .mime_str("audio/mpeg")
+                .unwrap(),
+        );
+        let response = self
+            .http
+            .post(self.url(path))
+            .bearer_auth(token)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Polls a job until every file is finished (completed, error or failed) or `timeout`.
+    pub async fn wait_for_job(&self, token: &str, job_id: &str, timeout: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let (status, job) = self
+                .get(&format!("/api/transcription/jobs/{job_id}"), Some(token))
+                .await;
+            assert_eq!(status, 200, "{job}");
+            let files = job["data"]["files"].as_array().unwrap();
+            if files
+                .iter()
+                .all(|file| matches!(file["status"].as_str(), Some("completed" | "failed")))
+            {
+                return job["data"].clone();
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "job not finished in time: {job}"
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+}
+
+/// A real npm `socket.io-client` in node, printing what it receives.
+pub struct SocketClient {
+    child: tokio::process::Child,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+    stdin: tokio::process::ChildStdin,
+    /// Everything received so far.
+    pub seen: Vec<Value>,
+}
+
+impl SocketClient {
+    pub async fn connect(base: &str, user_id: &str, token: &str) -> Self {
+        Self::connect_namespace(base, user_id, token, "").await
+    }
+
+    pub async fn connect_namespace(
+        base: &str,
+        user_id: &str,
+        token: &str,
+        namespace: &str,
+    ) -> Self {
+        use tokio::io::AsyncBufReadExt as _;
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/support/socket-client.cjs");
+        let mut child = tokio::process::Command::new("node")
+            .arg(script)
+            .args([base, user_id, token, namespace])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("node runs (make test installs it with the frontend)");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        Self {
+            child,
+            lines: tokio::io::BufReader::new(stdout).lines(),
+            stdin,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The next line matching `predicate`, within `timeout`.
+    pub async fn wait_for(
+        &mut self,
+        timeout: Duration,
+        predicate: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let remaining = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let line = tokio::time::timeout(remaining, self.lines.next_line())
+                .await
+                .unwrap_or_else(|_| {
+                    panic!(
+                        "socket: nothing matching within {timeout:?}; seen {:?}",
+                        self.seen
+                    )
+                })
+                .unwrap()
+                .expect("socket client ended");
+            let value: Value = serde_json::from_str(&line).unwrap();
+            self.seen.push(value.clone());
+            if predicate(&value) {
+                return value;
+            }
+        }
+    }
+
+    /// Sends a named event (optionally asking for an ack).
+    pub async fn emit(&mut self, name: &str, data: Value, ack: bool) {
+        use tokio::io::AsyncWriteExt as _;
+        let command = json!({ "emit": name, "data": data, "ack": ack });
+        self.stdin
+            .write_all(format!("{command}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+
+    /// Events named `name` received so far.
+    pub fn events(&self, name: &str) -> Vec<Value> {
+        self.seen
+            .iter()
+            .filter(|line| line["kind"] == "event" && line["name"] == name)
+            .map(|line| line["data"].clone())
+            .collect()
+    }
+}
+
+impl Drop for SocketClient {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+/// Word error rate of `hypothesis` against `reference`, after lower-casing and dropping
+/// punctuation (the fixtures' reference texts have no digits).
+pub fn word_error_rate(reference: &str, hypothesis: &str) -> f64 {
+    let words = |text: &str| -> Vec<String> {
+        text.to_lowercase()
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c.is_whitespace() || c == '\'' {
+                    c
+                } else {
+                    ' '
+                }
+            })
+            .collect::<String>()
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    };
+    let (reference, hypothesis) = (words(reference), words(hypothesis));
+    let mut previous: Vec<usize> = (0..=hypothesis.len()).collect();
+    for (i, reference_word) in reference.iter().enumerate() {
+        let mut current = vec![i + 1; hypothesis.len() + 1];
+        for (j, hypothesis_word) in hypothesis.iter().enumerate() {
+            let substitution = previous[j] + usize::from(reference_word != hypothesis_word);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[hypothesis.len()] as f64 / reference.len().max(1) as f64
+}

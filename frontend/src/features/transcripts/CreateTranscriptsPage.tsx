@@ -130,7 +130,7 @@ export default function CreateTranscriptsPage() {
         }
       />
 
-      <section className="stats-grid" aria-label="Transcription counters">
+      <section className="stats-grid" aria-label="Transcription counters" aria-live="polite">
         <Counter label="Total" value={counts.total} icon={<FileAudio size={18} />} tone="neutral" />
         <Counter label="Pending" value={counts.pending} icon={<Clock size={18} />} tone="warning" />
         <Counter label="Completed" value={counts.completed} icon={<CheckCircle2 size={18} />} tone="success" />

@@ -306,3 +306,15 @@ describe('videos selected on Find Videos', () => {
     expect(rows()).toHaveLength(0);
   });
 });
+
+describe('session end during uploads', () => {
+  it('signs out when an upload answers 401', async () => {
+    server.use(http.post('/api/video-mp3/upload', () => new HttpResponse(null, { status: 401 })));
+    const { user, router } = await renderUploads();
+    dropFiles([mp3('late.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(window.localStorage.getItem('authToken')).toBeNull();
+  });
+});
