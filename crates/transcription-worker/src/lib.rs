@@ -253,14 +253,67 @@ impl TranscriptionWorker {
         }
     }
 
+    /// Runs the pipeline for one claimed file while reporting progress: every 5 % and at least
+    /// every half second from the claim on (download and decoding included), so the service
+    /// never mistakes a busy worker for a dead one.
     async fn transcribe_file(
         &self,
         client: &mut TranscriptionServiceClient<Channel>,
         job: &Job,
     ) -> Result<pb::CompleteTranscriptionFileRequest, FileFailure> {
+        let progress = Arc::new(AtomicU32::new(0));
+        let abort = Arc::new(AtomicBool::new(false));
+        let running_key = (job.work.job_id.clone(), job.work.file_id.clone());
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(running_key.clone(), abort.clone());
+        let _running = RunningGuard {
+            running: self.running.clone(),
+            key: running_key,
+        };
+        let pipeline = self.run_pipeline(job, progress.clone(), abort.clone());
+        tokio::pin!(pipeline);
+        let mut reported = 0;
+        let mut last_report = Instant::now();
+        let mut poll = tokio::time::interval(POLL_EVERY);
+        loop {
+            tokio::select! {
+                finished = &mut pipeline => return finished,
+                _ = poll.tick() => {
+                    let now = progress.load(Ordering::Relaxed).min(99);
+                    if now >= reported + REPORT_STEP_PERCENT || last_report.elapsed() >= REPORT_EVERY {
+                        let report = pb::ReportTranscriptionProgressRequest {
+                            job_id: job.work.job_id.clone(),
+                            file_id: job.work.file_id.clone(),
+                            claim_token: job.claim.claim_token,
+                            progress: now,
+                        };
+                        match client.report_transcription_progress(on_behalf_of(&job.user, report)).await {
+                            Ok(answer) if answer.get_ref().stop => abort.store(true, Ordering::Relaxed),
+                            Ok(_) => {}
+                            Err(status) => tracing::warn!(error = %status, "progress report failed"),
+                        }
+                        reported = now;
+                        last_report = Instant::now();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Download, decode, resample, transcribe, store. Stops between stages (and inside whisper)
+    /// once `abort` is set.
+    async fn run_pipeline(
+        &self,
+        job: &Job,
+        progress: Arc<AtomicU32>,
+        abort: Arc<AtomicBool>,
+    ) -> Result<pb::CompleteTranscriptionFileRequest, FileFailure> {
         let started = Instant::now();
         let file = job.claim.file.clone().unwrap_or_default();
         let failed = |message: String, permanent: bool| FileFailure::Failed { message, permanent };
+        let stopped = || abort.load(Ordering::Relaxed);
         let key = owned_key(job.user.as_str(), &file.mp3_path)
             .map_err(|e| failed(e.to_string(), true))?;
         let body = self
@@ -292,52 +345,18 @@ impl TranscriptionWorker {
             .await
             .map_err(|e| failed(e.to_string(), false))?
             .map_err(|e| failed(e.to_string(), true))?;
+        if stopped() {
+            return Err(FileFailure::Stopped);
+        }
 
-        let progress = Arc::new(AtomicU32::new(0));
-        let abort = Arc::new(AtomicBool::new(false));
-        let running_key = (job.work.job_id.clone(), job.work.file_id.clone());
-        self.running
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(running_key.clone(), abort.clone());
-        let _running = RunningGuard {
-            running: self.running.clone(),
-            key: running_key,
-        };
         let threads = self.config.threads;
-        let whisper = {
-            let progress = progress.clone();
-            let abort = abort.clone();
-            tokio::task::spawn_blocking(move || transcribe(&model, &pcm, threads, progress, abort))
-        };
-        tokio::pin!(whisper);
-        let mut reported = 0;
-        let mut last_report = Instant::now();
-        let mut poll = tokio::time::interval(POLL_EVERY);
-        let segments = loop {
-            tokio::select! {
-                finished = &mut whisper => break finished,
-                _ = poll.tick() => {
-                    let now = progress.load(Ordering::Relaxed).min(99);
-                    if now >= reported + REPORT_STEP_PERCENT || last_report.elapsed() >= REPORT_EVERY {
-                        let report = pb::ReportTranscriptionProgressRequest {
-                            job_id: job.work.job_id.clone(),
-                            file_id: job.work.file_id.clone(),
-                            claim_token: job.claim.claim_token,
-                            progress: now,
-                        };
-                        match client.report_transcription_progress(on_behalf_of(&job.user, report)).await {
-                            Ok(answer) if answer.get_ref().stop => abort.store(true, Ordering::Relaxed),
-                            Ok(_) => {}
-                            Err(status) => tracing::warn!(error = %status, "progress report failed"),
-                        }
-                        reported = now;
-                        last_report = Instant::now();
-                    }
-                }
-            }
-        };
-        let segments = match segments.map_err(|e| failed(e.to_string(), false))? {
+        let whisper_abort = abort.clone();
+        let segments = tokio::task::spawn_blocking(move || {
+            transcribe(&model, &pcm, threads, progress, whisper_abort)
+        })
+        .await
+        .map_err(|e| failed(e.to_string(), false))?;
+        let segments = match segments {
             Ok(segments) => segments,
             Err(EngineError::Aborted) => {
                 tracing::info!("transcription stopped");

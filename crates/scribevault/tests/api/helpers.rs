@@ -11,6 +11,13 @@ pub struct Process {
     child: tokio::process::Child,
 }
 
+impl Process {
+    /// Kills the process at once (SIGKILL), as a crash or an evicted pod would die.
+    pub async fn kill(&mut self) {
+        let _ = self.child.kill().await;
+    }
+}
+
 impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.start_kill();
@@ -340,6 +347,18 @@ impl SocketClient {
                 return value;
             }
         }
+    }
+
+    /// Like [`SocketClient::wait_for`], but a matching line received earlier counts too.
+    pub async fn seen_or_wait_for(
+        &mut self,
+        timeout: Duration,
+        predicate: impl Fn(&Value) -> bool,
+    ) -> Value {
+        if let Some(line) = self.seen.iter().find(|line| predicate(line)) {
+            return line.clone();
+        }
+        self.wait_for(timeout, predicate).await
     }
 
     /// Sends a named event (optionally asking for an ack).

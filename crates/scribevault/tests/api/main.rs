@@ -12,4 +12,5 @@ mod library;
 mod microservices;
 mod oidc;
 mod pipeline;
+mod recovery;
 mod tracing_propagation;

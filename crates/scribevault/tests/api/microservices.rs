@@ -188,3 +188,186 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
         "the redelivered duplicate made no second item: {listed}"
     );
 }
+
+/// The whole pipeline as separate processes on PostgreSQL, RabbitMQ and an S3 server: two
+/// gateway replicas (each delivers events to its own sockets), storage, transcription, library
+/// and workers. A worker is killed mid-file; the file is taken over and completes; every file
+/// becomes exactly one Vault item.
+#[tokio::test]
+async fn pipeline_as_separate_processes_survives_a_killed_worker() {
+    let Some(postgres) = real_server(POSTGRES_URL_ENV, "distributed pipeline") else {
+        return;
+    };
+    let Some(amqp) = real_server(AMQP_URL_ENV, "distributed pipeline") else {
+        return;
+    };
+    let Some(s3) = real_server(
+        scribevault_test_support::S3_ENDPOINT_ENV,
+        "distributed pipeline",
+    ) else {
+        return;
+    };
+    let database = TestDatabase::postgres(&postgres)
+        .await
+        .expect("create a test database");
+    let data_dir = tempfile::tempdir().unwrap();
+    let models = crate::helpers::model_dir();
+    let port = |_: ()| format!("127.0.0.1:{}", free_port());
+    let (storage_addr, transcription_addr, library_addr) = (port(()), port(()), port(()));
+    let (gateway_one, gateway_two) = (port(()), port(()));
+    let common = vec![
+        ("SCRIBEVAULT_DATABASE_URL", database.url.clone()),
+        ("SCRIBEVAULT_AMQP_URL", amqp.clone()),
+        ("SCRIBEVAULT_S3_ENDPOINT", s3.clone()),
+        (
+            "SCRIBEVAULT_S3_BUCKET",
+            scribevault_test_support::unique_name("pipeline").replace('_', "-"),
+        ),
+        ("AWS_ACCESS_KEY_ID", "test".to_owned()),
+        ("AWS_SECRET_ACCESS_KEY", "test".to_owned()),
+        (
+            "SCRIBEVAULT_DATA_DIR",
+            data_dir.path().display().to_string(),
+        ),
+        ("SCRIBEVAULT_STORAGE_GRPC_ADDR", storage_addr.clone()),
+        (
+            "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR",
+            transcription_addr.clone(),
+        ),
+        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
+        (
+            "SCRIBEVAULT_WHISPER_MODEL_DIR",
+            models.path().display().to_string(),
+        ),
+        ("SCRIBEVAULT_WHISPER_THREADS", "1".to_owned()),
+        ("SCRIBEVAULT_WORKER_STALE_SECONDS", "3".to_owned()),
+    ];
+    let with = |extra: &[(&str, String)]| {
+        let mut all = env(&common);
+        all.extend(env(extra));
+        all
+    };
+    let mut processes = vec![
+        spawn_process("storage", &with(&[]), &storage_addr).await,
+        spawn_process("transcription", &with(&[]), &transcription_addr).await,
+        spawn_process("library", &with(&[]), &library_addr).await,
+        spawn_process(
+            "gateway",
+            &with(&[("SCRIBEVAULT_HTTP_ADDR", gateway_one.clone())]),
+            &gateway_one,
+        )
+        .await,
+        spawn_process(
+            "gateway",
+            &with(&[("SCRIBEVAULT_HTTP_ADDR", gateway_two.clone())]),
+            &gateway_two,
+        )
+        .await,
+    ];
+    let mut first_worker = spawn_worker(&with(&[])).await;
+    let app_one = TestApp::from_parts(
+        format!("http://{gateway_one}"),
+        library_addr.clone(),
+        tempfile::tempdir().unwrap(),
+        Vec::new(),
+    );
+    let app_two = TestApp::from_parts(
+        format!("http://{gateway_two}"),
+        library_addr,
+        tempfile::tempdir().unwrap(),
+        Vec::new(),
+    );
+
+    let (token, user) = app_one.sign_up("distributed@example.com").await;
+    let mut socket_one = crate::helpers::SocketClient::connect(&app_one.base, &user, &token).await;
+    let mut socket_two = crate::helpers::SocketClient::connect(&app_two.base, &user, &token).await;
+    for socket in [&mut socket_one, &mut socket_two] {
+        socket
+            .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+            .await;
+    }
+    let names = ["long-01-bread", "sample-01-welcome", "sample-02-subscribe"];
+    let mut files = Vec::new();
+    for name in names {
+        let (status, body) = app_two
+            .upload(
+                &token,
+                &crate::helpers::audio(&format!("{name}.mp3")),
+                Some(name),
+            )
+            .await;
+        assert_eq!(status, 200, "{name}: {body}");
+        files.push(json!({ "id": name, "mp3Path": body["data"]["mp3Path"], "title": name }));
+    }
+    let (status, started) = app_one
+        .post_json(
+            "/api/transcription/start",
+            &json!({ "files": files }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let job = started["data"]["jobId"].as_str().unwrap().to_owned();
+    socket_two
+        .wait_for(Duration::from_secs(120), |line| {
+            line["name"] == "transcriptionProgress"
+                && line["data"]["progress"].as_u64().unwrap_or(0) > 0
+        })
+        .await;
+
+    // The only worker dies mid-file; two new ones share the queue from now on.
+    first_worker.kill().await;
+    processes.push(spawn_worker(&with(&[])).await);
+    processes.push(spawn_worker(&with(&[])).await);
+
+    let finished = app_one
+        .wait_for_job(&token, &job, Duration::from_secs(300))
+        .await;
+    for file in finished["files"].as_array().unwrap() {
+        assert_eq!(file["status"], "completed", "{file}");
+    }
+    for socket in [&mut socket_one, &mut socket_two] {
+        for name in names {
+            socket
+                .seen_or_wait_for(Duration::from_secs(30), |line| {
+                    line["name"] == "transcriptionComplete" && line["data"]["fileId"] == name
+                })
+                .await;
+        }
+    }
+    let (_, vault) = app_two.get("/api/library/transcripts", Some(&token)).await;
+    assert_eq!(
+        vault["meta"]["total"],
+        names.len(),
+        "each file exactly once in the Vault: {vault}"
+    );
+    for item in vault["data"].as_array().unwrap() {
+        let name = item["title"].as_str().unwrap();
+        let (_, content) = app_one
+            .get(
+                &format!(
+                    "/api/library/transcripts/{}/content",
+                    item["id"].as_str().unwrap()
+                ),
+                Some(&token),
+            )
+            .await;
+        let reference =
+            std::fs::read_to_string(crate::helpers::audio(&format!("{name}.txt"))).unwrap();
+        let wer = crate::helpers::word_error_rate(
+            &reference,
+            &crate::pipeline::body_text(content["data"]["content"].as_str().unwrap()),
+        );
+        assert!(wer < 0.20, "{name}: WER {wer:.3}");
+    }
+}
+
+async fn spawn_worker(env: &[(String, String)]) -> crate::helpers::Process {
+    // A worker listens on nothing; wait for the transcription service it talks to instead.
+    let transcription = env
+        .iter()
+        .find(|(key, _)| key == "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR")
+        .map(|(_, value)| value.clone())
+        .unwrap();
+    spawn_process("transcription-worker", env, &transcription).await
+}

@@ -1,0 +1,83 @@
+//! The database is the truth: files survive a crashed worker and a restarted process, and none
+//! becomes two Vault items.
+
+use std::time::Duration;
+
+use scribevault_test_support::free_port;
+use serde_json::json;
+
+use crate::helpers::{SocketClient, TestApp, audio, model_dir, spawn_process};
+
+#[tokio::test]
+async fn restarting_all_resumes_pending_and_running_files() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let models = model_dir();
+    let http_port = free_port();
+    let env: Vec<(String, String)> = [
+        (
+            "SCRIBEVAULT_DATA_DIR",
+            data_dir.path().display().to_string(),
+        ),
+        ("SCRIBEVAULT_HTTP_ADDR", format!("127.0.0.1:{http_port}")),
+        (
+            "SCRIBEVAULT_WHISPER_MODEL_DIR",
+            models.path().display().to_string(),
+        ),
+        ("SCRIBEVAULT_WHISPER_THREADS", "1".to_owned()),
+        ("SCRIBEVAULT_WORKER_STALE_SECONDS", "3".to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let addr = format!("127.0.0.1:{http_port}");
+    let mut first = spawn_process("all", &env, &addr).await;
+    let app = TestApp::from_parts(
+        format!("http://{addr}"),
+        String::new(),
+        tempfile::tempdir().unwrap(),
+        Vec::new(),
+    );
+    let (token, user) = app.sign_up("restart@example.com").await;
+    let (_, long) = app
+        .upload(&token, &audio("long-01-bread.mp3"), Some("long"))
+        .await;
+    let (_, short) = app
+        .upload(&token, &audio("sample-03-meeting.mp3"), Some("short"))
+        .await;
+    let files = json!([
+        { "id": "long", "mp3Path": long["data"]["mp3Path"], "title": "long" },
+        { "id": "short", "mp3Path": short["data"]["mp3Path"], "title": "short" },
+    ]);
+    let (_, started) = app
+        .post_json(
+            "/api/transcription/start",
+            &json!({ "files": files }),
+            Some(&token),
+        )
+        .await;
+    let job = started["data"]["jobId"].as_str().unwrap().to_owned();
+    let mut socket = SocketClient::connect(&app.base, &user, &token).await;
+    socket
+        .wait_for(Duration::from_secs(60), |line| {
+            line["name"] == "transcriptionProgress"
+                && line["data"]["fileId"] == "long"
+                && line["data"]["progress"].as_u64().unwrap_or(0) > 0
+        })
+        .await;
+
+    // The process dies mid-file: one file running, one waiting.
+    first.kill().await;
+    drop(socket);
+    let _second = spawn_process("all", &env, &addr).await;
+    let finished = app
+        .wait_for_job(&token, &job, Duration::from_secs(240))
+        .await;
+    for file in finished["files"].as_array().unwrap() {
+        assert_eq!(file["status"], "completed", "{file}");
+    }
+    let (_, vault) = app.get("/api/library/transcripts", Some(&token)).await;
+    assert_eq!(
+        vault["meta"]["total"], 2,
+        "one Vault item per file, none twice: {vault}"
+    );
+}
