@@ -11,7 +11,8 @@ help: ## List the targets
 run: build frontend ## Build and start `scribevault all` on embedded defaults at http://127.0.0.1:8080
 	SCRIBEVAULT_DATA_DIR=$(DATA_DIR) $(CARGO_TARGET_DIR)/release/scribevault all
 
-build: ## Build the release binary
+build: ## Build the release binary (installs cmake for whisper.cpp when missing)
+	scripts/install-build-deps.sh
 	cargo build --release -p scribevault
 
 frontend: ## Install the SPA's packages (when changed) and build it into frontend/dist

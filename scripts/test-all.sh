@@ -22,11 +22,21 @@ step() {
 scripts/services.sh install || { echo "cannot install the test services"; exit 1; }
 scripts/services.sh start || { echo "cannot start the test services"; exit 1; }
 eval "$(scripts/services.sh env)"
-command -v openssl >/dev/null || apt-get install -y -qq openssl >/dev/null
+scripts/install-build-deps.sh || { echo "cannot install the build tools"; exit 1; }
+scripts/install-test-tools.sh || { echo "cannot install the test tools"; exit 1; }
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "==> installing cargo-nextest"
   cargo install cargo-nextest --locked --quiet
 fi
+
+frontend_deps() (
+  cd "$root/frontend" || exit 1
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+)
+# The Rust end-to-end tests drive the SPA's socket.io-client, so its packages come first.
+step "frontend dependencies" frontend_deps
 
 step "rustfmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -43,24 +53,24 @@ passed=$((passed + ${rust_passed:-0}))
 failed=$((failed + ${rust_failed:-0}))
 
 if [ -f frontend/package.json ]; then
-  frontend_deps() {
-    cd "$root/frontend" || return 1
-    if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-      npm ci --no-audit --no-fund --loglevel=error
-    fi
-  }
   frontend_tests() {
     (cd "$root/frontend" && npm test 2>&1) | tee "$logs/frontend.log"
     return "${PIPESTATUS[0]}"
   }
-  step "frontend dependencies" frontend_deps
   step "eslint" bash -c "cd '$root/frontend' && npm run --silent lint"
   step "tsc --noEmit" bash -c "cd '$root/frontend' && npm run --silent typecheck"
   step "frontend tests" frontend_tests
   step "frontend build" bash -c "cd '$root/frontend' && npm run --silent build"
-  line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/frontend.log" | tail -1)"
-  passed=$((passed + $(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line" | grep . || echo 0)))
-  failed=$((failed + $(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line" | grep . || echo 0)))
+  e2e() {
+    scripts/e2e.sh 2>&1 | tee "$logs/e2e.log"
+    return "${PIPESTATUS[0]}"
+  }
+  step "SPA end to end (chromium)" e2e
+  for log in frontend e2e; do
+    line="$(grep -E '^([a-z0-9]+: )?[0-9]+ passed, [0-9]+ failed' "$logs/$log.log" | tail -1 | sed -E 's/^[a-z0-9]+: //')"
+    passed=$((passed + $(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line" | grep . || echo 0)))
+    failed=$((failed + $(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line" | grep . || echo 0)))
+  done
 fi
 
 step "deployment manifests" scripts/validate-deploy.sh

@@ -31,6 +31,9 @@ use tonic::transport::Channel;
 use crate::audio::{decode_mp3_to_mono, resample_to_whisper_rate};
 use crate::engine::{EngineError, ModelCache, transcribe};
 
+/// Abort flags of the files being transcribed, by (job id, file id).
+type RunningFiles = Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>;
+
 /// What a worker needs to know.
 #[derive(Debug, Clone)]
 pub struct WorkerConfig {
@@ -52,7 +55,7 @@ pub struct TranscriptionWorker {
     blobs: Arc<dyn BlobStore>,
     models: ModelCache,
     /// Abort flags of the files this process is transcribing, by (job id, file id).
-    running: Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>,
+    running: RunningFiles,
 }
 
 /// How a file ended without a transcript.
@@ -95,10 +98,7 @@ impl TranscriptionWorker {
 
     /// Stops a running file as soon as the service announces it is no longer transcribing
     /// (cancelled, or given to another worker): the event arrives well before the next report.
-    async fn stop_on_announcements(
-        events: Arc<dyn EventBus>,
-        running: Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>,
-    ) {
+    async fn stop_on_announcements(events: Arc<dyn EventBus>, running: RunningFiles) {
         let Ok(mut subscription) = events.subscribe().await else {
             return;
         };
@@ -411,7 +411,7 @@ impl TranscriptionWorker {
 
 /// Forgets a running file's abort flag when its transcription ends, however it ends.
 struct RunningGuard {
-    running: Arc<Mutex<HashMap<(String, String), Arc<AtomicBool>>>>,
+    running: RunningFiles,
     key: (String, String),
 }
 

@@ -5,7 +5,7 @@ use scribevault_proto::transcription::v1 as pb;
 use tonic::{Request, Response, Status};
 
 use crate::entity::{transcription_file, transcription_job};
-use crate::service::{CompletedTranscript, FileToTranscribe, Transcriptions};
+use crate::service::{CompletedTranscript, FileToTranscribe, ScheduleWindow, Transcriptions};
 
 pub struct TranscriptionGrpc {
     service: Transcriptions,
@@ -111,9 +111,11 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 files_from_proto(schedule.files),
                 &schedule.model,
                 &schedule.output_format,
-                &schedule.start_time,
-                &schedule.end_time,
-                &schedule.timezone,
+                &ScheduleWindow {
+                    start: schedule.start_time,
+                    end: schedule.end_time,
+                    timezone: schedule.timezone,
+                },
             )
             .await?;
         Ok(Response::new(pb::StartTranscriptionResponse {

@@ -17,7 +17,7 @@ mod window;
 
 pub use error::TranscriptionError;
 pub use messages::{LIBRARY_INGEST_QUEUE, LibraryIngest, TranscriptionWork, WORK_QUEUE};
-pub use service::{TranscriptionConfig, Transcriptions, status};
+pub use service::{ScheduleWindow, TranscriptionConfig, Transcriptions, status};
 pub use window::DailyWindow;
 
 use std::sync::Arc;

@@ -60,6 +60,14 @@ pub struct FileToTranscribe {
     pub youtube_video_id: String,
 }
 
+/// When a scheduled job may run: `HH:MM` bounds in an IANA zone (defaults 01:00, 06:00, UTC).
+#[derive(Debug, Clone, Default)]
+pub struct ScheduleWindow {
+    pub start: String,
+    pub end: String,
+    pub timezone: String,
+}
+
 /// A claimed file, with what the worker needs.
 #[derive(Debug, Clone)]
 pub struct ClaimedFile {
@@ -253,15 +261,25 @@ impl Transcriptions {
         files: Vec<FileToTranscribe>,
         model: &str,
         output_format: &str,
-        start: &str,
-        end: &str,
-        timezone: &str,
+        window: &ScheduleWindow,
     ) -> Result<(transcription_job::Model, Vec<transcription_file::Model>), TranscriptionError>
     {
-        let start = if start.is_empty() { "01:00" } else { start };
-        let end = if end.is_empty() { "06:00" } else { end };
+        let start = if window.start.is_empty() {
+            "01:00"
+        } else {
+            window.start.as_str()
+        };
+        let end = if window.end.is_empty() {
+            "06:00"
+        } else {
+            window.end.as_str()
+        };
+        let timezone = if window.timezone.is_empty() {
+            "UTC"
+        } else {
+            window.timezone.as_str()
+        };
         DailyWindow::parse(start, end, timezone)?;
-        let timezone = if timezone.is_empty() { "UTC" } else { timezone };
         self.create_job(
             user,
             files,

@@ -3,7 +3,6 @@
 
 use actix_multipart::Multipart;
 use actix_web::{HttpRequest, HttpResponse, web};
-use bytes::Bytes;
 use futures::StreamExt as _;
 use scribevault_core::ErrorCode;
 use scribevault_proto::storage::v1 as pb;
@@ -130,7 +129,7 @@ async fn send_file(
                 break;
             };
             let part = pb::UploadMp3Request {
-                part: Some(pb::upload_mp3_request::Part::Chunk(Bytes::from(chunk))),
+                part: Some(pb::upload_mp3_request::Part::Chunk(chunk)),
             };
             if sender.send(part).await.is_err() {
                 // Storage stopped reading: it has refused the file; its answer says why.

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The SPA end to end against the real product: starts `scribevault all` on embedded defaults in
+# a temporary data dir (local auth; a model dir whose ggml-small.bin is the small test model),
+# then drives headless Chromium through frontend/e2e/e2e.mjs.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
+binary="$CARGO_TARGET_DIR/debug/scribevault"
+shared="$(cd "$root/.." && pwd)/shared"
+work="$(mktemp -d)"
+mkdir -p "$work/models"
+ln -s "$shared/models/ggml-tiny.en.bin" "$work/models/ggml-small.bin"
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:$port" \
+  SCRIBEVAULT_FRONTEND_DIR="$root/frontend/dist" SCRIBEVAULT_WHISPER_MODEL_DIR="$work/models" \
+  SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+cd "$root/frontend"
+BASE_URL="http://127.0.0.1:$port" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}" node e2e/e2e.mjs

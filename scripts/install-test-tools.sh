@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the tools the tests drive besides the servers: Debian's chromium (SPA end to end),
+# openssl (test keys), python-socketio (a second Socket.IO client library). Idempotent.
+set -euo pipefail
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v openssl >/dev/null || missing+=(openssl)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing test tools: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! python3 -c "import socketio, websocket" 2>/dev/null; then
+  echo "installing python-socketio"
+  python3 -m pip install -q --disable-pip-version-check "python-socketio[client]" websocket-client
+fi
