@@ -114,8 +114,10 @@ apt_installed() {
     dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null | grep -qx installed
 }
 
+# moto before 5.2.5 answers CompleteMultipartUpload with the wrong XML root, which aws-sdk-s3
+# rejects; insist on a version that speaks S3 multipart correctly.
 moto_usable() {
-    python3 -c 'import moto.server' >/dev/null 2>&1
+    python3 -c 'import moto.server, moto; v = tuple(int(p) for p in moto.__version__.split(".")[:3]); raise SystemExit(v < (5, 2, 5))' >/dev/null 2>&1
 }
 
 cmd_install() {
@@ -143,7 +145,7 @@ cmd_install() {
     fi
     if ! moto_usable; then
         log "pip install moto[server]"
-        python3 -m pip install -q --disable-pip-version-check 'moto[server]'
+        python3 -m pip install -q --disable-pip-version-check 'moto[server]>=5.2.5'
         moto_usable || die "moto_server: 'import moto.server' still fails after pip install"
     fi
     log "install ok"
