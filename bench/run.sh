@@ -17,7 +17,7 @@ pipeline2="$(cargo bench -q -p scribevault-transcription-worker --bench pipeline
 echo "== audio pipeline (1 thread)"
 pipeline1="$(cargo bench -q -p scribevault-transcription-worker --bench pipeline -- 1 3 | tail -1)"
 echo "== faster-whisper int8, 2 threads"
-faster="$("$venv/bin/python" bench/faster_whisper.py "$shared")"
+faster="$("$venv/bin/python" bench/compare_faster_whisper.py "$shared")"
 echo "== server figures"
 server="$(python3 bench/measure.py "$CARGO_TARGET_DIR/release/scribevault" "$shared")"
 ours_wer="$(python3 bench/wer.py "$shared/audio/long-01-bread.txt" <<<"$pipeline2")"

@@ -20,7 +20,7 @@ pub struct Cli {
 }
 
 /// The targets of the binary.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::Subcommand)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Subcommand)]
 pub enum Target {
     /// Every service in one process (monolithic mode; the default).
     #[default]
@@ -39,11 +39,31 @@ pub enum Target {
     Conversion,
     /// The Vault (gRPC; consumes completed transcriptions).
     Library,
+    /// Manage Whisper models in the model directory.
+    #[command(subcommand)]
+    Model(ModelCommand),
+}
+
+/// `scribevault model …`
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum ModelCommand {
+    /// Download `ggml-<NAME>.bin` into SCRIBEVAULT_WHISPER_MODEL_DIR (needs internet access).
+    Fetch {
+        /// A whisper.cpp model name: tiny, tiny.en, base, small, medium, large-v3, …
+        name: String,
+        /// Where models are downloaded from.
+        #[arg(
+            long,
+            env = "SCRIBEVAULT_MODEL_BASE_URL",
+            default_value = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main"
+        )]
+        base_url: String,
+    },
 }
 
 impl Target {
     /// The target's name as typed on the command line.
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             Self::All => "all",
             Self::Gateway => "gateway",
@@ -53,6 +73,7 @@ impl Target {
             Self::TranscriptionWorker => "transcription-worker",
             Self::Conversion => "conversion",
             Self::Library => "library",
+            Self::Model(_) => "model",
         }
     }
 }

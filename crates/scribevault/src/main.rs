@@ -3,6 +3,7 @@
 
 mod backends;
 mod cli;
+mod model_fetch;
 mod targets;
 
 use clap::Parser as _;

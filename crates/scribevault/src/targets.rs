@@ -13,7 +13,7 @@ use scribevault_transcription::TranscriptionConfig;
 use scribevault_transcription_worker::{TranscriptionWorker, WorkerConfig};
 
 use crate::backends;
-use crate::cli::Target;
+use crate::cli::{ModelCommand, Target};
 
 /// Where each gRPC service listens in microservice mode unless `SCRIBEVAULT_<SERVICE>_GRPC_ADDR`
 /// says otherwise.
@@ -167,6 +167,11 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     }
     match target {
         Target::All => run_all(settings, shutdown).await,
+        Target::Model(ModelCommand::Fetch { name, base_url }) => {
+            crate::model_fetch::fetch_model(&settings.effective_model_dir(), &name, &base_url)
+                .await
+                .map(|_| ())
+        }
         Target::Gateway => {
             let db = backends::database(&settings).await?;
             let bus = backends::bus(&settings).await?;
@@ -229,10 +234,11 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
         }
         Target::Discovery | Target::Conversion => {
             let (listener, addr) = bind_service(&settings, target.name(), false).await?;
-            tracing::info!(%addr, target = target.name(), "gRPC listening");
+            let name = target.name();
+            tracing::info!(%addr, target = name, "gRPC listening");
             skeleton_service(target, listener, shutdown.requested())
                 .await
-                .map_err(|e| anyhow::anyhow!("{}: {e}", target.name()))
+                .map_err(|e| anyhow::anyhow!("{name}: {e}"))
         }
         Target::TranscriptionWorker => {
             let bus = backends::bus(&settings).await?;

@@ -14,7 +14,10 @@ use scribevault_transcription_worker::audio::{decode_mp3_to_mono, resample_to_wh
 use scribevault_transcription_worker::engine::{ModelCache, transcribe};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| !arg.starts_with("--"))
+        .collect();
     let threads: u32 = args.first().and_then(|arg| arg.parse().ok()).unwrap_or(2);
     let repeats: usize = args.get(1).and_then(|arg| arg.parse().ok()).unwrap_or(3);
     let shared = scribevault_test_support::shared_dir();
@@ -33,15 +36,29 @@ fn main() {
         decode_seconds.push(started.elapsed().as_secs_f64());
     }
     let load_started = Instant::now();
-    let model = ModelCache::default().get(&shared.join("models").join(&model_name)).unwrap();
+    let flash_attention = std::env::var("BENCH_FLASH_ATTN").is_ok_and(|value| value == "1");
+    let model = ModelCache::with_flash_attention(flash_attention)
+        .get(&shared.join("models").join(&model_name))
+        .unwrap();
     let load_seconds = load_started.elapsed().as_secs_f64();
     let mut whisper_seconds = Vec::new();
     let mut text = String::new();
     for _ in 0..repeats {
         let started = Instant::now();
-        let segments = transcribe(&model, &pcm, threads, Arc::new(AtomicU32::new(0)), Arc::new(AtomicBool::new(false))).unwrap();
+        let segments = transcribe(
+            &model,
+            &pcm,
+            threads,
+            Arc::new(AtomicU32::new(0)),
+            Arc::new(AtomicBool::new(false)),
+        )
+        .unwrap();
         whisper_seconds.push(started.elapsed().as_secs_f64());
-        text = segments.iter().map(|segment| segment.text.as_str()).collect::<Vec<_>>().join(" ");
+        text = segments
+            .iter()
+            .map(|segment| segment.text.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
     }
     let median = |values: &mut Vec<f64>| {
         values.sort_by(f64::total_cmp);
@@ -50,6 +67,7 @@ fn main() {
     let result = serde_json::json!({
         "model": model_name,
         "threads": threads,
+        "flash_attention": flash_attention,
         "repeats": repeats,
         "audio_seconds": audio_seconds,
         "decode_resample_seconds_median": median(&mut decode_seconds),

@@ -36,9 +36,20 @@ pub enum EngineError {
 #[derive(Default, Clone)]
 pub struct ModelCache {
     models: Arc<Mutex<HashMap<PathBuf, Arc<WhisperContext>>>>,
+    flash_attention: bool,
 }
 
 impl ModelCache {
+    /// A cache whose models use whisper.cpp's flash attention (benchmarked in
+    /// `docs/performance.md`).
+    #[must_use]
+    pub fn with_flash_attention(flash_attention: bool) -> Self {
+        Self {
+            flash_attention,
+            ..Self::default()
+        }
+    }
+
     /// Sends whisper.cpp's own logging through `tracing` (filtered like everything else).
     pub fn install_logging() {
         whisper_rs::install_logging_hooks();
@@ -57,7 +68,9 @@ impl ModelCache {
         if !path.is_file() {
             return Err(EngineError::Model(name, "file not found".into()));
         }
-        let context = WhisperContext::new_with_params(&name, WhisperContextParameters::default())
+        let mut parameters = WhisperContextParameters::default();
+        parameters.flash_attn = self.flash_attention;
+        let context = WhisperContext::new_with_params(&name, parameters)
             .map_err(|e| EngineError::Model(name.clone(), e.to_string()))?;
         let context = Arc::new(context);
         models.insert(path.to_path_buf(), context.clone());
