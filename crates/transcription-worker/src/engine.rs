@@ -68,8 +68,10 @@ impl ModelCache {
         if !path.is_file() {
             return Err(EngineError::Model(name, "file not found".into()));
         }
-        let mut parameters = WhisperContextParameters::default();
-        parameters.flash_attn = self.flash_attention;
+        let parameters = WhisperContextParameters {
+            flash_attn: self.flash_attention,
+            ..WhisperContextParameters::default()
+        };
         let context = WhisperContext::new_with_params(&name, parameters)
             .map_err(|e| EngineError::Model(name.clone(), e.to_string()))?;
         let context = Arc::new(context);
