@@ -28,6 +28,9 @@ use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_proto::transcription::v1::transcription_service_server::TranscriptionServiceServer;
 use sea_orm::DatabaseConnection;
 
+/// Completed files younger than this are handed to the library again at start.
+const RESEND_INGESTS_WITHIN: Duration = Duration::from_secs(3600);
+
 /// How often the housekeeping pass runs.
 const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -62,6 +65,17 @@ impl TranscriptionServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        match self
+            .service
+            .resend_recent_ingests(RESEND_INGESTS_WITHIN)
+            .await
+        {
+            Ok(0) => {}
+            Ok(sent) => tracing::info!(sent, "re-sent recently completed files to the library"),
+            Err(error) => {
+                tracing::error!(error = %error, "could not re-send completed files to the library")
+            }
+        }
         match self.service.resume_waiting_files().await {
             Ok(0) => {}
             Ok(resumed) => tracing::info!(

@@ -911,6 +911,69 @@ impl Transcriptions {
         Ok(waiting.len())
     }
 
+    /// Hands recently completed files to the library again. With the in-process bus a crash
+    /// between completing a file and the library taking it would otherwise lose the Vault item;
+    /// the library's ingest is idempotent, so the ones it has are not duplicated.
+    ///
+    /// # Errors
+    /// Database or bus failure.
+    pub async fn resend_recent_ingests(
+        &self,
+        within: Duration,
+    ) -> Result<usize, TranscriptionError> {
+        let since = Utc::now() - chrono::Duration::from_std(within).unwrap_or_default();
+        let completed = FileEntity::find()
+            .filter(FileColumn::Status.eq(status::COMPLETED))
+            .filter(FileColumn::UpdatedAt.gte(since))
+            .all(&self.db)
+            .await?;
+        let mut sent = 0;
+        for file in completed {
+            let Some(job) = JobEntity::find_by_id(file.job_id.clone())
+                .one(&self.db)
+                .await?
+            else {
+                continue;
+            };
+            let path = if job.output_format == "txt" {
+                &file.transcript_path
+            } else {
+                &file.markdown_path
+            };
+            let Some(path) = path else { continue };
+            let Ok(key) = owned_key(&file.user_id, path) else {
+                continue;
+            };
+            let content = match self.blobs.get(&key).await {
+                Ok(body) => scribevault_blob::collect_body(body)
+                    .await
+                    .map_err(unavailable)?,
+                Err(error) => {
+                    tracing::warn!(error = %error, file = %file.id, "transcript missing; not re-sent to the library");
+                    continue;
+                }
+            };
+            let ingest = LibraryIngest {
+                user_id: file.user_id.clone(),
+                source_ref: format!("transcription:{}", file.id),
+                title: file.title.clone(),
+                source_type: "AUDIO".into(),
+                content: String::from_utf8_lossy(&content).into_owned(),
+                duration_seconds: None,
+                traceparent: None,
+            };
+            self.work
+                .enqueue(
+                    LIBRARY_INGEST_QUEUE,
+                    serde_json::to_vec(&ingest).map_err(unavailable)?,
+                )
+                .await
+                .map_err(unavailable)?;
+            sent += 1;
+        }
+        Ok(sent)
+    }
+
     /// Whether the database answers.
     ///
     /// # Errors
