@@ -8,6 +8,11 @@ use std::future::Future;
 use tonic::server::NamedService;
 use tonic_health::ServingStatus;
 
+/// HTTP/2 flow-control windows. The 64 KiB default makes a streamed upload wait for a window
+/// update every 64 KiB; a few MiB keep the pipe full on any network the services share.
+const STREAM_WINDOW_BYTES: u32 = 4 * 1024 * 1024;
+const CONNECTION_WINDOW_BYTES: u32 = 8 * 1024 * 1024;
+
 /// Serves `service` on `listener` until `shutdown` resolves.
 ///
 /// # Errors
@@ -38,6 +43,8 @@ where
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     tonic::transport::Server::builder()
+        .initial_stream_window_size(STREAM_WINDOW_BYTES)
+        .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
         .trace_fn(|request: &http::Request<()>| {
             let span = tracing::info_span!("grpc.request", rpc = %request.uri().path());
             scribevault_core::telemetry::set_parent_from(
@@ -70,6 +77,8 @@ pub fn connect_lazy(addr: &str) -> Result<tonic::transport::Channel, tonic::tran
     };
     Ok(tonic::transport::Endpoint::from_shared(uri)?
         .connect_timeout(std::time::Duration::from_secs(5))
+        .initial_stream_window_size(STREAM_WINDOW_BYTES)
+        .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
         .tcp_nodelay(true)
         .connect_lazy())
 }
