@@ -33,7 +33,7 @@ out = {
     "faster_whisper": {k: v for k, v in fw.items() if k != "transcript"},
     "ratio_our_wall_to_faster_whisper": ours_wall / fw["wall_seconds_median"],
     "server": server,
-    "pipeline_overhead_over_whisper": server["e2e_long01_wall_seconds"] / p2["whisper_seconds_median"] - 1,
+    "e2e_over_standalone_whisper": server["e2e_long01_wall_seconds"] / p2["whisper_seconds_median"] - 1,
 }
 print(json.dumps(out, indent=2))
 PY

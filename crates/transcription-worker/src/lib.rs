@@ -351,11 +351,18 @@ impl TranscriptionWorker {
 
         let threads = self.config.threads;
         let whisper_abort = abort.clone();
+        let whisper_started = Instant::now();
         let segments = tokio::task::spawn_blocking(move || {
             transcribe(&model, &pcm, threads, progress, whisper_abort)
         })
         .await
         .map_err(|e| failed(e.to_string(), false))?;
+        // bench/measure.py reads this to set the pipeline's cost against whisper's, same run.
+        tracing::info!(
+            whisper_ms = u64::try_from(whisper_started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            audio_seconds = duration_seconds,
+            "whisper finished"
+        );
         let segments = match segments {
             Ok(segments) => segments,
             Err(EngineError::Aborted) => {

@@ -286,7 +286,13 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
             .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
             .await;
     }
-    let names = ["long-01-bread", "sample-01-welcome", "sample-02-subscribe"];
+    let names = [
+        "long-01-bread",
+        "sample-01-welcome",
+        "sample-02-subscribe",
+        "sample-03-meeting",
+        "sample-04-noisy",
+    ];
     let mut files = Vec::new();
     for name in names {
         let (status, body) = app_two
