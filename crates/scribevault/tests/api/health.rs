@@ -202,3 +202,62 @@ async fn model_fetch_downloads_a_model_once_and_refuses_what_is_not_one() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid model name"));
 }
+
+/// What `grpcurl list` and Kubernetes' gRPC probes rely on: every service answers server
+/// reflection and `grpc.health.v1`.
+#[tokio::test]
+async fn grpc_services_answer_reflection_and_health() {
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+    let app = TestApp::spawn().await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", app.library_grpc))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut reflection = ServerReflectionClient::new(channel.clone());
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut answers = reflection
+        .server_reflection_info(tokio_stream::iter(vec![request]))
+        .await
+        .unwrap()
+        .into_inner();
+    let answer = answers.message().await.unwrap().unwrap();
+    let Some(MessageResponse::ListServicesResponse(list)) = answer.message_response else {
+        panic!("not a service list: {answer:?}")
+    };
+    let names: Vec<String> = list
+        .service
+        .into_iter()
+        .map(|service| service.name)
+        .collect();
+    for expected in [
+        "scribevault.library.v1.LibraryService",
+        "grpc.health.v1.Health",
+        "scribevault.storage.v1.StorageService",
+    ] {
+        assert!(
+            names.iter().any(|name| name == expected),
+            "{expected} in {names:?}"
+        );
+    }
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let status = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "scribevault.library.v1.LibraryService".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .status;
+    assert_eq!(
+        status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+}

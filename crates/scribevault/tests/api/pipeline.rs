@@ -500,3 +500,60 @@ async fn socket_speaks_socket_io_to_two_client_libraries_and_checks_tokens() {
         "{output}"
     );
 }
+
+/// A file with only a few milliseconds of audio neither hangs nor fails obscurely: it ends as
+/// an empty transcript.
+#[tokio::test]
+async fn a_file_with_almost_no_audio_ends_as_an_empty_transcript() {
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (token, _) = app.sign_up("tiny@example.com").await;
+    // sample-02 is CBR 96 kbit/s at 44.1 kHz: after its ID3 tag, 1.3 KiB are four frames,
+    // about 0.1 s of sound.
+    let bytes = std::fs::read(audio("sample-02-subscribe.mp3")).unwrap();
+    let tag = if &bytes[..3] == b"ID3" {
+        10 + bytes[6..10]
+            .iter()
+            .fold(0usize, |size, byte| (size << 7) | usize::from(*byte))
+    } else {
+        0
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let short = dir.path().join("blip.mp3");
+    std::fs::write(&short, &bytes[..tag + 1300]).unwrap();
+    let (status, uploaded) = app.upload(&token, &short, Some("blip")).await;
+    assert_eq!(status, 200, "{uploaded}");
+    let (_, started) = app
+        .post_json("/api/transcription/start", &json!({ "files": [{ "id": "blip", "mp3Path": uploaded["data"]["mp3Path"], "title": "blip" }] }), Some(&token))
+        .await;
+    let job = app
+        .wait_for_job(
+            &token,
+            started["data"]["jobId"].as_str().unwrap(),
+            Duration::from_secs(60),
+        )
+        .await;
+    let file = &job["files"][0];
+    match file["status"].as_str() {
+        Some("completed") => {
+            let (_, vault) = app.get("/api/library/transcripts", Some(&token)).await;
+            let id = vault["data"][0]["id"].as_str().unwrap();
+            let (_, content) = app
+                .get(
+                    &format!("/api/library/transcripts/{id}/content"),
+                    Some(&token),
+                )
+                .await;
+            assert_eq!(
+                body_text(content["data"]["content"].as_str().unwrap()).trim(),
+                "",
+                "no words from a blip: {content}"
+            );
+        }
+        _ => assert!(
+            file["errorMessage"]
+                .as_str()
+                .is_some_and(|message| !message.is_empty()),
+            "a clear error: {file}"
+        ),
+    }
+}
