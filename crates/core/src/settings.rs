@@ -98,6 +98,11 @@ pub struct Settings {
     /// Directory of `ggml-<model>.bin` files; unset means `<data_dir>/models`.
     #[serde(default)]
     pub whisper_model_dir: Option<PathBuf>,
+    /// Comma-separated model names the deployment offers (e.g. `small,base.en`). Unset: the
+    /// `ggml-<name>.bin` files found in the model directory. Set it where the transcription
+    /// service does not share the workers' model volume.
+    #[serde(default)]
+    pub whisper_models: Option<String>,
     /// Whisper threads per transcription.
     pub whisper_threads: u32,
     /// Files transcribed at once per worker process.

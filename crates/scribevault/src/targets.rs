@@ -135,6 +135,16 @@ fn service_addresses(settings: &Settings) -> ServiceAddresses {
 fn transcription_config(settings: &Settings) -> TranscriptionConfig {
     TranscriptionConfig {
         model_dir: settings.effective_model_dir(),
+        offered_models: settings.whisper_models.as_ref().map(|list| {
+            let mut models: Vec<String> = list
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+                .collect();
+            models.sort();
+            models
+        }),
         max_retries: settings.max_retries,
         retry_base_delay: std::time::Duration::from_secs(settings.retry_base_delay_seconds),
         stale_after: std::time::Duration::from_secs(settings.worker_stale_seconds),

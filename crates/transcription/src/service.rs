@@ -43,6 +43,8 @@ pub const MAX_FILES_PER_JOB: usize = 100;
 pub struct TranscriptionConfig {
     /// Where `ggml-<model>.bin` files are.
     pub model_dir: PathBuf,
+    /// The models on offer when they are configured rather than found in `model_dir`.
+    pub offered_models: Option<Vec<String>>,
     /// Automatic retries before a file is `failed`.
     pub max_retries: u32,
     /// First retry delay; doubles each retry, capped at 5 minutes.
@@ -150,9 +152,13 @@ impl Transcriptions {
         })
     }
 
-    /// The model names (`ggml-<name>.bin`) present in the model directory, sorted.
+    /// The models on offer: the configured list, or the `ggml-<name>.bin` files present in the
+    /// model directory, sorted.
     #[must_use]
     pub fn available_models(&self) -> Vec<String> {
+        if let Some(offered) = &self.config.offered_models {
+            return offered.clone();
+        }
         let mut models: Vec<String> = std::fs::read_dir(&self.config.model_dir)
             .into_iter()
             .flatten()

@@ -557,3 +557,24 @@ async fn a_file_with_almost_no_audio_ends_as_an_empty_transcript() {
         ),
     }
 }
+
+/// A transcription service without the models on disk offers the configured list.
+#[tokio::test]
+async fn configured_models_are_offered_without_the_files() {
+    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_WHISPER_MODELS", "small, base.en")]).await;
+    let (token, _) = app.sign_up("models@example.com").await;
+    let (status, models) = app.get("/api/transcription/models", Some(&token)).await;
+    assert_eq!(status, 200);
+    assert_eq!(models["data"]["models"], json!(["base.en", "small"]));
+    let (_, uploaded) = app
+        .upload(&token, &audio("sample-01-welcome.mp3"), None)
+        .await;
+    let (status, body) = app
+        .post_json("/api/transcription/start", &json!({ "files": [{ "id": "x", "mp3Path": uploaded["data"]["mp3Path"] }], "model": "medium" }), Some(&token))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(
+        body["error"]["message"],
+        "Model 'medium' is not available. Available models: base.en, small"
+    );
+}
