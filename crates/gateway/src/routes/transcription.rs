@@ -52,6 +52,15 @@ pub struct FileRefInput {
     job_id: String,
 }
 
+impl From<FileRefInput> for pb::FileRef {
+    fn from(input: FileRefInput) -> Self {
+        Self {
+            file_id: input.file_id,
+            job_id: input.job_id,
+        }
+    }
+}
+
 fn files(files: Vec<FileInput>) -> Vec<pb::FileToTranscribe> {
     files
         .into_iter()
@@ -147,13 +156,7 @@ pub async fn retry(
     let file = clients
         .transcription
         .clone()
-        .retry_transcription_file(on_behalf_of(
-            &user.0,
-            pb::FileRef {
-                file_id: body.file_id,
-                job_id: body.job_id,
-            },
-        )?)
+        .retry_transcription_file(on_behalf_of(&user.0, pb::FileRef::from(body))?)
         .await?
         .into_inner();
     Ok(data(file_view(file)))
@@ -169,13 +172,7 @@ pub async fn cancel(
     let file = clients
         .transcription
         .clone()
-        .cancel_transcription_file(on_behalf_of(
-            &user.0,
-            pb::FileRef {
-                file_id: body.file_id,
-                job_id: body.job_id,
-            },
-        )?)
+        .cancel_transcription_file(on_behalf_of(&user.0, pb::FileRef::from(body))?)
         .await?
         .into_inner();
     Ok(data(file_view(file)))
