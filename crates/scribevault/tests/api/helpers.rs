@@ -257,6 +257,30 @@ impl TestApp {
         (status, response.json().await.unwrap_or(Value::Null))
     }
 
+    /// Polls the Vault until it holds `total` items (the library ingests after a file
+    /// completes), then returns the first page.
+    pub async fn wait_for_vault_total(
+        &self,
+        token: &str,
+        total: usize,
+        timeout: Duration,
+    ) -> Value {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let (_, vault) = self
+                .get("/api/library/transcripts?limit=100", Some(token))
+                .await;
+            if vault["meta"]["total"] == total {
+                return vault;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the Vault did not reach {total} items: {vault}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Polls a job until every file is finished (completed, error or failed) or `timeout`.
     pub async fn wait_for_job(&self, token: &str, job_id: &str, timeout: Duration) -> Value {
         let deadline = tokio::time::Instant::now() + timeout;

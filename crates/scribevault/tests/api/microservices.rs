@@ -341,6 +341,10 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
                 .await;
         }
     }
+    app_two
+        .wait_for_vault_total(&token, names.len(), Duration::from_secs(60))
+        .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
     let (_, vault) = app_two.get("/api/library/transcripts", Some(&token)).await;
     assert_eq!(
         vault["meta"]["total"],

@@ -101,18 +101,21 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
         "the long file reports progress as it goes: {progress:?}"
     );
 
-    // Each file became exactly one Vault item, announced on the socket, with the spoken text.
+    // Each file became exactly one Vault item, announced on the socket (the library ingests
+    // after the completion event, so wait for its announcement), with the spoken text.
+    for name in SAMPLES {
+        socket
+            .seen_or_wait_for(Duration::from_secs(30), |line| {
+                line["kind"] == "event"
+                    && line["name"] == "libraryUpdate"
+                    && line["data"]["transcript"]["title"] == name
+            })
+            .await;
+    }
     let (_, vault) = app
         .get("/api/library/transcripts?limit=50", Some(&token))
         .await;
     assert_eq!(vault["meta"]["total"], SAMPLES.len(), "{vault}");
-    socket
-        .wait_for(Duration::from_secs(10), |line| {
-            line["kind"] == "event"
-                && line["name"] == "libraryUpdate"
-                && line["data"]["transcript"]["title"] == "long-01-bread"
-        })
-        .await;
     for name in SAMPLES {
         let item = vault["data"]
             .as_array()
@@ -322,7 +325,9 @@ async fn a_truncated_file_transcribes_its_prefix_and_an_absent_model_is_named() 
     let file = &job["files"][0];
     match file["status"].as_str() {
         Some("completed") => {
-            let (_, vault) = app.get("/api/library/transcripts", Some(&token)).await;
+            let vault = app
+                .wait_for_vault_total(&token, 1, Duration::from_secs(30))
+                .await;
             let id = vault["data"][0]["id"].as_str().unwrap();
             let (_, content) = app
                 .get(
@@ -535,7 +540,9 @@ async fn a_file_with_almost_no_audio_ends_as_an_empty_transcript() {
     let file = &job["files"][0];
     match file["status"].as_str() {
         Some("completed") => {
-            let (_, vault) = app.get("/api/library/transcripts", Some(&token)).await;
+            let vault = app
+                .wait_for_vault_total(&token, 1, Duration::from_secs(30))
+                .await;
             let id = vault["data"][0]["id"].as_str().unwrap();
             let (_, content) = app
                 .get(

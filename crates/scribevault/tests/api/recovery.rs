@@ -75,6 +75,10 @@ async fn restarting_all_resumes_pending_and_running_files() {
     for file in finished["files"].as_array().unwrap() {
         assert_eq!(file["status"], "completed", "{file}");
     }
+    app.wait_for_vault_total(&token, 2, Duration::from_secs(30))
+        .await;
+    // Give a duplicate ingest time to show up before counting again.
+    tokio::time::sleep(Duration::from_secs(2)).await;
     let (_, vault) = app.get("/api/library/transcripts", Some(&token)).await;
     assert_eq!(
         vault["meta"]["total"], 2,
