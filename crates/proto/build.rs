@@ -11,7 +11,8 @@ const SERVICES: [&str; 5] = [
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let proto_root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto");
+    // Read at run time: a build script binary can be reused from a checkout at another path.
+    let proto_root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../proto");
     let files: Vec<PathBuf> = SERVICES
         .iter()
         .map(|service| proto_root.join(format!("scribevault/{service}/v1/{service}.proto")))

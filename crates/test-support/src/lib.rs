@@ -57,13 +57,19 @@ pub fn shared_dir() -> PathBuf {
     if let Ok(dir) = std::env::var("SCRIBEVAULT_SHARED_DIR") {
         return PathBuf::from(dir);
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+    workspace_root().join("../shared")
 }
 
 /// The repository root.
+///
+/// Read from the environment cargo and nextest give every test process (the tested crate's
+/// directory, two levels below the root), not from a path compiled in: a shared target dir can
+/// hand one checkout's compiled helpers to another.
 #[must_use]
 pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+    std::env::var("CARGO_MANIFEST_DIR")
+        .map_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+        .join("../..")
 }
 
 /// A port that was free a moment ago on 127.0.0.1.

@@ -191,7 +191,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
     ) -> Result<Response<pb::ListModelsResponse>, Status> {
         caller(&request)?;
         Ok(Response::new(pb::ListModelsResponse {
-            models: self.service.available_models(),
+            models: self.service.available_models().await,
         }))
     }
 

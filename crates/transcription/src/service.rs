@@ -24,6 +24,23 @@ use crate::messages::{LIBRARY_INGEST_QUEUE, LibraryIngest, TranscriptionWork, WO
 use crate::migration::Migrator;
 use crate::window::DailyWindow;
 
+/// Model names (`ggml-<name>.bin`) in `dir`, sorted.
+fn models_in(dir: &std::path::Path) -> Vec<String> {
+    let mut models: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            name.strip_prefix("ggml-")?
+                .strip_suffix(".bin")
+                .map(str::to_owned)
+        })
+        .collect();
+    models.sort();
+    models
+}
+
 /// File states (spec §4).
 pub mod status {
     pub const PENDING: &str = "pending";
@@ -153,30 +170,21 @@ impl Transcriptions {
     }
 
     /// The models on offer: the configured list, or the `ggml-<name>.bin` files present in the
-    /// model directory, sorted.
-    #[must_use]
-    pub fn available_models(&self) -> Vec<String> {
+    /// model directory, sorted. The directory is read on a blocking thread.
+    pub async fn available_models(&self) -> Vec<String> {
         if let Some(offered) = &self.config.offered_models {
             return offered.clone();
         }
-        let mut models: Vec<String> = std::fs::read_dir(&self.config.model_dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.file_name().into_string().ok()?;
-                name.strip_prefix("ggml-")?
-                    .strip_suffix(".bin")
-                    .map(str::to_owned)
-            })
-            .collect();
-        models.sort();
-        models
+        let model_dir = self.config.model_dir.clone();
+        tokio::task::spawn_blocking(move || models_in(&model_dir))
+            .await
+            .unwrap_or_default()
     }
 
-    fn check_model(&self, model: &str) -> Result<String, TranscriptionError> {
+    async fn check_model(&self, model: &str) -> Result<String, TranscriptionError> {
         let model = if model.is_empty() { "small" } else { model };
-        let available = self.available_models();
+        let available = self.available_models().await;
+
         if available.iter().any(|name| name == model) {
             return Ok(model.to_owned());
         }
@@ -314,7 +322,7 @@ impl Transcriptions {
                 )));
             }
         };
-        let model = self.check_model(model)?;
+        let model = self.check_model(model).await?;
         self.check_files(user, &files).await?;
         let now = Utc::now();
         let job_id = uuid::Uuid::now_v7().to_string();

@@ -281,6 +281,21 @@ impl TestApp {
         }
     }
 
+    /// The content of the caller's only Vault item, once the library has ingested it.
+    pub async fn only_vault_content(&self, token: &str) -> String {
+        let vault = self
+            .wait_for_vault_total(token, 1, Duration::from_secs(30))
+            .await;
+        let id = vault["data"][0]["id"].as_str().unwrap();
+        let (_, content) = self
+            .get(
+                &format!("/api/library/transcripts/{id}/content"),
+                Some(token),
+            )
+            .await;
+        content["data"]["content"].as_str().unwrap().to_owned()
+    }
+
     /// Polls a job until every file is finished (completed, error or failed) or `timeout`.
     pub async fn wait_for_job(&self, token: &str, job_id: &str, timeout: Duration) -> Value {
         let deadline = tokio::time::Instant::now() + timeout;
@@ -326,7 +341,8 @@ impl SocketClient {
         namespace: &str,
     ) -> Self {
         use tokio::io::AsyncBufReadExt as _;
-        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        let script = scribevault_test_support::workspace_root()
+            .join("crates/scribevault")
             .join("tests/support/socket-client.cjs");
         let mut child = tokio::process::Command::new("node")
             .arg(script)

@@ -325,17 +325,8 @@ async fn a_truncated_file_transcribes_its_prefix_and_an_absent_model_is_named() 
     let file = &job["files"][0];
     match file["status"].as_str() {
         Some("completed") => {
-            let vault = app
-                .wait_for_vault_total(&token, 1, Duration::from_secs(30))
-                .await;
-            let id = vault["data"][0]["id"].as_str().unwrap();
-            let (_, content) = app
-                .get(
-                    &format!("/api/library/transcripts/{id}/content"),
-                    Some(&token),
-                )
-                .await;
-            let text = content["data"]["content"].as_str().unwrap().to_lowercase();
+            let content = app.only_vault_content(&token).await;
+            let text = content.to_lowercase();
             assert!(
                 text.contains("before we start"),
                 "a prefix of sample-02: {text}"
@@ -476,7 +467,9 @@ async fn socket_speaks_socket_io_to_two_client_libraries_and_checks_tokens() {
 
     let python = tokio::process::Command::new("python3")
         .arg(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/socket_client.py"),
+            scribevault_test_support::workspace_root()
+                .join("crates/scribevault")
+                .join("tests/support/socket_client.py"),
         )
         .args([&app.base, &user, &token])
         .output()
@@ -540,18 +533,9 @@ async fn a_file_with_almost_no_audio_ends_as_an_empty_transcript() {
     let file = &job["files"][0];
     match file["status"].as_str() {
         Some("completed") => {
-            let vault = app
-                .wait_for_vault_total(&token, 1, Duration::from_secs(30))
-                .await;
-            let id = vault["data"][0]["id"].as_str().unwrap();
-            let (_, content) = app
-                .get(
-                    &format!("/api/library/transcripts/{id}/content"),
-                    Some(&token),
-                )
-                .await;
+            let content = app.only_vault_content(&token).await;
             assert_eq!(
-                body_text(content["data"]["content"].as_str().unwrap()).trim(),
+                body_text(&content).trim(),
                 "",
                 "no words from a blip: {content}"
             );
