@@ -3,6 +3,7 @@
 
 mod backends;
 mod cli;
+mod listening;
 mod model_fetch;
 mod targets;
 

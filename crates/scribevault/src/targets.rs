@@ -14,6 +14,7 @@ use scribevault_transcription_worker::{TranscriptionWorker, WorkerConfig};
 
 use crate::backends;
 use crate::cli::{ModelCommand, Target};
+use crate::listening::announce;
 
 /// Where each gRPC service listens in microservice mode unless `SCRIBEVAULT_<SERVICE>_GRPC_ADDR`
 /// says otherwise.
@@ -111,6 +112,7 @@ async fn bind_service(
         .await
         .with_context(|| format!("{key}: cannot bind {bind_addr}"))?;
     let local = listener.local_addr()?;
+    announce(service, local);
     Ok((listener, local))
 }
 
@@ -301,6 +303,7 @@ async fn run_gateway(
         handle.stop(true).await;
     });
     let host = settings.http_socket_addr()?.ip();
+    announce("http", SocketAddr::new(host, gateway.port()));
     tracing::info!(
         "scribevault gateway listening on http://{host}:{}",
         gateway.port()

@@ -281,6 +281,14 @@ impl TranscriptionWorker {
             tokio::select! {
                 finished = &mut pipeline => return finished,
                 _ = poll.tick() => {
+                    if abort.load(Ordering::Relaxed) {
+                        // The slot is given back now rather than when whisper returns: whisper.cpp
+                        // looks at its abort flag only between encoder passes, which on a busy
+                        // machine can be seconds away. Dropping the pipeline detaches its blocking
+                        // task, which ends at that check and whose result nobody waits for.
+                        tracing::info!("transcription stopped");
+                        return Err(FileFailure::Stopped);
+                    }
                     let now = progress.load(Ordering::Relaxed).min(99);
                     if now >= reported + REPORT_STEP_PERCENT || last_report.elapsed() >= REPORT_EVERY {
                         let report = pb::ReportTranscriptionProgressRequest {

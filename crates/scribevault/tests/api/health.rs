@@ -2,7 +2,7 @@
 
 use scribevault_test_support::free_port;
 
-use crate::helpers::{TestApp, spawn_process};
+use crate::helpers::{ANY_PORT, TestApp, spawn_process};
 
 #[tokio::test]
 async fn healthz_and_readyz_are_ok_on_embedded_defaults() {
@@ -20,14 +20,14 @@ async fn healthz_and_readyz_are_ok_on_embedded_defaults() {
 #[tokio::test]
 async fn readyz_names_a_downstream_service_that_is_down() {
     let data_dir = tempfile::tempdir().unwrap();
-    let http_port = free_port();
+    // A port nothing listens on: taken and released, so only a stray process could claim it.
     let nothing_there = free_port();
     let env: Vec<(String, String)> = [
         (
             "SCRIBEVAULT_DATA_DIR",
             data_dir.path().display().to_string(),
         ),
-        ("SCRIBEVAULT_HTTP_ADDR", format!("127.0.0.1:{http_port}")),
+        ("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned()),
         (
             "SCRIBEVAULT_LIBRARY_GRPC_ADDR",
             format!("127.0.0.1:{nothing_there}"),
@@ -37,13 +37,8 @@ async fn readyz_names_a_downstream_service_that_is_down() {
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     // The gateway alone: no service process runs at all.
-    let gateway = spawn_process("gateway", &env, &format!("127.0.0.1:{http_port}")).await;
-    let app = TestApp::from_parts(
-        format!("http://127.0.0.1:{http_port}"),
-        String::new(),
-        data_dir,
-        vec![gateway],
-    );
+    let gateway = spawn_process("gateway", &env, &["http"]).await;
+    let app = TestApp::from_parts(gateway.http_base(), String::new(), data_dir, vec![gateway]);
     assert_eq!(
         app.get("/healthz", None).await.0,
         200,

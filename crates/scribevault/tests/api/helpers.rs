@@ -1,20 +1,35 @@
 //! Spawning the binary and talking to it.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use scribevault_proto::library::v1 as library_pb;
-use scribevault_test_support::{free_port, wait_for_listener};
 use serde_json::{Value, json};
 
 /// A running `scribevault` process (killed on drop).
 pub struct Process {
     child: tokio::process::Child,
+    /// What the process announced it listens on, by name (`http`, `library`, …).
+    listening: HashMap<String, String>,
 }
 
 impl Process {
     /// Kills the process at once (SIGKILL), as a crash or an evicted pod would die.
     pub async fn kill(&mut self) {
         let _ = self.child.kill().await;
+    }
+
+    /// The `host:port` the process announced for `name`.
+    pub fn addr(&self, name: &str) -> String {
+        self.listening
+            .get(name)
+            .unwrap_or_else(|| panic!("the process announced no {name:?} listener"))
+            .clone()
+    }
+
+    /// The base URL of the process's HTTP listener.
+    pub fn http_base(&self) -> String {
+        format!("http://{}", self.addr("http"))
     }
 }
 
@@ -24,16 +39,29 @@ impl Drop for Process {
     }
 }
 
-/// Starts `scribevault <target>` with `env` and waits until `wait_addr` accepts connections.
-pub async fn spawn_process(target: &str, env: &[(String, String)], wait_addr: &str) -> Process {
+/// What the binary prints for every listener it binds (`crates/scribevault/src/listening.rs`).
+const LISTENING_PREFIX: &str = "scribevault listening ";
+
+/// The longest a process may take to bind its listeners (a debug build under a loaded machine
+/// migrates its databases first).
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Starts `scribevault <target>` with `env` and returns once it has announced a listener for
+/// every name in `wait_for`.
+///
+/// Listeners are meant to be configured with port 0: the process binds a port nobody else can
+/// take in between and announces it on stdout. A process that exits before it is ready fails the
+/// test at once, with its exit status and its output.
+pub async fn spawn_process(target: &str, env: &[(String, String)], wait_for: &[&str]) -> Process {
+    use tokio::io::AsyncBufReadExt as _;
+
+    let stderr_log = tempfile::NamedTempFile::new().expect("create a log file");
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"));
     command
         .arg(target)
         .kill_on_drop(true)
-        .stdout(std::process::Stdio::null());
-    if std::env::var("TEST_LOG").is_err() {
-        command.stderr(std::process::Stdio::null());
-    }
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr_log.reopen().expect("open the log file"));
     // A clean slate: only what the test sets, plus what a process needs to run at all.
     command.env_clear();
     for key in ["PATH", "HOME", "TMPDIR", "RUST_LOG"] {
@@ -42,10 +70,81 @@ pub async fn spawn_process(target: &str, env: &[(String, String)], wait_addr: &s
         }
     }
     command.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-    let child = command.spawn().expect("spawn the scribevault binary");
-    wait_for_listener(wait_addr, Duration::from_secs(30)).await;
-    Process { child }
+    let mut child = command.spawn().expect("spawn the scribevault binary");
+
+    // Reads stdout for the whole life of the process (a full pipe would block it), keeps its
+    // last lines for a failure report and passes announcements on.
+    let stdout = child.stdout.take().expect("piped stdout");
+    let recent = std::sync::Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
+    let (announced, mut announcements) = tokio::sync::mpsc::unbounded_channel();
+    let echo = std::env::var("TEST_LOG").is_ok();
+    let target_name = target.to_owned();
+    {
+        let recent = recent.clone();
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stdout).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                if echo {
+                    eprintln!("[{target_name}] {line}");
+                }
+                if let Some((name, addr)) = line
+                    .strip_prefix(LISTENING_PREFIX)
+                    .and_then(|rest| rest.split_once(' '))
+                {
+                    let _ = announced.send((name.to_owned(), addr.trim().to_owned()));
+                }
+                let mut recent = recent.lock().unwrap();
+                if recent.len() == 200 {
+                    recent.pop_front();
+                }
+                recent.push_back(line);
+            }
+        });
+    }
+    let report = |why: String| -> String {
+        let stdout: Vec<String> = recent.lock().unwrap().iter().cloned().collect();
+        let stderr = std::fs::read_to_string(stderr_log.path()).unwrap_or_default();
+        format!(
+            "scribevault {target}: {why}\n--- stdout (last lines) ---\n{}\n--- stderr ---\n{stderr}",
+            stdout.join("\n")
+        )
+    };
+
+    let mut listening = HashMap::new();
+    let deadline = tokio::time::Instant::now() + STARTUP_TIMEOUT;
+    let mut stdout_open = true;
+    while !wait_for.iter().all(|name| listening.contains_key(*name)) {
+        tokio::select! {
+            announcement = announcements.recv(), if stdout_open => match announcement {
+                Some((name, addr)) => { listening.insert(name, addr); }
+                None => stdout_open = false,
+            },
+            status = child.wait() => {
+                // Give the reader a moment to take the last lines.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                panic!("{}", report(format!("exited before it was ready ({status:?})")));
+            }
+            () = tokio::time::sleep_until(deadline) => {
+                panic!("{}", report(format!(
+                    "announced {:?} but not all of {wait_for:?} within {STARTUP_TIMEOUT:?}",
+                    listening.keys().collect::<Vec<_>>()
+                )));
+            }
+        }
+    }
+    Process { child, listening }
 }
+
+/// `(key, value)` pairs as the owned environment [`spawn_process`] takes.
+pub fn env_of(pairs: &[(&str, String)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(key, value)| ((*key).to_owned(), value.clone()))
+        .collect()
+}
+
+/// Asks the operating system for the port when the process binds, never before.
+pub const ANY_PORT: &str = "127.0.0.1:0";
 
 /// A Scribevault deployment under test: one process (`all`) or several.
 pub struct TestApp {
@@ -65,35 +164,27 @@ impl TestApp {
     /// `scribevault all` with extra settings.
     pub async fn spawn_all_with(extra: &[(&str, &str)]) -> Self {
         let data_dir = tempfile::tempdir().unwrap();
-        let http_port = free_port();
-        let library_port = free_port();
-        let mut env = vec![
+        let mut env = env_of(&[
             (
-                "SCRIBEVAULT_DATA_DIR".to_owned(),
+                "SCRIBEVAULT_DATA_DIR",
                 data_dir.path().display().to_string(),
             ),
+            ("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned()),
+            ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", ANY_PORT.to_owned()),
             (
-                "SCRIBEVAULT_HTTP_ADDR".to_owned(),
-                format!("127.0.0.1:{http_port}"),
-            ),
-            (
-                "SCRIBEVAULT_LIBRARY_GRPC_ADDR".to_owned(),
-                format!("127.0.0.1:{library_port}"),
-            ),
-            (
-                "SCRIBEVAULT_FRONTEND_DIR".to_owned(),
+                "SCRIBEVAULT_FRONTEND_DIR",
                 data_dir.path().join("no-frontend").display().to_string(),
             ),
-        ];
+        ]);
         env.extend(
             extra
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
         );
-        let process = spawn_process("all", &env, &format!("127.0.0.1:{http_port}")).await;
+        let process = spawn_process("all", &env, &["http", "library"]).await;
         Self::from_parts(
-            format!("http://127.0.0.1:{http_port}"),
-            format!("127.0.0.1:{library_port}"),
+            process.http_base(),
+            process.addr("library"),
             data_dir,
             vec![process],
         )

@@ -6,10 +6,10 @@ use std::time::Duration;
 use reqwest::Method;
 use scribevault_bus::{EventBus as _, RabbitMqBus, WorkQueue as _};
 use scribevault_db::TestDatabase;
-use scribevault_test_support::{AMQP_URL_ENV, POSTGRES_URL_ENV, free_port, real_server};
+use scribevault_test_support::{AMQP_URL_ENV, POSTGRES_URL_ENV, real_server};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, spawn_process};
+use crate::helpers::{ANY_PORT, TestApp, spawn_process};
 
 /// Drops what differs between runs by nature (generated ids, timestamps).
 fn normalise(mut value: Value) -> Value {
@@ -116,9 +116,6 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
         .await
         .expect("create a test database");
     let data_dir = tempfile::tempdir().unwrap();
-    let http_port = free_port();
-    let library_port = free_port();
-    let library_addr = format!("127.0.0.1:{library_port}");
     let common = [
         ("SCRIBEVAULT_DATABASE_URL", database.url.clone()),
         ("SCRIBEVAULT_AMQP_URL", amqp.clone()),
@@ -126,17 +123,22 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
             "SCRIBEVAULT_DATA_DIR",
             data_dir.path().display().to_string(),
         ),
-        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
     ];
-    let library = spawn_process("library", &env(&common), &library_addr).await;
+    let mut library_env = env(&common);
+    library_env.extend(env(&[(
+        "SCRIBEVAULT_LIBRARY_GRPC_ADDR",
+        ANY_PORT.to_owned(),
+    )]));
+    let library = spawn_process("library", &library_env, &["library"]).await;
+    let library_addr = library.addr("library");
     let mut gateway_env = env(&common);
-    gateway_env.push((
-        "SCRIBEVAULT_HTTP_ADDR".into(),
-        format!("127.0.0.1:{http_port}"),
-    ));
-    let gateway = spawn_process("gateway", &gateway_env, &format!("127.0.0.1:{http_port}")).await;
+    gateway_env.extend(env(&[
+        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
+        ("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned()),
+    ]));
+    let gateway = spawn_process("gateway", &gateway_env, &["http"]).await;
     let distributed = TestApp::from_parts(
-        format!("http://127.0.0.1:{http_port}"),
+        gateway.http_base(),
         library_addr,
         data_dir,
         vec![library, gateway],
@@ -212,9 +214,6 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
         .expect("create a test database");
     let data_dir = tempfile::tempdir().unwrap();
     let models = crate::helpers::model_dir();
-    let port = |_: ()| format!("127.0.0.1:{}", free_port());
-    let (storage_addr, transcription_addr, library_addr) = (port(()), port(()), port(()));
-    let (gateway_one, gateway_two) = (port(()), port(()));
     let common = vec![
         ("SCRIBEVAULT_DATABASE_URL", database.url.clone()),
         ("SCRIBEVAULT_AMQP_URL", amqp.clone()),
@@ -229,12 +228,6 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
             "SCRIBEVAULT_DATA_DIR",
             data_dir.path().display().to_string(),
         ),
-        ("SCRIBEVAULT_STORAGE_GRPC_ADDR", storage_addr.clone()),
-        (
-            "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR",
-            transcription_addr.clone(),
-        ),
-        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
         (
             "SCRIBEVAULT_WHISPER_MODEL_DIR",
             models.path().display().to_string(),
@@ -247,36 +240,43 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
         all.extend(env(extra));
         all
     };
-    let mut processes = vec![
-        spawn_process("storage", &with(&[]), &storage_addr).await,
-        spawn_process("transcription", &with(&[]), &transcription_addr).await,
-        spawn_process("library", &with(&[]), &library_addr).await,
-        spawn_process(
-            "gateway",
-            &with(&[("SCRIBEVAULT_HTTP_ADDR", gateway_one.clone())]),
-            &gateway_one,
-        )
-        .await,
-        spawn_process(
-            "gateway",
-            &with(&[("SCRIBEVAULT_HTTP_ADDR", gateway_two.clone())]),
-            &gateway_two,
-        )
-        .await,
-    ];
-    let mut first_worker = spawn_worker(&with(&[])).await;
+    // Each service binds a port of its own choosing and says which; the processes that dial
+    // it are started after it, with the address it announced.
+    let mut processes = Vec::new();
+    let mut service_addrs = Vec::new();
+    for (service, key) in [
+        ("storage", "SCRIBEVAULT_STORAGE_GRPC_ADDR"),
+        ("transcription", "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR"),
+        ("library", "SCRIBEVAULT_LIBRARY_GRPC_ADDR"),
+    ] {
+        let process =
+            spawn_process(service, &with(&[(key, ANY_PORT.to_owned())]), &[service]).await;
+        service_addrs.push((key, process.addr(service)));
+        processes.push(process);
+    }
+    let library_addr = service_addrs[2].1.clone();
+    let with_services = |extra: &[(&str, String)]| {
+        let mut all = with(&service_addrs);
+        all.extend(env(extra));
+        all
+    };
+    let gateway_env = with_services(&[("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned())]);
+    let gateway_one = spawn_process("gateway", &gateway_env, &["http"]).await;
+    let gateway_two = spawn_process("gateway", &gateway_env, &["http"]).await;
     let app_one = TestApp::from_parts(
-        format!("http://{gateway_one}"),
+        gateway_one.http_base(),
         library_addr.clone(),
         tempfile::tempdir().unwrap(),
         Vec::new(),
     );
     let app_two = TestApp::from_parts(
-        format!("http://{gateway_two}"),
+        gateway_two.http_base(),
         library_addr,
         tempfile::tempdir().unwrap(),
         Vec::new(),
     );
+    processes.extend([gateway_one, gateway_two]);
+    let mut first_worker = spawn_worker(&with_services(&[])).await;
 
     let (token, user) = app_one.sign_up("distributed@example.com").await;
     let mut socket_one = crate::helpers::SocketClient::connect(&app_one.base, &user, &token).await;
@@ -323,8 +323,8 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
 
     // The only worker dies mid-file; two new ones share the queue from now on.
     first_worker.kill().await;
-    processes.push(spawn_worker(&with(&[])).await);
-    processes.push(spawn_worker(&with(&[])).await);
+    processes.push(spawn_worker(&with_services(&[])).await);
+    processes.push(spawn_worker(&with_services(&[])).await);
 
     let finished = app_one
         .wait_for_job(&token, &job, Duration::from_secs(300))
@@ -373,11 +373,6 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
 }
 
 async fn spawn_worker(env: &[(String, String)]) -> crate::helpers::Process {
-    // A worker listens on nothing; wait for the transcription service it talks to instead.
-    let transcription = env
-        .iter()
-        .find(|(key, _)| key == "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR")
-        .map(|(_, value)| value.clone())
-        .unwrap();
-    spawn_process("transcription-worker", env, &transcription).await
+    // A worker listens on nothing: it is ready once it runs; one that dies shows in the test.
+    spawn_process("transcription-worker", env, &[]).await
 }

@@ -3,22 +3,20 @@
 
 use std::time::Duration;
 
-use scribevault_test_support::free_port;
 use serde_json::json;
 
-use crate::helpers::{SocketClient, TestApp, audio, model_dir, spawn_process};
+use crate::helpers::{ANY_PORT, SocketClient, TestApp, audio, model_dir, spawn_process};
 
 #[tokio::test]
 async fn restarting_all_resumes_pending_and_running_files() {
     let data_dir = tempfile::tempdir().unwrap();
     let models = model_dir();
-    let http_port = free_port();
     let env: Vec<(String, String)> = [
         (
             "SCRIBEVAULT_DATA_DIR",
             data_dir.path().display().to_string(),
         ),
-        ("SCRIBEVAULT_HTTP_ADDR", format!("127.0.0.1:{http_port}")),
+        ("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned()),
         (
             "SCRIBEVAULT_WHISPER_MODEL_DIR",
             models.path().display().to_string(),
@@ -29,10 +27,9 @@ async fn restarting_all_resumes_pending_and_running_files() {
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
-    let addr = format!("127.0.0.1:{http_port}");
-    let mut first = spawn_process("all", &env, &addr).await;
+    let mut first = spawn_process("all", &env, &["http"]).await;
     let app = TestApp::from_parts(
-        format!("http://{addr}"),
+        first.http_base(),
         String::new(),
         tempfile::tempdir().unwrap(),
         Vec::new(),
@@ -68,7 +65,14 @@ async fn restarting_all_resumes_pending_and_running_files() {
     // The process dies mid-file: one file running, one waiting.
     first.kill().await;
     drop(socket);
-    let _second = spawn_process("all", &env, &addr).await;
+    let second = spawn_process("all", &env, &["http"]).await;
+    // The restarted process listens on a port of its own choosing; the data dir is the same.
+    let app = TestApp::from_parts(
+        second.http_base(),
+        String::new(),
+        tempfile::tempdir().unwrap(),
+        vec![second],
+    );
     let finished = app
         .wait_for_job(&token, &job, Duration::from_secs(240))
         .await;

@@ -11,9 +11,8 @@ use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
-use scribevault_test_support::free_port;
 
-use crate::helpers::{TestApp, spawn_process};
+use crate::helpers::{ANY_PORT, TestApp, spawn_process};
 
 #[derive(Debug, Clone)]
 struct ReceivedSpan {
@@ -63,22 +62,23 @@ impl TraceService for Receiver {
 #[tokio::test]
 async fn a_request_is_one_trace_across_gateway_and_library_processes() {
     let receiver = Receiver::default();
-    let otlp_port = free_port();
+    let otlp_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let otlp_port = otlp_listener.local_addr().unwrap().port();
     let server = tonic::transport::Server::builder()
         .add_service(TraceServiceServer::new(receiver.clone()))
-        .serve(format!("127.0.0.1:{otlp_port}").parse().unwrap());
+        .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(
+            otlp_listener,
+        ));
     tokio::spawn(server);
 
     let data_dir = tempfile::tempdir().unwrap();
-    let http_port = free_port();
-    let library_addr = format!("127.0.0.1:{}", free_port());
     let env: Vec<(String, String)> = [
         (
             "SCRIBEVAULT_DATA_DIR",
             data_dir.path().display().to_string(),
         ),
-        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", library_addr.clone()),
-        ("SCRIBEVAULT_HTTP_ADDR", format!("127.0.0.1:{http_port}")),
+        ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", ANY_PORT.to_owned()),
+        ("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned()),
         (
             "OTEL_EXPORTER_OTLP_ENDPOINT",
             format!("http://127.0.0.1:{otlp_port}"),
@@ -88,10 +88,16 @@ async fn a_request_is_one_trace_across_gateway_and_library_processes() {
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
-    let library = spawn_process("library", &env, &library_addr).await;
-    let gateway = spawn_process("gateway", &env, &format!("127.0.0.1:{http_port}")).await;
+    let library = spawn_process("library", &env, &["library"]).await;
+    let library_addr = library.addr("library");
+    let mut gateway_env = env.clone();
+    gateway_env.push((
+        "SCRIBEVAULT_LIBRARY_GRPC_ADDR".to_owned(),
+        library_addr.clone(),
+    ));
+    let gateway = spawn_process("gateway", &gateway_env, &["http"]).await;
     let app = TestApp::from_parts(
-        format!("http://127.0.0.1:{http_port}"),
+        gateway.http_base(),
         library_addr,
         data_dir,
         vec![library, gateway],
