@@ -3,6 +3,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::contract::Event;
+
 /// One state change, addressed to one user's sessions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -24,6 +26,28 @@ pub struct EventEnvelope {
 }
 
 impl EventEnvelope {
+    /// `event` for `user_id`'s sockets, happening now.
+    #[must_use]
+    pub fn for_event(
+        event: &Event,
+        user_id: impl Into<String>,
+        traceparent: Option<String>,
+    ) -> Self {
+        // An `Event` is plain data: serializing it cannot fail.
+        let data = serde_json::to_value(event)
+            .ok()
+            .and_then(|mut tagged| tagged.get_mut("data").map(serde_json::Value::take))
+            .unwrap_or_default();
+        Self::new(event.name(), user_id, data, traceparent)
+    }
+
+    /// The typed event, when the envelope carries one this build knows.
+    #[must_use]
+    pub fn event(&self) -> Option<Event> {
+        serde_json::from_value(serde_json::json!({ "type": self.event_type, "data": self.data }))
+            .ok()
+    }
+
     /// A new event happening now, carrying the caller's trace context.
     #[must_use]
     pub fn new(

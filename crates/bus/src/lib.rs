@@ -11,12 +11,16 @@
 //! The database stays the source of truth for jobs: a work message only says "look at X", so
 //! at-least-once delivery is harmless as long as handlers are idempotent.
 
+pub mod consumer;
+pub mod contract;
 mod envelope;
 mod in_process;
 mod rabbitmq;
 
 use std::sync::Arc;
 
+pub use consumer::{Settlement, run_work_consumer};
+pub use contract::{Event, WorkItem};
 pub use envelope::EventEnvelope;
 pub use in_process::InProcessBus;
 pub use rabbitmq::RabbitMqBus;
@@ -56,6 +60,14 @@ pub trait WorkQueue: Send + Sync {
     async fn enqueue(&self, queue: &str, body: Vec<u8>) -> Result<(), BusError>;
     /// Starts consuming `queue`. Several consumers of one queue share its messages.
     async fn consume(&self, queue: &str) -> Result<WorkConsumer, BusError>;
+}
+
+/// Enqueues a typed work message on its own queue.
+///
+/// # Errors
+/// The message cannot be encoded or the queue refuses it.
+pub async fn enqueue_work<M: WorkItem>(work: &dyn WorkQueue, item: &M) -> Result<(), BusError> {
+    work.enqueue(M::QUEUE, serde_json::to_vec(item)?).await
 }
 
 /// A stream of events for one subscriber.

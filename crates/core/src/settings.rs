@@ -8,6 +8,7 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+use secrecy::SecretString;
 use serde::Deserialize;
 
 /// Built-in defaults; the same keys may appear in the optional settings file.
@@ -30,7 +31,18 @@ whisper_concurrency = 1
 max_retries = 10
 retry_base_delay_seconds = 5
 worker_stale_seconds = 15
+max_deliveries = 5
+retry_max_delay_seconds = 300
+housekeeping_interval_ms = 1000
+resend_ingests_within_seconds = 3600
+whisper_language = "en"
+default_model = "small"
+s3_part_size_bytes = 8388608
+database_max_connections = 10
 "#;
+
+/// S3's smallest multipart part (every part but the last).
+const S3_MIN_PART_SIZE: u64 = 5 * 1024 * 1024;
 
 /// A setting that cannot be used; the message names the environment key.
 #[derive(Debug, thiserror::Error)]
@@ -113,6 +125,30 @@ pub struct Settings {
     pub retry_base_delay_seconds: u64,
     /// A transcribing file whose worker has not reported for this long goes to another worker.
     pub worker_stale_seconds: u64,
+    /// Deliveries of one work message before it is dead-lettered (`<queue>.dead`).
+    pub max_deliveries: u32,
+    /// Longest delay between two automatic retries of a failed transcription.
+    pub retry_max_delay_seconds: u64,
+    /// How often the transcription service queues due retries, opens scheduled jobs and hands
+    /// back files whose worker went silent.
+    pub housekeeping_interval_ms: u64,
+    /// At start, files completed this recently are handed to the library again (with the
+    /// in-process bus a crash can lose the hand-off; ingest is idempotent).
+    pub resend_ingests_within_seconds: u64,
+    /// The spoken language Whisper is told to expect (`en`, `de`, …, or `auto` to detect it).
+    pub whisper_language: String,
+    /// The model used when a request names none.
+    pub default_model: String,
+    /// Size of each part of an S3 multipart upload (at least 5 MiB, S3's minimum).
+    pub s3_part_size_bytes: u64,
+    /// S3 access key id; `AWS_ACCESS_KEY_ID` when unset.
+    #[serde(default)]
+    pub s3_access_key_id: Option<SecretString>,
+    /// S3 secret access key; `AWS_SECRET_ACCESS_KEY` when unset. Never logged.
+    #[serde(default)]
+    pub s3_secret_access_key: Option<SecretString>,
+    /// Most database connections one process holds (SQLite: at most 4, one writer at a time).
+    pub database_max_connections: u32,
     /// YouTube Data API key.
     #[serde(default)]
     pub youtube_api_key: Option<String>,
@@ -171,10 +207,27 @@ impl Settings {
         if let Some(file) = file {
             builder = builder.add_source(config::File::from(file).required(true));
         }
-        let env: config::Map<String, String> = env
-            .into_iter()
+        let env: Vec<(String, String)> = env.into_iter().collect();
+        let mut scribevault_env: config::Map<String, String> = env
+            .iter()
             .filter(|(key, value)| key.starts_with("SCRIBEVAULT_") && !value.trim().is_empty())
+            .cloned()
             .collect();
+        // The AWS names are what S3 tooling, compose files and Kubernetes secrets use.
+        for (aws_key, key) in [
+            ("AWS_ACCESS_KEY_ID", "SCRIBEVAULT_S3_ACCESS_KEY_ID"),
+            ("AWS_SECRET_ACCESS_KEY", "SCRIBEVAULT_S3_SECRET_ACCESS_KEY"),
+        ] {
+            if let Some((_, value)) = env
+                .iter()
+                .find(|(name, value)| name == aws_key && !value.trim().is_empty())
+            {
+                scribevault_env
+                    .entry(key.to_owned())
+                    .or_insert_with(|| value.clone());
+            }
+        }
+        let env = scribevault_env;
         builder = builder.add_source(
             config::Environment::with_prefix("SCRIBEVAULT")
                 .prefix_separator("_")
@@ -243,6 +296,39 @@ impl Settings {
                     "required when SCRIBEVAULT_AUTH=oidc",
                 ));
             }
+        }
+        if self.max_deliveries == 0 {
+            return Err(invalid("SCRIBEVAULT_MAX_DELIVERIES", "must be at least 1"));
+        }
+        if self.housekeeping_interval_ms < 100 {
+            return Err(invalid(
+                "SCRIBEVAULT_HOUSEKEEPING_INTERVAL_MS",
+                "must be at least 100",
+            ));
+        }
+        if self.s3_part_size_bytes < S3_MIN_PART_SIZE {
+            return Err(invalid(
+                "SCRIBEVAULT_S3_PART_SIZE_BYTES",
+                format!("must be at least {S3_MIN_PART_SIZE} (S3's smallest part)"),
+            ));
+        }
+        if self.whisper_language.trim().is_empty() {
+            return Err(invalid(
+                "SCRIBEVAULT_WHISPER_LANGUAGE",
+                "a language code such as en, or auto",
+            ));
+        }
+        if self.default_model.trim().is_empty() {
+            return Err(invalid(
+                "SCRIBEVAULT_DEFAULT_MODEL",
+                "a model name such as small",
+            ));
+        }
+        if self.database_max_connections == 0 {
+            return Err(invalid(
+                "SCRIBEVAULT_DATABASE_MAX_CONNECTIONS",
+                "must be at least 1",
+            ));
         }
         if self.whisper_threads == 0 {
             return Err(invalid("SCRIBEVAULT_WHISPER_THREADS", "must be at least 1"));
@@ -427,6 +513,53 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("SCRIBEVAULT_MAX_RETRIES"), "{error}");
+    }
+
+    #[test]
+    fn s3_keys_come_from_the_aws_names_unless_set_and_are_never_printed() {
+        use secrecy::ExposeSecret as _;
+        let settings = Settings::load_from(
+            None,
+            env(&[
+                ("AWS_ACCESS_KEY_ID", "aws-id"),
+                ("AWS_SECRET_ACCESS_KEY", "aws-secret-value"),
+                ("SCRIBEVAULT_S3_ACCESS_KEY_ID", "own-id"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            settings.s3_access_key_id.as_ref().unwrap().expose_secret(),
+            "own-id"
+        );
+        assert_eq!(
+            settings
+                .s3_secret_access_key
+                .as_ref()
+                .unwrap()
+                .expose_secret(),
+            "aws-secret-value"
+        );
+        assert!(!format!("{settings:?}").contains("aws-secret-value"));
+    }
+
+    #[test]
+    fn knobs_have_defaults_and_refuse_bad_values() {
+        let settings = Settings::load_from(None, env(&[])).unwrap();
+        assert_eq!(settings.max_deliveries, 5);
+        assert_eq!(settings.retry_max_delay_seconds, 300);
+        assert_eq!(settings.whisper_language, "en");
+        assert_eq!(settings.default_model, "small");
+        for (key, value) in [
+            ("SCRIBEVAULT_S3_PART_SIZE_BYTES", "1024"),
+            ("SCRIBEVAULT_MAX_DELIVERIES", "0"),
+            ("SCRIBEVAULT_HOUSEKEEPING_INTERVAL_MS", "5"),
+            ("SCRIBEVAULT_DATABASE_MAX_CONNECTIONS", "0"),
+        ] {
+            let error = Settings::load_from(None, env(&[(key, value)]))
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains(key), "{error} should name {key}");
+        }
     }
 
     #[test]

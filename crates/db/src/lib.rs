@@ -39,6 +39,23 @@ pub enum DbError {
 /// # Errors
 /// [`DbError::Connect`] when the database cannot be opened.
 pub async fn connect(url: &str) -> Result<DatabaseConnection, DbError> {
+    connect_with_pool(url, DEFAULT_MAX_CONNECTIONS).await
+}
+
+/// Connections a pool holds unless the caller says otherwise.
+pub const DEFAULT_MAX_CONNECTIONS: u32 = 10;
+
+/// SQLite allows one writer at a time: more connections only wait on its lock.
+const SQLITE_MAX_CONNECTIONS: u32 = 4;
+
+/// Like [`connect`], holding at most `max_connections` connections (SQLite: at most 4).
+///
+/// # Errors
+/// [`DbError::Connect`] when the database cannot be opened.
+pub async fn connect_with_pool(
+    url: &str,
+    max_connections: u32,
+) -> Result<DatabaseConnection, DbError> {
     let is_sqlite = url.starts_with("sqlite:");
     if !is_sqlite && !url.starts_with("postgres://") && !url.starts_with("postgresql://") {
         return Err(DbError::UnsupportedUrl(redact(url)));
@@ -51,7 +68,11 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbError> {
         .sqlx_logging(false)
         .connect_timeout(Duration::from_secs(5))
         .acquire_timeout(Duration::from_secs(10))
-        .max_connections(if is_sqlite { 4 } else { 10 });
+        .max_connections(if is_sqlite {
+            max_connections.clamp(1, SQLITE_MAX_CONNECTIONS)
+        } else {
+            max_connections.max(1)
+        });
     let connection = Database::connect(options)
         .await
         .map_err(|source| DbError::Connect {

@@ -1,6 +1,8 @@
-//! `/readyz`: the gateway is ready when its database, the bus, the blob store and every
-//! downstream gRPC service answer. The binary decides which checks exist (it knows the
-//! backends); the gateway adds one per downstream service.
+//! `/readyz`: the gateway is ready when what it needs itself answers (its database, the bus).
+//! Downstream gRPC services are checked too, but only reported (`/readyz?verbose`): one slow or
+//! absent conversion pod must not take every gateway replica out of its Service, which would
+//! turn a partial outage into a total one. The binary decides which backend checks exist (it
+//! knows the backends); the gateway adds one per downstream service.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -31,26 +33,45 @@ impl ReadinessCheck {
     }
 }
 
-/// Every check `/readyz` runs.
+/// Every check `/readyz` knows.
 #[derive(Clone, Default)]
-pub struct ReadinessChecks(pub Vec<ReadinessCheck>);
+pub struct ReadinessChecks {
+    /// What the gateway needs to answer at all; a failure makes it unready.
+    pub own: Vec<ReadinessCheck>,
+    /// The services behind it; reported, never a reason to be unready.
+    pub downstream: Vec<ReadinessCheck>,
+}
 
 const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl ReadinessChecks {
-    /// Runs every check concurrently; returns the failing ones with their reasons.
+    /// Runs the gateway's own checks concurrently; returns the failing ones with their reasons.
     pub async fn failures(&self) -> Vec<(String, String)> {
-        let runs = self.0.iter().map(|check| async move {
-            match tokio::time::timeout(CHECK_TIMEOUT, (check.check)()).await {
-                Ok(Ok(())) => None,
-                Ok(Err(reason)) => Some((check.name.clone(), reason)),
-                Err(_) => Some((check.name.clone(), "timed out".to_owned())),
-            }
-        });
-        futures::future::join_all(runs)
-            .await
-            .into_iter()
-            .flatten()
-            .collect()
+        run_checks(&self.own).await
     }
+
+    /// Runs the downstream checks concurrently; returns the failing ones with their reasons.
+    pub async fn downstream_failures(&self) -> Vec<(String, String)> {
+        run_checks(&self.downstream).await
+    }
+
+    /// The names of the downstream checks.
+    pub fn downstream_names(&self) -> impl Iterator<Item = &str> {
+        self.downstream.iter().map(|check| check.name.as_str())
+    }
+}
+
+async fn run_checks(checks: &[ReadinessCheck]) -> Vec<(String, String)> {
+    let runs = checks.iter().map(|check| async move {
+        match tokio::time::timeout(CHECK_TIMEOUT, (check.check)()).await {
+            Ok(Ok(())) => None,
+            Ok(Err(reason)) => Some((check.name.clone(), reason)),
+            Err(_) => Some((check.name.clone(), "timed out".to_owned())),
+        }
+    });
+    futures::future::join_all(runs)
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
 }

@@ -34,7 +34,8 @@ pub struct GatewayDependencies {
     pub db: DatabaseConnection,
     /// Downstream gRPC services.
     pub services: ServiceAddresses,
-    /// Backend checks for `/readyz` (database, bus, blob store); service checks are added here.
+    /// Checks of what the gateway itself needs to answer (database, bus); `/readyz` runs only
+    /// these. Downstream services are checked for `/readyz?verbose` and never make it unready.
     pub readiness: Vec<ReadinessCheck>,
     /// Events to deliver to this replica's sockets.
     pub events: Arc<dyn EventBus>,
@@ -91,13 +92,15 @@ impl Gateway {
         };
         let clients = ServiceClients::connect_lazy(&dependencies.services)
             .map_err(|e| format!("invalid service address: {e}"))?;
-        let mut checks = dependencies.readiness;
-        checks.extend(clients.readiness_checks());
+        let readiness_checks = ReadinessChecks {
+            own: dependencies.readiness,
+            downstream: clients.readiness_checks(),
+        };
 
         let local_accounts = web::Data::new(local_accounts);
         let verifier = web::Data::new(verifier);
         let clients = web::Data::new(clients);
-        let readiness = web::Data::new(ReadinessChecks(checks));
+        let readiness = web::Data::new(readiness_checks);
         let metrics = web::Data::from(HttpMetrics::new());
         let client_config = web::Data::new(ClientConfig::from_settings(settings, mode));
         let frontend = web::Data::new(FrontendDir(settings.frontend_dir.clone()));

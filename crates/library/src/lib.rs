@@ -8,12 +8,11 @@
 mod entity;
 mod error;
 mod grpc;
-mod ingest_consumer;
+mod jobs;
 mod migration;
 mod service;
 mod startup;
 
 pub use error::LibraryError;
-pub use ingest_consumer::{INGEST_QUEUE, IngestMessage};
 pub use service::{IngestedTranscript, Library, NewLibraryItem, TranscriptPage};
 pub use startup::LibraryServer;

@@ -8,7 +8,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::error::LibraryError;
 use crate::grpc::LibraryGrpc;
-use crate::ingest_consumer::run_ingest_consumer;
+use crate::jobs::ingest::run_ingest_consumer;
 use crate::service::Library;
 
 /// The library target: its gRPC API and its ingest consumer.
@@ -35,12 +35,6 @@ impl LibraryServer {
         })
     }
 
-    /// The domain service, for in-process callers such as tests.
-    #[must_use]
-    pub fn library(&self) -> &Library {
-        &self.library
-    }
-
     /// Serves gRPC on `listener` and consumes the ingest queue until `shutdown` resolves.
     ///
     /// # Errors
@@ -50,14 +44,21 @@ impl LibraryServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let (stop_consumer, consumer_stopped) = tokio::sync::oneshot::channel::<()>();
         let consumer = tokio::spawn(run_ingest_consumer(
             self.library.clone(),
             self.work,
             self.events,
+            async move {
+                let _ = consumer_stopped.await;
+            },
         ));
         let grpc = LibraryServiceServer::new(LibraryGrpc::new(self.library));
         let result = scribevault_proto::server::serve(listener, grpc, shutdown).await;
-        consumer.abort();
+        let _ = stop_consumer.send(());
+        if let Err(error) = consumer.await {
+            tracing::error!(error = %error, "the ingest consumer panicked");
+        }
         result
     }
 }

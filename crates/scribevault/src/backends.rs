@@ -9,9 +9,7 @@ use scribevault_bus::{EventBus, InProcessBus, RabbitMqBus, WorkQueue};
 use scribevault_core::Settings;
 use scribevault_gateway::ReadinessCheck;
 use sea_orm::DatabaseConnection;
-
-/// Deliveries of one work message before it is dead-lettered.
-const MAX_DELIVERIES: u32 = 5;
+use secrecy::ExposeSecret as _;
 
 /// The message bus, seen through both of its traits.
 #[derive(Clone)]
@@ -23,7 +21,7 @@ pub struct Bus {
 /// Opens the database and fails with one line naming the key if it cannot.
 pub async fn database(settings: &Settings) -> anyhow::Result<DatabaseConnection> {
     let url = settings.effective_database_url();
-    scribevault_db::connect(&url)
+    scribevault_db::connect_with_pool(&url, settings.database_max_connections)
         .await
         .context("SCRIBEVAULT_DATABASE_URL")
 }
@@ -32,7 +30,7 @@ pub async fn database(settings: &Settings) -> anyhow::Result<DatabaseConnection>
 pub async fn bus(settings: &Settings) -> anyhow::Result<Bus> {
     match &settings.amqp_url {
         Some(url) => {
-            let bus = RabbitMqBus::connect(url, MAX_DELIVERIES)
+            let bus = RabbitMqBus::connect(url, settings.max_deliveries)
                 .await
                 .context("SCRIBEVAULT_AMQP_URL")?;
             Ok(Bus {
@@ -41,7 +39,7 @@ pub async fn bus(settings: &Settings) -> anyhow::Result<Bus> {
             })
         }
         None => {
-            let bus = InProcessBus::new(MAX_DELIVERIES);
+            let bus = InProcessBus::new(settings.max_deliveries);
             Ok(Bus {
                 events: Arc::new(bus.clone()),
                 work: Arc::new(bus),
@@ -58,11 +56,20 @@ pub async fn blob_store(settings: &Settings) -> anyhow::Result<Arc<dyn BlobStore
                 endpoint: endpoint.clone(),
                 bucket: settings.s3_bucket.clone(),
                 region: settings.s3_region.clone(),
-                access_key_id: std::env::var("AWS_ACCESS_KEY_ID")
-                    .unwrap_or_else(|_| "scribevault".into()),
-                secret_access_key: std::env::var("AWS_SECRET_ACCESS_KEY")
-                    .unwrap_or_else(|_| "scribevault".into()),
-                part_size: 8 * 1024 * 1024,
+                access_key_id: settings
+                    .s3_access_key_id
+                    .as_ref()
+                    .context("SCRIBEVAULT_S3_ACCESS_KEY_ID (or AWS_ACCESS_KEY_ID) is required with SCRIBEVAULT_S3_ENDPOINT")?
+                    .expose_secret()
+                    .to_owned(),
+                secret_access_key: settings
+                    .s3_secret_access_key
+                    .as_ref()
+                    .context("SCRIBEVAULT_S3_SECRET_ACCESS_KEY (or AWS_SECRET_ACCESS_KEY) is required with SCRIBEVAULT_S3_ENDPOINT")?
+                    .expose_secret()
+                    .to_owned(),
+                part_size: usize::try_from(settings.s3_part_size_bytes)
+                    .context("SCRIBEVAULT_S3_PART_SIZE_BYTES")?,
             })
             .await
             .context("SCRIBEVAULT_S3_ENDPOINT")?;

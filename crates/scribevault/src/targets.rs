@@ -149,6 +149,12 @@ fn transcription_config(settings: &Settings) -> TranscriptionConfig {
         }),
         max_retries: settings.max_retries,
         retry_base_delay: std::time::Duration::from_secs(settings.retry_base_delay_seconds),
+        retry_max_delay: std::time::Duration::from_secs(settings.retry_max_delay_seconds),
+        default_model: settings.default_model.clone(),
+        housekeeping_interval: std::time::Duration::from_millis(settings.housekeeping_interval_ms),
+        resend_ingests_within: std::time::Duration::from_secs(
+            settings.resend_ingests_within_seconds,
+        ),
         stale_after: std::time::Duration::from_secs(settings.worker_stale_seconds),
     }
 }
@@ -158,6 +164,7 @@ fn worker_config(settings: &Settings, transcription_addr: String) -> WorkerConfi
         model_dir: settings.effective_model_dir(),
         threads: settings.whisper_threads,
         concurrency: settings.whisper_concurrency,
+        language: settings.whisper_language.clone(),
         transcription_addr,
     }
 }
@@ -187,8 +194,8 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
         Target::Gateway => {
             let db = backends::database(&settings).await?;
             let bus = backends::bus(&settings).await?;
-            let blob = backends::blob_store(&settings).await?;
-            let readiness = backends::readiness_checks(&db, &bus, Some(&blob));
+            // The gateway streams uploads to storage and never touches blobs itself.
+            let readiness = backends::readiness_checks(&db, &bus, None);
             let dependencies = GatewayDependencies {
                 db,
                 services: service_addresses(&settings),

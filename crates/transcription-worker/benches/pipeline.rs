@@ -49,6 +49,7 @@ fn main() {
             &model,
             &pcm,
             threads,
+            "en",
             Arc::new(AtomicU32::new(0)),
             Arc::new(AtomicBool::new(false)),
         )

@@ -89,6 +89,7 @@ pub fn transcribe(
     model: &WhisperContext,
     pcm: &[f32],
     threads: u32,
+    language: &str,
     progress: Arc<AtomicU32>,
     abort: Arc<AtomicBool>,
 ) -> Result<Vec<Segment>, EngineError> {
@@ -97,7 +98,7 @@ pub fn transcribe(
         .map_err(|e| EngineError::Whisper(e.to_string()))?;
     let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
     params.set_n_threads(i32::try_from(threads.max(1)).unwrap_or(1));
-    params.set_language(Some("en"));
+    params.set_language(Some(language));
     params.set_print_progress(false);
     params.set_print_realtime(false);
     params.set_print_timestamps(false);
@@ -166,6 +167,7 @@ mod tests {
             &model,
             &pcm,
             1,
+            "en",
             Arc::new(AtomicU32::new(0)),
             Arc::new(AtomicBool::new(false)),
         );
@@ -181,7 +183,7 @@ mod tests {
             flag.store(true, Ordering::Relaxed);
             std::time::Instant::now()
         });
-        let result = transcribe(&model, &pcm, 1, progress, abort);
+        let result = transcribe(&model, &pcm, 1, "en", progress, abort);
         let returned_at = std::time::Instant::now();
         let aborted_at = stopper.join().unwrap();
         assert!(matches!(result, Err(EngineError::Aborted)), "{result:?}");

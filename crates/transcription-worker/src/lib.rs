@@ -21,11 +21,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use scribevault_blob::{BlobStore, body_from_bytes, collect_body, owned_key};
-use scribevault_bus::{EventBus, WorkMessage, WorkQueue};
+use scribevault_bus::contract::TranscriptionWork;
+use scribevault_bus::{Event, EventBus, Settlement, WorkQueue, run_work_consumer};
 use scribevault_core::UserId;
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
-use scribevault_transcription::{TranscriptionWork, WORK_QUEUE};
 use tonic::transport::Channel;
 
 use crate::audio::{decode_mp3_to_mono, resample_to_whisper_rate};
@@ -43,6 +43,8 @@ pub struct WorkerConfig {
     pub threads: u32,
     /// Files transcribed at once.
     pub concurrency: u32,
+    /// The spoken language Whisper expects (`auto` detects it).
+    pub language: String,
     /// `host:port` of the transcription service.
     pub transcription_addr: String,
 }
@@ -103,13 +105,10 @@ impl TranscriptionWorker {
             return;
         };
         while let Some(event) = subscription.next().await {
-            if event.event_type != "transcriptionError" {
+            let Some(Event::TranscriptionError(stopped)) = event.event() else {
                 continue;
-            }
-            let key = (
-                event.data["jobId"].as_str().unwrap_or_default().to_owned(),
-                event.data["fileId"].as_str().unwrap_or_default().to_owned(),
-            );
+            };
+            let key = (stopped.job_id, stopped.file_id);
             if let Some(abort) = running
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -136,59 +135,38 @@ impl TranscriptionWorker {
             self.events.clone(),
             self.running.clone(),
         ));
+        let concurrency = self.config.concurrency.max(1) as usize;
+        let work = self.work.clone();
         let worker = Arc::new(self);
-        tokio::pin!(shutdown);
-        let mut consumer = loop {
-            match worker.work.consume(WORK_QUEUE).await {
-                Ok(consumer) => break consumer,
-                Err(error) => {
-                    tracing::warn!(error = %error, "cannot consume transcription work yet");
-                    tokio::select! {
-                        () = &mut shutdown => return,
-                        () = tokio::time::sleep(Duration::from_secs(1)) => {}
-                    }
+        run_work_consumer(
+            work,
+            concurrency,
+            shutdown,
+            |work: &TranscriptionWork, attempt| {
+                let span = tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt);
+                if let Some(traceparent) = &work.traceparent {
+                    scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
                 }
-            }
-        };
-        let slots = Arc::new(tokio::sync::Semaphore::new(
-            worker.config.concurrency.max(1) as usize,
-        ));
-        let mut running = tokio::task::JoinSet::new();
-        loop {
-            let Ok(slot) = slots.clone().acquire_owned().await else {
-                break;
-            };
-            let message = tokio::select! {
-                () = &mut shutdown => break,
-                message = consumer.next() => message,
-            };
-            let Some(message) = message else { break };
-            let worker = worker.clone();
-            let client = client.clone();
-            running.spawn(async move {
-                let _slot = slot;
-                worker.handle(client, message).await;
-            });
-            while running.try_join_next().is_some() {}
-        }
-        running.abort_all();
+                span
+            },
+            move |work: TranscriptionWork, _attempt| {
+                let worker = worker.clone();
+                let client = client.clone();
+                async move { worker.handle(client, work).await }
+            },
+        )
+        .await;
         announcements.abort();
     }
 
-    async fn handle(&self, mut client: TranscriptionServiceClient<Channel>, message: WorkMessage) {
-        let work: TranscriptionWork = match serde_json::from_slice(&message.body) {
-            Ok(work) => work,
-            Err(error) => {
-                tracing::error!(error = %error, "undecodable transcription work dropped");
-                let _ = message.ack().await;
-                return;
-            }
-        };
-        let span = tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt = message.delivery_count);
-        if let Some(traceparent) = &work.traceparent {
-            scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
-        }
-        let _entered = span.enter();
+    /// Claims the file, transcribes it and records the outcome. The message is done whatever
+    /// the outcome: failures are recorded in the file's state, and a file whose outcome could
+    /// not be recorded is handed out again by the service once its heartbeat goes stale.
+    async fn handle(
+        &self,
+        mut client: TranscriptionServiceClient<Channel>,
+        work: TranscriptionWork,
+    ) -> Settlement {
         let user = UserId::new(work.user_id.clone());
         let claim_request = pb::ClaimTranscriptionFileRequest {
             job_id: work.job_id.clone(),
@@ -199,21 +177,16 @@ impl TranscriptionWorker {
             .await
         {
             Ok(claim) => claim.into_inner(),
-            Err(status) if status.code() == tonic::Code::NotFound => {
-                let _ = message.ack().await;
-                return;
-            }
+            Err(status) if status.code() == tonic::Code::NotFound => return Settlement::Done,
             Err(status) => {
                 tracing::warn!(error = %status, "cannot claim; the message will be redelivered");
                 tokio::time::sleep(Duration::from_secs(1)).await;
-                let _ = message.nack().await;
-                return;
+                return Settlement::Retry;
             }
         };
         if !claim.claimed {
             tracing::debug!(reason = %claim.reason, "file not claimed");
-            let _ = message.ack().await;
-            return;
+            return Settlement::Done;
         }
         let job = Job { user, work, claim };
         let outcome = self.transcribe_file(&mut client, &job).await;
@@ -241,16 +214,11 @@ impl TranscriptionWorker {
                     .map(|_| ())
             }
         };
-        match settled {
-            Ok(()) => {
-                let _ = message.ack().await;
-            }
-            Err(status) => {
-                // The service will see the file's heartbeat go stale and queue it again.
-                tracing::warn!(error = %status, "could not record the outcome");
-                let _ = message.ack().await;
-            }
+        if let Err(status) = settled {
+            // The service will see the file's heartbeat go stale and queue it again.
+            tracing::warn!(error = %status, "could not record the outcome");
         }
+        Settlement::Done
     }
 
     /// Runs the pipeline for one claimed file while reporting progress: every 5 % and at least
@@ -358,10 +326,11 @@ impl TranscriptionWorker {
         }
 
         let threads = self.config.threads;
+        let language = self.config.language.clone();
         let whisper_abort = abort.clone();
         let whisper_started = Instant::now();
         let segments = tokio::task::spawn_blocking(move || {
-            transcribe(&model, &pcm, threads, progress, whisper_abort)
+            transcribe(&model, &pcm, threads, &language, progress, whisper_abort)
         })
         .await
         .map_err(|e| failed(e.to_string(), false))?;
@@ -459,8 +428,13 @@ fn safe_name(file_id: &str) -> String {
     }
 }
 
+/// Longest a call to the transcription service may take: a hung service must not pin a worker
+/// slot (the service's own answers take milliseconds).
+const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
 fn on_behalf_of<T>(user: &UserId, message: T) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
+    request.set_timeout(CALL_TIMEOUT);
     if user.attach_to(&mut request).is_err() {
         tracing::error!("user id cannot travel in metadata");
     }

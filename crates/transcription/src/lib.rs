@@ -10,29 +10,20 @@
 mod entity;
 mod error;
 mod grpc;
-mod messages;
 mod migration;
 mod service;
 mod window;
 
 pub use error::TranscriptionError;
-pub use messages::{LIBRARY_INGEST_QUEUE, LibraryIngest, TranscriptionWork, WORK_QUEUE};
 pub use service::{ScheduleWindow, TranscriptionConfig, Transcriptions, status};
 pub use window::DailyWindow;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use scribevault_blob::BlobStore;
 use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_proto::transcription::v1::transcription_service_server::TranscriptionServiceServer;
 use sea_orm::DatabaseConnection;
-
-/// Completed files younger than this are handed to the library again at start.
-const RESEND_INGESTS_WITHIN: Duration = Duration::from_secs(3600);
-
-/// How often the housekeeping pass runs.
-const HOUSEKEEPING_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The transcription target.
 pub struct TranscriptionServer {
@@ -67,7 +58,7 @@ impl TranscriptionServer {
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
         match self
             .service
-            .resend_recent_ingests(RESEND_INGESTS_WITHIN)
+            .resend_recent_ingests(self.service.config().resend_ingests_within)
             .await
         {
             Ok(0) => {}
@@ -87,7 +78,7 @@ impl TranscriptionServer {
         let housekeeping = {
             let service = self.service.clone();
             tokio::spawn(async move {
-                let mut ticks = tokio::time::interval(HOUSEKEEPING_INTERVAL);
+                let mut ticks = tokio::time::interval(service.config().housekeeping_interval);
                 ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
                 loop {
                     ticks.tick().await;

@@ -8,7 +8,11 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use scribevault_blob::{BlobStore, owned_key};
-use scribevault_bus::{EventBus, EventEnvelope, WorkQueue};
+use scribevault_bus::contract::{
+    LibraryIngest, TranscriptionComplete, TranscriptionErrorEvent, TranscriptionProgress,
+    TranscriptionWork,
+};
+use scribevault_bus::{Event, EventBus, EventEnvelope, WorkQueue, enqueue_work};
 use scribevault_core::UserId;
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
@@ -20,7 +24,6 @@ use sea_orm_migration::MigratorTrait as _;
 use crate::entity::transcription_file::{self, Column as FileColumn, Entity as FileEntity};
 use crate::entity::transcription_job::{self, Entity as JobEntity};
 use crate::error::TranscriptionError;
-use crate::messages::{LIBRARY_INGEST_QUEUE, LibraryIngest, TranscriptionWork, WORK_QUEUE};
 use crate::migration::Migrator;
 use crate::window::DailyWindow;
 
@@ -64,8 +67,16 @@ pub struct TranscriptionConfig {
     pub offered_models: Option<Vec<String>>,
     /// Automatic retries before a file is `failed`.
     pub max_retries: u32,
-    /// First retry delay; doubles each retry, capped at 5 minutes.
+    /// First retry delay; doubles each retry, capped at `retry_max_delay`.
     pub retry_base_delay: Duration,
+    /// Longest delay between two automatic retries.
+    pub retry_max_delay: Duration,
+    /// The model used when a request names none.
+    pub default_model: String,
+    /// How often the housekeeping pass runs.
+    pub housekeeping_interval: Duration,
+    /// At start, files completed this recently are handed to the library again.
+    pub resend_ingests_within: Duration,
     /// A transcribing file whose worker has not reported for this long is given to another.
     pub stale_after: Duration,
 }
@@ -176,13 +187,27 @@ impl Transcriptions {
             return offered.clone();
         }
         let model_dir = self.config.model_dir.clone();
-        tokio::task::spawn_blocking(move || models_in(&model_dir))
-            .await
-            .unwrap_or_default()
+        match tokio::task::spawn_blocking(move || models_in(&model_dir)).await {
+            Ok(models) => models,
+            Err(error) => {
+                tracing::error!(error = %error, "scanning the model directory failed");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The service's settings.
+    #[must_use]
+    pub fn config(&self) -> &TranscriptionConfig {
+        &self.config
     }
 
     async fn check_model(&self, model: &str) -> Result<String, TranscriptionError> {
-        let model = if model.is_empty() { "small" } else { model };
+        let model = if model.is_empty() {
+            self.config.default_model.as_str()
+        } else {
+            model
+        };
         let available = self.available_models().await;
 
         if available.iter().any(|name| name == model) {
@@ -367,7 +392,7 @@ impl Transcriptions {
                 progress: Set(0),
                 error_message: Set(None),
                 retry_count: Set(0),
-                max_retries: Set(i32::try_from(self.config.max_retries).unwrap_or(10)),
+                max_retries: Set(i32::try_from(self.config.max_retries).unwrap_or(i32::MAX)),
                 last_failed_at: Set(None),
                 next_attempt_at: Set(None),
                 transcript_path: Set(None),
@@ -399,9 +424,7 @@ impl Transcriptions {
             file_id: file.file_id.clone(),
             traceparent: scribevault_core::telemetry::current_traceparent(),
         };
-        let body = serde_json::to_vec(&work).map_err(unavailable)?;
-        self.work
-            .enqueue(WORK_QUEUE, body)
+        enqueue_work(self.work.as_ref(), &work)
             .await
             .map_err(unavailable)
     }
@@ -601,7 +624,8 @@ impl Transcriptions {
             return Ok(Err(refusal));
         }
         let file = self.find_file(user, job_id, file_id).await?;
-        self.publish(&file, "transcriptionProgress", serde_json::json!({ "fileId": file.file_id, "jobId": file.job_id, "progress": 0, "status": status::TRANSCRIBING })).await;
+        self.publish_progress(&file, 0, Some(status::TRANSCRIBING))
+            .await;
         let claim_token = file.claim_token;
         Ok(Ok(ClaimedFile {
             file,
@@ -638,7 +662,7 @@ impl Transcriptions {
             return Ok(true);
         }
         if progress != file.progress {
-            self.publish(&file, "transcriptionProgress", serde_json::json!({ "fileId": file.file_id, "jobId": file.job_id, "progress": progress })).await;
+            self.publish_progress(&file, progress, None).await;
         }
         Ok(false)
     }
@@ -700,22 +724,17 @@ impl Transcriptions {
             duration_seconds: Some(result.duration_seconds),
             traceparent: scribevault_core::telemetry::current_traceparent(),
         };
-        self.work
-            .enqueue(
-                LIBRARY_INGEST_QUEUE,
-                serde_json::to_vec(&ingest).map_err(unavailable)?,
-            )
+        enqueue_work(self.work.as_ref(), &ingest)
             .await
             .map_err(unavailable)?;
         self.publish(
             &file,
-            "transcriptionComplete",
-            serde_json::json!({
-                "fileId": file.file_id,
-                "jobId": file.job_id,
-                "transcriptPath": result.transcript_path,
-                "markdownPath": result.markdown_path,
-                "processingTime": result.processing_time_ms,
+            Event::TranscriptionComplete(TranscriptionComplete {
+                file_id: file.file_id.clone(),
+                job_id: file.job_id.clone(),
+                transcript_path: result.transcript_path,
+                markdown_path: result.markdown_path,
+                processing_time: result.processing_time_ms,
             }),
         )
         .await;
@@ -744,7 +763,7 @@ impl Transcriptions {
             .config
             .retry_base_delay
             .saturating_mul(2u32.saturating_pow(u32::try_from(file.retry_count).unwrap_or(0)))
-            .min(Duration::from_secs(300));
+            .min(self.config.retry_max_delay);
         let next_attempt =
             (!exhausted).then(|| now + chrono::Duration::from_std(delay).unwrap_or_default());
         let updated = FileEntity::update_many()
@@ -779,37 +798,51 @@ impl Transcriptions {
     }
 
     async fn publish_error(&self, file: &transcription_file::Model) {
+        let count = |value: i32| u32::try_from(value).unwrap_or(0);
         self.publish(
             file,
-            "transcriptionError",
-            serde_json::json!({
-                "fileId": file.file_id,
-                "jobId": file.job_id,
-                "errorMessage": file.error_message,
-                "error": file.error_message,
-                "status": file.status,
-                "retryCount": file.retry_count,
-                "maxRetries": file.max_retries,
-                "lastFailedAt": file.last_failed_at.map(|at| at.to_rfc3339()),
+            Event::TranscriptionError(TranscriptionErrorEvent {
+                file_id: file.file_id.clone(),
+                job_id: file.job_id.clone(),
+                error_message: file.error_message.clone(),
+                error: file.error_message.clone(),
+                status: file.status.clone(),
+                retry_count: count(file.retry_count),
+                max_retries: count(file.max_retries),
+                last_failed_at: file.last_failed_at.map(|at| at.to_rfc3339()),
             }),
         )
         .await;
     }
 
-    async fn publish(
+    async fn publish_progress(
         &self,
         file: &transcription_file::Model,
-        event_type: &str,
-        data: serde_json::Value,
+        progress: i32,
+        status: Option<&str>,
     ) {
-        let event = EventEnvelope::new(
-            event_type,
+        self.publish(
+            file,
+            Event::TranscriptionProgress(TranscriptionProgress {
+                file_id: file.file_id.clone(),
+                job_id: file.job_id.clone(),
+                progress: u32::try_from(progress).unwrap_or(0),
+                status: status.map(str::to_owned),
+            }),
+        )
+        .await;
+    }
+
+    /// Events are notifications a page can recover from by reloading, so a failed publish is
+    /// logged, never turned into a failed state change.
+    async fn publish(&self, file: &transcription_file::Model, event: Event) {
+        let envelope = EventEnvelope::for_event(
+            &event,
             &file.user_id,
-            data,
             scribevault_core::telemetry::current_traceparent(),
         );
-        if let Err(error) = self.events.publish(&event).await {
-            tracing::warn!(error = %error, event = event_type, "event not published");
+        if let Err(error) = self.events.publish(&envelope).await {
+            tracing::warn!(error = %error, event = event.name(), "event not published");
         }
     }
 
@@ -841,7 +874,8 @@ impl Transcriptions {
                 .exec(&self.db)
                 .await?;
             if moved.rows_affected == 1 {
-                self.publish(&file, "transcriptionProgress", serde_json::json!({ "fileId": file.file_id, "jobId": file.job_id, "progress": 0, "status": status::RETRYING })).await;
+                self.publish_progress(&file, 0, Some(status::RETRYING))
+                    .await;
                 self.enqueue(&file).await?;
                 queued += 1;
             }
@@ -976,11 +1010,7 @@ impl Transcriptions {
                 duration_seconds: None,
                 traceparent: None,
             };
-            self.work
-                .enqueue(
-                    LIBRARY_INGEST_QUEUE,
-                    serde_json::to_vec(&ingest).map_err(unavailable)?,
-                )
+            enqueue_work(self.work.as_ref(), &ingest)
                 .await
                 .map_err(unavailable)?;
             sent += 1;

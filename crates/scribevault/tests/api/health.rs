@@ -18,7 +18,7 @@ async fn healthz_and_readyz_are_ok_on_embedded_defaults() {
 }
 
 #[tokio::test]
-async fn readyz_names_a_downstream_service_that_is_down() {
+async fn a_downstream_service_down_is_reported_without_making_the_gateway_unready() {
     let data_dir = tempfile::tempdir().unwrap();
     // A port nothing listens on: taken and released, so only a stray process could claim it.
     let nothing_there = free_port();
@@ -44,18 +44,28 @@ async fn readyz_names_a_downstream_service_that_is_down() {
         200,
         "alive even when dependencies are not"
     );
+    // A service down is a partial outage: the gateway stays ready (its own database and bus
+    // answer), so the load balancer keeps sending it the requests it can still serve.
     let (status, body) = app.get("/readyz", None).await;
-    assert_eq!(status, 503);
-    let failing: Vec<&str> = body["failing"]
-        .as_array()
-        .unwrap()
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, serde_json::json!({ "status": "ready" }));
+    // The verbose answer names what is down, and what is not.
+    let (status, body) = app.get("/readyz?verbose", None).await;
+    assert_eq!(status, 200, "{body}");
+    let downstream = body["downstream"].as_array().unwrap();
+    let library = downstream
         .iter()
-        .map(|f| f["name"].as_str().unwrap())
-        .collect();
-    assert!(failing.contains(&"library service"), "{body}");
+        .find(|service| service["name"] == "library service")
+        .unwrap_or_else(|| panic!("library listed: {body}"));
+    assert_eq!(library["status"], "failing", "{body}");
     assert!(
-        !failing.contains(&"database"),
-        "the database is fine: {body}"
+        library["reason"].as_str().is_some_and(|r| !r.is_empty()),
+        "{body}"
+    );
+    assert_eq!(
+        downstream.len(),
+        5,
+        "every downstream service is listed: {body}"
     );
 }
 

@@ -1,0 +1,280 @@
+//! The messages services exchange, defined once: queue names, work messages and every event
+//! with its payload. Producers and consumers both use these types, so a renamed field or event
+//! fails to compile instead of failing at run time in another process. The field names are the
+//! spec's (§7 "Real-time payloads"), which the SPA and other Socket.IO clients read.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// A message on a work queue: it knows its queue and carries the producer's trace context.
+pub trait WorkItem: Serialize + DeserializeOwned + Send + 'static {
+    /// The queue it travels on.
+    const QUEUE: &'static str;
+    /// W3C trace context of the operation that produced it.
+    fn traceparent(&self) -> Option<&str>;
+}
+
+/// "Transcribe this file": the transcription service's database holds everything else.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptionWork {
+    /// The owner.
+    pub user_id: String,
+    /// The job the file belongs to.
+    pub job_id: String,
+    /// The client's id of the file within its job.
+    pub file_id: String,
+    /// W3C trace context of the producing operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
+}
+
+impl WorkItem for TranscriptionWork {
+    const QUEUE: &'static str = "transcription.work";
+    fn traceparent(&self) -> Option<&str> {
+        self.traceparent.as_deref()
+    }
+}
+
+/// A finished piece of content for a user's Vault. Ingest is idempotent on
+/// (`user_id`, `source_ref`), so a redelivered message never makes a second item.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LibraryIngest {
+    /// The owner.
+    pub user_id: String,
+    /// Idempotency key, e.g. `transcription:<file row id>`.
+    pub source_ref: String,
+    /// Item title.
+    pub title: String,
+    /// `AUDIO`, `PDF`, …
+    pub source_type: String,
+    /// The text.
+    pub content: String,
+    /// Audio length in seconds, when known.
+    #[serde(default)]
+    pub duration_seconds: Option<f64>,
+    /// W3C trace context of the producing operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
+}
+
+impl WorkItem for LibraryIngest {
+    const QUEUE: &'static str = "library.ingest";
+    fn traceparent(&self) -> Option<&str> {
+        self.traceparent.as_deref()
+    }
+}
+
+/// Every event a user's sockets receive, tagged by the event name the spec gives it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "type", content = "data", rename_all = "camelCase")]
+pub enum Event {
+    /// A file's progress changed (or it was claimed or queued again, with `status`).
+    TranscriptionProgress(TranscriptionProgress),
+    /// A file's transcript is stored.
+    TranscriptionComplete(TranscriptionComplete),
+    /// A file failed, or was cancelled.
+    TranscriptionError(TranscriptionErrorEvent),
+    /// A Vault item was created.
+    LibraryUpdate(LibraryUpdate),
+    /// A download job changed.
+    DownloadProgress(DownloadProgress),
+    /// A source was created or deleted.
+    SourceUpdate(SourceUpdate),
+    /// A message for the user.
+    Notification(Notification),
+    /// A message from the operators.
+    SystemMessage(SystemMessage),
+    /// The Vault's statistics changed (the spec leaves the fields open).
+    StatsUpdate(serde_json::Value),
+}
+
+impl Event {
+    /// The event name, as the SPA listens for it.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::TranscriptionProgress(_) => "transcriptionProgress",
+            Self::TranscriptionComplete(_) => "transcriptionComplete",
+            Self::TranscriptionError(_) => "transcriptionError",
+            Self::LibraryUpdate(_) => "libraryUpdate",
+            Self::DownloadProgress(_) => "downloadProgress",
+            Self::SourceUpdate(_) => "sourceUpdate",
+            Self::Notification(_) => "notification",
+            Self::SystemMessage(_) => "systemMessage",
+            Self::StatsUpdate(_) => "statsUpdate",
+        }
+    }
+}
+
+/// `transcriptionProgress`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptionProgress {
+    pub file_id: String,
+    pub job_id: String,
+    /// 0–100.
+    pub progress: u32,
+    /// Set when the file changed state (claimed, queued for a retry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+}
+
+/// `transcriptionComplete`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptionComplete {
+    pub file_id: String,
+    pub job_id: String,
+    pub transcript_path: String,
+    pub markdown_path: String,
+    /// Milliseconds from claim to stored transcript.
+    pub processing_time: u64,
+}
+
+/// `transcriptionError`: the spec names the message both `errorMessage` and `error`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptionErrorEvent {
+    pub file_id: String,
+    pub job_id: String,
+    pub error_message: Option<String>,
+    pub error: Option<String>,
+    pub status: String,
+    pub retry_count: u32,
+    pub max_retries: u32,
+    /// RFC 3339.
+    pub last_failed_at: Option<String>,
+}
+
+/// `libraryUpdate`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LibraryUpdate {
+    /// `created`.
+    #[serde(rename = "type")]
+    pub change: String,
+    pub transcript: LibraryItemRef,
+}
+
+/// The item a `libraryUpdate` is about.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LibraryItemRef {
+    pub id: String,
+    pub title: String,
+}
+
+/// `downloadProgress`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadProgress {
+    pub job_id: String,
+    pub status: String,
+    pub processed_videos: u32,
+    pub total_videos: u32,
+    pub error: Option<String>,
+}
+
+/// `sourceUpdate`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SourceUpdate {
+    /// `created` or `deleted`.
+    #[serde(rename = "type")]
+    pub change: String,
+    pub source: SourceRef,
+}
+
+/// The source a `sourceUpdate` is about.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SourceRef {
+    pub id: String,
+    pub title: String,
+}
+
+/// `notification`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Notification {
+    pub title: String,
+    pub message: String,
+    /// `info`, `success`, `error`, …
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+/// `systemMessage`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SystemMessage {
+    pub title: String,
+    pub content: String,
+    /// `info`, `warning`, `error`.
+    pub level: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn events_carry_the_spec_names_and_fields() {
+        let event = Event::TranscriptionComplete(TranscriptionComplete {
+            file_id: "f".into(),
+            job_id: "j".into(),
+            transcript_path: "t.txt".into(),
+            markdown_path: "t.md".into(),
+            processing_time: 12,
+        });
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            json!({ "type": "transcriptionComplete", "data": { "fileId": "f", "jobId": "j",
+                "transcriptPath": "t.txt", "markdownPath": "t.md", "processingTime": 12 } })
+        );
+        let library = Event::LibraryUpdate(LibraryUpdate {
+            change: "created".into(),
+            transcript: LibraryItemRef {
+                id: "1".into(),
+                title: "A talk".into(),
+            },
+        });
+        let value = serde_json::to_value(&library).unwrap();
+        assert_eq!(value["type"], library.name());
+        assert_eq!(value["data"]["type"], "created");
+        assert_eq!(value["data"]["transcript"]["title"], "A talk");
+        let round_trip: Event = serde_json::from_value(value).unwrap();
+        assert_eq!(round_trip, library);
+    }
+
+    #[test]
+    fn every_event_name_is_its_tag() {
+        let events = [
+            Event::DownloadProgress(DownloadProgress {
+                job_id: "j".into(),
+                status: "PROCESSING".into(),
+                processed_videos: 1,
+                total_videos: 2,
+                error: None,
+            }),
+            Event::SourceUpdate(SourceUpdate {
+                change: "deleted".into(),
+                source: SourceRef {
+                    id: "s".into(),
+                    title: "Channel".into(),
+                },
+            }),
+            Event::Notification(Notification {
+                title: "t".into(),
+                message: "m".into(),
+                kind: "error".into(),
+            }),
+            Event::SystemMessage(SystemMessage {
+                title: "t".into(),
+                content: "c".into(),
+                level: "warning".into(),
+            }),
+            Event::StatsUpdate(json!({ "totalTranscripts": 3 })),
+        ];
+        for event in events {
+            assert_eq!(serde_json::to_value(&event).unwrap()["type"], event.name());
+        }
+    }
+}

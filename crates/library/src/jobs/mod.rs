@@ -1,0 +1,3 @@
+//! Background work of the library: one module per queue consumer or sweep.
+
+pub mod ingest;
