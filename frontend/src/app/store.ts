@@ -11,6 +11,9 @@ import { baseApi } from '@/api/baseApi';
 import { realtimeReducer } from '@/api/realtimeSlice';
 import { registerAuthListeners } from '@/features/auth/authListeners';
 import { authReducer } from '@/features/auth/authSlice';
+import { registerDiscoveryListeners } from '@/features/discovery/discoveryListeners';
+import { registerLibraryListeners } from '@/features/library/libraryListeners';
+import { registerRealtimeListeners } from '@/features/realtime/realtimeListeners';
 import { registerTranscriptsListeners } from '@/features/transcripts/transcriptsListeners';
 import { transcriptsReducer } from '@/features/transcripts/transcriptsSlice';
 import { toastReducer } from '@/lib/toast';
@@ -37,6 +40,9 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   const startListening = listenerMiddleware.startListening as AppStartListening;
   registerAuthListeners(startListening);
   registerTranscriptsListeners(startListening);
+  registerRealtimeListeners(startListening);
+  registerLibraryListeners(startListening);
+  registerDiscoveryListeners(startListening);
   setupListeners(store.dispatch);
   return store;
 }

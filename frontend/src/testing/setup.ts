@@ -37,6 +37,16 @@ globalThis.Request = class extends NodeRequest {
 };
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// The screens are lazy route chunks. Loading them up front keeps a first findByRole from racing a
+// cold module transform when the machine is busy (it made hand-off tests flaky at 1 s).
+beforeAll(async () => {
+  await Promise.all([
+    import('@/features/uploads/BulkUploadPage'),
+    import('@/features/transcripts/CreateTranscriptsPage'),
+    import('@/features/library/VaultPage'),
+    import('@/features/discovery/FindVideosPage'),
+  ]);
+});
 beforeEach(() => {
   installFakeSockets();
 });

@@ -31,17 +31,6 @@ export interface HistoryEntry {
   lastFailedAt: string | null;
 }
 
-export interface ManualUpload {
-  youtubeVideoId: string | null;
-  title: string;
-  mp3FilePath: string;
-}
-
-export interface Mp3Status {
-  hasMp3: boolean;
-  mp3FilePath: string | null;
-}
-
 /** Overnight window of the spec (§9). */
 export const OVERNIGHT_WINDOW = { startTime: '01:00', endTime: '06:00' } as const;
 
@@ -75,16 +64,6 @@ export const transcriptsApi = baseApi.injectEndpoints({
       query: (jobId) => `/transcription/history/${encodeURIComponent(jobId)}`,
       transformResponse: (response: Envelope<HistoryEntry[]>) => response.data ?? [],
       providesTags: (_result, _error, jobId) => [{ type: 'History', id: jobId }, 'History'],
-    }),
-    getManualUploads: build.query<ManualUpload[], void>({
-      query: () => '/video-mp3/manual-uploads',
-      transformResponse: (response: Envelope<{ videos: ManualUpload[] }>) => response.data?.videos ?? [],
-      providesTags: ['ManualUploads'],
-    }),
-    getMp3StatusForVideos: build.query<Record<string, Mp3Status>, string[]>({
-      query: (videoIds) => `/video-mp3/status?videoIds=${videoIds.map(encodeURIComponent).join(',')}`,
-      transformResponse: (response: Envelope<Record<string, Mp3Status>>) => response.data ?? {},
-      providesTags: ['Mp3Status'],
     }),
   }),
 });

@@ -1,10 +1,36 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import {
-  transcriptionCompleteReceived,
-  transcriptionErrorReceived,
-  transcriptionProgressReceived,
-} from '@/api/realtimeSlice';
+import { isRealtimeEvent } from '@/api/realtimeSlice';
 import { HANDOFF_KEYS, readJson } from '@/lib/storage';
+
+/** Bodies of the transcription events of the realtime socket. */
+export interface TranscriptionProgressEvent {
+  fileId: string;
+  jobId: string;
+  progress: number;
+}
+
+export interface TranscriptionCompleteEvent {
+  fileId: string;
+  jobId: string;
+  transcriptPath?: string | null;
+  markdownPath?: string | null;
+  processingTime?: number | null;
+}
+
+export interface TranscriptionErrorEvent {
+  fileId: string;
+  jobId: string;
+  errorMessage?: string;
+  error?: string;
+  status?: string;
+  retryCount?: number;
+  maxRetries?: number;
+  lastFailedAt?: string | null;
+}
+
+export const isTranscriptionProgress = isRealtimeEvent<TranscriptionProgressEvent>('transcriptionProgress');
+export const isTranscriptionComplete = isRealtimeEvent<TranscriptionCompleteEvent>('transcriptionComplete');
+export const isTranscriptionError = isRealtimeEvent<TranscriptionErrorEvent>('transcriptionError');
 
 export type TranscriptionStatus = 'pending' | 'transcribing' | 'completed' | 'error' | 'scheduled' | 'retrying' | 'failed';
 
@@ -286,7 +312,8 @@ const transcriptsSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
-      .addCase(transcriptionProgressReceived, (state, { payload }) => {
+      .addMatcher(isTranscriptionProgress, (state, { payload: { data: payload } }) => {
+        if (!payload) return;
         const file = findFile(state, payload.fileId);
         if (!file || file.status === 'completed') return;
         file.status = 'transcribing';
@@ -297,7 +324,8 @@ const transcriptsSlice = createSlice({
         }
         state.isProcessing = true;
       })
-      .addCase(transcriptionCompleteReceived, (state, { payload }) => {
+      .addMatcher(isTranscriptionComplete, (state, { payload: { data: payload } }) => {
+        if (!payload) return;
         const file = findFile(state, payload.fileId);
         if (!file) return;
         file.status = 'completed';
@@ -309,7 +337,8 @@ const transcriptsSlice = createSlice({
         if (payload.jobId) file.jobId = payload.jobId;
         settleJobs(state);
       })
-      .addCase(transcriptionErrorReceived, (state, { payload }) => {
+      .addMatcher(isTranscriptionError, (state, { payload: { data: payload } }) => {
+        if (!payload) return;
         const file = findFile(state, payload.fileId);
         if (!file) return;
         file.status = toStatus(payload.status, 'error');

@@ -1,5 +1,6 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { errorMessage } from '@/api/errors';
+import { mp3Api } from '@/api/mp3Api';
 import type { AppThunk } from '@/app/store';
 import { HANDOFF_KEYS, readJson, removeKey } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
@@ -191,7 +192,7 @@ export function loadManualUploads(): AppThunk<Promise<void>> {
   return async (dispatch, getState) => {
     try {
       const videos = await dispatch(
-        transcriptsApi.endpoints.getManualUploads.initiate(undefined, { forceRefetch: true, subscribe: false }),
+        mp3Api.endpoints.getManualUploads.initiate(undefined, { forceRefetch: true, subscribe: false }),
       ).unwrap();
       if (videos.length === 0) {
         dispatch(showToast({ title: 'Manual uploads', description: 'No manual uploads found' }));
@@ -257,7 +258,7 @@ export function importHandedOverFiles(): AppThunk<Promise<void>> {
       const statuses =
         missing.length > 0
           ? await dispatch(
-              transcriptsApi.endpoints.getMp3StatusForVideos.initiate(
+              mp3Api.endpoints.getMp3StatusForVideos.initiate(
                 missing.map((video) => video.youtubeVideoId as string),
                 { subscribe: false, forceRefetch: true },
               ),

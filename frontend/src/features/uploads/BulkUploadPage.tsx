@@ -17,6 +17,7 @@ import {
   inBatches,
   isMp3,
   newUploadItem,
+  overallProgress,
   parseSelectedVideos,
   uploadItemsReducer,
   type SelectedVideo,
@@ -307,8 +308,7 @@ function UploadProgressCard({ items }: { items: UploadItem[] }) {
   const count = (status: UploadStatus) => items.filter((item) => item.status === status).length;
   const completed = count('completed');
   const failed = count('error');
-  // Share of the selection uploaded so far; failed files count as not uploaded.
-  const overall = items.reduce((sum, item) => sum + (item.status === 'error' ? 0 : item.progress), 0) / items.length;
+  const overall = overallProgress(items);
   return (
     <section className="card progress-card" aria-labelledby="upload-progress-heading">
       <div className="card-header">

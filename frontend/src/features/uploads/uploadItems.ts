@@ -92,6 +92,15 @@ export function uploadItemsReducer(items: UploadItem[], action: UploadAction): U
   }
 }
 
+/**
+ * The overall bar's value, 0-100: the share of the selection uploaded so far. A failed file counts
+ * as not uploaded (0), whatever its progress was when it failed; so 2 done + 1 failed of 3 is 66.7.
+ */
+export function overallProgress(items: readonly Pick<UploadItem, 'status' | 'progress'>[]): number {
+  if (items.length === 0) return 0;
+  return items.reduce((sum, item) => sum + (item.status === 'error' ? 0 : item.progress), 0) / items.length;
+}
+
 /** Splits a list into consecutive batches of `size`. */
 export function inBatches<T>(list: T[], size: number): T[][] {
   const batches: T[][] = [];

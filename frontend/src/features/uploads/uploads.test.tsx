@@ -193,6 +193,27 @@ describe('/download-mp3 uploading', () => {
     expect(screen.getByRole('button', { name: /Create Transcripts from MP3s/ })).toBeDisabled();
   });
 
+  it('fills the overall bar to 67 % in the danger tone for 2 uploaded + 1 failed of 3', async () => {
+    server.use(
+      http.post('/api/video-mp3/upload', async ({ request }) => {
+        const form = await request.formData();
+        const title = form.get('title') as string;
+        if (title === 'broken') return HttpResponse.json({ error: { message: 'Not audio' } }, { status: 400 });
+        return HttpResponse.json({ data: { mp3Path: `uploads/${title}.mp3`, title, size: 1 } }, { status: 201 });
+      }),
+    );
+    const { user } = await renderUploads();
+    dropFiles([mp3('one.mp3'), mp3('two.mp3'), mp3('broken.mp3')]);
+    await user.click(screen.getByRole('button', { name: 'Upload All (3)' }));
+    expect(await screen.findByText('1 of 3 files could not be uploaded.')).toBeInTheDocument();
+    expect(screen.getByText('2 of 3 uploaded')).toBeInTheDocument();
+    const overall = screen.getByRole('progressbar', { name: 'Overall upload progress' });
+    expect(overall).toHaveAttribute('aria-valuenow', '67');
+    expect(overall).toHaveClass('tone-danger');
+    expect(overall.querySelector<HTMLElement>('.progress-indicator')!.style.transform).toBe('translateX(-33%)');
+    expect(within(overall.parentElement!).getByText('67%')).toBeInTheDocument();
+  });
+
   it('shows real upload progress from XMLHttpRequest progress events', async () => {
     const requests: FakeXhr[] = [];
     class FakeXhr {
