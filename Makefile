@@ -3,13 +3,22 @@ SHELL := /bin/bash
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/scribevault/target
 DATA_DIR ?= ./data
 
-.PHONY: help run build frontend test lint fmt services services-stop validate-deploy clean
+.PHONY: help run model build frontend test lint fmt services services-stop validate-deploy clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
-run: build frontend ## Build and start `scribevault all` on embedded defaults at http://127.0.0.1:8080
+MODEL ?= small
+
+run: build frontend model ## Build and start `scribevault all` on embedded defaults at http://127.0.0.1:8080
 	SCRIBEVAULT_DATA_DIR=$(DATA_DIR) $(CARGO_TARGET_DIR)/release/scribevault all
+
+model: build ## Fetch the default Whisper model (MODEL=small) unless it is there; never fails the run
+	@model_dir="$${SCRIBEVAULT_WHISPER_MODEL_DIR:-$(DATA_DIR)/models}"; \
+	if [ ! -s "$$model_dir/ggml-$(MODEL).bin" ]; then \
+	  SCRIBEVAULT_DATA_DIR=$(DATA_DIR) $(CARGO_TARGET_DIR)/release/scribevault model fetch $(MODEL) || \
+	  echo "No Whisper model: transcription needs one. With internet access run 'make model', or put ggml-$(MODEL).bin in $$model_dir."; \
+	fi
 
 build: ## Build the release binary (installs cmake for whisper.cpp when missing)
 	scripts/install-build-deps.sh

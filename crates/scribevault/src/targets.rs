@@ -176,7 +176,7 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
         && settings.amqp_url.is_none()
         && !matches!(
             target,
-            Target::Discovery | Target::Conversion | Target::Storage
+            Target::Discovery | Target::Conversion | Target::Storage | Target::Model(_)
         )
     {
         tracing::warn!(

@@ -10,12 +10,14 @@ pub enum TranscriptionError {
     #[error("{0}")]
     InvalidArgument(String),
     /// The requested model is not in the model directory.
-    #[error("Model '{requested}' is not available. Available models: {available}")]
+    #[error("Model '{requested}' is not available. Available models: {available}. {how_to_add}")]
     ModelUnavailable {
         /// What was asked for.
         requested: String,
         /// What exists, comma-separated (or "none").
         available: String,
+        /// One sentence telling an operator how to make the model available.
+        how_to_add: String,
     },
     /// No such job or file for this caller.
     #[error("{0}")]

@@ -213,8 +213,19 @@ impl Transcriptions {
         if available.iter().any(|name| name == model) {
             return Ok(model.to_owned());
         }
+        let how_to_add = if self.config.offered_models.is_some() {
+            format!(
+                "Give the workers ggml-{model}.bin and add {model} to SCRIBEVAULT_WHISPER_MODELS."
+            )
+        } else {
+            format!(
+                "Run `scribevault model fetch {model}` or put ggml-{model}.bin in {}.",
+                self.config.model_dir.display()
+            )
+        };
         Err(TranscriptionError::ModelUnavailable {
             requested: model.to_owned(),
+            how_to_add,
             available: if available.is_empty() {
                 "none".to_owned()
             } else {

@@ -289,7 +289,7 @@ async fn the_same_audio_twice_is_stored_once_and_video_status_follows_uploads() 
 
 #[tokio::test]
 async fn a_truncated_file_transcribes_its_prefix_and_an_absent_model_is_named() {
-    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (app, models) = spawn_pipeline_app(&[]).await;
     let (token, _) = app.sign_up("partial@example.com").await;
     let (status, uploaded) = app
         .upload(&token, &audio("truncated-partial.mp3"), Some("partial"))
@@ -304,9 +304,14 @@ async fn a_truncated_file_transcribes_its_prefix_and_an_absent_model_is_named() 
         )
         .await;
     assert_eq!(status, 400);
+    // The message says what exists and how an operator adds the missing model.
+    let message = body["error"]["message"].as_str().unwrap();
     assert_eq!(
-        body["error"]["message"],
-        "Model 'large-v3' is not available. Available models: small, tiny.en"
+        message,
+        format!(
+            "Model 'large-v3' is not available. Available models: small, tiny.en. Run `scribevault model fetch large-v3` or put ggml-large-v3.bin in {}.",
+            models.path().display()
+        )
     );
     let (_, started) = app
         .post_json(
@@ -566,6 +571,6 @@ async fn configured_models_are_offered_without_the_files() {
     assert_eq!(status, 400);
     assert_eq!(
         body["error"]["message"],
-        "Model 'medium' is not available. Available models: base.en, small"
+        "Model 'medium' is not available. Available models: base.en, small. Give the workers ggml-medium.bin and add medium to SCRIBEVAULT_WHISPER_MODELS."
     );
 }
