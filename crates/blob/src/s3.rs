@@ -14,8 +14,8 @@ use crate::{BlobError, BlobKey, BlobMeta, BlobStore, ByteStream};
 /// The smallest part S3 accepts (except the last).
 pub const MIN_PART_SIZE: usize = 5 * 1024 * 1024;
 
-/// Where and how to reach the S3 server.
-#[derive(Debug, Clone)]
+/// Where and how to reach the S3 server. Its `Debug` output leaves the secret key out.
+#[derive(Clone)]
 pub struct S3Settings {
     /// e.g. `http://127.0.0.1:5000`.
     pub endpoint: String,
@@ -23,12 +23,26 @@ pub struct S3Settings {
     pub bucket: String,
     /// The region to sign for.
     pub region: String,
-    /// Access key id (from `AWS_ACCESS_KEY_ID`).
+    /// Access key id (`SCRIBEVAULT_S3_ACCESS_KEY_ID` or `AWS_ACCESS_KEY_ID`).
     pub access_key_id: String,
-    /// Secret access key (from `AWS_SECRET_ACCESS_KEY`).
+    /// Secret access key (`SCRIBEVAULT_S3_SECRET_ACCESS_KEY` or `AWS_SECRET_ACCESS_KEY`).
     pub secret_access_key: String,
     /// Multipart part size; at least [`MIN_PART_SIZE`].
     pub part_size: usize,
+}
+
+impl std::fmt::Debug for S3Settings {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("S3Settings")
+            .field("endpoint", &self.endpoint)
+            .field("bucket", &self.bucket)
+            .field("region", &self.region)
+            .field("access_key_id", &self.access_key_id)
+            .field("secret_access_key", &"[redacted]")
+            .field("part_size", &self.part_size)
+            .finish()
+    }
 }
 
 /// The S3 implementation of [`BlobStore`].
@@ -317,5 +331,25 @@ impl BlobStore for S3BlobStore {
             .await
             .map_err(sdk_error)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_leaves_the_secret_key_out() {
+        let settings = S3Settings {
+            endpoint: "http://127.0.0.1:5000".into(),
+            bucket: "b".into(),
+            region: "us-east-1".into(),
+            access_key_id: "id".into(),
+            secret_access_key: "very-secret-value".into(),
+            part_size: MIN_PART_SIZE,
+        };
+        let printed = format!("{settings:?}");
+        assert!(!printed.contains("very-secret-value"), "{printed}");
+        assert!(printed.contains("[redacted]"), "{printed}");
     }
 }
