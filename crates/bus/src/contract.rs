@@ -108,6 +108,25 @@ impl Event {
     }
 }
 
+/// An order to the transcription workers, on their own topic.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "type", content = "data", rename_all = "camelCase")]
+pub enum WorkerControl {
+    /// Stop transcribing this file now (cancelled, or handed to another worker).
+    #[serde(rename_all = "camelCase")]
+    StopTranscription { job_id: String, file_id: String },
+}
+
+impl WorkerControl {
+    /// The order's name on the wire.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::StopTranscription { .. } => "stopTranscription",
+        }
+    }
+}
+
 /// `transcriptionProgress`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]

@@ -3,7 +3,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::contract::Event;
+use serde::de::DeserializeOwned;
+
+use crate::contract::{Event, WorkerControl};
 
 /// One state change, addressed to one user's sessions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,17 +35,32 @@ impl EventEnvelope {
         user_id: impl Into<String>,
         traceparent: Option<String>,
     ) -> Self {
-        // An `Event` is plain data: serializing it cannot fail.
-        let data = serde_json::to_value(event)
-            .ok()
-            .and_then(|mut tagged| tagged.get_mut("data").map(serde_json::Value::take))
-            .unwrap_or_default();
-        Self::new(event.name(), user_id, data, traceparent)
+        Self::new(event.name(), user_id, payload(event), traceparent)
+    }
+
+    /// A worker order about `user_id`'s work, happening now.
+    #[must_use]
+    pub fn for_control(
+        order: &WorkerControl,
+        user_id: impl Into<String>,
+        traceparent: Option<String>,
+    ) -> Self {
+        Self::new(order.name(), user_id, payload(order), traceparent)
     }
 
     /// The typed event, when the envelope carries one this build knows.
     #[must_use]
     pub fn event(&self) -> Option<Event> {
+        self.typed()
+    }
+
+    /// The typed worker order, when the envelope carries one this build knows.
+    #[must_use]
+    pub fn control(&self) -> Option<WorkerControl> {
+        self.typed()
+    }
+
+    fn typed<T: DeserializeOwned>(&self) -> Option<T> {
         serde_json::from_value(serde_json::json!({ "type": self.event_type, "data": self.data }))
             .ok()
     }
@@ -65,4 +82,13 @@ impl EventEnvelope {
             data,
         }
     }
+}
+
+/// The `data` half of a message tagged `{type, data}`. The contract types are plain data, so
+/// serializing them cannot fail.
+fn payload(tagged: &impl Serialize) -> serde_json::Value {
+    serde_json::to_value(tagged)
+        .ok()
+        .and_then(|mut tagged| tagged.get_mut("data").map(serde_json::Value::take))
+        .unwrap_or_default()
 }

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::{Notify, broadcast, mpsc};
 
 use crate::{
-    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage,
+    BusError, EventBus, EventEnvelope, EventSubscription, Settle, Topic, WorkConsumer, WorkMessage,
     WorkQueue, dead_letter_queue,
 };
 
@@ -21,6 +21,7 @@ const EVENT_BUFFER: usize = 1024;
 #[derive(Clone)]
 pub struct InProcessBus {
     events: broadcast::Sender<EventEnvelope>,
+    worker_control: broadcast::Sender<EventEnvelope>,
     queues: Arc<Mutex<HashMap<String, Arc<Queue>>>>,
     max_deliveries: u32,
 }
@@ -42,10 +43,19 @@ impl InProcessBus {
     #[must_use]
     pub fn new(max_deliveries: u32) -> Self {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
+        let (worker_control, _) = broadcast::channel(EVENT_BUFFER);
         Self {
             events,
+            worker_control,
             queues: Arc::default(),
             max_deliveries: max_deliveries.max(1),
+        }
+    }
+
+    fn topic(&self, topic: Topic) -> &broadcast::Sender<EventEnvelope> {
+        match topic {
+            Topic::UserEvents => &self.events,
+            Topic::WorkerControl => &self.worker_control,
         }
     }
 
@@ -135,14 +145,14 @@ impl Default for InProcessBus {
 
 #[async_trait::async_trait]
 impl EventBus for InProcessBus {
-    async fn publish(&self, event: &EventEnvelope) -> Result<(), BusError> {
+    async fn publish_on(&self, topic: Topic, event: &EventEnvelope) -> Result<(), BusError> {
         // No subscriber is not an error: nobody is listening right now.
-        let _ = self.events.send(event.clone());
+        let _ = self.topic(topic).send(event.clone());
         Ok(())
     }
 
-    async fn subscribe(&self) -> Result<EventSubscription, BusError> {
-        let mut source = self.events.subscribe();
+    async fn subscribe_on(&self, topic: Topic) -> Result<EventSubscription, BusError> {
+        let mut source = self.topic(topic).subscribe();
         let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
         tokio::spawn(async move {
             loop {

@@ -1,9 +1,10 @@
 //! Messaging between services, behind two small traits with an in-process and a RabbitMQ
 //! implementation each:
 //!
-//! - [`EventBus`]: fan-out. Every subscriber sees every event published after it subscribed.
-//!   Used for realtime notifications, which are cheap to lose (a page can reload state) but must
-//!   reach every gateway replica.
+//! - [`EventBus`]: fan-out on a [`Topic`]. Every subscriber of a topic sees every event published
+//!   on it after it subscribed. User events feed the realtime sockets: cheap to lose (a page can
+//!   reload state) but they must reach every gateway replica. Worker control carries stop orders
+//!   to workers, so workers never read every user's UI traffic.
 //! - [`WorkQueue`]: competing consumers with explicit acknowledgement. A message that is not
 //!   acknowledged (the consumer nacks it, drops it, dies or loses its connection) is delivered
 //!   again; after `max_deliveries` it moves to the queue's dead-letter queue (`<queue>.dead`).
@@ -20,7 +21,7 @@ mod rabbitmq;
 use std::sync::Arc;
 
 pub use consumer::{Settlement, run_work_consumer};
-pub use contract::{Event, WorkItem};
+pub use contract::{Event, WorkItem, WorkerControl};
 pub use envelope::EventEnvelope;
 pub use in_process::InProcessBus;
 pub use rabbitmq::RabbitMqBus;
@@ -42,13 +43,35 @@ pub enum BusError {
     Closed,
 }
 
-/// Fan-out of events to every subscriber.
+/// A fan-out channel. Topics are separate: a subscriber of one never sees another's messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Topic {
+    /// The spec's realtime events, for the owner's sockets ([`Event`]).
+    UserEvents,
+    /// Orders to transcription workers ([`WorkerControl`]).
+    WorkerControl,
+}
+
+impl Topic {
+    /// Both topics.
+    pub const ALL: [Self; 2] = [Self::UserEvents, Self::WorkerControl];
+}
+
+/// Fan-out of events to every subscriber of a topic.
 #[async_trait::async_trait]
 pub trait EventBus: Send + Sync {
-    /// Publishes one event; returns once the broker has accepted it.
-    async fn publish(&self, event: &EventEnvelope) -> Result<(), BusError>;
-    /// A new subscription that receives every event published from now on.
-    async fn subscribe(&self) -> Result<EventSubscription, BusError>;
+    /// Publishes one message on `topic`; returns once the broker has accepted it.
+    async fn publish_on(&self, topic: Topic, event: &EventEnvelope) -> Result<(), BusError>;
+    /// A new subscription that receives every message published on `topic` from now on.
+    async fn subscribe_on(&self, topic: Topic) -> Result<EventSubscription, BusError>;
+    /// Publishes one user event.
+    async fn publish(&self, event: &EventEnvelope) -> Result<(), BusError> {
+        self.publish_on(Topic::UserEvents, event).await
+    }
+    /// A new subscription to user events.
+    async fn subscribe(&self) -> Result<EventSubscription, BusError> {
+        self.subscribe_on(Topic::UserEvents).await
+    }
     /// Whether the bus can currently talk to its broker (for readiness probes).
     async fn check_ready(&self) -> Result<(), BusError>;
 }

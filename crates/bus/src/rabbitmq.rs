@@ -1,9 +1,10 @@
 //! The distributed bus on RabbitMQ (AMQP 0-9-1 through lapin).
 //!
 //! Topology:
-//! - events: durable topic exchange `scribevault.events`, routing key = event type; each
-//!   subscriber binds its own exclusive, auto-deleted queue to `#`, so every subscriber (every
-//!   gateway replica) sees every event.
+//! - events: one durable topic exchange per [`Topic`] (`scribevault.events` for user events,
+//!   `scribevault.worker-control` for worker orders), routing key = event type; each subscriber
+//!   binds its own exclusive, auto-deleted queue to `#`, so every subscriber (every gateway
+//!   replica, every worker) sees every message of its topic and nothing of the other.
 //! - work: a durable quorum queue `scribevault.<name>` with `x-delivery-limit`, dead-lettering to
 //!   `scribevault.<name>.dead` through the `scribevault.dead-letter` exchange. Quorum queues
 //!   count deliveries themselves, so a message that kills its consumer again and again is
@@ -26,11 +27,17 @@ use lapin::{BasicProperties, Channel, Connection, ConnectionProperties, Exchange
 use tokio::sync::{Mutex, mpsc};
 
 use crate::{
-    BusError, EventBus, EventEnvelope, EventSubscription, Settle, WorkConsumer, WorkMessage,
+    BusError, EventBus, EventEnvelope, EventSubscription, Settle, Topic, WorkConsumer, WorkMessage,
     WorkQueue, dead_letter_queue,
 };
 
-const EVENTS_EXCHANGE: &str = "scribevault.events";
+/// The exchange that carries `topic`.
+fn exchange_of(topic: Topic) -> &'static str {
+    match topic {
+        Topic::UserEvents => "scribevault.events",
+        Topic::WorkerControl => "scribevault.worker-control",
+    }
+}
 const DEAD_LETTER_EXCHANGE: &str = "scribevault.dead-letter";
 const PERSISTENT: u8 = 2;
 
@@ -70,7 +77,7 @@ impl RabbitMqBus {
             }),
         };
         let channel = bus.inner.try_open_channel().await.map_err(unavailable)?;
-        declare_events_exchange(&channel)
+        declare_topic_exchanges(&channel)
             .await
             .map_err(unavailable)?;
         let _ = channel.close(200, "ready".into()).await;
@@ -179,7 +186,7 @@ impl Inner {
             channel
                 .confirm_select(ConfirmSelectOptions::default())
                 .await?;
-            declare_events_exchange(&channel).await?;
+            declare_topic_exchanges(&channel).await?;
             *publisher = Some(Publisher {
                 channel,
                 declared_queues: HashSet::new(),
@@ -228,18 +235,21 @@ fn queue_name(queue: &str) -> String {
     format!("scribevault.{queue}")
 }
 
-async fn declare_events_exchange(channel: &Channel) -> Result<(), lapin::Error> {
-    channel
-        .exchange_declare(
-            EVENTS_EXCHANGE.into(),
-            ExchangeKind::Topic,
-            ExchangeDeclareOptions {
-                durable: true,
-                ..ExchangeDeclareOptions::default()
-            },
-            FieldTable::default(),
-        )
-        .await
+async fn declare_topic_exchanges(channel: &Channel) -> Result<(), lapin::Error> {
+    for topic in Topic::ALL {
+        channel
+            .exchange_declare(
+                exchange_of(topic).into(),
+                ExchangeKind::Topic,
+                ExchangeDeclareOptions {
+                    durable: true,
+                    ..ExchangeDeclareOptions::default()
+                },
+                FieldTable::default(),
+            )
+            .await?;
+    }
+    Ok(())
 }
 
 /// Declares `queue` (and, for a work queue, its dead-letter queue). Idempotent.
@@ -339,11 +349,11 @@ fn delivery_count(properties: &BasicProperties) -> u32 {
 
 #[async_trait::async_trait]
 impl EventBus for RabbitMqBus {
-    async fn publish(&self, event: &EventEnvelope) -> Result<(), BusError> {
+    async fn publish_on(&self, topic: Topic, event: &EventEnvelope) -> Result<(), BusError> {
         let body = serde_json::to_vec(event)?;
         self.inner
             .publish(
-                EVENTS_EXCHANGE,
+                exchange_of(topic),
                 &event.event_type,
                 None,
                 &body,
@@ -352,12 +362,12 @@ impl EventBus for RabbitMqBus {
             .await
     }
 
-    async fn subscribe(&self) -> Result<EventSubscription, BusError> {
+    async fn subscribe_on(&self, topic: Topic) -> Result<EventSubscription, BusError> {
         let (sender, receiver) = mpsc::channel(1024);
         let inner = self.inner.clone();
         // Bind before returning, so that events published after `subscribe` returns arrive.
-        let consumer = open_event_consumer(&inner, None).await?;
-        tokio::spawn(forward_events(inner, consumer, sender));
+        let consumer = open_event_consumer(&inner, topic, None).await?;
+        tokio::spawn(forward_events(inner, topic, consumer, sender));
         Ok(EventSubscription::new(receiver))
     }
 
@@ -370,6 +380,7 @@ impl EventBus for RabbitMqBus {
 
 async fn open_event_consumer(
     inner: &Inner,
+    topic: Topic,
     stop: Option<&mpsc::Sender<EventEnvelope>>,
 ) -> Result<(Channel, lapin::Consumer), BusError> {
     let budget = if stop.is_some() {
@@ -379,7 +390,7 @@ async fn open_event_consumer(
     };
     let channel = inner.open_channel(budget, stop).await?;
     let setup = async {
-        declare_events_exchange(&channel).await?;
+        declare_topic_exchanges(&channel).await?;
         let queue = channel
             .queue_declare(
                 "".into(),
@@ -394,7 +405,7 @@ async fn open_event_consumer(
         channel
             .queue_bind(
                 queue.name().clone(),
-                EVENTS_EXCHANGE.into(),
+                exchange_of(topic).into(),
                 "#".into(),
                 QueueBindOptions::default(),
                 FieldTable::default(),
@@ -418,6 +429,7 @@ async fn open_event_consumer(
 
 async fn forward_events(
     inner: Arc<Inner>,
+    topic: Topic,
     mut current: (Channel, lapin::Consumer),
     sender: mpsc::Sender<EventEnvelope>,
 ) {
@@ -449,7 +461,7 @@ async fn forward_events(
                 None => break,
             }
         }
-        match open_event_consumer(&inner, Some(&sender)).await {
+        match open_event_consumer(&inner, topic, Some(&sender)).await {
             Ok(reopened) => current = reopened,
             Err(_) => return,
         }

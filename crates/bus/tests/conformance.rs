@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use scribevault_bus::{
-    EventBus, EventEnvelope, InProcessBus, RabbitMqBus, WorkQueue, dead_letter_queue,
+    EventBus, EventEnvelope, InProcessBus, RabbitMqBus, Topic, WorkQueue, WorkerControl,
+    dead_letter_queue,
 };
 use scribevault_test_support::{AMQP_URL_ENV, RABBITMQCTL_ENV, real_server, unique_name};
 
@@ -64,6 +65,55 @@ async fn events_fan_out_to_every_subscriber(bus: Box<dyn Bus>) {
             assert_eq!(event.data["progress"], n, "events arrive in publish order");
         }
     }
+}
+
+/// Worker orders reach workers and no socket; user events reach sockets and no worker.
+async fn topics_are_kept_apart(bus: Box<dyn Bus>) {
+    let user = unique_name("user");
+    let mut sockets = bus.subscribe().await.unwrap();
+    let mut workers = bus.subscribe_on(Topic::WorkerControl).await.unwrap();
+    let order = WorkerControl::StopTranscription {
+        job_id: "job-1".into(),
+        file_id: "file-1".into(),
+    };
+    bus.publish_on(
+        Topic::WorkerControl,
+        &EventEnvelope::for_control(&order, &user, None),
+    )
+    .await
+    .unwrap();
+    bus.publish(&EventEnvelope::new(
+        "transcriptionProgress",
+        &user,
+        serde_json::json!({ "progress": 7 }),
+        None,
+    ))
+    .await
+    .unwrap();
+    let received = next_event_for(&mut workers, &user).await;
+    assert_eq!(received.control(), Some(order));
+    let received = next_event_for(&mut sockets, &user).await;
+    assert_eq!(
+        received.event_type, "transcriptionProgress",
+        "the socket's first message for the user is its event, not the worker order"
+    );
+    // A second order proves the worker subscription is live and was not given the event.
+    bus.publish_on(
+        Topic::WorkerControl,
+        &EventEnvelope::for_control(
+            &WorkerControl::StopTranscription {
+                job_id: "job-2".into(),
+                file_id: "file-2".into(),
+            },
+            &user,
+            None,
+        ),
+    )
+    .await
+    .unwrap();
+    let received = next_event_for(&mut workers, &user).await;
+    assert_eq!(received.event_type, "stopTranscription");
+    assert_eq!(received.data["jobId"], "job-2");
 }
 
 async fn competing_consumers_share_the_work(bus: Box<dyn Bus>) {
@@ -161,6 +211,14 @@ macro_rules! conformance {
                     return;
                 };
                 super::events_fan_out_to_every_subscriber(bus).await;
+            }
+
+            #[tokio::test]
+            async fn topics_are_kept_apart() {
+                let Some(bus) = super::$backend(5).await else {
+                    return;
+                };
+                super::topics_are_kept_apart(bus).await;
             }
 
             #[tokio::test]

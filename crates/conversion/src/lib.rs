@@ -1,36 +1,15 @@
 //! Conversion of transcripts and PDFs to markdown.
 //!
+//! It will own markdown templates (DESIGN §3), read transcripts through storage, and convert PDFs behind `pdf/`.
+//!
 //! Only the target's skeleton exists so far: the gRPC server with health and reflection, whose
-//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet.
+//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet, so
+//! it has no `error.rs`, `domain.rs`, `store.rs` or `jobs/` yet: they arrive with the first rule, query and
+//! consumer, in the shape `docs/architecture.md` ("Anatomy of a service") gives.
 
-use scribevault_proto::conversion::v1::conversion_service_server::{
-    ConversionService, ConversionServiceServer,
-};
+mod config;
+mod grpc;
+mod startup;
 
-/// The conversion target.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct ConversionServer;
-
-struct UnimplementedConversionService;
-
-#[tonic::async_trait]
-impl ConversionService for UnimplementedConversionService {}
-
-impl ConversionServer {
-    /// Serves gRPC on `listener` until `shutdown` resolves.
-    ///
-    /// # Errors
-    /// The gRPC transport fails.
-    pub async fn run(
-        self,
-        listener: tokio::net::TcpListener,
-        shutdown: impl std::future::Future<Output = ()> + Send,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        scribevault_proto::server::serve(
-            listener,
-            ConversionServiceServer::new(UnimplementedConversionService),
-            shutdown,
-        )
-        .await
-    }
-}
+pub use config::ConversionConfig;
+pub use startup::ConversionServer;

@@ -39,6 +39,8 @@ whisper_language = "en"
 default_model = "small"
 s3_part_size_bytes = 8388608
 database_max_connections = 10
+whisper_stall_seconds = 600
+library_ingest_concurrency = 1
 "#;
 
 /// S3's smallest multipart part (every part but the last).
@@ -58,6 +60,17 @@ pub enum SettingsError {
     /// The layered sources could not be read or merged.
     #[error("cannot read settings: {0}")]
     Source(String),
+}
+
+impl SettingsError {
+    /// A value a service's own configuration refuses (services validate their keys in their
+    /// `config.rs`, with the same error the loader gives).
+    pub fn invalid(key: &'static str, reason: impl Into<String>) -> Self {
+        Self::Invalid {
+            key,
+            reason: reason.into(),
+        }
+    }
 }
 
 /// How the gateway authenticates users.
@@ -127,6 +140,16 @@ pub struct Settings {
     pub worker_stale_seconds: u64,
     /// Deliveries of one work message before it is dead-lettered (`<queue>.dead`).
     pub max_deliveries: u32,
+    /// Vault ingest messages the library handles at once (1 keeps `libraryUpdate` events in
+    /// completion order).
+    pub library_ingest_concurrency: u32,
+    /// A file whose whisper progress has not moved for this long fails the worker's liveness
+    /// probe, so the orchestrator restarts a worker stuck inside whisper.cpp.
+    pub whisper_stall_seconds: u64,
+    /// Where the worker serves its gRPC liveness probe (`transcription-worker` target only;
+    /// default `0.0.0.0:8081`, port 0 picks a free one).
+    #[serde(default)]
+    pub worker_health_addr: Option<String>,
     /// Longest delay between two automatic retries of a failed transcription.
     pub retry_max_delay_seconds: u64,
     /// How often the transcription service queues due retries, opens scheduled jobs and hands

@@ -1,36 +1,15 @@
 //! Channel discovery, sources, schedules and download jobs.
 //!
+//! It will own channels, videos, sources, download jobs and schedules (DESIGN §3), talk to the YouTube Data API behind `youtube/` and to yt-dlp behind `ytdlp/`, and stream downloaded audio to storage.
+//!
 //! Only the target's skeleton exists so far: the gRPC server with health and reflection, whose
-//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet.
+//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet, so
+//! it has no `error.rs`, `domain.rs`, `store.rs` or `jobs/` yet: they arrive with the first rule, query and
+//! consumer, in the shape `docs/architecture.md` ("Anatomy of a service") gives.
 
-use scribevault_proto::discovery::v1::discovery_service_server::{
-    DiscoveryService, DiscoveryServiceServer,
-};
+mod config;
+mod grpc;
+mod startup;
 
-/// The discovery target.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct DiscoveryServer;
-
-struct UnimplementedDiscoveryService;
-
-#[tonic::async_trait]
-impl DiscoveryService for UnimplementedDiscoveryService {}
-
-impl DiscoveryServer {
-    /// Serves gRPC on `listener` until `shutdown` resolves.
-    ///
-    /// # Errors
-    /// The gRPC transport fails.
-    pub async fn run(
-        self,
-        listener: tokio::net::TcpListener,
-        shutdown: impl std::future::Future<Output = ()> + Send,
-    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        scribevault_proto::server::serve(
-            listener,
-            DiscoveryServiceServer::new(UnimplementedDiscoveryService),
-            shutdown,
-        )
-        .await
-    }
-}
+pub use config::DiscoveryConfig;
+pub use startup::DiscoveryServer;

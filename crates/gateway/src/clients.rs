@@ -50,7 +50,7 @@ impl ServiceClients {
         Ok(Self {
             library: LibraryServiceClient::new(library.clone()),
             storage: StorageServiceClient::new(storage.clone())
-                .max_decoding_message_size(8 * 1024 * 1024),
+                .max_decoding_message_size(scribevault_proto::storage::MAX_MESSAGE_BYTES),
             transcription: TranscriptionServiceClient::new(transcription.clone()),
             channels: vec![
                 (

@@ -4,8 +4,8 @@ use scribevault_core::identity::caller;
 use scribevault_proto::library::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use crate::entity::library_item;
-use crate::service::{Library, NewLibraryItem};
+use crate::domain::{LibraryItem, NewLibraryItem};
+use crate::service::Library;
 
 /// Serves [`Library`] over gRPC.
 pub struct LibraryGrpc {
@@ -18,7 +18,7 @@ impl LibraryGrpc {
     }
 }
 
-fn to_proto(item: library_item::Model) -> pb::Transcript {
+fn to_proto(item: LibraryItem) -> pb::Transcript {
     pb::Transcript {
         id: item.id,
         title: item.title,
@@ -29,7 +29,7 @@ fn to_proto(item: library_item::Model) -> pb::Transcript {
         gwth_level: item.gwth_level,
         source_type: item.source_type,
         rating: item.rating,
-        tags: serde_json::from_str(&item.tags).unwrap_or_default(),
+        tags: item.tags,
         duration_seconds: item.duration_seconds,
         source_ref: item.source_ref,
     }
@@ -98,10 +98,11 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         request: Request<pb::GetTranscriptContentRequest>,
     ) -> Result<Response<pb::GetTranscriptContentResponse>, Status> {
         let user = caller(&request)?;
-        let item = self.library.get(&user, &request.into_inner().id).await?;
-        Ok(Response::new(pb::GetTranscriptContentResponse {
-            content: item.content,
-        }))
+        let content = self
+            .library
+            .content(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::GetTranscriptContentResponse { content }))
     }
 
     async fn update_transcript_rating(

@@ -5,6 +5,8 @@
 //! on the `library.ingest` queue (or the `IngestTranscript` RPC), and ingesting is idempotent on
 //! (user, source), so a redelivered message never makes a second Vault item.
 
+mod config;
+mod domain;
 mod entity;
 mod error;
 mod grpc;
@@ -12,7 +14,8 @@ mod jobs;
 mod migration;
 mod service;
 mod startup;
+mod store;
 
+pub use config::LibraryConfig;
 pub use error::LibraryError;
-pub use service::{IngestedTranscript, Library, NewLibraryItem, TranscriptPage};
 pub use startup::LibraryServer;

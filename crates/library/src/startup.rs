@@ -6,16 +6,19 @@ use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_proto::library::v1::library_service_server::LibraryServiceServer;
 use sea_orm::DatabaseConnection;
 
+use crate::config::LibraryConfig;
 use crate::error::LibraryError;
 use crate::grpc::LibraryGrpc;
 use crate::jobs::ingest::run_ingest_consumer;
 use crate::service::Library;
+use crate::store::LibraryStore;
 
 /// The library target: its gRPC API and its ingest consumer.
 pub struct LibraryServer {
     library: Library,
     work: Arc<dyn WorkQueue>,
     events: Arc<dyn EventBus>,
+    config: LibraryConfig,
 }
 
 impl LibraryServer {
@@ -27,11 +30,13 @@ impl LibraryServer {
         db: DatabaseConnection,
         work: Arc<dyn WorkQueue>,
         events: Arc<dyn EventBus>,
+        config: LibraryConfig,
     ) -> Result<Self, LibraryError> {
         Ok(Self {
-            library: Library::start(db).await?,
+            library: Library::new(LibraryStore::open(db).await?),
             work,
             events,
+            config,
         })
     }
 
@@ -49,6 +54,7 @@ impl LibraryServer {
             self.library.clone(),
             self.work,
             self.events,
+            self.config.ingest_concurrency,
             async move {
                 let _ = consumer_stopped.await;
             },

@@ -14,6 +14,10 @@ pub mod discovery {
     }
 }
 pub mod storage {
+    /// Largest storage message either side decodes: a download chunk or an upload part. Both
+    /// ends read it from here, so they cannot disagree.
+    pub const MAX_MESSAGE_BYTES: usize = 8 * 1024 * 1024;
+
     #[allow(clippy::pedantic, clippy::all, missing_docs, rust_2018_idioms)]
     pub mod v1 {
         tonic::include_proto!("scribevault.storage.v1");

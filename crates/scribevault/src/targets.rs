@@ -1,32 +1,287 @@
 //! Runs one target, or all of them in one process. In monolithic mode the services still talk
 //! gRPC over loopback, so both modes run the same code paths.
+//!
+//! Every service is one row of [`SERVICES`]: its name, where it listens, and how it starts.
+//! `scribevault all` and `scribevault <service>` both go through that table, so a new service
+//! is added there and nowhere else in this crate.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use anyhow::Context as _;
+use futures::future::BoxFuture;
+use scribevault_blob::BlobStore;
 use scribevault_core::Settings;
 use scribevault_gateway::{Gateway, GatewayDependencies, ServiceAddresses};
-use tokio::sync::watch;
+use sea_orm::DatabaseConnection;
+use tokio::sync::{OnceCell, watch};
 
-use scribevault_transcription::TranscriptionConfig;
-use scribevault_transcription_worker::{TranscriptionWorker, WorkerConfig};
-
-use crate::backends;
+use crate::backends::{self, Bus};
 use crate::cli::{ModelCommand, Target};
 use crate::listening::announce;
 
-/// Where each gRPC service listens in microservice mode unless `SCRIBEVAULT_<SERVICE>_GRPC_ADDR`
-/// says otherwise.
-const DEFAULT_GRPC_ADDRS: [(&str, &str); 5] = [
-    ("discovery", "127.0.0.1:50051"),
-    ("storage", "127.0.0.1:50052"),
-    ("transcription", "127.0.0.1:50053"),
-    ("conversion", "127.0.0.1:50054"),
-    ("library", "127.0.0.1:50055"),
+type ServiceResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
+
+/// A service that has been built and only waits to be run.
+type Running = BoxFuture<'static, ServiceResult>;
+
+/// One service of the binary.
+struct ServiceTarget {
+    /// As typed on the command line and announced on stdout.
+    name: &'static str,
+    /// Where a microservice deployment's gRPC server listens unless
+    /// `SCRIBEVAULT_<NAME>_GRPC_ADDR` says otherwise; `None` for services that serve no gRPC.
+    default_grpc_addr: Option<&'static str>,
+    /// The configured gRPC address, if any.
+    configured_addr: fn(&Settings) -> Option<&String>,
+    /// Whether it talks over the bus (a lone target without RabbitMQ only reaches itself).
+    uses_bus: bool,
+    /// Builds the service (migrations included) and returns it ready to run.
+    start: fn(StartContext) -> BoxFuture<'static, anyhow::Result<Running>>,
+}
+
+/// Every service, in the order `scribevault all` starts them.
+const SERVICES: [ServiceTarget; 6] = [
+    ServiceTarget {
+        name: "discovery",
+        default_grpc_addr: Some("127.0.0.1:50051"),
+        configured_addr: |settings| settings.discovery_grpc_addr.as_ref(),
+        uses_bus: false,
+        start: start_discovery,
+    },
+    ServiceTarget {
+        name: "storage",
+        default_grpc_addr: Some("127.0.0.1:50052"),
+        configured_addr: |settings| settings.storage_grpc_addr.as_ref(),
+        uses_bus: false,
+        start: start_storage,
+    },
+    ServiceTarget {
+        name: "transcription",
+        default_grpc_addr: Some("127.0.0.1:50053"),
+        configured_addr: |settings| settings.transcription_grpc_addr.as_ref(),
+        uses_bus: true,
+        start: start_transcription,
+    },
+    ServiceTarget {
+        name: "conversion",
+        default_grpc_addr: Some("127.0.0.1:50054"),
+        configured_addr: |settings| settings.conversion_grpc_addr.as_ref(),
+        uses_bus: false,
+        start: start_conversion,
+    },
+    ServiceTarget {
+        name: "library",
+        default_grpc_addr: Some("127.0.0.1:50055"),
+        configured_addr: |settings| settings.library_grpc_addr.as_ref(),
+        uses_bus: true,
+        start: start_library,
+    },
+    ServiceTarget {
+        name: "transcription-worker",
+        default_grpc_addr: None,
+        configured_addr: |_| None,
+        uses_bus: true,
+        start: start_worker,
+    },
 ];
 
-type ServiceResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
+/// Where the worker's liveness probe listens in a microservice deployment.
+const DEFAULT_WORKER_HEALTH_ADDR: &str = "0.0.0.0:8081";
+
+/// The backends a process opens, each once and only when a service asks for it: in `all` the
+/// services share them, and a lone target opens only what it uses.
+#[derive(Clone)]
+struct Backends {
+    settings: Arc<Settings>,
+    database: Arc<OnceCell<DatabaseConnection>>,
+    bus: Arc<OnceCell<Bus>>,
+    blobs: Arc<OnceCell<Arc<dyn BlobStore>>>,
+}
+
+impl Backends {
+    fn new(settings: Arc<Settings>) -> Self {
+        Self {
+            settings,
+            database: Arc::default(),
+            bus: Arc::default(),
+            blobs: Arc::default(),
+        }
+    }
+
+    async fn database(&self) -> anyhow::Result<DatabaseConnection> {
+        self.database
+            .get_or_try_init(|| backends::database(&self.settings))
+            .await
+            .cloned()
+    }
+
+    async fn bus(&self) -> anyhow::Result<Bus> {
+        self.bus
+            .get_or_try_init(|| backends::bus(&self.settings))
+            .await
+            .cloned()
+    }
+
+    async fn blobs(&self) -> anyhow::Result<Arc<dyn BlobStore>> {
+        self.blobs
+            .get_or_try_init(|| backends::blob_store(&self.settings))
+            .await
+            .cloned()
+    }
+
+    /// `/readyz` checks for the backends this process has opened.
+    fn readiness_checks(&self) -> Vec<scribevault_gateway::ReadinessCheck> {
+        match (self.database.get(), self.bus.get()) {
+            (Some(db), Some(bus)) => backends::readiness_checks(db, bus, self.blobs.get()),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// What a service is started with.
+struct StartContext {
+    settings: Arc<Settings>,
+    backends: Backends,
+    /// Its gRPC listener, already bound and announced (services with a gRPC address only).
+    listener: Option<tokio::net::TcpListener>,
+    /// Where the other services listen.
+    addresses: HashMap<&'static str, String>,
+    /// All services in one process (no per-service probes of their own).
+    monolithic: bool,
+    shutdown: Shutdown,
+}
+
+impl StartContext {
+    fn listener(&mut self, service: &str) -> anyhow::Result<tokio::net::TcpListener> {
+        self.listener
+            .take()
+            .with_context(|| format!("{service} was started without its gRPC listener"))
+    }
+
+    fn address_of(&self, service: &str) -> String {
+        self.addresses.get(service).cloned().unwrap_or_default()
+    }
+}
+
+fn boxed_error(error: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("{error}")
+}
+
+fn start_discovery(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config = scribevault_discovery::DiscoveryConfig::try_from(ctx.settings.as_ref())?;
+        let listener = ctx.listener("discovery")?;
+        let server = scribevault_discovery::DiscoveryServer::build(config);
+        Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
+    })
+}
+
+fn start_conversion(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config = scribevault_conversion::ConversionConfig::try_from(ctx.settings.as_ref())?;
+        let listener = ctx.listener("conversion")?;
+        let server = scribevault_conversion::ConversionServer::build(config);
+        Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
+    })
+}
+
+fn start_storage(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config = scribevault_storage::StorageConfig::try_from(ctx.settings.as_ref())?;
+        let listener = ctx.listener("storage")?;
+        let server = scribevault_storage::StorageServer::build(
+            ctx.backends.database().await?,
+            ctx.backends.blobs().await?,
+            config,
+        )
+        .await
+        .map_err(boxed_error)?;
+        Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
+    })
+}
+
+fn start_transcription(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config =
+            scribevault_transcription::TranscriptionConfig::try_from(ctx.settings.as_ref())?;
+        let listener = ctx.listener("transcription")?;
+        let bus = ctx.backends.bus().await?;
+        let server = scribevault_transcription::TranscriptionServer::build(
+            ctx.backends.database().await?,
+            bus.events,
+            bus.work,
+            ctx.backends.blobs().await?,
+            config,
+        )
+        .await
+        .map_err(boxed_error)?;
+        Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
+    })
+}
+
+fn start_library(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config = scribevault_library::LibraryConfig::try_from(ctx.settings.as_ref())?;
+        let listener = ctx.listener("library")?;
+        let bus = ctx.backends.bus().await?;
+        let server = scribevault_library::LibraryServer::build(
+            ctx.backends.database().await?,
+            bus.work,
+            bus.events,
+            config,
+        )
+        .await
+        .map_err(boxed_error)?;
+        Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
+    })
+}
+
+fn start_worker(ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config = scribevault_transcription_worker::WorkerConfig::from_settings(
+            &ctx.settings,
+            ctx.address_of("transcription"),
+        )?;
+        let bus = ctx.backends.bus().await?;
+        let worker = scribevault_transcription_worker::TranscriptionWorker::build(
+            config,
+            bus.work,
+            bus.events,
+            ctx.backends.blobs().await?,
+        );
+        // Alone, the worker has no other port an orchestrator could probe: it serves its own
+        // liveness. In `all`, the gateway's probes cover the process.
+        let probe = if ctx.monolithic {
+            None
+        } else {
+            let addr = ctx
+                .settings
+                .worker_health_addr
+                .clone()
+                .unwrap_or_else(|| DEFAULT_WORKER_HEALTH_ADDR.to_owned());
+            let listener = tokio::net::TcpListener::bind(&addr)
+                .await
+                .with_context(|| format!("SCRIBEVAULT_WORKER_HEALTH_ADDR: cannot bind {addr}"))?;
+            announce("worker-health", listener.local_addr()?);
+            Some(listener)
+        };
+        let liveness = worker.liveness();
+        let shutdown = ctx.shutdown.clone();
+        Ok(Box::pin(async move {
+            let probe = async {
+                match probe {
+                    Some(listener) => liveness.serve(listener, shutdown.requested()).await,
+                    None => Ok(()),
+                }
+            };
+            let (_, probe) = tokio::join!(worker.run(ctx.shutdown.requested()), probe);
+            probe.map_err(Into::into)
+        }) as Running)
+    })
+}
 
 /// Resolves once shutdown was requested (SIGINT or SIGTERM).
 #[derive(Clone)]
@@ -69,35 +324,29 @@ async fn wait_for_signal() {
     let _ = interrupt.await;
 }
 
-fn configured_addr(settings: &Settings, service: &str) -> Option<String> {
-    match service {
-        "discovery" => settings.discovery_grpc_addr.clone(),
-        "storage" => settings.storage_grpc_addr.clone(),
-        "transcription" => settings.transcription_grpc_addr.clone(),
-        "conversion" => settings.conversion_grpc_addr.clone(),
-        "library" => settings.library_grpc_addr.clone(),
-        _ => None,
-    }
-    .map(|addr| addr.trim_start_matches("http://").to_owned())
+fn configured_addr(settings: &Settings, service: &ServiceTarget) -> Option<String> {
+    (service.configured_addr)(settings).map(|addr| addr.trim_start_matches("http://").to_owned())
 }
 
-/// The address a service binds (microservice mode: configured or its default; monolithic mode:
-/// configured or any free loopback port).
+/// Binds a service's gRPC listener (microservice mode: configured or its default; monolithic
+/// mode: configured or any free loopback port) and announces the address it got.
 async fn bind_service(
     settings: &Settings,
-    service: &str,
+    service: &ServiceTarget,
     monolithic: bool,
-) -> anyhow::Result<(tokio::net::TcpListener, SocketAddr)> {
-    let key = format!("SCRIBEVAULT_{}_GRPC_ADDR", service.to_uppercase());
+) -> anyhow::Result<Option<(tokio::net::TcpListener, SocketAddr)>> {
+    let Some(default_addr) = service.default_grpc_addr else {
+        return Ok(None);
+    };
+    let key = format!(
+        "SCRIBEVAULT_{}_GRPC_ADDR",
+        service.name.to_uppercase().replace('-', "_")
+    );
     let addr = configured_addr(settings, service).unwrap_or_else(|| {
         if monolithic {
             "127.0.0.1:0".to_owned()
         } else {
-            DEFAULT_GRPC_ADDRS
-                .iter()
-                .find(|(name, _)| *name == service)
-                .map_or("127.0.0.1:0", |(_, addr)| addr)
-                .to_owned()
+            default_addr.to_owned()
         }
     });
     let bind_addr = match addr.rsplit_once(':') {
@@ -112,78 +361,42 @@ async fn bind_service(
         .await
         .with_context(|| format!("{key}: cannot bind {bind_addr}"))?;
     let local = listener.local_addr()?;
-    announce(service, local);
-    Ok((listener, local))
+    announce(service.name, local);
+    tracing::info!(addr = %local, service = service.name, "gRPC listening");
+    Ok(Some((listener, local)))
 }
 
-fn service_addresses(settings: &Settings) -> ServiceAddresses {
-    let addr = |service: &str| {
-        configured_addr(settings, service).unwrap_or_else(|| {
-            DEFAULT_GRPC_ADDRS
-                .iter()
-                .find(|(name, _)| *name == service)
-                .map_or_else(String::new, |(_, addr)| (*addr).to_owned())
+/// Where each service is dialled when it runs in another process: configured or its default.
+fn configured_addresses(settings: &Settings) -> HashMap<&'static str, String> {
+    SERVICES
+        .iter()
+        .filter_map(|service| {
+            let addr = configured_addr(settings, service)
+                .or_else(|| service.default_grpc_addr.map(str::to_owned))?;
+            Some((service.name, addr))
         })
-    };
+        .collect()
+}
+
+fn gateway_addresses(addresses: &HashMap<&'static str, String>) -> ServiceAddresses {
+    let of = |name: &str| addresses.get(name).cloned().unwrap_or_default();
     ServiceAddresses {
-        discovery: addr("discovery"),
-        storage: addr("storage"),
-        transcription: addr("transcription"),
-        conversion: addr("conversion"),
-        library: addr("library"),
+        discovery: of("discovery"),
+        storage: of("storage"),
+        transcription: of("transcription"),
+        conversion: of("conversion"),
+        library: of("library"),
     }
 }
 
-fn transcription_config(settings: &Settings) -> TranscriptionConfig {
-    TranscriptionConfig {
-        model_dir: settings.effective_model_dir(),
-        offered_models: settings.whisper_models.as_ref().map(|list| {
-            let mut models: Vec<String> = list
-                .split(',')
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
-                .map(str::to_owned)
-                .collect();
-            models.sort();
-            models
-        }),
-        max_retries: settings.max_retries,
-        retry_base_delay: std::time::Duration::from_secs(settings.retry_base_delay_seconds),
-        retry_max_delay: std::time::Duration::from_secs(settings.retry_max_delay_seconds),
-        default_model: settings.default_model.clone(),
-        housekeeping_interval: std::time::Duration::from_millis(settings.housekeeping_interval_ms),
-        resend_ingests_within: std::time::Duration::from_secs(
-            settings.resend_ingests_within_seconds,
-        ),
-        stale_after: std::time::Duration::from_secs(settings.worker_stale_seconds),
-    }
-}
-
-fn worker_config(settings: &Settings, transcription_addr: String) -> WorkerConfig {
-    WorkerConfig {
-        model_dir: settings.effective_model_dir(),
-        threads: settings.whisper_threads,
-        concurrency: settings.whisper_concurrency,
-        language: settings.whisper_language.clone(),
-        transcription_addr,
-    }
+fn service_named(name: &str) -> Option<&'static ServiceTarget> {
+    SERVICES.iter().find(|service| service.name == name)
 }
 
 /// Runs `target` until SIGINT/SIGTERM or until a part of it fails.
 pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
+    let settings = Arc::new(settings);
     let shutdown = Shutdown::listen();
-    if target != Target::All
-        && settings.amqp_url.is_none()
-        && !matches!(
-            target,
-            Target::Discovery | Target::Conversion | Target::Storage | Target::Model(_)
-        )
-    {
-        tracing::warn!(
-            target = target.name(),
-            "SCRIBEVAULT_AMQP_URL is unset: the in-process bus only reaches targets inside this process"
-        );
-    }
     match target {
         Target::All => run_all(settings, shutdown).await,
         Target::Model(ModelCommand::Fetch { name, base_url }) => {
@@ -192,106 +405,48 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
                 .map(|_| ())
         }
         Target::Gateway => {
-            let db = backends::database(&settings).await?;
-            let bus = backends::bus(&settings).await?;
-            // The gateway streams uploads to storage and never touches blobs itself.
-            let readiness = backends::readiness_checks(&db, &bus, None);
+            warn_without_shared_bus(&settings, "gateway");
+            let backends = Backends::new(settings.clone());
             let dependencies = GatewayDependencies {
-                db,
-                services: service_addresses(&settings),
-                readiness,
-                events: bus.events.clone(),
+                db: backends.database().await?,
+                events: backends.bus().await?.events,
+                services: gateway_addresses(&configured_addresses(&settings)),
+                // The gateway streams uploads to storage and never touches blobs itself.
+                readiness: backends.readiness_checks(),
             };
             run_gateway(&settings, dependencies, shutdown).await
         }
-        Target::Library => {
-            let db = backends::database(&settings).await?;
-            let bus = backends::bus(&settings).await?;
-            let (listener, addr) = bind_service(&settings, "library", false).await?;
-            let library = scribevault_library::LibraryServer::build(db, bus.work, bus.events)
+        service_target => {
+            let service = service_named(service_target.name())
+                .with_context(|| format!("{} is not a service", service_target.name()))?;
+            if service.uses_bus {
+                warn_without_shared_bus(&settings, service.name);
+            }
+            let listener = bind_service(&settings, service, false).await?;
+            let ctx = StartContext {
+                settings: settings.clone(),
+                backends: Backends::new(settings.clone()),
+                listener: listener.map(|(listener, _)| listener),
+                addresses: configured_addresses(&settings),
+                monolithic: false,
+                shutdown,
+            };
+            let running = (service.start)(ctx)
                 .await
-                .context("library")?;
-            tracing::info!(%addr, "library gRPC listening");
-            library
-                .run(listener, shutdown.requested())
+                .with_context(|| service.name.to_owned())?;
+            running
                 .await
-                .map_err(|e| anyhow::anyhow!("library: {e}"))
-        }
-        Target::Storage => {
-            let db = backends::database(&settings).await?;
-            let blob = backends::blob_store(&settings).await?;
-            let (listener, addr) = bind_service(&settings, "storage", false).await?;
-            let storage =
-                scribevault_storage::StorageServer::build(db, blob, settings.max_upload_bytes)
-                    .await
-                    .context("storage")?;
-            tracing::info!(%addr, "storage gRPC listening");
-            storage
-                .run(listener, shutdown.requested())
-                .await
-                .map_err(|e| anyhow::anyhow!("storage: {e}"))
-        }
-        Target::Transcription => {
-            let db = backends::database(&settings).await?;
-            let bus = backends::bus(&settings).await?;
-            let blob = backends::blob_store(&settings).await?;
-            let (listener, addr) = bind_service(&settings, "transcription", false).await?;
-            let service = scribevault_transcription::TranscriptionServer::build(
-                db,
-                bus.events,
-                bus.work,
-                blob,
-                transcription_config(&settings),
-            )
-            .await
-            .context("transcription")?;
-            tracing::info!(%addr, "transcription gRPC listening");
-            service
-                .run(listener, shutdown.requested())
-                .await
-                .map_err(|e| anyhow::anyhow!("transcription: {e}"))
-        }
-        Target::Discovery | Target::Conversion => {
-            let (listener, addr) = bind_service(&settings, target.name(), false).await?;
-            let name = target.name();
-            tracing::info!(%addr, target = name, "gRPC listening");
-            skeleton_service(target, listener, shutdown.requested())
-                .await
-                .map_err(|e| anyhow::anyhow!("{name}: {e}"))
-        }
-        Target::TranscriptionWorker => {
-            let bus = backends::bus(&settings).await?;
-            let blob = backends::blob_store(&settings).await?;
-            let addresses = service_addresses(&settings);
-            let worker = TranscriptionWorker::new(
-                worker_config(&settings, addresses.transcription),
-                bus.work,
-                bus.events,
-                blob,
-            );
-            worker.run(shutdown.requested()).await;
-            Ok(())
+                .map_err(|error| anyhow::anyhow!("{}: {error}", service.name))
         }
     }
 }
 
-async fn skeleton_service(
-    target: Target,
-    listener: tokio::net::TcpListener,
-    shutdown: impl Future<Output = ()> + Send,
-) -> ServiceResult {
-    match target {
-        Target::Discovery => {
-            scribevault_discovery::DiscoveryServer
-                .run(listener, shutdown)
-                .await
-        }
-        Target::Conversion => {
-            scribevault_conversion::ConversionServer
-                .run(listener, shutdown)
-                .await
-        }
-        _ => Ok(()),
+fn warn_without_shared_bus(settings: &Settings, target: &str) {
+    if settings.amqp_url.is_none() {
+        tracing::warn!(
+            target,
+            "SCRIBEVAULT_AMQP_URL is unset: the in-process bus only reaches targets inside this process"
+        );
     }
 }
 
@@ -318,100 +473,38 @@ async fn run_gateway(
     gateway.run().await.context("gateway")
 }
 
-async fn run_all(settings: Settings, shutdown: Shutdown) -> anyhow::Result<()> {
-    let db = backends::database(&settings).await?;
-    let bus = backends::bus(&settings).await?;
-    let blob = backends::blob_store(&settings).await?;
-
-    let mut services = tokio::task::JoinSet::new();
-    let mut addresses = Vec::new();
-    for (service, target) in [
-        ("discovery", Target::Discovery),
-        ("conversion", Target::Conversion),
-    ] {
-        let (listener, addr) = bind_service(&settings, service, true).await?;
-        addresses.push((service, addr));
-        let stop = shutdown.requested();
-        services.spawn(async move {
-            (
-                target.name(),
-                skeleton_service(target, listener, stop).await,
-            )
-        });
+async fn run_all(settings: Arc<Settings>, shutdown: Shutdown) -> anyhow::Result<()> {
+    let backends = Backends::new(settings.clone());
+    // Every listener is bound before any service starts, so each knows where the others are.
+    let mut listeners = HashMap::new();
+    let mut addresses = HashMap::new();
+    for service in &SERVICES {
+        if let Some((listener, addr)) = bind_service(&settings, service, true).await? {
+            listeners.insert(service.name, listener);
+            addresses.insert(service.name, addr.to_string());
+        }
     }
-    let (storage_listener, storage_addr) = bind_service(&settings, "storage", true).await?;
-    addresses.push(("storage", storage_addr));
-    let storage = scribevault_storage::StorageServer::build(
-        db.clone(),
-        blob.clone(),
-        settings.max_upload_bytes,
-    )
-    .await
-    .context("storage")?;
-    let stop = shutdown.requested();
-    services.spawn(async move { ("storage", storage.run(storage_listener, stop).await) });
-
-    let (transcription_listener, transcription_addr) =
-        bind_service(&settings, "transcription", true).await?;
-    addresses.push(("transcription", transcription_addr));
-    let transcription = scribevault_transcription::TranscriptionServer::build(
-        db.clone(),
-        bus.events.clone(),
-        bus.work.clone(),
-        blob.clone(),
-        transcription_config(&settings),
-    )
-    .await
-    .context("transcription")?;
-    let stop = shutdown.requested();
-    services.spawn(async move {
-        (
-            "transcription",
-            transcription.run(transcription_listener, stop).await,
-        )
-    });
-
-    let (library_listener, library_addr) = bind_service(&settings, "library", true).await?;
-    addresses.push(("library", library_addr));
-    let library =
-        scribevault_library::LibraryServer::build(db.clone(), bus.work.clone(), bus.events.clone())
+    let mut services = tokio::task::JoinSet::new();
+    for service in &SERVICES {
+        let ctx = StartContext {
+            settings: settings.clone(),
+            backends: backends.clone(),
+            listener: listeners.remove(service.name),
+            addresses: addresses.clone(),
+            monolithic: true,
+            shutdown: shutdown.clone(),
+        };
+        let running = (service.start)(ctx)
             .await
-            .context("library")?;
-    let stop = shutdown.requested();
-    services.spawn(async move { ("library", library.run(library_listener, stop).await) });
-
-    let worker = TranscriptionWorker::new(
-        worker_config(&settings, transcription_addr.to_string()),
-        bus.work.clone(),
-        bus.events.clone(),
-        blob.clone(),
-    );
-    let worker_stop = shutdown.requested();
-    services.spawn(async move {
-        worker.run(worker_stop).await;
-        ("transcription-worker", Ok(()))
-    });
-
-    let addr_of = |service: &str| {
-        addresses
-            .iter()
-            .find(|(name, _)| *name == service)
-            .map(|(_, addr)| addr.to_string())
-            .unwrap_or_default()
-    };
-    let service_addrs = ServiceAddresses {
-        discovery: addr_of("discovery"),
-        storage: addr_of("storage"),
-        transcription: addr_of("transcription"),
-        conversion: addr_of("conversion"),
-        library: addr_of("library"),
-    };
-    let readiness = backends::readiness_checks(&db, &bus, Some(&blob));
+            .with_context(|| service.name.to_owned())?;
+        let name = service.name;
+        services.spawn(async move { (name, running.await) });
+    }
     let dependencies = GatewayDependencies {
-        db,
-        services: service_addrs,
-        readiness,
-        events: bus.events.clone(),
+        db: backends.database().await?,
+        events: backends.bus().await?.events,
+        services: gateway_addresses(&addresses),
+        readiness: backends.readiness_checks(),
     };
     let gateway = run_gateway(&settings, dependencies, shutdown.clone());
     tokio::pin!(gateway);

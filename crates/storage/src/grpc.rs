@@ -7,8 +7,9 @@ use scribevault_core::identity::caller;
 use scribevault_proto::storage::v1 as pb;
 use tonic::{Request, Response, Status, Streaming};
 
+use crate::domain::{Mp3Upload, content_type_of};
 use crate::error::StorageError;
-use crate::service::{Mp3Upload, Storage};
+use crate::service::Storage;
 
 pub struct StorageGrpc {
     storage: Storage,
@@ -105,7 +106,7 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
                     youtube_video_id: upload.video_id,
                     title: upload.title,
                     mp3_file_path: upload.path,
-                    size: u64::try_from(upload.size).unwrap_or(0),
+                    size: upload.size,
                     uploaded_at: upload.created_at.to_rfc3339(),
                 })
                 .collect(),
@@ -133,15 +134,9 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
         let user = caller(&request)?;
         let path = request.into_inner().path;
         let size = self.storage.stat(&user, &path).await?;
-        let content_type = match path.rsplit('.').next() {
-            Some("mp3") => "audio/mpeg",
-            Some("md") => "text/markdown; charset=utf-8",
-            Some("json") => "application/json",
-            _ => "text/plain; charset=utf-8",
-        };
         Ok(Response::new(pb::StatBlobResponse {
             size,
-            content_type: content_type.to_owned(),
+            content_type: content_type_of(&path).to_owned(),
         }))
     }
 }

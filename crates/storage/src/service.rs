@@ -1,160 +1,25 @@
 //! Storage's domain logic: streaming, checked, de-duplicated MP3 uploads and owner-scoped reads.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use chrono::Utc;
 use futures::{Stream, StreamExt as _};
 use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_key};
 use scribevault_core::UserId;
-use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, EntityTrait as _,
-    QueryFilter as _, QueryOrder as _, Set,
-};
-use sea_orm_migration::MigratorTrait as _;
-use sha2::{Digest as _, Sha256};
+use sha2::Digest as _;
 
-use crate::entity::{mp3_upload, stored_audio};
+use crate::domain::{Mp3Upload, RegisteredMp3, StoredMp3, UNTITLED};
 use crate::error::StorageError;
-use crate::migration::Migrator;
-use crate::mp3_check::{AUDIO_PREFIX_BYTES, Mp3Verdict, audio_offset, check_mp3_prefix};
+use crate::inspection::{UploadInspection, lock};
+use crate::store::StorageStore;
 
 /// The storage service's state.
 #[derive(Clone)]
 pub struct Storage {
-    db: DatabaseConnection,
+    store: StorageStore,
     blobs: Arc<dyn BlobStore>,
     max_upload_bytes: u64,
-}
-
-/// What the uploader tells about the file.
-#[derive(Debug, Clone, Default)]
-pub struct Mp3Upload {
-    /// YouTube video id; empty for a manual upload.
-    pub video_id: String,
-    pub title: String,
-    pub channel_title: String,
-    pub duration_seconds: Option<f64>,
-    pub published_at: String,
-}
-
-/// A stored upload.
-#[derive(Debug, Clone)]
-pub struct StoredMp3 {
-    /// Opaque, owner-scoped path of the audio.
-    pub path: String,
-    pub title: String,
-    pub size: u64,
-    pub content_sha256: String,
-    /// The video id (generated `manual-…` for manual uploads).
-    pub video_id: String,
-    /// True when this user had stored the same audio before.
-    pub deduplicated: bool,
-}
-
-/// Watches an upload go by: hashes it, counts it, and decides from its start whether it is MP3.
-struct UploadInspection {
-    hasher: Sha256,
-    size: u64,
-    limit: u64,
-    /// The first bytes, until the audio offset is known (at most an ID3 header).
-    head: Vec<u8>,
-    audio_offset: Option<usize>,
-    audio_prefix: Vec<u8>,
-    verdict: Mp3Verdict,
-    refused: Option<StorageError>,
-}
-
-impl UploadInspection {
-    fn new(limit: u64) -> Self {
-        Self {
-            hasher: Sha256::new(),
-            size: 0,
-            limit,
-            head: Vec::new(),
-            audio_offset: None,
-            audio_prefix: Vec::new(),
-            verdict: Mp3Verdict::NeedMore,
-            refused: None,
-        }
-    }
-
-    fn inspect(&mut self, chunk: &[u8]) -> Result<(), ()> {
-        let start = self.size;
-        self.size += chunk.len() as u64;
-        if self.size > self.limit {
-            self.refused = Some(StorageError::TooLarge {
-                limit_mb: self.limit / (1024 * 1024),
-            });
-            return Err(());
-        }
-        self.hasher.update(chunk);
-        if self.verdict != Mp3Verdict::NeedMore {
-            return Ok(());
-        }
-        if self.audio_offset.is_none() {
-            self.head.extend_from_slice(
-                &chunk[..chunk.len().min(10usize.saturating_sub(self.head.len()))],
-            );
-            match audio_offset(&self.head) {
-                Err(reason) => return self.refuse(reason),
-                Ok(usize::MAX) => {}
-                Ok(offset) if self.head.len() >= 10 || offset == 0 => {
-                    self.audio_offset = Some(offset)
-                }
-                Ok(_) => {}
-            }
-        }
-        if let Some(offset) = self.audio_offset {
-            let offset = offset as u64;
-            let end = self.size;
-            if end > offset {
-                let from = usize::try_from(offset.saturating_sub(start))
-                    .unwrap_or(usize::MAX)
-                    .min(chunk.len());
-                let room = AUDIO_PREFIX_BYTES - self.audio_prefix.len();
-                let take = (chunk.len() - from).min(room);
-                self.audio_prefix
-                    .extend_from_slice(&chunk[from..from + take]);
-                if self.audio_prefix.len() >= AUDIO_PREFIX_BYTES {
-                    self.verdict = check_mp3_prefix(&self.audio_prefix, false);
-                    self.audio_prefix = Vec::new();
-                    if let Mp3Verdict::NotMp3(reason) = self.verdict.clone() {
-                        return self.refuse(reason);
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn refuse(&mut self, detail: String) -> Result<(), ()> {
-        self.refused = Some(StorageError::NotMp3 { detail });
-        Err(())
-    }
-
-    /// The verdict once the whole body has been seen.
-    fn finish(&mut self) -> Result<(), StorageError> {
-        if self.verdict == Mp3Verdict::NeedMore {
-            self.verdict = match self.audio_offset {
-                _ if self.size == 0 => Mp3Verdict::NotMp3("the file is empty".into()),
-                Some(offset) if (offset as u64) < self.size => {
-                    check_mp3_prefix(&self.audio_prefix, true)
-                }
-                _ => Mp3Verdict::NotMp3("the file ends inside its ID3 tag".into()),
-            };
-        }
-        match &self.verdict {
-            Mp3Verdict::NotMp3(reason) => Err(StorageError::NotMp3 {
-                detail: reason.clone(),
-            }),
-            _ => Ok(()),
-        }
-    }
-}
-
-fn lock(inspection: &Mutex<UploadInspection>) -> std::sync::MutexGuard<'_, UploadInspection> {
-    inspection.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn invalid_path(error: BlobError) -> StorageError {
@@ -162,21 +27,14 @@ fn invalid_path(error: BlobError) -> StorageError {
 }
 
 impl Storage {
-    /// Applies storage's migrations.
-    ///
-    /// # Errors
-    /// Migration failure.
-    pub async fn start(
-        db: DatabaseConnection,
-        blobs: Arc<dyn BlobStore>,
-        max_upload_bytes: u64,
-    ) -> Result<Self, StorageError> {
-        Migrator::up(&db, None).await?;
-        Ok(Self {
-            db,
+    /// The service over its store and blob store.
+    #[must_use]
+    pub fn new(store: StorageStore, blobs: Arc<dyn BlobStore>, max_upload_bytes: u64) -> Self {
+        Self {
+            store,
             blobs,
             max_upload_bytes,
-        })
+        }
     }
 
     /// Streams an upload into the blob store. Nothing is kept when the body is not MP3, is too
@@ -185,6 +43,7 @@ impl Storage {
     /// # Errors
     /// [`StorageError::NotMp3`], [`StorageError::TooLarge`], [`StorageError::Interrupted`], or
     /// a backend failure.
+    #[tracing::instrument(skip_all, fields(user = %user, video = %upload.video_id))]
     pub async fn store_mp3(
         &self,
         user: &UserId,
@@ -223,26 +82,18 @@ impl Storage {
             self.delete_quietly(&key).await;
             return Err(refused);
         }
-        let existing = stored_audio::Entity::find()
-            .filter(stored_audio::Column::UserId.eq(user.as_str()))
-            .filter(stored_audio::Column::ContentSha256.eq(&sha))
-            .one(&self.db)
-            .await?;
+        let existing = self.store.stored_audio_path(user.as_str(), &sha).await?;
         let (path, deduplicated) = match existing {
             Some(existing) => {
                 self.delete_quietly(&key).await;
-                (existing.path, true)
+                (existing, true)
             }
             None => {
-                let row = stored_audio::ActiveModel {
-                    id: Set(upload_id.clone()),
-                    user_id: Set(user.as_str().to_owned()),
-                    content_sha256: Set(sha.clone()),
-                    path: Set(path.clone()),
-                    size: Set(i64::try_from(size).unwrap_or(i64::MAX)),
-                    created_at: Set(Utc::now()),
-                };
-                if let Err(error) = row.insert(&self.db).await {
+                if let Err(error) = self
+                    .store
+                    .insert_stored_audio(&upload_id, user.as_str(), &sha, &path, size, Utc::now())
+                    .await
+                {
                     self.delete_quietly(&key).await;
                     return Err(error.into());
                 }
@@ -256,25 +107,25 @@ impl Storage {
             upload.video_id
         };
         let title = if upload.title.trim().is_empty() {
-            "Untitled".to_owned()
+            UNTITLED.to_owned()
         } else {
             upload.title.trim().to_owned()
         };
-        mp3_upload::ActiveModel {
-            id: Set(upload_id),
-            user_id: Set(user.as_str().to_owned()),
-            video_id: Set(video_id.clone()),
-            manual: Set(manual),
-            title: Set(title.clone()),
-            channel_title: Set(upload.channel_title),
-            duration_seconds: Set(upload.duration_seconds),
-            published_at: Set(upload.published_at),
-            path: Set(path.clone()),
-            size: Set(i64::try_from(size).unwrap_or(i64::MAX)),
-            created_at: Set(Utc::now()),
-        }
-        .insert(&self.db)
-        .await?;
+        self.store
+            .register(RegisteredMp3 {
+                upload_id,
+                user_id: user.as_str().to_owned(),
+                video_id: video_id.clone(),
+                manual,
+                title: title.clone(),
+                channel_title: upload.channel_title,
+                duration_seconds: upload.duration_seconds,
+                published_at: upload.published_at,
+                path: path.clone(),
+                size,
+                created_at: Utc::now(),
+            })
+            .await?;
         Ok(StoredMp3 {
             path,
             title,
@@ -300,11 +151,9 @@ impl Storage {
         user: &UserId,
         video_ids: &[String],
     ) -> Result<Vec<(String, Option<String>)>, StorageError> {
-        let rows = mp3_upload::Entity::find()
-            .filter(mp3_upload::Column::UserId.eq(user.as_str()))
-            .filter(mp3_upload::Column::VideoId.is_in(video_ids.iter().cloned()))
-            .order_by_desc(mp3_upload::Column::CreatedAt)
-            .all(&self.db)
+        let rows = self
+            .store
+            .registered_for_videos(user.as_str(), video_ids)
             .await?;
         Ok(video_ids
             .iter()
@@ -323,16 +172,8 @@ impl Storage {
     ///
     /// # Errors
     /// Database failure.
-    pub async fn manual_uploads(
-        &self,
-        user: &UserId,
-    ) -> Result<Vec<mp3_upload::Model>, StorageError> {
-        Ok(mp3_upload::Entity::find()
-            .filter(mp3_upload::Column::UserId.eq(user.as_str()))
-            .filter(mp3_upload::Column::Manual.eq(true))
-            .order_by_desc(mp3_upload::Column::CreatedAt)
-            .all(&self.db)
-            .await?)
+    pub async fn manual_uploads(&self, user: &UserId) -> Result<Vec<RegisteredMp3>, StorageError> {
+        Ok(self.store.manual_uploads(user.as_str()).await?)
     }
 
     /// Streams one of the caller's objects.

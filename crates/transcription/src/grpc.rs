@@ -4,8 +4,10 @@ use scribevault_core::identity::caller;
 use scribevault_proto::transcription::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use crate::entity::{transcription_file, transcription_job};
-use crate::service::{CompletedTranscript, FileToTranscribe, ScheduleWindow, Transcriptions};
+use crate::domain::{
+    CompletedTranscript, FileToTranscribe, ScheduleWindow, TranscriptionFile, TranscriptionJob,
+};
+use crate::service::Transcriptions;
 
 pub struct TranscriptionGrpc {
     service: Transcriptions,
@@ -17,43 +19,35 @@ impl TranscriptionGrpc {
     }
 }
 
-fn file_to_proto(file: transcription_file::Model) -> pb::TranscriptionFile {
+fn file_to_proto(file: TranscriptionFile) -> pb::TranscriptionFile {
     pb::TranscriptionFile {
         id: file.file_id,
         job_id: file.job_id,
         youtube_video_id: file.youtube_video_id,
         title: file.title,
         mp3_path: file.mp3_path,
-        status: file.status,
-        progress: u32::try_from(file.progress).unwrap_or(0),
+        status: file.status.as_str().to_owned(),
+        progress: file.progress,
         error_message: file.error_message,
-        retry_count: u32::try_from(file.retry_count).unwrap_or(0),
-        max_retries: u32::try_from(file.max_retries).unwrap_or(0),
+        retry_count: file.retry_count,
+        max_retries: file.max_retries,
         last_failed_at: file.last_failed_at.map(|at| at.to_rfc3339()),
         transcript_path: file.transcript_path,
         markdown_path: file.markdown_path,
-        processing_time_ms: file
-            .processing_time_ms
-            .and_then(|ms| u64::try_from(ms).ok()),
+        processing_time_ms: file.processing_time_ms,
     }
 }
 
-fn job_to_proto(
-    job: transcription_job::Model,
-    files: Vec<transcription_file::Model>,
-) -> pb::TranscriptionJob {
-    let finished = files
-        .iter()
-        .all(|file| matches!(file.status.as_str(), "completed" | "failed" | "error"));
+fn job_to_proto(job: TranscriptionJob, files: Vec<TranscriptionFile>) -> pb::TranscriptionJob {
     pb::TranscriptionJob {
         id: job.id,
-        status: if finished {
+        status: if TranscriptionJob::is_finished(&files) {
             "finished".into()
         } else {
             "active".into()
         },
         model: job.model,
-        output_format: job.output_format,
+        output_format: job.output_format.as_str().to_owned(),
         created_at: job.created_at.to_rfc3339(),
         files: files.into_iter().map(file_to_proto).collect(),
     }
@@ -71,7 +65,8 @@ fn files_from_proto(files: Vec<pb::FileToTranscribe>) -> Vec<FileToTranscribe> {
         .collect()
 }
 
-fn token(value: u32) -> i32 {
+/// A claim token as the wire carries it (unsigned) to the store's column type.
+fn claim_token_from_wire(value: u32) -> i32 {
     i32::try_from(value).unwrap_or(i32::MAX)
 }
 
@@ -165,8 +160,8 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 .map(|file| pb::HistoryEntry {
                     id: file.file_id,
                     title: file.title,
-                    retry_count: u32::try_from(file.retry_count).unwrap_or(0),
-                    max_retries: u32::try_from(file.max_retries).unwrap_or(0),
+                    retry_count: file.retry_count,
+                    max_retries: file.max_retries,
                     last_failed_at: file.last_failed_at.map(|at| at.to_rfc3339()),
                 })
                 .collect(),
@@ -212,7 +207,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                     reason: String::new(),
                     claim_token: u32::try_from(claimed.claim_token).unwrap_or(0),
                     model: claimed.model,
-                    output_format: claimed.output_format,
+                    output_format: claimed.output_format.as_str().to_owned(),
                     file: Some(file_to_proto(claimed.file)),
                 },
                 Err(refusal) => pb::ClaimTranscriptionFileResponse {
@@ -236,7 +231,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 &user,
                 &report.job_id,
                 &report.file_id,
-                token(report.claim_token),
+                claim_token_from_wire(report.claim_token),
                 report.progress,
             )
             .await?;
@@ -264,7 +259,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 &user,
                 &done.job_id,
                 &done.file_id,
-                token(done.claim_token),
+                claim_token_from_wire(done.claim_token),
                 result,
             )
             .await?;
@@ -282,7 +277,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 &user,
                 &failure.job_id,
                 &failure.file_id,
-                token(failure.claim_token),
+                claim_token_from_wire(failure.claim_token),
                 &failure.error_message,
                 failure.permanent,
             )

@@ -11,18 +11,20 @@ use scribevault_bus::contract::{LibraryIngest, LibraryItemRef, LibraryUpdate};
 use scribevault_bus::{Event, EventBus, EventEnvelope, Settlement, WorkQueue, run_work_consumer};
 use scribevault_core::UserId;
 
-use crate::service::{Library, NewLibraryItem};
+use crate::domain::NewLibraryItem;
+use crate::service::Library;
 
 /// Consumes the ingest queue until `shutdown` resolves.
 pub async fn run_ingest_consumer(
     library: Library,
     work: Arc<dyn WorkQueue>,
     events: Arc<dyn EventBus>,
+    concurrency: usize,
     shutdown: impl Future<Output = ()> + Send,
 ) {
     run_work_consumer(
         work,
-        1,
+        concurrency,
         shutdown,
         |ingest: &LibraryIngest, attempt| {
             let span =

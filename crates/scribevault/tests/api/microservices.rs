@@ -372,7 +372,35 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
     }
 }
 
+/// A worker is ready once its liveness probe answers; the probe must say SERVING while whisper
+/// is idle (Kubernetes restarts a worker whose probe fails).
 async fn spawn_worker(env: &[(String, String)]) -> crate::helpers::Process {
-    // A worker listens on nothing: it is ready once it runs; one that dies shows in the test.
-    spawn_process("transcription-worker", env, &[]).await
+    let mut env = env.to_vec();
+    env.push((
+        "SCRIBEVAULT_WORKER_HEALTH_ADDR".into(),
+        crate::helpers::ANY_PORT.to_owned(),
+    ));
+    let worker = spawn_process("transcription-worker", &env, &["worker-health"]).await;
+    let channel = tonic::transport::Endpoint::from_shared(format!(
+        "http://{}",
+        worker.addr("worker-health")
+    ))
+    .unwrap()
+    .connect()
+    .await
+    .unwrap();
+    let status = tonic_health::pb::health_client::HealthClient::new(channel)
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .status;
+    assert_eq!(
+        status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32,
+        "an idle worker is live"
+    );
+    worker
 }

@@ -1,0 +1,26 @@
+//! Storage's own settings, taken from the process-wide [`Settings`].
+
+use scribevault_core::{Settings, SettingsError};
+
+/// Tunables of the storage service.
+#[derive(Debug, Clone)]
+pub struct StorageConfig {
+    /// Largest upload accepted, in bytes.
+    pub max_upload_bytes: u64,
+}
+
+impl TryFrom<&Settings> for StorageConfig {
+    type Error = SettingsError;
+
+    fn try_from(settings: &Settings) -> Result<Self, Self::Error> {
+        if settings.max_upload_bytes == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_MAX_UPLOAD_BYTES",
+                "must be at least 1",
+            ));
+        }
+        Ok(Self {
+            max_upload_bytes: settings.max_upload_bytes,
+        })
+    }
+}

@@ -1,0 +1,167 @@
+//! The worker's calls to the transcription service, which owns file state. Every call carries
+//! the file owner's identity, the trace context and a deadline.
+
+use std::time::Duration;
+
+use scribevault_core::UserId;
+use scribevault_proto::transcription::v1 as pb;
+use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
+use tonic::transport::Channel;
+
+use crate::domain::{ClaimedFile, Transcript};
+
+/// Longest a call to the transcription service may take: a hung service must not pin a worker
+/// slot (the service's own answers take milliseconds).
+const CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How a claim went.
+pub enum Claim {
+    /// The file is this worker's.
+    Claimed(ClaimedFile),
+    /// Nothing to do (finished, held by a live worker, outside its window); the reason is
+    /// for the log.
+    Refused(String),
+    /// The file no longer exists.
+    Unknown,
+}
+
+/// A client of the transcription service.
+#[derive(Clone)]
+pub struct FileStateClient {
+    inner: TranscriptionServiceClient<Channel>,
+}
+
+fn on_behalf_of<T>(user: &UserId, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.set_timeout(CALL_TIMEOUT);
+    if user.attach_to(&mut request).is_err() {
+        tracing::error!("user id cannot travel in metadata");
+    }
+    scribevault_core::telemetry::inject_current_context(
+        &mut scribevault_core::telemetry::MetadataCarrier(request.metadata_mut()),
+    );
+    request
+}
+
+impl FileStateClient {
+    /// A client that connects on first use.
+    ///
+    /// # Errors
+    /// `addr` is not a usable address.
+    pub fn connect_lazy(addr: &str) -> Result<Self, tonic::transport::Error> {
+        Ok(Self {
+            inner: TranscriptionServiceClient::new(scribevault_proto::server::connect_lazy(addr)?),
+        })
+    }
+
+    /// Asks for the file.
+    ///
+    /// # Errors
+    /// The service could not be asked (not a refusal).
+    pub async fn claim(
+        &mut self,
+        user: &UserId,
+        job_id: &str,
+        file_id: &str,
+    ) -> Result<Claim, tonic::Status> {
+        let request = pb::ClaimTranscriptionFileRequest {
+            job_id: job_id.to_owned(),
+            file_id: file_id.to_owned(),
+        };
+        let answer = match self
+            .inner
+            .claim_transcription_file(on_behalf_of(user, request))
+            .await
+        {
+            Ok(answer) => answer.into_inner(),
+            Err(status) if status.code() == tonic::Code::NotFound => return Ok(Claim::Unknown),
+            Err(status) => return Err(status),
+        };
+        if !answer.claimed {
+            return Ok(Claim::Refused(answer.reason));
+        }
+        let file = answer.file.unwrap_or_default();
+        Ok(Claim::Claimed(ClaimedFile {
+            user: user.clone(),
+            job_id: job_id.to_owned(),
+            file_id: file_id.to_owned(),
+            title: file.title,
+            mp3_path: file.mp3_path,
+            model: answer.model,
+            output_format: answer.output_format,
+            claim_token: answer.claim_token,
+        }))
+    }
+
+    /// Reports progress (the worker's heartbeat). Returns whether the worker must stop.
+    ///
+    /// # Errors
+    /// The report did not arrive.
+    pub async fn report(
+        &mut self,
+        file: &ClaimedFile,
+        progress: u32,
+    ) -> Result<bool, tonic::Status> {
+        let report = pb::ReportTranscriptionProgressRequest {
+            job_id: file.job_id.clone(),
+            file_id: file.file_id.clone(),
+            claim_token: file.claim_token,
+            progress,
+        };
+        Ok(self
+            .inner
+            .report_transcription_progress(on_behalf_of(&file.user, report))
+            .await?
+            .into_inner()
+            .stop)
+    }
+
+    /// Hands the finished transcript over.
+    ///
+    /// # Errors
+    /// The service did not record it.
+    pub async fn complete(
+        &mut self,
+        file: &ClaimedFile,
+        transcript: Transcript,
+    ) -> Result<(), tonic::Status> {
+        let done = pb::CompleteTranscriptionFileRequest {
+            job_id: file.job_id.clone(),
+            file_id: file.file_id.clone(),
+            claim_token: file.claim_token,
+            transcript_path: transcript.transcript_path,
+            markdown_path: transcript.markdown_path,
+            segments_path: transcript.segments_path,
+            processing_time_ms: transcript.processing_time_ms,
+            duration_seconds: transcript.duration_seconds,
+            vault_content: transcript.vault_content,
+        };
+        self.inner
+            .complete_transcription_file(on_behalf_of(&file.user, done))
+            .await
+            .map(|_| ())
+    }
+
+    /// Records a failed attempt.
+    ///
+    /// # Errors
+    /// The service did not record it.
+    pub async fn fail(
+        &mut self,
+        file: &ClaimedFile,
+        error_message: String,
+        permanent: bool,
+    ) -> Result<(), tonic::Status> {
+        let failure = pb::FailTranscriptionFileRequest {
+            job_id: file.job_id.clone(),
+            file_id: file.file_id.clone(),
+            claim_token: file.claim_token,
+            error_message,
+            permanent,
+        };
+        self.inner
+            .fail_transcription_file(on_behalf_of(&file.user, failure))
+            .await
+            .map(|_| ())
+    }
+}

@@ -1,0 +1,51 @@
+//! The worker's own settings, taken from the process-wide [`Settings`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use scribevault_core::{Settings, SettingsError};
+
+/// What a worker needs to know.
+#[derive(Debug, Clone)]
+pub struct WorkerConfig {
+    /// Where `ggml-<model>.bin` files are.
+    pub model_dir: PathBuf,
+    /// whisper.cpp threads per file.
+    pub threads: u32,
+    /// Files transcribed at once.
+    pub concurrency: u32,
+    /// The spoken language Whisper expects (`auto` detects it).
+    pub language: String,
+    /// `host:port` of the transcription service.
+    pub transcription_addr: String,
+    /// A file whose progress has not moved for this long means whisper is stuck: the liveness
+    /// probe fails and the orchestrator restarts the worker.
+    pub stall_after: Duration,
+}
+
+impl WorkerConfig {
+    /// The worker's settings; `transcription_addr` is resolved by the caller (configured, or
+    /// the address the in-process service bound).
+    ///
+    /// # Errors
+    /// A setting the worker cannot use, named.
+    pub fn from_settings(
+        settings: &Settings,
+        transcription_addr: String,
+    ) -> Result<Self, SettingsError> {
+        if settings.whisper_stall_seconds == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_WHISPER_STALL_SECONDS",
+                "must be at least 1",
+            ));
+        }
+        Ok(Self {
+            model_dir: settings.effective_model_dir(),
+            threads: settings.whisper_threads,
+            concurrency: settings.whisper_concurrency,
+            language: settings.whisper_language.clone(),
+            transcription_addr,
+            stall_after: Duration::from_secs(settings.whisper_stall_seconds),
+        })
+    }
+}

@@ -1,0 +1,28 @@
+//! How a claimed file ends without a transcript.
+
+/// Why a file produced no transcript.
+#[derive(Debug)]
+pub enum FileFailure {
+    /// The user cancelled or another worker took over: say nothing.
+    Stopped,
+    /// Worth reporting; `permanent` when retrying cannot help.
+    Failed { message: String, permanent: bool },
+}
+
+impl FileFailure {
+    /// A failure a later attempt may not repeat (storage hiccup, a lost thread).
+    pub fn transient(message: impl std::fmt::Display) -> Self {
+        Self::Failed {
+            message: message.to_string(),
+            permanent: false,
+        }
+    }
+
+    /// A failure every attempt would repeat (undecodable audio, a missing model).
+    pub fn permanent(message: impl std::fmt::Display) -> Self {
+        Self::Failed {
+            message: message.to_string(),
+            permanent: true,
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! Building and running the worker target.
+
+use std::sync::Arc;
+
+use scribevault_blob::BlobStore;
+use scribevault_bus::contract::TranscriptionWork;
+use scribevault_bus::{EventBus, WorkQueue, run_work_consumer};
+
+use crate::client::FileStateClient;
+use crate::config::WorkerConfig;
+use crate::engine::ModelCache;
+use crate::jobs::stop_orders::{self, RunningFiles};
+use crate::jobs::transcribe::TranscribeHandler;
+use crate::liveness::Liveness;
+use crate::pipeline::Pipeline;
+
+/// The transcription-worker target.
+pub struct TranscriptionWorker {
+    config: WorkerConfig,
+    work: Arc<dyn WorkQueue>,
+    events: Arc<dyn EventBus>,
+    pipeline: Pipeline,
+    liveness: Liveness,
+}
+
+impl TranscriptionWorker {
+    /// A worker over the given queue, event bus and blob store.
+    #[must_use]
+    pub fn build(
+        config: WorkerConfig,
+        work: Arc<dyn WorkQueue>,
+        events: Arc<dyn EventBus>,
+        blobs: Arc<dyn BlobStore>,
+    ) -> Self {
+        ModelCache::install_logging();
+        let pipeline = Pipeline {
+            blobs,
+            models: ModelCache::default(),
+            model_dir: config.model_dir.clone(),
+            threads: config.threads,
+            language: config.language.clone(),
+        };
+        Self {
+            liveness: Liveness::new(config.stall_after),
+            config,
+            work,
+            events,
+            pipeline,
+        }
+    }
+
+    /// The tracker behind the liveness probe; serve it with [`Liveness::serve`].
+    #[must_use]
+    pub fn liveness(&self) -> Liveness {
+        self.liveness.clone()
+    }
+
+    /// Consumes work until `shutdown` resolves. Files in progress are abandoned unacknowledged,
+    /// so the queue (or the transcription service's sweep) hands them to another worker.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send) {
+        let client = match FileStateClient::connect_lazy(&self.config.transcription_addr) {
+            Ok(client) => client,
+            Err(error) => {
+                tracing::error!(error = %error, "invalid SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR");
+                return;
+            }
+        };
+        let running = RunningFiles::default();
+        let orders = tokio::spawn(stop_orders::run(self.events.clone(), running.clone()));
+        let handler = Arc::new(TranscribeHandler {
+            client,
+            pipeline: self.pipeline,
+            running,
+            liveness: self.liveness,
+        });
+        run_work_consumer(
+            self.work,
+            self.config.concurrency.max(1) as usize,
+            shutdown,
+            |work: &TranscriptionWork, attempt| {
+                let span = tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt);
+                if let Some(traceparent) = &work.traceparent {
+                    scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
+                }
+                span
+            },
+            move |work: TranscriptionWork, _attempt| {
+                let handler = handler.clone();
+                async move { handler.handle(work).await }
+            },
+        )
+        .await;
+        orders.abort();
+    }
+}

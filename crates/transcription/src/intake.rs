@@ -1,0 +1,179 @@
+//! Job intake: a batch of the caller's MP3s becomes a job whose files start now or wait for an
+//! overnight window. Everything is checked before anything is written.
+
+use chrono::Utc;
+use scribevault_blob::owned_key;
+use scribevault_core::UserId;
+
+use crate::domain::{
+    FileStatus, FileToTranscribe, MAX_FILES_PER_JOB, OutputFormat, ScheduleWindow,
+    TranscriptionFile, TranscriptionJob, UNTITLED, WindowSpec,
+};
+use crate::error::TranscriptionError;
+use crate::service::{Transcriptions, unavailable};
+use crate::store::NewFile;
+use crate::window::DailyWindow;
+
+/// A job and its files, as the caller sees them.
+pub type JobWithFiles = (TranscriptionJob, Vec<TranscriptionFile>);
+
+fn or_default<'a>(value: &'a str, default: &'a str) -> &'a str {
+    if value.is_empty() { default } else { value }
+}
+
+impl Transcriptions {
+    /// Creates a job whose files start now.
+    ///
+    /// # Errors
+    /// Invalid files, unknown MP3 paths, an absent model.
+    #[tracing::instrument(skip_all, fields(user = %user, files = files.len()))]
+    pub async fn start_job(
+        &self,
+        user: &UserId,
+        files: Vec<FileToTranscribe>,
+        model: &str,
+        output_format: &str,
+    ) -> Result<JobWithFiles, TranscriptionError> {
+        self.create_job(user, files, model, output_format, None)
+            .await
+    }
+
+    /// Creates a job whose files wait for the daily window.
+    ///
+    /// # Errors
+    /// As [`Transcriptions::start_job`], plus a bad window.
+    #[tracing::instrument(skip_all, fields(user = %user, files = files.len()))]
+    pub async fn schedule_job(
+        &self,
+        user: &UserId,
+        files: Vec<FileToTranscribe>,
+        model: &str,
+        output_format: &str,
+        window: &ScheduleWindow,
+    ) -> Result<JobWithFiles, TranscriptionError> {
+        let window = WindowSpec {
+            start: or_default(&window.start, "01:00").to_owned(),
+            end: or_default(&window.end, "06:00").to_owned(),
+            timezone: or_default(&window.timezone, "UTC").to_owned(),
+        };
+        DailyWindow::parse(&window.start, &window.end, &window.timezone)?;
+        self.create_job(user, files, model, output_format, Some(window))
+            .await
+    }
+
+    async fn create_job(
+        &self,
+        user: &UserId,
+        files: Vec<FileToTranscribe>,
+        model: &str,
+        output_format: &str,
+        window: Option<WindowSpec>,
+    ) -> Result<JobWithFiles, TranscriptionError> {
+        let output_format =
+            OutputFormat::parse(output_format).map_err(TranscriptionError::InvalidArgument)?;
+        let model = self.check_model(model).await?;
+        self.check_files(user, &files).await?;
+        let status = if window.is_some() {
+            FileStatus::Scheduled
+        } else {
+            FileStatus::Pending
+        };
+        let job = TranscriptionJob {
+            id: uuid::Uuid::now_v7().to_string(),
+            user_id: user.as_str().to_owned(),
+            model,
+            output_format,
+            window,
+            created_at: Utc::now(),
+        };
+        let new_files = files
+            .into_iter()
+            .map(|file| NewFile {
+                title: if file.title.trim().is_empty() {
+                    UNTITLED.to_owned()
+                } else {
+                    file.title
+                },
+                file_id: file.id,
+                youtube_video_id: file.youtube_video_id,
+                mp3_path: file.mp3_path,
+                status,
+                max_retries: self.config.max_retries,
+            })
+            .collect();
+        let files = self.store.insert_job(&job, new_files).await?;
+        if status == FileStatus::Pending {
+            for file in &files {
+                self.enqueue(file).await?;
+            }
+        }
+        Ok((job, files))
+    }
+
+    async fn check_files(
+        &self,
+        user: &UserId,
+        files: &[FileToTranscribe],
+    ) -> Result<(), TranscriptionError> {
+        if files.is_empty() {
+            return Err(TranscriptionError::InvalidArgument(
+                "No files to transcribe".into(),
+            ));
+        }
+        if files.len() > MAX_FILES_PER_JOB {
+            return Err(TranscriptionError::InvalidArgument(format!(
+                "At most {MAX_FILES_PER_JOB} files per job"
+            )));
+        }
+        let mut ids = std::collections::HashSet::new();
+        for file in files {
+            if file.id.trim().is_empty() || file.id.len() > 200 {
+                return Err(TranscriptionError::InvalidArgument(
+                    "Every file needs an id".into(),
+                ));
+            }
+            if !ids.insert(file.id.as_str()) {
+                return Err(TranscriptionError::InvalidArgument(format!(
+                    "File id {} appears twice",
+                    file.id
+                )));
+            }
+            let invalid_path = || {
+                TranscriptionError::InvalidArgument(format!("Invalid mp3Path {:?}", file.mp3_path))
+            };
+            let key = owned_key(user.as_str(), &file.mp3_path).map_err(|_| invalid_path())?;
+            if !file.mp3_path.starts_with("uploads/") {
+                return Err(invalid_path());
+            }
+            match self.blobs.head(&key).await {
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    return Err(TranscriptionError::NotFound(format!(
+                        "MP3 not found: {}",
+                        file.mp3_path
+                    )));
+                }
+                Err(error) => return Err(unavailable(error)),
+            }
+        }
+        Ok(())
+    }
+
+    /// A job and its files.
+    ///
+    /// # Errors
+    /// Unknown job (or another user's).
+    pub async fn job(
+        &self,
+        user: &UserId,
+        job_id: &str,
+    ) -> Result<JobWithFiles, TranscriptionError> {
+        let job = self
+            .store
+            .job(user.as_str(), job_id)
+            .await?
+            .ok_or_else(|| TranscriptionError::NotFound("No active transcription job".into()))?;
+        let files = self.store.files_of_job(user.as_str(), job_id).await?;
+        Ok((job, files))
+    }
+}

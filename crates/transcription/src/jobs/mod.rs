@@ -1,0 +1,3 @@
+//! Background work of the transcription service.
+
+pub mod housekeeping;
