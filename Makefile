@@ -35,9 +35,11 @@ frontend: ## Install the SPA's packages (when changed) and build it into fronten
 test: ## Install and start the test servers, then run every check and test
 	scripts/test-all.sh
 
-lint: ## rustfmt, clippy, eslint and tsc
+lint: ## rustfmt, clippy, unused dependencies (cargo-machete), eslint and tsc
+	scripts/install-lint-tools.sh
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo machete
 	cd frontend && npm run --silent lint && npm run --silent typecheck
 
 fmt: ## Format the Rust code

@@ -28,6 +28,7 @@ if ! cargo nextest --version >/dev/null 2>&1; then
   echo "==> installing cargo-nextest"
   cargo install cargo-nextest --locked --quiet
 fi
+scripts/install-lint-tools.sh || { echo "cannot install the lint tools"; exit 1; }
 
 frontend_deps() (
   cd "$root/frontend" || exit 1
@@ -40,6 +41,7 @@ step "frontend dependencies" frontend_deps
 
 step "rustfmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
+step "unused dependencies" cargo machete
 
 rust_tests() {
   cargo nextest run --workspace --no-fail-fast --status-level pass --final-status-level slow 2>&1 | tee "$logs/rust.log"

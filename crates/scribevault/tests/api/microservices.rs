@@ -381,14 +381,12 @@ async fn spawn_worker(env: &[(String, String)]) -> crate::helpers::Process {
         crate::helpers::ANY_PORT.to_owned(),
     ));
     let worker = spawn_process("transcription-worker", &env, &["worker-health"]).await;
-    let channel = tonic::transport::Endpoint::from_shared(format!(
-        "http://{}",
-        worker.addr("worker-health")
-    ))
-    .unwrap()
-    .connect()
-    .await
-    .unwrap();
+    let channel =
+        tonic::transport::Endpoint::from_shared(format!("http://{}", worker.addr("worker-health")))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
     let status = tonic_health::pb::health_client::HealthClient::new(channel)
         .check(tonic_health::pb::HealthCheckRequest {
             service: String::new(),
