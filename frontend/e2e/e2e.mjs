@@ -4,8 +4,10 @@
 //
 // Signs up, uploads two MP3s, creates transcripts, starts them, waits (without reloading) for
 // both rows to complete through the socket, follows the Vault link and reads the transcript,
-// then tries broken-not-audio.mp3. Saves desktop and 390 px screenshots of every screen into a
-// folder it prints (SCREENSHOT_DIR, else a new temporary folder). Exits non-zero on any failure.
+// then tries broken-not-audio.mp3, and uploads three files with one of them not audio to check that
+// the overall bar's fill matches its percentage in every frame (desktop and 390 px). Saves desktop
+// and 390 px screenshots of every screen into a folder it prints (SCREENSHOT_DIR, else a new
+// temporary folder). Exits non-zero on any failure.
 import { mkdirSync, mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -85,6 +87,64 @@ async function waitForLabeled(locator, label, options) {
 
 const rowByTitle = (page, testId, title) =>
   page.getByTestId(testId).filter({ has: page.locator('.file-title', { hasText: title }) });
+
+/**
+ * Uploads the two samples and the broken file on /download-mp3 and reads the overall bar in every
+ * animation frame until the upload ends: in each frame its fill must match the percentage it
+ * shows, ending at 67 % (2 of 3). A CSS transition once made the fill trail the label, so right
+ * after a quick upload the screen said 67 % over a sliver; a settled screenshot or jsdom, which
+ * does no layout, could not see that. Saves `<name>.png` the moment the upload ends.
+ */
+async function checkOverallFill(page, name) {
+  await page.goto(`${BASE_URL}/download-mp3`);
+  await page.getByRole('heading', { name: 'Bulk Upload MP3 Files', level: 1 }).waitFor();
+  await page.locator('input[type=file]').setInputFiles([...SAMPLES, BROKEN].map((file) => path.join(AUDIO_DIR, file)));
+  await page.evaluate(() => {
+    const frames = [];
+    window.__overallFrames = frames;
+    window.__overallSampling = true;
+    const sample = () => {
+      const track = document.querySelector('[role=progressbar][aria-label="Overall upload progress"]');
+      const indicator = track?.querySelector('.progress-indicator');
+      if (track && indicator) {
+        const t = track.getBoundingClientRect();
+        const i = indicator.getBoundingClientRect();
+        const visible = Math.max(0, Math.min(i.right, t.right) - Math.max(i.left, t.left));
+        frames.push({
+          value: Number(track.getAttribute('aria-valuenow')),
+          text: track.parentElement?.querySelector('.progress-value')?.textContent ?? '',
+          fill: t.width > 0 ? (100 * visible) / t.width : -1,
+        });
+      }
+      if (window.__overallSampling) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  await page.getByRole('button', { name: 'Upload All (3)' }).click();
+  await rowByTitle(page, 'upload-row', BROKEN.replace(/\.mp3$/, '')).getByText('Error', { exact: true }).waitFor({ timeout: 60_000 });
+  await page.getByText('2 of 3 uploaded').waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+  const frames = await page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            window.__overallSampling = false;
+            resolve(window.__overallFrames);
+          }),
+        ),
+      ),
+  );
+  const wrong = frames.filter((frame) => Math.abs(frame.fill - frame.value) > 1.5 || frame.text !== `${frame.value}%`);
+  const last = frames.at(-1);
+  console.log(`  ${frames.length} frames; last: ${last?.text} shown, ${last?.fill.toFixed(1)} % filled`);
+  if (frames.length === 0) throw new Error('the overall bar was never drawn');
+  if (wrong.length > 0) {
+    const first = wrong[0];
+    throw new Error(`in ${wrong.length} of ${frames.length} frames the fill did not match: ${first.text} shown over ${first.fill.toFixed(1)} % filled`);
+  }
+  if (last.value !== 67) throw new Error(`the upload ended at ${last.text}, not 67%`);
+}
 
 async function main() {
   for (const file of [...SAMPLES, BROKEN]) {
@@ -204,6 +264,10 @@ async function main() {
       await shot(page, 'desktop-download-mp3-error');
     });
 
+    await step('three files, one not audio: the overall bar fills 67 % as it says, in every frame', async () => {
+      await checkOverallFill(page, 'desktop-download-mp3-one-failed');
+    });
+
     await step('every other screen renders on desktop', async () => {
       for (const [route, title] of [
         ['/convert-pdf', 'PDF to Markdown'],
@@ -239,6 +303,7 @@ async function main() {
       await mobile.goto(`${BASE_URL}/download-mp3`);
       await mobile.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
       await shot(mobile, 'phone-download-mp3-files');
+      await checkOverallFill(mobile, 'phone-download-mp3-one-failed');
       await mobile.goto(`${BASE_URL}/vault`);
       await mobile.getByRole('button', { name: new RegExp(firstTitle) }).first().click();
       await mobile.getByTestId('transcript-content').locator('pre').waitFor();

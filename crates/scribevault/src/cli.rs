@@ -48,16 +48,17 @@ pub enum Target {
 #[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
 pub enum ModelCommand {
     /// Download `ggml-<NAME>.bin` into SCRIBEVAULT_WHISPER_MODEL_DIR (needs internet access).
+    ///
+    /// Shows a progress bar (plain lines when stdout is not a terminal) and keeps the file only
+    /// when its length, its ggml header and its checksum are right: the SHA-1 whisper.cpp
+    /// publishes for its models, or the one given with --sha1 / --sha256.
     Fetch {
         /// A whisper.cpp model name: tiny, tiny.en, base, small, medium, large-v3, …
         name: String,
-        /// Where models are downloaded from.
-        #[arg(
-            long,
-            env = "SCRIBEVAULT_MODEL_BASE_URL",
-            default_value = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main"
-        )]
-        base_url: String,
+        // Where the model comes from (--base-url) and what it must hash to (--sha1, --sha256).
+        // The field keeps the name `base_url` that the caller in targets.rs destructures.
+        #[command(flatten)]
+        base_url: crate::model_fetch::Source,
     },
 }
 

@@ -36,4 +36,13 @@ describe('ProgressBar', () => {
     rerender(<ProgressBar value={Number.NaN} label="p" />);
     expect(transform()).toBe('translateX(-100%)');
   });
+
+  it('hides the fill of an empty bar, so no anti-aliased edge shows, and shows it from 1 on', () => {
+    const { rerender } = render(<ProgressBar value={0} label="p" tone="danger" />);
+    const indicator = () => indicatorOf(screen.getByRole('progressbar'));
+    expect(indicator().style.visibility).toBe('hidden');
+    rerender(<ProgressBar value={1} label="p" tone="danger" />);
+    expect(indicator().style.visibility).toBe('');
+    expect(indicator().style.transform).toBe('translateX(-99%)');
+  });
 });

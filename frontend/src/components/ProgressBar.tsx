@@ -18,7 +18,12 @@ export function ProgressBar({
   return (
     <div className="progress">
       <Progress.Root className={`progress-track tone-${tone}`} value={clamped} aria-label={label}>
-        <Progress.Indicator className="progress-indicator" style={{ transform: `translateX(-${100 - clamped}%)` }} />
+        {/* At 0 the fill is hidden, not only slid out: its rounded edge, anti-aliased against the
+            track's, otherwise leaves a hairline of colour on an empty (say, failed) bar. */}
+        <Progress.Indicator
+          className="progress-indicator"
+          style={{ transform: `translateX(-${100 - clamped}%)`, visibility: clamped === 0 ? 'hidden' : undefined }}
+        />
       </Progress.Root>
       {showValue && <span className="progress-value">{clamped}%</span>}
     </div>

@@ -147,67 +147,6 @@ async fn without_a_build_a_page_says_how_to_build_it() {
     assert!(body.contains("make frontend"), "{body}");
 }
 
-#[tokio::test]
-async fn model_fetch_downloads_a_model_once_and_refuses_what_is_not_one() {
-    use wiremock::matchers::{method, path};
-    use wiremock::{Mock, MockServer, ResponseTemplate};
-    let mirror = MockServer::start().await;
-    let model: Vec<u8> = b"lmgg"
-        .iter()
-        .copied()
-        .chain((0..100_000u32).map(|i| (i % 251) as u8))
-        .collect();
-    Mock::given(method("GET"))
-        .and(path("/ggml-tiny.bin"))
-        .respond_with(ResponseTemplate::new(200).set_body_bytes(model.clone()))
-        .expect(1)
-        .mount(&mirror)
-        .await;
-    Mock::given(method("GET"))
-        .and(path("/ggml-html.bin"))
-        .respond_with(ResponseTemplate::new(200).set_body_string("<html>not a model</html>"))
-        .mount(&mirror)
-        .await;
-    let models = tempfile::tempdir().unwrap();
-    let fetch = |name: &str| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
-            .args(["model", "fetch", name, "--base-url", &mirror.uri()])
-            .env("SCRIBEVAULT_WHISPER_MODEL_DIR", models.path())
-            .env("SCRIBEVAULT_DATA_DIR", models.path())
-            .output()
-            .unwrap()
-    };
-    let first = fetch("tiny");
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
-    assert_eq!(
-        std::fs::read(models.path().join("ggml-tiny.bin")).unwrap(),
-        model
-    );
-    let again = fetch("tiny");
-    assert!(again.status.success());
-    assert!(
-        String::from_utf8_lossy(&again.stdout).contains("already present"),
-        "no second download"
-    );
-    let html = fetch("html");
-    assert!(!html.status.success());
-    assert!(String::from_utf8_lossy(&html.stderr).contains("is not a whisper.cpp ggml model"));
-    assert!(
-        !models.path().join("ggml-html.bin").exists(),
-        "nothing half-downloaded is left"
-    );
-    let missing = fetch("absent");
-    assert!(!missing.status.success());
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("404"));
-    let bad = fetch("../escape");
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("invalid model name"));
-}
-
 /// What `grpcurl list` and Kubernetes' gRPC probes rely on: every service answers server
 /// reflection and `grpc.health.v1`.
 #[tokio::test]

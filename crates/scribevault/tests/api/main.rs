@@ -10,6 +10,7 @@ mod helpers;
 mod isolation;
 mod library;
 mod microservices;
+mod model_fetch;
 mod oidc;
 mod pipeline;
 mod recovery;
