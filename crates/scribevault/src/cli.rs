@@ -55,10 +55,9 @@ pub enum ModelCommand {
     Fetch {
         /// A whisper.cpp model name: tiny, tiny.en, base, small, medium, large-v3, …
         name: String,
-        // Where the model comes from (--base-url) and what it must hash to (--sha1, --sha256).
-        // The field keeps the name `base_url` that the caller in targets.rs destructures.
+        /// Where the model comes from (--base-url) and what it must hash to (--sha1, --sha256).
         #[command(flatten)]
-        base_url: crate::model_fetch::Source,
+        source: crate::model_fetch::Source,
     },
 }
 

@@ -399,8 +399,8 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     let shutdown = Shutdown::listen();
     match target {
         Target::All => run_all(settings, shutdown).await,
-        Target::Model(ModelCommand::Fetch { name, base_url }) => {
-            crate::model_fetch::fetch_model(&settings.effective_model_dir(), &name, &base_url)
+        Target::Model(ModelCommand::Fetch { name, source }) => {
+            crate::model_fetch::fetch_model(&settings.effective_model_dir(), &name, &source)
                 .await
                 .map(|_| ())
         }
