@@ -1,0 +1,367 @@
+//! `spawn_app()`: the transcription service in this process, and what a test needs to drive it
+//! as the gateway and a worker would.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use scribevault_blob::{BlobStore as _, LocalBlobStore, body_from_bytes, owned_key};
+use scribevault_bus::contract::{LibraryIngest, TranscriptionWork};
+use scribevault_bus::{
+    EventBus as _, EventEnvelope, EventSubscription, InProcessBus, Topic, WorkConsumer, WorkItem,
+    WorkQueue as _,
+};
+use scribevault_core::UserId;
+use scribevault_db::TestDatabase;
+use scribevault_proto::transcription::v1 as pb;
+use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
+use scribevault_transcription::{TranscriptionConfig, TranscriptionServer};
+use tonic::transport::Channel;
+
+/// How long a test waits for something that should happen at once.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// The model the tests' service offers.
+pub const MODEL: &str = "tiny.en";
+
+/// Settings that make the sweeps quick and offer one model without its file.
+pub fn config() -> TranscriptionConfig {
+    TranscriptionConfig {
+        model_dir: std::env::temp_dir().join("no-models-here"),
+        offered_models: Some(vec![MODEL.to_owned()]),
+        max_retries: 3,
+        retry_base_delay: Duration::from_secs(60),
+        retry_max_delay: Duration::from_secs(300),
+        default_model: MODEL.to_owned(),
+        housekeeping_interval: Duration::from_millis(100),
+        resend_ingests_within: Duration::from_secs(3600),
+        stale_after: Duration::from_secs(60),
+    }
+}
+
+pub struct TestApp {
+    pub client: TranscriptionServiceClient<Channel>,
+    pub blobs: Arc<LocalBlobStore>,
+    /// The service's work messages for workers.
+    pub work: WorkConsumer,
+    /// Its hand-offs to the library.
+    pub ingests: WorkConsumer,
+    /// What the owners' sockets would receive.
+    pub events: EventSubscription,
+    /// What the workers would receive.
+    pub orders: EventSubscription,
+    _db: TestDatabase,
+    _blob_dir: tempfile::TempDir,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(config()).await
+}
+
+pub async fn spawn_app_with(config: TranscriptionConfig) -> TestApp {
+    let db = TestDatabase::sqlite();
+    let connection = scribevault_db::connect(&db.url).await.unwrap();
+    let blob_dir = tempfile::tempdir().unwrap();
+    let blobs = Arc::new(LocalBlobStore::new(blob_dir.path()).unwrap());
+    let bus = InProcessBus::new(5);
+    let events = bus.subscribe().await.unwrap();
+    let orders = bus.subscribe_on(Topic::WorkerControl).await.unwrap();
+    let work = bus.consume(TranscriptionWork::QUEUE).await.unwrap();
+    let ingests = bus.consume(LibraryIngest::QUEUE).await.unwrap();
+    let server = TranscriptionServer::build(
+        connection,
+        Arc::new(bus.clone()),
+        Arc::new(bus),
+        blobs.clone(),
+        config,
+    )
+    .await
+    .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(server.run(listener, async move {
+        let _ = stopped.await;
+    }));
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    TestApp {
+        client: TranscriptionServiceClient::new(channel),
+        blobs,
+        work,
+        ingests,
+        events,
+        orders,
+        _db: db,
+        _blob_dir: blob_dir,
+        _stop: stop,
+    }
+}
+
+/// `message` as `user` sends it (the gateway and workers attach the caller this way).
+pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    UserId::new(user).attach_to(&mut request).unwrap();
+    request
+}
+
+pub fn file(id: &str, mp3_path: &str) -> pb::FileToTranscribe {
+    pb::FileToTranscribe {
+        id: id.to_owned(),
+        mp3_path: mp3_path.to_owned(),
+        title: format!("Title of {id}"),
+        youtube_video_id: String::new(),
+    }
+}
+
+impl TestApp {
+    /// Puts an upload of `user` where storage would have.
+    pub async fn upload(&self, user: &str, path: &str) {
+        self.blobs
+            .put(
+                &owned_key(user, path).unwrap(),
+                body_from_bytes(&b"ID3 audio"[..]),
+            )
+            .await
+            .unwrap();
+    }
+
+    /// Starts a job of `user` over uploads named after the file ids.
+    pub async fn start(&mut self, user: &str, ids: &[&str]) -> pb::StartTranscriptionResponse {
+        let mut files = Vec::new();
+        for id in ids {
+            let path = format!("uploads/{id}.mp3");
+            self.upload(user, &path).await;
+            files.push(file(id, &path));
+        }
+        self.client
+            .start_transcription(as_user(
+                user,
+                pb::StartTranscriptionRequest {
+                    files,
+                    model: MODEL.to_owned(),
+                    output_format: "markdown".to_owned(),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    pub async fn job(
+        &mut self,
+        user: &str,
+        job_id: &str,
+    ) -> Result<pb::TranscriptionJob, tonic::Status> {
+        self.client
+            .get_transcription_job(as_user(
+                user,
+                pb::GetTranscriptionJobRequest {
+                    job_id: job_id.to_owned(),
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn file_state(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+    ) -> pb::TranscriptionFile {
+        self.job(user, job_id)
+            .await
+            .unwrap()
+            .files
+            .into_iter()
+            .find(|file| file.id == file_id)
+            .unwrap()
+    }
+
+    pub async fn claim(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+    ) -> pb::ClaimTranscriptionFileResponse {
+        self.client
+            .claim_transcription_file(as_user(
+                user,
+                pb::ClaimTranscriptionFileRequest {
+                    job_id: job_id.to_owned(),
+                    file_id: file_id.to_owned(),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    /// A worker's progress report; returns whether it is told to stop.
+    pub async fn report(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+        token: u32,
+        progress: u32,
+    ) -> bool {
+        self.client
+            .report_transcription_progress(as_user(
+                user,
+                pb::ReportTranscriptionProgressRequest {
+                    job_id: job_id.to_owned(),
+                    file_id: file_id.to_owned(),
+                    claim_token: token,
+                    progress,
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .stop
+    }
+
+    pub async fn complete(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+        token: u32,
+        content: &str,
+    ) {
+        self.client
+            .complete_transcription_file(as_user(
+                user,
+                pb::CompleteTranscriptionFileRequest {
+                    job_id: job_id.to_owned(),
+                    file_id: file_id.to_owned(),
+                    claim_token: token,
+                    transcript_path: format!("transcripts/{job_id}/{file_id}.txt"),
+                    markdown_path: format!("transcripts/{job_id}/{file_id}.md"),
+                    segments_path: format!("transcripts/{job_id}/{file_id}.segments.json"),
+                    processing_time_ms: 1234,
+                    duration_seconds: 3.5,
+                    vault_content: content.to_owned(),
+                },
+            ))
+            .await
+            .unwrap();
+    }
+
+    pub async fn fail(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+        token: u32,
+        permanent: bool,
+    ) {
+        self.client
+            .fail_transcription_file(as_user(
+                user,
+                pb::FailTranscriptionFileRequest {
+                    job_id: job_id.to_owned(),
+                    file_id: file_id.to_owned(),
+                    claim_token: token,
+                    error_message: "The MP3 could not be read".to_owned(),
+                    permanent,
+                },
+            ))
+            .await
+            .unwrap();
+    }
+
+    pub async fn cancel(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+    ) -> Result<pb::TranscriptionFile, tonic::Status> {
+        self.client
+            .cancel_transcription_file(as_user(
+                user,
+                pb::FileRef {
+                    job_id: job_id.to_owned(),
+                    file_id: file_id.to_owned(),
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn retry(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+    ) -> Result<pb::TranscriptionFile, tonic::Status> {
+        self.client
+            .retry_transcription_file(as_user(
+                user,
+                pb::FileRef {
+                    job_id: job_id.to_owned(),
+                    file_id: file_id.to_owned(),
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// The next work message for workers.
+    pub async fn next_work(&mut self) -> TranscriptionWork {
+        let message = tokio::time::timeout(WAIT, self.work.next())
+            .await
+            .expect("a work message")
+            .unwrap();
+        let work = serde_json::from_slice(&message.body).unwrap();
+        message.ack().await.unwrap();
+        work
+    }
+
+    /// Whether a work message arrives within `within`.
+    pub async fn work_arrives_within(&mut self, within: Duration) -> bool {
+        match tokio::time::timeout(within, self.work.next()).await {
+            Ok(Some(message)) => {
+                message.ack().await.unwrap();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub async fn next_ingest(&mut self) -> LibraryIngest {
+        let message = tokio::time::timeout(WAIT, self.ingests.next())
+            .await
+            .expect("a library hand-off")
+            .unwrap();
+        let ingest = serde_json::from_slice(&message.body).unwrap();
+        message.ack().await.unwrap();
+        ingest
+    }
+
+    /// The next user event named `name` (others are skipped).
+    pub async fn next_event(&mut self, name: &str) -> EventEnvelope {
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let event = self.events.next().await.unwrap();
+                if event.event_type == name {
+                    return event;
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("a {name} event"))
+    }
+
+    pub async fn next_order(&mut self) -> EventEnvelope {
+        tokio::time::timeout(WAIT, self.orders.next())
+            .await
+            .expect("a worker order")
+            .unwrap()
+    }
+}
