@@ -12,5 +12,6 @@ mod library;
 mod microservices;
 mod oidc;
 mod pipeline;
+mod realtime_polling;
 mod recovery;
 mod tracing_propagation;
