@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior};
@@ -46,13 +47,18 @@ pub enum Command {
     },
     /// A long-polling GET, answered with a payload of packets.
     Poll(oneshot::Sender<Result<String, Refused>>),
-    /// A WebSocket for this session answered the client's probe: stop holding polls, so the
-    /// client can pause long-polling and complete the upgrade.
-    Probe,
+    /// A WebSocket for this session got the client's probe. A polling session accepts it
+    /// (`true`) and stops holding polls, so the client can pause long-polling and complete the
+    /// upgrade; a session that already has its WebSocket refuses (`false`).
+    Probe(oneshot::Sender<bool>),
     /// The probing WebSocket went away before the upgrade: hold polls again.
     ProbeFailed,
-    /// The client completed the upgrade: send over this WebSocket from now on.
-    Upgrade(actix_ws::Session),
+    /// The client completed the upgrade: send over this WebSocket from now on. Answered
+    /// `false` (and the socket closed) when the session already has one.
+    Upgrade {
+        socket: actix_ws::Session,
+        accepted: oneshot::Sender<bool>,
+    },
     /// A transport closed, or a client broke the protocol: end the session.
     Close(Ended),
 }
@@ -249,9 +255,10 @@ impl Session {
             return ended;
         }
         loop {
-            // Far enough never to fire, near enough not to overflow `Instant`.
-            let no_deadline = Instant::now() + self.config.ping_interval * 4;
-            let pong_deadline = self.pong_deadline.unwrap_or(no_deadline);
+            // Until a ping is sent there is no pong to wait for; an hour stands for never.
+            let pong_deadline = self
+                .pong_deadline
+                .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             let has_room = self.buffer.len() < self.config.max_buffered_events;
             let authenticated = self.socket.is_authenticated();
             tokio::select! {
@@ -301,10 +308,14 @@ impl Session {
                 None
             }
             Command::Poll(reply) => self.on_poll(reply),
-            Command::Probe => {
-                if let Transport::Polling { probing, .. } = &mut self.transport {
+            Command::Probe(accepted) => {
+                let polling = if let Transport::Polling { probing, .. } = &mut self.transport {
                     *probing = true;
-                }
+                    true
+                } else {
+                    false
+                };
+                let _ = accepted.send(polling);
                 None
             }
             Command::ProbeFailed => {
@@ -313,7 +324,7 @@ impl Session {
                 }
                 None
             }
-            Command::Upgrade(socket) => {
+            Command::Upgrade { socket, accepted } => {
                 match &mut self.transport {
                     Transport::Polling { waiting, .. } => {
                         // The client paused polling before upgrading; a poll still held is
@@ -322,9 +333,11 @@ impl Session {
                             let _ = waiting.send(Ok(engine::NOOP.to_owned()));
                         }
                         self.transport = Transport::WebSocket(socket);
+                        let _ = accepted.send(true);
                     }
                     Transport::WebSocket(_) => {
                         // One WebSocket per session.
+                        let _ = accepted.send(false);
                         let _ = socket.close(None).await;
                     }
                 }

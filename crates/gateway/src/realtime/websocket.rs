@@ -8,6 +8,7 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::Message;
 use futures::StreamExt as _;
+use tokio::sync::oneshot;
 
 use super::engine::{self, EnginePacket};
 use super::session::{self, Command, Ended, SessionDeps, SessionHandle, Via};
@@ -50,9 +51,7 @@ pub fn upgrade(
         let mut messages = messages;
         let probed =
             tokio::time::timeout(timeout, probe(&mut socket, &mut messages, &handle)).await;
-        if matches!(probed, Ok(Ok(())))
-            && handle.send(Command::Upgrade(socket.clone())).await.is_ok()
-        {
+        if matches!(probed, Ok(Ok(()))) && upgraded(&handle, &socket).await {
             forward_frames(socket, messages, handle).await;
         } else {
             tracing::debug!(result = ?probed, "WebSocket upgrade abandoned");
@@ -63,6 +62,17 @@ pub fn upgrade(
     Ok(response)
 }
 
+/// Hands `socket` to the session; `false` when the session ended or already has one (the
+/// session closed `socket` then).
+async fn upgraded(handle: &SessionHandle, socket: &actix_ws::Session) -> bool {
+    let (accepted, answer) = oneshot::channel();
+    let command = Command::Upgrade {
+        socket: socket.clone(),
+        accepted,
+    };
+    handle.send(command).await.is_ok() && answer.await == Ok(true)
+}
+
 /// Why an upgrade did not happen.
 #[derive(Debug, PartialEq, Eq)]
 enum ProbeError {
@@ -70,11 +80,12 @@ enum ProbeError {
     Closed,
     /// Something other than `2probe` then `5`.
     Unexpected,
-    /// The session ended meanwhile.
-    SessionGone,
+    /// The session ended meanwhile, or already has its WebSocket.
+    Refused,
 }
 
-/// Answers the client's `2probe` with `3probe`, tells the session, and waits for `5`.
+/// Answers the client's `2probe` with `3probe` once the session accepts the probe, and waits
+/// for `5`.
 async fn probe(
     socket: &mut actix_ws::Session,
     messages: &mut actix_ws::MessageStream,
@@ -84,14 +95,18 @@ async fn probe(
     if EnginePacket::decode(&first) != Ok(EnginePacket::Ping(PROBE.to_owned())) {
         return Err(ProbeError::Unexpected);
     }
+    let (accepted, answer) = oneshot::channel();
+    handle
+        .send(Command::Probe(accepted))
+        .await
+        .map_err(|_| ProbeError::Refused)?;
+    if answer.await != Ok(true) {
+        return Err(ProbeError::Refused);
+    }
     socket
         .text(engine::pong(PROBE))
         .await
         .map_err(|_| ProbeError::Closed)?;
-    handle
-        .send(Command::Probe)
-        .await
-        .map_err(|_| ProbeError::SessionGone)?;
     let second = next_text(socket, messages).await?;
     if EnginePacket::decode(&second) != Ok(EnginePacket::Upgrade) {
         return Err(ProbeError::Unexpected);

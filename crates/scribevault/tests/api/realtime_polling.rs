@@ -266,3 +266,29 @@ async fn realtime_polling_clients_upgrade_to_websocket_and_keep_receiving_events
         receives_event_for(&mut socket, &file_id).await;
     }
 }
+
+#[tokio::test]
+async fn realtime_upgrade_follows_the_engine_io_protocol_packet_by_packet() {
+    let test_name = "realtime_upgrade_follows_the_engine_io_protocol";
+    if !node_installed(test_name) {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let (token, user) = app.sign_up("raw-upgrade@example.com").await;
+    let script = scribevault_test_support::workspace_root()
+        .join("crates/scribevault/tests/support/engine-io-upgrade.cjs");
+    let run = tokio::process::Command::new("node")
+        .arg(script)
+        .args([app.base.as_str(), &user, &token])
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(30), run)
+        .await
+        .expect("the protocol checks finish")
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
