@@ -20,7 +20,7 @@ use crate::error::{json_error, path_error, query_error};
 use crate::metrics::{HttpMetrics, metrics_endpoint, record_requests};
 use crate::migration::Migrator;
 use crate::readiness::{ReadinessCheck, ReadinessChecks};
-use crate::realtime::{RealtimeHub, socket_io_endpoint};
+use crate::realtime::{EngineSessions, RealtimeHub, socket_io_endpoint};
 use crate::routes::config::ClientConfig;
 use crate::routes::spa::FrontendDir;
 use crate::routes::uploads::UploadLimit;
@@ -108,6 +108,7 @@ impl Gateway {
         let hub = RealtimeHub::default();
         let forwarding = tokio::spawn(hub.clone().forward_events(dependencies.events.clone()));
         let hub = web::Data::new(hub);
+        let engine_sessions = web::Data::new(EngineSessions::default());
         let upload_limit = web::Data::new(UploadLimit(settings.max_upload_bytes));
         let serve_static = frontend_dir.join("index.html").is_file();
         let json_config = web::JsonConfig::default()
@@ -141,8 +142,9 @@ impl Gateway {
                 .app_data(client_config.clone())
                 .app_data(frontend.clone())
                 .app_data(hub.clone())
+                .app_data(engine_sessions.clone())
                 .app_data(upload_limit.clone())
-                .route("/socket.io/", web::get().to(socket_io_endpoint))
+                .route("/socket.io/", web::route().to(socket_io_endpoint))
                 .route("/healthz", web::get().to(health::healthz))
                 .route("/readyz", web::get().to(health::readyz))
                 .route("/metrics", web::get().to(metrics_endpoint))

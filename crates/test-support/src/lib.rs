@@ -51,6 +51,28 @@ pub fn real_server(env_key: &str, test_name: &str) -> Option<String> {
     }
 }
 
+/// Whether a tool a test drives is installed (`available`), like [`real_server`] for servers:
+/// `false` after a loud message when it is missing outside CI.
+///
+/// # Panics
+/// Under CI when the tool is missing.
+#[must_use]
+pub fn required_tool(available: bool, tool: &str, test_name: &str) -> bool {
+    if available {
+        return true;
+    }
+    assert!(
+        !in_ci(),
+        "{test_name}: {tool} is not installed but CI=true; tests that drive it must run in CI"
+    );
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n!!!! SKIPPED {test_name}: {tool} is not installed, so it is not tested. !!!!"
+    );
+    false
+}
+
 /// The project's `shared/` folder (models and audio fixtures), beside the repository root.
 #[must_use]
 pub fn shared_dir() -> PathBuf {

@@ -1,217 +1,468 @@
-//! One Socket.IO connection over actix-ws: the Engine.IO handshake and heartbeat, namespace
-//! CONNECT with token verification, client events and acknowledgements, and delivery of the
-//! user's events.
+//! One Engine.IO session: its heartbeat, its send buffer, and the transport carrying it now
+//! (HTTP long-polling, WebSocket, or long-polling upgraded to WebSocket).
+//!
+//! A session is a task of its own, so its state survives the short HTTP requests of
+//! long-polling and a change of transport. Transports only move packets: a POST body or a
+//! WebSocket frame reaches the session as [`Command::Packets`], a long-poll GET as
+//! [`Command::Poll`] (answered with the buffered packets, or held until there are some), and
+//! the session writes to its WebSocket itself once it has one. Socket.IO itself is handled by
+//! [`SocketIo`], the same for every transport.
 
-use std::collections::HashSet;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use actix_web::{HttpRequest, HttpResponse, web};
-use actix_ws::Message;
-use futures::StreamExt as _;
-use serde_json::{Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::{Instant, MissedTickBehavior};
 
+use super::config::RealtimeConfig;
+use super::engine::{self, EnginePacket};
 use super::hub::RealtimeHub;
-use super::packet::{self, ClientPacket};
+use super::registry::EngineSessions;
+use super::socket::SocketIo;
 use crate::auth::SharedVerifier;
 
-const PING_INTERVAL: Duration = Duration::from_secs(25);
-const PING_TIMEOUT: Duration = Duration::from_secs(20);
-const MAX_PAYLOAD: usize = 1_000_000;
-const OUTGOING_BUFFER: usize = 256;
+/// Commands queued for one session: enough for a burst of frames, small enough that a client
+/// flooding a WebSocket is slowed down by its own socket.
+const COMMAND_BUFFER: usize = 64;
 
-fn engine_error(code: u8, message: &str) -> HttpResponse {
-    HttpResponse::BadRequest().json(json!({ "code": code, "message": message }))
+/// The transport a request or frame came by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// An HTTP long-polling request.
+    Polling,
+    /// A frame of the session's WebSocket.
+    WebSocket,
 }
 
-/// `GET /socket.io/?EIO=4&transport=websocket`
-pub async fn socket_io_endpoint(
-    request: HttpRequest,
-    body: web::Payload,
-    hub: web::Data<RealtimeHub>,
-    verifier: web::Data<SharedVerifier>,
-) -> Result<HttpResponse, actix_web::Error> {
-    let query: Vec<(String, String)> =
-        url::form_urlencoded::parse(request.query_string().as_bytes())
-            .into_owned()
-            .collect();
-    let param = |name: &str| {
-        query
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
+/// What transports ask of a session.
+pub enum Command {
+    /// Packets the client sent: a POST body, or one WebSocket frame. `done` is answered once
+    /// they are handled (a POST answers `ok` only then).
+    Packets {
+        packets: Vec<EnginePacket>,
+        via: Via,
+        done: Option<oneshot::Sender<Result<(), Refused>>>,
+    },
+    /// A long-polling GET, answered with a payload of packets.
+    Poll(oneshot::Sender<Result<String, Refused>>),
+    /// A WebSocket for this session got the client's probe. A polling session accepts it
+    /// (`true`) and stops holding polls, so the client can pause long-polling and complete the
+    /// upgrade; a session that already has its WebSocket refuses (`false`).
+    Probe(oneshot::Sender<bool>),
+    /// The probing WebSocket went away before the upgrade: hold polls again.
+    ProbeFailed,
+    /// The client completed the upgrade: send over this WebSocket from now on. Answered
+    /// `false` (and the socket closed) when the session already has one.
+    Upgrade {
+        socket: actix_ws::Session,
+        accepted: oneshot::Sender<bool>,
+    },
+    /// A transport closed, or a client broke the protocol: end the session.
+    Close(Ended),
+}
+
+/// A request this session will not serve: long-polling after the upgrade, or a second
+/// concurrent poll. HTTP 400.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
+
+/// Why a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The client sent a close packet.
+    ClientClosed,
+    /// The session's WebSocket closed.
+    TransportClosed,
+    /// No pong within `pingTimeout` of a ping (the client is gone or stopped polling).
+    PingTimeout,
+    /// No authenticated CONNECT within `connectTimeout`.
+    ConnectTimeout,
+    /// Two long-polling GETs at once, which the protocol forbids.
+    OverlappingPoll,
+    /// Two long-polling POSTs at once, which the protocol forbids.
+    OverlappingPost,
+    /// A packet or payload that is not Engine.IO.
+    BadPayload,
+    /// A POST body over `maxPayload`.
+    PayloadTooLarge,
+    /// The client sent more than it read, past the reply buffer.
+    BufferOverflow,
+    /// Nothing can reach the session any more.
+    Abandoned,
+}
+
+/// How transports reach a session.
+#[derive(Clone)]
+pub struct SessionHandle {
+    commands: mpsc::Sender<Command>,
+    posting: Arc<AtomicBool>,
+}
+
+/// The session has ended; its sid is unknown from now on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionGone;
+
+impl SessionHandle {
+    /// Queues `command`, waiting while the session is busy.
+    ///
+    /// # Errors
+    /// [`SessionGone`] when the session has ended.
+    pub async fn send(&self, command: Command) -> Result<(), SessionGone> {
+        self.commands.send(command).await.map_err(|_| SessionGone)
+    }
+
+    /// Marks a POST as under way, or `None` when one already is. The mark goes with the guard.
+    #[must_use]
+    pub fn begin_post(&self) -> Option<PostGuard> {
+        self.posting
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .ok()
+            .map(|_| PostGuard(self.posting.clone()))
+    }
+}
+
+/// A POST under way; dropping it allows the next.
+pub struct PostGuard(Arc<AtomicBool>);
+
+impl Drop for PostGuard {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+/// What every session needs from the gateway.
+#[derive(Clone)]
+pub struct SessionDeps {
+    pub hub: RealtimeHub,
+    pub verifier: SharedVerifier,
+    pub config: Arc<RealtimeConfig>,
+}
+
+/// Starts a long-polling session, registered in `sessions` under its new sid. Its first poll
+/// is answered with the open packet, which offers the upgrade to WebSocket.
+#[must_use]
+pub fn start_polling(deps: &SessionDeps, sessions: &EngineSessions) -> SessionHandle {
+    let sid = new_sid();
+    let transport = Transport::Polling {
+        waiting: None,
+        probing: false,
     };
-    if param("EIO") != Some("4") {
-        return Ok(engine_error(5, "Unsupported protocol version"));
-    }
-    if param("transport") != Some("websocket") {
-        // Long-polling is not offered; clients listing websocket first connect over it.
-        return Ok(engine_error(0, "Transport unknown"));
-    }
-    let (response, session, messages) = actix_ws::handle(&request, body)?;
-    let hub = hub.get_ref().clone();
-    let verifier = verifier.get_ref().clone();
-    actix_web::rt::spawn(run_session(
-        session,
-        messages.max_frame_size(MAX_PAYLOAD),
-        hub,
-        verifier,
-    ));
-    Ok(response)
+    let (handle, session) = Session::new(&sid, deps, transport, &["websocket"]);
+    sessions.insert(&sid, handle.clone());
+    tokio::spawn(session.run(Some(sessions.clone())));
+    handle
 }
 
-async fn run_session(
-    mut session: actix_ws::Session,
-    mut messages: actix_ws::MessageStream,
-    hub: RealtimeHub,
-    verifier: SharedVerifier,
-) {
-    let engine_sid = uuid::Uuid::new_v4().simple().to_string();
-    let open = json!({
-        "sid": engine_sid,
-        "upgrades": [],
-        "pingInterval": PING_INTERVAL.as_millis() as u64,
-        "pingTimeout": PING_TIMEOUT.as_millis() as u64,
-        "maxPayload": MAX_PAYLOAD,
-    });
-    if session.text(format!("0{open}")).await.is_err() {
-        return;
+/// Starts a session on a WebSocket opened without a sid: the open packet goes out first.
+#[must_use]
+pub fn start_websocket(deps: &SessionDeps, socket: actix_ws::Session) -> SessionHandle {
+    let sid = new_sid();
+    let (handle, session) = Session::new(&sid, deps, Transport::WebSocket(socket), &[]);
+    tokio::spawn(session.run(None));
+    handle
+}
+
+/// A session id: 128 random bits, so nobody guesses another client's session.
+fn new_sid() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+enum Transport {
+    Polling {
+        /// The GET waiting for packets, if any.
+        waiting: Option<oneshot::Sender<Result<String, Refused>>>,
+        /// A WebSocket is probing: answer polls at once, with a noop if nothing is buffered.
+        probing: bool,
+    },
+    WebSocket(actix_ws::Session),
+}
+
+struct Session {
+    sid: String,
+    config: Arc<RealtimeConfig>,
+    socket: SocketIo,
+    /// The user's events, from the hub.
+    events: mpsc::Receiver<String>,
+    commands: mpsc::Receiver<Command>,
+    /// Encoded packets not yet sent.
+    buffer: VecDeque<String>,
+    transport: Transport,
+    pong_deadline: Option<Instant>,
+}
+
+impl Session {
+    fn new(
+        sid: &str,
+        deps: &SessionDeps,
+        transport: Transport,
+        upgrades: &[&str],
+    ) -> (SessionHandle, Self) {
+        let (commands_tx, commands) = mpsc::channel(COMMAND_BUFFER);
+        let (events_tx, events) = mpsc::channel(deps.config.max_buffered_events.max(1));
+        let handle = SessionHandle {
+            commands: commands_tx,
+            posting: Arc::new(AtomicBool::new(false)),
+        };
+        let session = Self {
+            sid: sid.to_owned(),
+            config: deps.config.clone(),
+            socket: SocketIo::new(sid, deps.verifier.clone(), deps.hub.clone(), events_tx),
+            events,
+            commands,
+            buffer: VecDeque::from([deps.config.open_packet(sid, upgrades)]),
+            transport,
+            pong_deadline: None,
+        };
+        (handle, session)
     }
-    let (sender, mut outgoing) = mpsc::channel::<String>(OUTGOING_BUFFER);
-    let mut user: Option<String> = None;
-    let mut namespaces: HashSet<String> = HashSet::new();
-    let mut ping =
-        tokio::time::interval_at(tokio::time::Instant::now() + PING_INTERVAL, PING_INTERVAL);
-    let mut pong_deadline: Option<tokio::time::Instant> = None;
-    loop {
-        let deadline = pong_deadline
-            .unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(3600));
-        tokio::select! {
-            frame = outgoing.recv() => {
-                let Some(frame) = frame else { break };
-                if session.text(frame).await.is_err() { break }
+
+    async fn run(mut self, sessions: Option<EngineSessions>) {
+        let ended = self.serve().await;
+        tracing::debug!(sid = %self.sid, reason = ?ended, "Engine.IO session ended");
+        // Forget the sid first, so requests from now on are told it is unknown.
+        if let Some(sessions) = sessions {
+            sessions.remove(&self.sid);
+        }
+        match self.transport {
+            Transport::Polling { waiting, .. } => {
+                if let Some(waiting) = waiting {
+                    let last = if ended == Ended::ClientClosed {
+                        engine::NOOP
+                    } else {
+                        engine::CLOSE
+                    };
+                    let _ = waiting.send(Ok(last.to_owned()));
+                }
             }
-            _ = ping.tick() => {
-                if session.text("2").await.is_err() { break }
-                pong_deadline.get_or_insert(tokio::time::Instant::now() + PING_TIMEOUT);
+            Transport::WebSocket(socket) => {
+                let _ = socket.close(None).await;
             }
-            () = tokio::time::sleep_until(deadline) => {
-                tracing::debug!(sid = %engine_sid, "no pong: closing");
-                break;
-            }
-            message = messages.next() => {
-                let text = match message {
-                    Some(Ok(Message::Text(text))) => text,
-                    Some(Ok(Message::Ping(bytes))) => { if session.pong(&bytes).await.is_err() { break } continue }
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                    Some(Ok(_)) => continue,
-                };
-                match text.chars().next() {
-                    Some('3') => pong_deadline = None,
-                    Some('1') => break,
-                    Some('4') => {
-                        let reply = handle_packet(&text[1..], &engine_sid, &verifier, &hub, &sender, &mut user, &mut namespaces).await;
-                        for frame in reply {
-                            if session.text(frame).await.is_err() { break }
-                        }
+        }
+        // Dropping `self.socket` takes the session out of the hub.
+    }
+
+    async fn serve(&mut self) -> Ended {
+        let started = Instant::now();
+        let connect_deadline = started + self.config.connect_timeout;
+        let mut ping = tokio::time::interval_at(
+            started + self.config.ping_interval,
+            self.config.ping_interval,
+        );
+        ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        if let Err(ended) = self.flush().await {
+            return ended;
+        }
+        loop {
+            // Until a ping is sent there is no pong to wait for; an hour stands for never.
+            let pong_deadline = self
+                .pong_deadline
+                .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+            let has_room = self.buffer.len() < self.config.max_buffered_events;
+            let authenticated = self.socket.is_authenticated();
+            tokio::select! {
+                command = self.commands.recv() => {
+                    let Some(command) = command else { return Ended::Abandoned };
+                    if let Some(ended) = self.on_command(command).await {
+                        return ended;
                     }
-                    _ => {}
                 }
+                Some(frame) = self.events.recv(), if has_room => self.buffer.push_back(frame),
+                _ = ping.tick() => {
+                    self.buffer.push_back(engine::PING.to_owned());
+                    self.pong_deadline
+                        .get_or_insert_with(|| Instant::now() + self.config.ping_timeout);
+                }
+                () = tokio::time::sleep_until(pong_deadline) => return Ended::PingTimeout,
+                () = tokio::time::sleep_until(connect_deadline), if !authenticated => {
+                    return Ended::ConnectTimeout;
+                }
+            }
+            if self.buffer.len()
+                > self.config.max_buffered_events + self.config.max_buffered_replies
+            {
+                return Ended::BufferOverflow;
+            }
+            if let Err(ended) = self.flush().await {
+                return ended;
             }
         }
     }
-    if let Some(user) = &user {
-        hub.unregister(user, &engine_sid);
+
+    async fn on_command(&mut self, command: Command) -> Option<Ended> {
+        match command {
+            Command::Packets { packets, via, done } => {
+                if via != self.via() {
+                    // Long-polling after the upgrade: refused, the session goes on.
+                    answer(done, Err(Refused));
+                    return None;
+                }
+                for packet in packets {
+                    if let Some(ended) = self.on_packet(packet).await {
+                        answer(done, Ok(()));
+                        return Some(ended);
+                    }
+                }
+                answer(done, Ok(()));
+                None
+            }
+            Command::Poll(reply) => self.on_poll(reply),
+            Command::Probe(accepted) => {
+                let polling = if let Transport::Polling { probing, .. } = &mut self.transport {
+                    *probing = true;
+                    true
+                } else {
+                    false
+                };
+                let _ = accepted.send(polling);
+                None
+            }
+            Command::ProbeFailed => {
+                if let Transport::Polling { probing, .. } = &mut self.transport {
+                    *probing = false;
+                }
+                None
+            }
+            Command::Upgrade { socket, accepted } => {
+                match &mut self.transport {
+                    Transport::Polling { waiting, .. } => {
+                        // The client paused polling before upgrading; a poll still held is
+                        // ended cleanly, and the buffer goes out over the WebSocket.
+                        if let Some(waiting) = waiting.take() {
+                            let _ = waiting.send(Ok(engine::NOOP.to_owned()));
+                        }
+                        self.transport = Transport::WebSocket(socket);
+                        let _ = accepted.send(true);
+                    }
+                    Transport::WebSocket(_) => {
+                        // One WebSocket per session.
+                        let _ = accepted.send(false);
+                        let _ = socket.close(None).await;
+                    }
+                }
+                None
+            }
+            Command::Close(ended) => Some(ended),
+        }
     }
-    let _ = session.close(None).await;
+
+    fn on_poll(&mut self, reply: oneshot::Sender<Result<String, Refused>>) -> Option<Ended> {
+        let Transport::Polling { waiting, .. } = &mut self.transport else {
+            let _ = reply.send(Err(Refused));
+            return None;
+        };
+        // A poll whose client went away is replaced; a live one makes this one an overlap.
+        if let Some(previous) = waiting.take_if(|previous| !previous.is_closed()) {
+            let _ = previous.send(Ok(engine::CLOSE.to_owned()));
+            let _ = reply.send(Err(Refused));
+            return Some(Ended::OverlappingPoll);
+        }
+        *waiting = Some(reply);
+        None
+    }
+
+    async fn on_packet(&mut self, packet: EnginePacket) -> Option<Ended> {
+        match packet {
+            EnginePacket::Pong => self.pong_deadline = None,
+            EnginePacket::Ping(data) => self.buffer.push_back(engine::pong(&data)),
+            EnginePacket::Message(text) => {
+                let replies = self.socket.on_message(&text).await;
+                self.buffer.extend(replies);
+            }
+            EnginePacket::Close => return Some(Ended::ClientClosed),
+            EnginePacket::Open | EnginePacket::Upgrade | EnginePacket::Noop => {}
+        }
+        None
+    }
+
+    fn via(&self) -> Via {
+        match self.transport {
+            Transport::Polling { .. } => Via::Polling,
+            Transport::WebSocket(_) => Via::WebSocket,
+        }
+    }
+
+    /// Sends what is buffered if the transport can take it: all of it over a WebSocket, up to
+    /// `maxPayload` to a waiting poll.
+    async fn flush(&mut self) -> Result<(), Ended> {
+        match &mut self.transport {
+            Transport::WebSocket(socket) => {
+                while let Some(packet) = self.buffer.pop_front() {
+                    socket
+                        .text(packet)
+                        .await
+                        .map_err(|_| Ended::TransportClosed)?;
+                }
+            }
+            Transport::Polling { waiting, probing } => {
+                let Some(reply) = waiting.take() else {
+                    return Ok(());
+                };
+                if reply.is_closed() {
+                    // The client gave up on this poll; keep the packets for its next one.
+                } else if !self.buffer.is_empty() {
+                    let packets = take_payload(&mut self.buffer, self.config.max_payload);
+                    let _ = reply.send(Ok(engine::encode_payload(&packets)));
+                } else if *probing {
+                    let _ = reply.send(Ok(engine::NOOP.to_owned()));
+                } else {
+                    *waiting = Some(reply);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
-/// Handles one Socket.IO packet; returns the frames to send back.
-async fn handle_packet(
-    text: &str,
-    sid: &str,
-    verifier: &SharedVerifier,
-    hub: &RealtimeHub,
-    sender: &mpsc::Sender<String>,
-    user: &mut Option<String>,
-    namespaces: &mut HashSet<String>,
-) -> Vec<String> {
-    let packet = match packet::parse_client_packet(text) {
-        Ok(packet) => packet,
-        Err(error) => {
-            tracing::debug!(error = %error, "ignoring a malformed packet");
-            return Vec::new();
-        }
-    };
-    match packet {
-        ClientPacket::Connect { namespace, auth } => match authenticate(verifier, &auth).await {
-            Ok(verified) => {
-                if user.as_deref().is_some_and(|current| current != verified) {
-                    return vec![packet::connect_error(
-                        &namespace,
-                        "This connection belongs to another user",
-                    )];
-                }
-                if user.is_none() {
-                    hub.register(&verified, sid, sender.clone());
-                    *user = Some(verified);
-                }
-                namespaces.insert(namespace.clone());
-                vec![packet::connect_ok(
-                    &namespace,
-                    &format!("{sid}{}", namespace.len()),
-                )]
-            }
-            Err(message) => vec![packet::connect_error(&namespace, message)],
-        },
-        ClientPacket::Disconnect { namespace } => {
-            namespaces.remove(&namespace);
-            Vec::new()
-        }
-        ClientPacket::Event {
-            namespace,
-            ack_id,
-            name,
-            args,
-        } => {
-            if !namespaces.contains(&namespace) {
-                return Vec::new();
-            }
-            let mut frames = Vec::new();
-            if name == "testMessage" {
-                let data = args.first().cloned().unwrap_or(Value::Null);
-                frames.push(packet::event(&namespace, "testMessage", &data));
-            }
-            if let Some(ack_id) = ack_id {
-                frames.push(packet::ack(
-                    &namespace,
-                    ack_id,
-                    &[json!({ "received": true, "event": name })],
-                ));
-            }
-            frames
-        }
-        ClientPacket::Ack => Vec::new(),
+fn answer<T>(done: Option<oneshot::Sender<T>>, value: T) {
+    if let Some(done) = done {
+        let _ = done.send(value);
     }
 }
 
-/// Verifies `{userId, token}`: the token must be valid and belong to `userId`.
-async fn authenticate(verifier: &SharedVerifier, auth: &Value) -> Result<String, &'static str> {
-    let token = auth
-        .get("token")
-        .and_then(Value::as_str)
-        .filter(|token| !token.is_empty())
-        .ok_or("Authentication required")?;
-    let claimed = auth
-        .get("userId")
-        .and_then(Value::as_str)
-        .ok_or("Authentication required")?;
-    let verified = verifier
-        .verify(token)
-        .await
-        .map_err(|_| "Invalid or expired token")?;
-    if verified.as_str() != claimed {
-        return Err("The token does not belong to this user");
+/// Takes packets from the front of `buffer` while their payload stays within `max_bytes`
+/// (always at least one, so an oversized packet still goes out).
+fn take_payload(buffer: &mut VecDeque<String>, max_bytes: usize) -> Vec<String> {
+    let mut taken = Vec::new();
+    let mut size = 0;
+    while let Some(next) = buffer.front() {
+        let added = next.len() + usize::from(!taken.is_empty());
+        if !taken.is_empty() && size + added > max_bytes {
+            break;
+        }
+        size += added;
+        if let Some(packet) = buffer.pop_front() {
+            taken.push(packet);
+        }
     }
-    Ok(verified.as_str().to_owned())
+    taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_poll_answer_is_cut_at_max_payload_but_never_empty() {
+        let mut buffer = VecDeque::from(["4aaaa".to_owned(), "4bbbb".into(), "4cc".into()]);
+        // "4aaaa" + separator + "4bbbb" = 11 bytes.
+        assert_eq!(take_payload(&mut buffer, 11), ["4aaaa", "4bbbb"]);
+        assert_eq!(take_payload(&mut buffer, 1), ["4cc"]);
+        assert!(take_payload(&mut buffer, 100).is_empty());
+    }
+
+    #[test]
+    fn only_one_post_at_a_time() {
+        let (commands, _receiver) = mpsc::channel(1);
+        let handle = SessionHandle {
+            commands,
+            posting: Arc::new(AtomicBool::new(false)),
+        };
+        let first = handle.begin_post();
+        assert!(first.is_some());
+        assert!(handle.begin_post().is_none());
+        drop(first);
+        assert!(handle.begin_post().is_some());
+    }
 }

@@ -431,18 +431,24 @@ impl SocketClient {
         token: &str,
         namespace: &str,
     ) -> Self {
-        use tokio::io::AsyncBufReadExt as _;
         let script = scribevault_test_support::workspace_root()
             .join("crates/scribevault")
             .join("tests/support/socket-client.cjs");
-        let mut child = tokio::process::Command::new("node")
-            .arg(script)
-            .args([base, user_id, token, namespace])
+        let mut command = tokio::process::Command::new("node");
+        command.arg(script).args([base, user_id, token, namespace]);
+        Self::from_command(command)
+    }
+
+    /// Runs `command`, a client that prints one JSON object per line and reads commands from
+    /// stdin like `socket-client.cjs`.
+    pub fn from_command(mut command: tokio::process::Command) -> Self {
+        use tokio::io::AsyncBufReadExt as _;
+        let mut child = command
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .expect("node runs (make test installs it with the frontend)");
+            .expect("the socket client runs (make test installs node and python-socketio)");
         let stdout = child.stdout.take().unwrap();
         let stdin = child.stdin.take().unwrap();
         Self {

@@ -13,5 +13,6 @@ mod microservices;
 mod model_fetch;
 mod oidc;
 mod pipeline;
+mod realtime_polling;
 mod recovery;
 mod tracing_propagation;

@@ -1,0 +1,146 @@
+//! The Socket.IO layer of one Engine.IO session, the same whatever transport carries it:
+//! namespace CONNECT with `{userId, token}` verified like a REST token, client events and their
+//! acknowledgements, and the hub registration that brings the user's events to the session.
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+
+use super::hub::{RealtimeHub, SocketSender};
+use super::packet::{self, ClientPacket};
+use crate::auth::SharedVerifier;
+
+/// One session's Socket.IO state. Dropping it removes the session from the hub, so no
+/// transport can forget to.
+pub struct SocketIo {
+    sid: String,
+    verifier: SharedVerifier,
+    hub: RealtimeHub,
+    /// Where the hub delivers this session's events.
+    events: SocketSender,
+    user: Option<String>,
+    namespaces: HashSet<String>,
+}
+
+impl SocketIo {
+    /// A session `sid` whose user's events will be delivered to `events` once it connects.
+    #[must_use]
+    pub fn new(
+        sid: &str,
+        verifier: SharedVerifier,
+        hub: RealtimeHub,
+        events: SocketSender,
+    ) -> Self {
+        Self {
+            sid: sid.to_owned(),
+            verifier,
+            hub,
+            events,
+            user: None,
+            namespaces: HashSet::new(),
+        }
+    }
+
+    /// Whether a CONNECT was accepted, i.e. the session belongs to a verified user.
+    #[must_use]
+    pub fn is_authenticated(&self) -> bool {
+        self.user.is_some()
+    }
+
+    /// Handles one Socket.IO packet (an Engine.IO message's data); returns the encoded
+    /// Engine.IO packets to send back. A malformed packet is ignored, as the reference server
+    /// ignores what it cannot decode.
+    pub async fn on_message(&mut self, text: &str) -> Vec<String> {
+        let packet = match packet::parse_client_packet(text) {
+            Ok(packet) => packet,
+            Err(error) => {
+                tracing::debug!(sid = %self.sid, error = %error, "ignoring a malformed packet");
+                return Vec::new();
+            }
+        };
+        match packet {
+            ClientPacket::Connect { namespace, auth } => self.connect(namespace, &auth).await,
+            ClientPacket::Disconnect { namespace } => {
+                self.namespaces.remove(&namespace);
+                Vec::new()
+            }
+            ClientPacket::Event {
+                namespace,
+                ack_id,
+                name,
+                args,
+            } => {
+                if !self.namespaces.contains(&namespace) {
+                    return Vec::new();
+                }
+                let mut frames = Vec::new();
+                if name == "testMessage" {
+                    let data = args.first().cloned().unwrap_or(Value::Null);
+                    frames.push(packet::event(&namespace, "testMessage", &data));
+                }
+                if let Some(ack_id) = ack_id {
+                    frames.push(packet::ack(
+                        &namespace,
+                        ack_id,
+                        &[json!({ "received": true, "event": name })],
+                    ));
+                }
+                frames
+            }
+            ClientPacket::Ack => Vec::new(),
+        }
+    }
+
+    async fn connect(&mut self, namespace: String, auth: &Value) -> Vec<String> {
+        let verified = match authenticate(&self.verifier, auth).await {
+            Ok(verified) => verified,
+            Err(message) => return vec![packet::connect_error(&namespace, message)],
+        };
+        if self
+            .user
+            .as_deref()
+            .is_some_and(|current| current != verified)
+        {
+            return vec![packet::connect_error(
+                &namespace,
+                "This connection belongs to another user",
+            )];
+        }
+        if self.user.is_none() {
+            self.hub.register(&verified, &self.sid, self.events.clone());
+            self.user = Some(verified);
+        }
+        let socket_sid = format!("{}{}", self.sid, namespace.len());
+        self.namespaces.insert(namespace.clone());
+        vec![packet::connect_ok(&namespace, &socket_sid)]
+    }
+}
+
+impl Drop for SocketIo {
+    fn drop(&mut self) {
+        if let Some(user) = &self.user {
+            self.hub.unregister(user, &self.sid);
+        }
+    }
+}
+
+/// Verifies `{userId, token}`: the token must be valid and belong to `userId`.
+async fn authenticate(verifier: &SharedVerifier, auth: &Value) -> Result<String, &'static str> {
+    let token = auth
+        .get("token")
+        .and_then(Value::as_str)
+        .filter(|token| !token.is_empty())
+        .ok_or("Authentication required")?;
+    let claimed = auth
+        .get("userId")
+        .and_then(Value::as_str)
+        .ok_or("Authentication required")?;
+    let verified = verifier
+        .verify(token)
+        .await
+        .map_err(|_| "Invalid or expired token")?;
+    if verified.as_str() != claimed {
+        return Err("The token does not belong to this user");
+    }
+    Ok(verified.as_str().to_owned())
+}
