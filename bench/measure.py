@@ -7,7 +7,9 @@
   processes: RSS increase of each, and throughput as a ratio to `cp` of the same file;
 - long-01-bread.mp3 end to end (upload -> Vault item) with 2 whisper threads.
 
-Prints one JSON object. Usage: measure.py <release binary> <shared dir>
+Prints one JSON object. Usage: measure.py <release binary> <shared dir> [sections]
+where sections is a comma-separated subset of `start,cpu,pipeline,upload` (default: all), so a
+comparison of two builds can run only the figures it compares.
 """
 import json
 import os
@@ -20,6 +22,7 @@ import time
 import urllib.request
 
 BINARY, SHARED = sys.argv[1], sys.argv[2]
+SECTIONS = set((sys.argv[3] if len(sys.argv) > 3 else "start,cpu,pipeline,upload").split(","))
 AUDIO = os.path.join(SHARED, "audio")
 
 
@@ -109,19 +112,28 @@ def main():
     base = f"http://127.0.0.1:{port}"
 
     # CPU per request, authenticated call vs /healthz, same process.
-    _, session = request("POST", f"{base}/api/auth/signup", {"email": "bench@example.com", "password": "benchmark password"})
-    token = session["data"]["token"]
-    n = 1000
-    for label, url, auth in [("healthz", f"{base}/healthz", None), ("library_list", f"{base}/api/library/transcripts", token)]:
-        before = cpu_seconds(process.pid)
-        for _ in range(n):
-            request("GET", url, token=auth)
-        results[f"server_cpu_ms_per_request_{label}"] = (cpu_seconds(process.pid) - before) * 1000 / n
-    results["cpu_ratio_authenticated_list_to_healthz"] = results["server_cpu_ms_per_request_library_list"] / results["server_cpu_ms_per_request_healthz"]
+    if "cpu" in SECTIONS:
+        _, session = request("POST", f"{base}/api/auth/signup", {"email": "bench@example.com", "password": "benchmark password"})
+        token = session["data"]["token"]
+        n = 1000
+        for label, url, auth in [("healthz", f"{base}/healthz", None), ("library_list", f"{base}/api/library/transcripts", token)]:
+            before = cpu_seconds(process.pid)
+            for _ in range(n):
+                request("GET", url, token=auth)
+            results[f"server_cpu_ms_per_request_{label}"] = (cpu_seconds(process.pid) - before) * 1000 / n
+        results["cpu_ratio_authenticated_list_to_healthz"] = results["server_cpu_ms_per_request_library_list"] / results["server_cpu_ms_per_request_healthz"]
 
-    # long-01 end to end with 2 whisper threads: warm the model with a short file first.
     process.terminate()
     process.wait()
+    if "pipeline" in SECTIONS:
+        pipeline(work, models, results)
+    if "upload" in SECTIONS:
+        upload_figures(work, results)
+    print(json.dumps(results, indent=2))
+
+
+def pipeline(work, models, results):
+    """long-01 end to end with 2 whisper threads: warm the model with a short file first."""
     port = free_port()
     env = {"SCRIBEVAULT_DATA_DIR": os.path.join(work, "e2e"), "SCRIBEVAULT_HTTP_ADDR": f"127.0.0.1:{port}", "SCRIBEVAULT_WHISPER_MODEL_DIR": models, "SCRIBEVAULT_WHISPER_THREADS": "2", "SCRIBEVAULT_LOG_FORMAT": "json"}
     server_log = os.path.join(work, "e2e.log")
@@ -167,7 +179,9 @@ def main():
     process.terminate()
     process.wait()
 
-    # 200 MB upload through gateway + storage as separate processes.
+
+def upload_figures(work, results):
+    """200 MB upload through gateway + storage as separate processes."""
     big = os.path.join(work, "big.mp3")
     chunk = open(os.path.join(AUDIO, "long-01-bread.mp3"), "rb").read()
     with open(big, "wb") as f:
@@ -215,7 +229,6 @@ def main():
     results["upload_rss_increase_mib"] = {name: (peaks[name] - baseline[name]) / 1024 for name in peaks}
     gateway.terminate()
     storage.terminate()
-    print(json.dumps(results, indent=2))
 
 
 main()
