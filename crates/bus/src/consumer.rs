@@ -25,8 +25,8 @@ pub enum Settlement {
 const RECONSUME_AFTER: Duration = Duration::from_secs(1);
 
 /// Consumes `M::QUEUE` until `shutdown` resolves, running at most `concurrency` handlers at
-/// once. `span` names the span each handler runs in (given the message and its delivery count),
-/// so the caller can attach the producer's trace context. A message that cannot be decoded is
+/// once. `span` names the span each handler runs in (given the message and its delivery count);
+/// the loop makes it a child of the producer's trace (the message's `traceparent`). A message that cannot be decoded is
 /// logged, counted and removed: no delivery can fix it. Handlers still running at shutdown are
 /// dropped unsettled, so the queue hands their messages to another consumer.
 pub async fn run_work_consumer<M, Handler, Handled, SpanFor>(
@@ -80,6 +80,9 @@ pub async fn run_work_consumer<M, Handler, Handled, SpanFor>(
         };
         let delivery = message.delivery_count;
         let span = span(&item, delivery);
+        if let Some(traceparent) = item.traceparent() {
+            scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
+        }
         let handled = handler(item, delivery);
         running.spawn(
             async move {

@@ -78,11 +78,7 @@ impl TranscriptionWorker {
             self.config.concurrency.max(1) as usize,
             shutdown,
             |work: &TranscriptionWork, attempt| {
-                let span = tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt);
-                if let Some(traceparent) = &work.traceparent {
-                    scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
-                }
-                span
+                tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt)
             },
             move |work: TranscriptionWork, _attempt| {
                 let handler = handler.clone();

@@ -27,12 +27,7 @@ pub async fn run_ingest_consumer(
         concurrency,
         shutdown,
         |ingest: &LibraryIngest, attempt| {
-            let span =
-                tracing::info_span!("library.ingest", source_ref = %ingest.source_ref, attempt);
-            if let Some(traceparent) = &ingest.traceparent {
-                scribevault_core::telemetry::set_parent_from_traceparent(&span, traceparent);
-            }
-            span
+            tracing::info_span!("library.ingest", source_ref = %ingest.source_ref, attempt)
         },
         move |ingest: LibraryIngest, _attempt| {
             let library = library.clone();

@@ -90,7 +90,12 @@ async fn a_request_is_one_trace_across_gateway_and_library_processes() {
     .collect();
     let library = spawn_process("library", &env, &["library"]).await;
     let library_addr = library.addr("library");
-    let mut gateway_env = env.clone();
+    // The gateway dials where the library bound, not port 0.
+    let mut gateway_env: Vec<(String, String)> = env
+        .iter()
+        .filter(|(key, _)| key != "SCRIBEVAULT_LIBRARY_GRPC_ADDR")
+        .cloned()
+        .collect();
     gateway_env.push((
         "SCRIBEVAULT_LIBRARY_GRPC_ADDR".to_owned(),
         library_addr.clone(),
