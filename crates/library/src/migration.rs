@@ -40,6 +40,15 @@ enum LibraryItems {
 
 #[async_trait::async_trait]
 impl MigrationTrait for CreateLibraryItems {
+    /// In one transaction on every backend: SQLite runs migrations statement by statement on
+    /// whichever pooled connection is free, so a connection could cache the new table without
+    /// its unique index, and then refuse `insert_once`'s `ON CONFLICT (user_id, source_ref)`
+    /// ("ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint") until it
+    /// happened to reread the schema.
+    fn use_transaction(&self) -> Option<bool> {
+        Some(true)
+    }
+
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
             .create_table(

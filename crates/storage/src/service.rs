@@ -56,7 +56,12 @@ impl Storage {
         let inspection = Arc::new(Mutex::new(UploadInspection::new(self.max_upload_bytes)));
         let watcher = inspection.clone();
         let checked: ByteStream = Box::pin(body.map(move |chunk| {
-            let chunk = chunk.map_err(|error| std::io::Error::other(error.to_string()))?;
+            // The body's own error (a malformed part, a broken stream) is the caller's answer.
+            let chunk = chunk.map_err(|error| {
+                let message = error.to_string();
+                lock(&watcher).refused.get_or_insert(error);
+                std::io::Error::other(message)
+            })?;
             lock(&watcher)
                 .inspect(&chunk)
                 .map_err(|()| std::io::Error::other("upload refused"))?;

@@ -1,0 +1,291 @@
+//! Starting the library service in-process and talking to it like the gateway and the
+//! transcription service do.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use scribevault_bus::contract::{Event, LibraryIngest, LibraryUpdate};
+use scribevault_bus::{EventBus as _, EventSubscription, InProcessBus};
+use scribevault_core::UserId;
+use scribevault_db::TestDatabase;
+use scribevault_library::{LibraryConfig, LibraryServer};
+use scribevault_proto::library::v1 as pb;
+use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+
+type RunResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
+
+/// The longest a test waits for something the service does in the background.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// Deliveries before the in-process bus dead-letters a message (the settings' default).
+const MAX_DELIVERIES: u32 = 5;
+
+/// The library service running in this process.
+pub struct TestApp {
+    /// A client as the gateway builds it.
+    pub client: LibraryServiceClient<Channel>,
+    /// The bus the service consumes `library.ingest` from and publishes events on.
+    pub bus: InProcessBus,
+    _db: TestDatabase,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<RunResult>>,
+}
+
+/// The library with one ingest at a time (the settings' default).
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(LibraryConfig {
+        ingest_concurrency: 1,
+    })
+    .await
+}
+
+/// The library with `config`, started the way `crates/scribevault/src/targets.rs` starts it.
+pub async fn spawn_app_with(config: LibraryConfig) -> TestApp {
+    let db = TestDatabase::sqlite();
+    let connection = scribevault_db::connect(&db.url)
+        .await
+        .expect("open the test database");
+    let bus = InProcessBus::new(MAX_DELIVERIES);
+    let server = LibraryServer::build(
+        connection,
+        Arc::new(bus.clone()),
+        Arc::new(bus.clone()),
+        config,
+    )
+    .await
+    .expect("build the library server");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a loopback port");
+    let addr = listener.local_addr().expect("local address").to_string();
+    let (shutdown, stop) = oneshot::channel::<()>();
+    let server = tokio::spawn(server.run(listener, async move {
+        let _ = stop.await;
+    }));
+    let channel = scribevault_proto::server::connect_lazy(&addr).expect("a valid address");
+    TestApp {
+        client: LibraryServiceClient::new(channel),
+        bus,
+        _db: db,
+        shutdown: Some(shutdown),
+        server: Some(server),
+    }
+}
+
+/// `message` as sent by `user` through the gateway.
+pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    UserId::new(user)
+        .attach_to(&mut request)
+        .expect("a valid user id");
+    request
+}
+
+/// An ingest message as the transcription service sends it.
+pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) -> LibraryIngest {
+    LibraryIngest {
+        user_id: user.to_owned(),
+        source_ref: source_ref.to_owned(),
+        title: title.to_owned(),
+        source_type: "AUDIO".to_owned(),
+        content: content.to_owned(),
+        duration_seconds: Some(12.5),
+        traceparent: None,
+    }
+}
+
+/// An `IngestTranscript` request.
+pub fn ingest_request(source_ref: &str, title: &str, content: &str) -> pb::IngestTranscriptRequest {
+    pb::IngestTranscriptRequest {
+        source_ref: source_ref.to_owned(),
+        title: title.to_owned(),
+        source_type: "AUDIO".to_owned(),
+        content: content.to_owned(),
+        duration_seconds: None,
+        created_at: None,
+    }
+}
+
+/// The next `libraryUpdate` event for `user`, skipping everything else.
+///
+/// # Panics
+/// When none arrives within [`WAIT`].
+pub async fn next_library_update(
+    subscription: &mut EventSubscription,
+    user: &str,
+) -> LibraryUpdate {
+    tokio::time::timeout(WAIT, async {
+        loop {
+            let envelope = subscription.next().await.expect("the bus is open");
+            if envelope.user_id != user {
+                continue;
+            }
+            if let Some(Event::LibraryUpdate(update)) = envelope.event() {
+                assert_eq!(envelope.event_type, "libraryUpdate");
+                return update;
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no libraryUpdate for {user} within {WAIT:?}"))
+}
+
+impl TestApp {
+    /// A subscription to user events, from now on.
+    pub async fn subscribe(&self) -> EventSubscription {
+        self.bus.subscribe().await.expect("subscribe to the bus")
+    }
+
+    /// Puts `message` on the `library.ingest` queue.
+    pub async fn enqueue(&self, message: &LibraryIngest) {
+        scribevault_bus::enqueue_work(&self.bus, message)
+            .await
+            .expect("enqueue a library.ingest message");
+    }
+
+    pub async fn ingest(
+        &self,
+        user: &str,
+        request: pb::IngestTranscriptRequest,
+    ) -> Result<pb::IngestTranscriptResponse, tonic::Status> {
+        self.client
+            .clone()
+            .ingest_transcript(as_user(user, request))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// Ingests through the RPC and returns the item's id.
+    pub async fn ingest_item(&self, user: &str, request: pb::IngestTranscriptRequest) -> String {
+        self.ingest(user, request)
+            .await
+            .expect("IngestTranscript")
+            .transcript
+            .expect("the ingested item")
+            .id
+    }
+
+    pub async fn list(
+        &self,
+        user: &str,
+        page: u32,
+        limit: u32,
+        sort_by: &str,
+        sort_order: &str,
+    ) -> Result<pb::ListTranscriptsResponse, tonic::Status> {
+        self.client
+            .clone()
+            .list_transcripts(as_user(
+                user,
+                pb::ListTranscriptsRequest {
+                    page,
+                    limit,
+                    sort_by: sort_by.to_owned(),
+                    sort_order: sort_order.to_owned(),
+                    filters: Vec::new(),
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// Every item of `user`, newest first.
+    pub async fn all_items(&self, user: &str) -> Vec<pb::Transcript> {
+        self.list(user, 1, 100, "", "")
+            .await
+            .expect("ListTranscripts")
+            .transcripts
+    }
+
+    pub async fn content(&self, user: &str, id: &str) -> Result<String, tonic::Status> {
+        self.client
+            .clone()
+            .get_transcript_content(as_user(
+                user,
+                pb::GetTranscriptContentRequest { id: id.to_owned() },
+            ))
+            .await
+            .map(|response| response.into_inner().content)
+    }
+
+    pub async fn rate(
+        &self,
+        user: &str,
+        id: &str,
+        rating: i32,
+    ) -> Result<pb::Transcript, tonic::Status> {
+        self.client
+            .clone()
+            .update_transcript_rating(as_user(
+                user,
+                pb::UpdateTranscriptRatingRequest {
+                    id: id.to_owned(),
+                    rating,
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn update_content(
+        &self,
+        user: &str,
+        id: &str,
+        content: &str,
+    ) -> Result<pb::Transcript, tonic::Status> {
+        self.client
+            .clone()
+            .update_transcript_content(as_user(
+                user,
+                pb::UpdateTranscriptContentRequest {
+                    id: id.to_owned(),
+                    content: content.to_owned(),
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    pub async fn delete(&self, user: &str, id: &str) -> Result<(), tonic::Status> {
+        self.client
+            .clone()
+            .delete_transcript(as_user(
+                user,
+                pb::DeleteTranscriptRequest { id: id.to_owned() },
+            ))
+            .await
+            .map(|_| ())
+    }
+
+    pub async fn stats(&self, user: &str) -> pb::GetLibraryStatsResponse {
+        self.client
+            .clone()
+            .get_library_stats(as_user(user, pb::GetLibraryStatsRequest {}))
+            .await
+            .expect("GetLibraryStats")
+            .into_inner()
+    }
+
+    /// Asks the server (gRPC and ingest consumer) to stop and returns what its `run` returned.
+    pub async fn stop(mut self) -> RunResult {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        let server = self.server.take().expect("the server runs");
+        tokio::time::timeout(WAIT, server)
+            .await
+            .expect("the server stops in time")
+            .expect("the server task did not panic")
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Integration tests of the library service on its own: the real gRPC server and ingest
+//! consumer, started in this process on a loopback port with a throw-away SQLite database and
+//! the in-process bus.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
+
+mod helpers;
+mod ingest;
+mod stats;
+mod transcripts;
