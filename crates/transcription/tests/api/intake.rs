@@ -12,7 +12,7 @@ async fn a_started_job_queues_one_message_per_file_and_lists_them_pending() {
     let started = app.start("alice", &["a", "b"]).await;
     let statuses: Vec<&str> = started.files.iter().map(|f| f.status.as_str()).collect();
     assert_eq!(statuses, ["pending", "pending"]);
-    let mut queued = vec![app.next_work().await, app.next_work().await];
+    let mut queued = [app.next_work().await, app.next_work().await];
     queued.sort_by(|x, y| x.file_id.cmp(&y.file_id));
     assert_eq!(
         queued
