@@ -14,14 +14,11 @@ use chrono::Utc;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use scribevault_core::UserId;
-use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, EntityTrait as _,
-    QueryFilter as _, Set,
-};
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 
+use super::account_store::{Account, AccountStore, InsertAccountError};
 use super::{AuthError, TokenVerifier};
-use crate::entity::user_account::{self, Entity as UserAccount};
 
 const ISSUER: &str = "scribevault-local";
 const AUDIENCE: &str = "scribevault";
@@ -48,7 +45,7 @@ pub struct AccountView {
 
 /// Local sign-up, login and token verification.
 pub struct LocalAccounts {
-    db: DatabaseConnection,
+    accounts: AccountStore,
     encoding_key: EncodingKey,
     decoding_key: DecodingKey,
     token_ttl: Duration,
@@ -75,7 +72,7 @@ impl LocalAccounts {
         );
         let dummy_hash = hash_password("not-a-real-password")?;
         Ok(Self {
-            db,
+            accounts: AccountStore::new(db),
             encoding_key: EncodingKey::from_secret(&key),
             decoding_key: DecodingKey::from_secret(&key),
             token_ttl,
@@ -98,9 +95,9 @@ impl LocalAccounts {
         if password.chars().count() < MIN_PASSWORD_CHARS {
             return Err(AuthError::PasswordTooShort);
         }
-        if UserAccount::find()
-            .filter(user_account::Column::Email.eq(&email))
-            .one(&self.db)
+        if self
+            .accounts
+            .by_email(&email)
             .await
             .map_err(internal)?
             .is_some()
@@ -111,24 +108,11 @@ impl LocalAccounts {
         let password_hash = tokio::task::spawn_blocking(move || hash_password(&password))
             .await
             .map_err(internal)??;
-        let account = user_account::ActiveModel {
-            id: Set(uuid::Uuid::new_v4().to_string()),
-            email: Set(email),
-            password_hash: Set(password_hash),
-            created_at: Set(Utc::now()),
-        };
-        let account = match account.insert(&self.db).await {
+        let account = match self.accounts.insert(email, password_hash, Utc::now()).await {
             Ok(account) => account,
             // Two sign-ups racing for one email: the unique index decides.
-            Err(error)
-                if matches!(
-                    error.sql_err(),
-                    Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
-                ) =>
-            {
-                return Err(AuthError::EmailTaken);
-            }
-            Err(error) => return Err(internal(error)),
+            Err(InsertAccountError::EmailTaken) => return Err(AuthError::EmailTaken),
+            Err(InsertAccountError::Database(error)) => return Err(internal(error)),
         };
         self.issue(&account)
     }
@@ -152,11 +136,7 @@ impl LocalAccounts {
         if !email_ok || !client_ok {
             return Err(AuthError::RateLimited);
         }
-        let account = UserAccount::find()
-            .filter(user_account::Column::Email.eq(&email))
-            .one(&self.db)
-            .await
-            .map_err(internal)?;
+        let account = self.accounts.by_email(&email).await.map_err(internal)?;
         let stored_hash = account.as_ref().map_or_else(
             || self.dummy_hash.clone(),
             |account| account.password_hash.clone(),
@@ -171,7 +151,7 @@ impl LocalAccounts {
         }
     }
 
-    fn issue(&self, account: &user_account::Model) -> Result<(String, AccountView), AuthError> {
+    fn issue(&self, account: &Account) -> Result<(String, AccountView), AuthError> {
         let now = Utc::now().timestamp();
         let claims = Claims {
             sub: account.id.clone(),

@@ -2,6 +2,7 @@
 //! token (except `/api/auth/*`), and the [`AuthenticatedUser`] extractor handlers use to learn
 //! who is calling. Tokens are verified by a [`TokenVerifier`]: local accounts or an OIDC issuer.
 
+mod account_store;
 pub mod local;
 pub mod oidc;
 
