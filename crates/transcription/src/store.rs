@@ -238,7 +238,7 @@ impl TranscriptionStore {
             .map(job_from_row))
     }
 
-    /// A job by id alone, for sweeps that act for every user.
+    /// The job a file belongs to (sweeps act for every user, so they ask by file).
     ///
     /// # Errors
     /// Database failure.
