@@ -5,6 +5,8 @@
 //! `CI=true` a missing variable fails the test; elsewhere the test is skipped with a loud line,
 //! so a developer without the servers still gets a useful run and is never fooled by it.
 
+pub mod grpc;
+
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -1,13 +1,10 @@
 //! Starting the conversion service in-process.
 
 use scribevault_conversion::{ConversionConfig, ConversionServer};
-use scribevault_core::{Settings, UserId};
+use scribevault_core::Settings;
 use scribevault_proto::conversion::v1::conversion_service_client::ConversionServiceClient;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
 use tonic::transport::Channel;
-
-type RunResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
 /// The conversion service running in this process.
 pub struct TestApp {
@@ -15,8 +12,7 @@ pub struct TestApp {
     pub client: ConversionServiceClient<Channel>,
     /// The channel the client uses, for other services on the same server (health).
     pub channel: Channel,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<RunResult>>,
+    server: InProcessServer,
 }
 
 /// Conversion with the configuration the default settings give.
@@ -28,50 +24,20 @@ pub async fn spawn_app() -> TestApp {
 /// Conversion with `config`, started the way `crates/scribevault/src/targets.rs` starts it.
 pub async fn spawn_app_with(config: ConversionConfig) -> TestApp {
     let server = ConversionServer::build(config);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a loopback port");
-    let addr = listener.local_addr().expect("local address").to_string();
-    let (shutdown, stop) = oneshot::channel::<()>();
-    let server = tokio::spawn(server.run(listener, async move {
-        let _ = stop.await;
-    }));
-    let channel = scribevault_proto::server::connect_lazy(&addr).expect("a valid address");
+    let server = InProcessServer::start(|listener, stop| server.run(listener, stopped(stop))).await;
+    let channel = server.channel.clone();
     TestApp {
         client: ConversionServiceClient::new(channel.clone()),
         channel,
-        shutdown: Some(shutdown),
-        server: Some(server),
+        server,
     }
 }
 
-/// `message` as sent by `user` through the gateway.
-pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    UserId::new(user)
-        .attach_to(&mut request)
-        .expect("a valid user id");
-    request
-}
+pub use scribevault_test_support::grpc::as_user;
 
 impl TestApp {
     /// Asks the server to stop and returns what its `run` returned.
-    pub async fn stop(mut self) -> RunResult {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        let server = self.server.take().expect("the server runs");
-        tokio::time::timeout(std::time::Duration::from_secs(20), server)
-            .await
-            .expect("the server stops within 20 s")
-            .expect("the server task did not panic")
-    }
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
+    pub async fn stop(self) -> RunResult {
+        self.server.stop().await
     }
 }

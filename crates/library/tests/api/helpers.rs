@@ -6,16 +6,12 @@ use std::time::Duration;
 
 use scribevault_bus::contract::{Event, LibraryIngest, LibraryUpdate};
 use scribevault_bus::{EventBus as _, EventSubscription, InProcessBus};
-use scribevault_core::UserId;
 use scribevault_db::TestDatabase;
 use scribevault_library::{LibraryConfig, LibraryServer};
 use scribevault_proto::library::v1 as pb;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
 use tonic::transport::Channel;
-
-type RunResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
 /// The longest a test waits for something the service does in the background.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -30,8 +26,7 @@ pub struct TestApp {
     /// The bus the service consumes `library.ingest` from and publishes events on.
     pub bus: InProcessBus,
     _db: TestDatabase,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<RunResult>>,
+    server: InProcessServer,
 }
 
 /// The library with one ingest at a time (the settings' default).
@@ -57,32 +52,17 @@ pub async fn spawn_app_with(config: LibraryConfig) -> TestApp {
     )
     .await
     .expect("build the library server");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a loopback port");
-    let addr = listener.local_addr().expect("local address").to_string();
-    let (shutdown, stop) = oneshot::channel::<()>();
-    let server = tokio::spawn(server.run(listener, async move {
-        let _ = stop.await;
-    }));
-    let channel = scribevault_proto::server::connect_lazy(&addr).expect("a valid address");
+    let server = InProcessServer::start(|listener, stop| server.run(listener, stopped(stop))).await;
+    let channel = server.channel.clone();
     TestApp {
         client: LibraryServiceClient::new(channel),
         bus,
         _db: db,
-        shutdown: Some(shutdown),
-        server: Some(server),
+        server,
     }
 }
 
-/// `message` as sent by `user` through the gateway.
-pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    UserId::new(user)
-        .attach_to(&mut request)
-        .expect("a valid user id");
-    request
-}
+pub use scribevault_test_support::grpc::as_user;
 
 /// An ingest message as the transcription service sends it.
 pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) -> LibraryIngest {
@@ -270,22 +250,7 @@ impl TestApp {
     }
 
     /// Asks the server (gRPC and ingest consumer) to stop and returns what its `run` returned.
-    pub async fn stop(mut self) -> RunResult {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        let server = self.server.take().expect("the server runs");
-        tokio::time::timeout(WAIT, server)
-            .await
-            .expect("the server stops in time")
-            .expect("the server task did not panic")
-    }
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
+    pub async fn stop(self) -> RunResult {
+        self.server.stop().await
     }
 }

@@ -77,8 +77,7 @@ async fn paths_that_could_leave_the_owners_folder_are_invalid() {
 #[tokio::test]
 async fn the_server_reports_serving_and_stops_when_asked() {
     let app = spawn_app().await;
-    let channel = scribevault_proto::server::connect_lazy(&app.addr).unwrap();
-    let status = HealthClient::new(channel)
+    let status = HealthClient::new(app.channel())
         .check(HealthCheckRequest {
             service: "scribevault.storage.v1.StorageService".to_owned(),
         })

@@ -5,16 +5,12 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use scribevault_blob::{BlobStore, LocalBlobStore};
-use scribevault_core::UserId;
 use scribevault_db::TestDatabase;
 use scribevault_proto::storage::v1 as pb;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use scribevault_storage::{StorageConfig, StorageServer};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
 use tonic::transport::Channel;
-
-type RunResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
 /// Large enough for every fixture; tests of the limit pass their own config.
 pub const DEFAULT_MAX_UPLOAD_BYTES: u64 = 50 * 1024 * 1024;
@@ -24,16 +20,13 @@ pub const CHUNK_BYTES: usize = 16 * 1024;
 
 /// The storage service running in this process.
 pub struct TestApp {
-    /// `127.0.0.1:<port>` the server listens on.
-    pub addr: String,
     /// A client as the gateway builds it.
     pub client: StorageServiceClient<Channel>,
     /// Root of the local blob store.
     pub blob_dir: tempfile::TempDir,
     /// The service's database, deleted when the app is dropped.
     _db: TestDatabase,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<JoinHandle<RunResult>>,
+    server: InProcessServer,
 }
 
 /// Storage with the default test limit.
@@ -56,35 +49,19 @@ pub async fn spawn_app_with(config: StorageConfig) -> TestApp {
     let server = StorageServer::build(connection, blobs, config)
         .await
         .expect("build the storage server");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind a loopback port");
-    let addr = listener.local_addr().expect("local address").to_string();
-    let (shutdown, stop) = oneshot::channel::<()>();
-    let server = tokio::spawn(server.run(listener, async move {
-        let _ = stop.await;
-    }));
-    let channel = scribevault_proto::server::connect_lazy(&addr).expect("a valid address");
+    let server = InProcessServer::start(|listener, stop| server.run(listener, stopped(stop))).await;
+    let channel = server.channel.clone();
     let client = StorageServiceClient::new(channel)
         .max_decoding_message_size(scribevault_proto::storage::MAX_MESSAGE_BYTES);
     TestApp {
-        addr,
         client,
         blob_dir,
         _db: db,
-        shutdown: Some(shutdown),
-        server: Some(server),
+        server,
     }
 }
 
-/// `message` as sent by `user` through the gateway.
-pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    UserId::new(user)
-        .attach_to(&mut request)
-        .expect("a valid user id");
-    request
-}
+pub use scribevault_test_support::grpc::as_user;
 
 /// A fixture from `shared/audio/`.
 pub fn audio(name: &str) -> Vec<u8> {
@@ -250,24 +227,14 @@ impl TestApp {
         self.blob_dir.path().join("users").join(user).join(path)
     }
 
-    /// Asks the server to stop and returns what its `run` returned.
-    pub async fn stop(mut self) -> RunResult {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
-        let server = self.server.take().expect("the server runs");
-        tokio::time::timeout(std::time::Duration::from_secs(20), server)
-            .await
-            .expect("the server stops within 20 s")
-            .expect("the server task did not panic")
+    /// A channel to the server, for the other gRPC services it serves (health).
+    pub fn channel(&self) -> Channel {
+        self.server.channel.clone()
     }
-}
 
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
-        }
+    /// Asks the server to stop and returns what its `run` returned.
+    pub async fn stop(self) -> RunResult {
+        self.server.stop().await
     }
 }
 

@@ -10,10 +10,10 @@ use scribevault_bus::{
     EventBus as _, EventEnvelope, EventSubscription, InProcessBus, Topic, WorkConsumer, WorkItem,
     WorkQueue as _,
 };
-use scribevault_core::UserId;
 use scribevault_db::TestDatabase;
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
+use scribevault_test_support::grpc::{InProcessServer, stopped};
 use scribevault_transcription::{TranscriptionConfig, TranscriptionServer};
 use tonic::transport::Channel;
 
@@ -51,7 +51,7 @@ pub struct TestApp {
     pub orders: EventSubscription,
     _db: TestDatabase,
     _blob_dir: tempfile::TempDir,
-    _stop: tokio::sync::oneshot::Sender<()>,
+    _server: InProcessServer,
 }
 
 pub async fn spawn_app() -> TestApp {
@@ -77,19 +77,9 @@ pub async fn spawn_app_with(config: TranscriptionConfig) -> TestApp {
     )
     .await
     .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(server.run(listener, async move {
-        let _ = stopped.await;
-    }));
-    let channel = tonic::transport::Endpoint::from_shared(format!("http://{addr}"))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let server = InProcessServer::start(|listener, stop| server.run(listener, stopped(stop))).await;
     TestApp {
-        client: TranscriptionServiceClient::new(channel),
+        client: TranscriptionServiceClient::new(server.channel.clone()),
         blobs,
         work,
         ingests,
@@ -97,16 +87,11 @@ pub async fn spawn_app_with(config: TranscriptionConfig) -> TestApp {
         orders,
         _db: db,
         _blob_dir: blob_dir,
-        _stop: stop,
+        _server: server,
     }
 }
 
-/// `message` as `user` sends it (the gateway and workers attach the caller this way).
-pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    UserId::new(user).attach_to(&mut request).unwrap();
-    request
-}
+pub use scribevault_test_support::grpc::as_user;
 
 pub fn file(id: &str, mp3_path: &str) -> pb::FileToTranscribe {
     pb::FileToTranscribe {
