@@ -114,7 +114,15 @@ impl Event {
 pub enum WorkerControl {
     /// Stop transcribing this file now (cancelled, or handed to another worker).
     #[serde(rename_all = "camelCase")]
-    StopTranscription { job_id: String, file_id: String },
+    StopTranscription {
+        job_id: String,
+        file_id: String,
+        /// Only the run holding this claim stops: a file taken back from a silent worker may
+        /// already run again under a newer claim, which the order must not stop. `None` (a
+        /// cancel) stops whichever run holds the file.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        claim_token: Option<u32>,
+    },
 }
 
 impl WorkerControl {

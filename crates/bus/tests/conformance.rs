@@ -75,6 +75,7 @@ async fn topics_are_kept_apart(bus: Box<dyn Bus>) {
     let order = WorkerControl::StopTranscription {
         job_id: "job-1".into(),
         file_id: "file-1".into(),
+        claim_token: Some(3),
     };
     bus.publish_on(
         Topic::WorkerControl,
@@ -104,6 +105,7 @@ async fn topics_are_kept_apart(bus: Box<dyn Bus>) {
             &WorkerControl::StopTranscription {
                 job_id: "job-2".into(),
                 file_id: "file-2".into(),
+                claim_token: None,
             },
             &user,
             None,

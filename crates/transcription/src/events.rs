@@ -56,12 +56,14 @@ impl Transcriptions {
         }
     }
 
-    /// Tells whichever worker holds `file` to stop now rather than at its next report. A lost
-    /// order costs only time: the next report is refused anyway.
-    pub(crate) async fn order_stop(&self, file: &TranscriptionFile) {
+    /// Tells the worker running `file` to stop now rather than at its next report: the run under
+    /// `claim_token` only, or whichever run when `None`. A lost order costs only time: the next
+    /// report is refused anyway.
+    pub(crate) async fn order_stop(&self, file: &TranscriptionFile, claim_token: Option<i32>) {
         let order = WorkerControl::StopTranscription {
             job_id: file.job_id.clone(),
             file_id: file.file_id.clone(),
+            claim_token: claim_token.and_then(|token| u32::try_from(token).ok()),
         };
         let envelope = EventEnvelope::for_control(
             &order,

@@ -106,8 +106,9 @@ impl Transcriptions {
         {
             return Err(refused());
         }
-        // Ordered whatever the status was read as: a worker may have claimed it since.
-        self.order_stop(&file).await;
+        // Ordered whatever the status was read as, and for any claim: a worker may have claimed
+        // it since it was read.
+        self.order_stop(&file, None).await;
         let file = self.find_file(user, job_id, file_id).await?;
         self.publish_error(&file).await;
         Ok(file)

@@ -75,7 +75,9 @@ impl TranscribeHandler {
         let progress = Arc::new(AtomicU32::new(0));
         let abort = Arc::new(AtomicBool::new(false));
         let key = (file.job_id.clone(), file.file_id.clone());
-        let _running = self.running.start(key.clone(), abort.clone());
+        let _running = self
+            .running
+            .start(key.clone(), file.claim_token, abort.clone());
         let _watched = Watched {
             liveness: &self.liveness,
             key: &key,

@@ -132,7 +132,8 @@ impl Transcriptions {
                 .await?
             {
                 tracing::warn!(file = %file.row_id, "worker went silent; file queued again");
-                self.order_stop(&file).await;
+                // Only the silent claim: the file may be claimed anew before the order arrives.
+                self.order_stop(&file, Some(file.claim_token)).await;
                 self.enqueue(&file).await?;
                 queued += 1;
             }

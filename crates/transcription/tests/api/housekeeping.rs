@@ -58,6 +58,10 @@ async fn a_silent_workers_file_is_handed_to_another_worker() {
     assert_eq!(app.next_work().await.file_id, "a");
     let order = app.next_order().await;
     assert_eq!(order.data["fileId"], "a");
+    assert_eq!(
+        order.data["claimToken"], first.claim_token,
+        "only the silent claim is stopped, not the next one"
+    );
     assert!(
         app.report("alice", &job, "a", first.claim_token, 30).await,
         "the silent worker's claim is void"

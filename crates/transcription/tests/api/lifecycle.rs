@@ -80,6 +80,10 @@ async fn a_cancelled_running_file_gets_a_stop_order_and_its_late_completion_is_i
     );
     let order = app.next_order().await;
     assert_eq!(order.event_type, "stopTranscription");
+    assert!(
+        order.data.get("claimToken").is_none(),
+        "a cancel stops whichever run holds the file"
+    );
     assert_eq!(
         (&order.data["jobId"], &order.data["fileId"]),
         (&job.clone().into(), &"a".into())
