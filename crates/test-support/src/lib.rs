@@ -4,8 +4,12 @@
 //! `SCRIBEVAULT_TEST_*` variable that `make test` sets after starting the server. Under
 //! `CI=true` a missing variable fails the test; elsewhere the test is skipped with a loud line,
 //! so a developer without the servers still gets a useful run and is never fooled by it.
+//!
+//! [`youtube`] is an in-process fake of the YouTube Data API v3 (also served by the
+//! `fake-youtube` binary for browser end-to-end runs).
 
 pub mod grpc;
+pub mod youtube;
 
 use std::path::PathBuf;
 use std::time::Duration;
