@@ -7,6 +7,9 @@
 
 use serde::Serialize;
 
+/// Metadata key of a status that names its [`ErrorCode`].
+const ERROR_CODE_METADATA: &str = "x-scribevault-error-code";
+
 /// What kind of failure happened, independent of transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -30,6 +33,11 @@ pub enum ErrorCode {
     TooManyRequests,
     /// A dependency (database, bus, another service) cannot be reached right now.
     Unavailable,
+    /// An outside provider (the YouTube Data API) refused or garbled a request we made; the
+    /// message says what to fix (an invalid API key names its setting).
+    BadGateway,
+    /// The feature needs a setting the operator has not given; the message names it.
+    NotConfigured,
     /// A bug or an unexpected failure; details are logged, never returned.
     Internal,
 }
@@ -47,7 +55,8 @@ impl ErrorCode {
             Self::PayloadTooLarge => 413,
             Self::UnsupportedMediaType => 415,
             Self::TooManyRequests => 429,
-            Self::Unavailable => 503,
+            Self::Unavailable | Self::NotConfigured => 503,
+            Self::BadGateway => 502,
             Self::Internal => 500,
         }
     }
@@ -64,6 +73,8 @@ impl ErrorCode {
             Self::PayloadTooLarge => tonic::Code::OutOfRange,
             Self::TooManyRequests => tonic::Code::ResourceExhausted,
             Self::Unavailable => tonic::Code::Unavailable,
+            Self::BadGateway => tonic::Code::Unknown,
+            Self::NotConfigured => tonic::Code::FailedPrecondition,
             Self::Internal => tonic::Code::Internal,
         }
     }
@@ -97,6 +108,8 @@ impl ErrorCode {
             Self::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             Self::TooManyRequests => "TOO_MANY_REQUESTS",
             Self::Unavailable => "UNAVAILABLE",
+            Self::BadGateway => "BAD_GATEWAY",
+            Self::NotConfigured => "NOT_CONFIGURED",
             Self::Internal => "INTERNAL",
         }
     }
@@ -111,13 +124,53 @@ impl ErrorCode {
     }
 
     /// Builds the gRPC status for this code. Internal errors never carry their details.
+    ///
+    /// The code's own name travels in the `x-scribevault-error-code` metadata, because gRPC has
+    /// fewer codes than we have kinds (a bad gateway and a missing setting have no gRPC code of
+    /// their own); [`ErrorCode::of_status`] reads it back.
     #[must_use]
     pub fn to_status(self, message: impl Into<String>) -> tonic::Status {
         let message = match self {
             Self::Internal => self.public_message().to_owned(),
             _ => message.into(),
         };
-        tonic::Status::new(self.grpc_code(), message)
+        let mut status = tonic::Status::new(self.grpc_code(), message);
+        status.metadata_mut().insert(
+            ERROR_CODE_METADATA,
+            tonic::metadata::MetadataValue::from_static(self.as_str()),
+        );
+        status
+    }
+
+    /// The code of a status built by [`ErrorCode::to_status`], or the best fit for its gRPC code
+    /// when it came from elsewhere (tonic's transport, a foreign server).
+    #[must_use]
+    pub fn of_status(status: &tonic::Status) -> Self {
+        status
+            .metadata()
+            .get(ERROR_CODE_METADATA)
+            .and_then(|value| value.to_str().ok())
+            .and_then(Self::from_name)
+            .unwrap_or_else(|| Self::from_grpc_code(status.code()))
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        [
+            Self::BadRequest,
+            Self::Unauthenticated,
+            Self::Forbidden,
+            Self::NotFound,
+            Self::Conflict,
+            Self::PayloadTooLarge,
+            Self::UnsupportedMediaType,
+            Self::TooManyRequests,
+            Self::Unavailable,
+            Self::BadGateway,
+            Self::NotConfigured,
+            Self::Internal,
+        ]
+        .into_iter()
+        .find(|code| code.as_str() == name)
     }
 }
 
@@ -156,6 +209,24 @@ mod tests {
         ] {
             assert_eq!(ErrorCode::from_grpc_code(code.grpc_code()), code);
         }
+    }
+
+    #[test]
+    fn codes_without_their_own_grpc_code_survive_the_trip() {
+        for code in [
+            ErrorCode::BadGateway,
+            ErrorCode::NotConfigured,
+            ErrorCode::UnsupportedMediaType,
+            ErrorCode::Conflict,
+        ] {
+            let status = code.to_status("message for the user");
+            assert_eq!(ErrorCode::of_status(&status), code);
+            assert_eq!(status.message(), "message for the user");
+        }
+        assert_eq!(ErrorCode::BadGateway.http_status(), 502);
+        assert_eq!(ErrorCode::NotConfigured.http_status(), 503);
+        let foreign = tonic::Status::not_found("gone");
+        assert_eq!(ErrorCode::of_status(&foreign), ErrorCode::NotFound);
     }
 
     #[test]

@@ -41,6 +41,8 @@ s3_part_size_bytes = 8388608
 database_max_connections = 10
 whisper_stall_seconds = 600
 library_ingest_concurrency = 1
+youtube_daily_quota = 10000
+youtube_cache_seconds = 3600
 "#;
 
 /// S3's smallest multipart part (every part but the last).
@@ -172,9 +174,14 @@ pub struct Settings {
     pub s3_secret_access_key: Option<SecretString>,
     /// Most database connections one process holds (SQLite: at most 4, one writer at a time).
     pub database_max_connections: u32,
-    /// YouTube Data API key.
+    /// YouTube Data API keys, comma-separated; the next is used when one's daily quota runs
+    /// out. Never logged.
     #[serde(default)]
-    pub youtube_api_key: Option<String>,
+    pub youtube_api_key: Option<SecretString>,
+    /// Units each YouTube API key may spend a day (Google's default project quota).
+    pub youtube_daily_quota: u64,
+    /// How long a channel's cached videos answer a search without calling the API.
+    pub youtube_cache_seconds: u64,
     /// YouTube Data API base URL (tests point it at a local fake).
     pub youtube_api_base: String,
     /// `text` or `json`.

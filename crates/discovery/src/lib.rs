@@ -1,18 +1,26 @@
-//! Channel discovery, sources, schedules and download jobs.
+//! Channel discovery and sources (schedules and download jobs arrive with their issue).
 //!
-//! It will own channels, videos, sources, download jobs and schedules (DESIGN §3), talk to the
-//! YouTube Data API behind `youtube/` and to yt-dlp behind `ytdlp/`, and stream downloaded audio
-//! to storage.
-//!
-//! Only the target's skeleton exists so far: the gRPC server with health and reflection, whose
-//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet, so
-//! it has no `error.rs`, `domain.rs`, `store.rs` or `jobs/` yet: they arrive with the first
-//! rule, query and consumer, in the shape `docs/architecture.md` ("Anatomy of a service")
-//! gives.
+//! Owns the YouTube channel and video cache, the channel aliases users typed, sources and
+//! their videos, and the YouTube API quota ledger (DESIGN §3). Talks to the YouTube Data API
+//! v3 behind `youtube/` only; publishes `sourceUpdate`. Video metadata is public YouTube data,
+//! cached once for every user; sources are scoped to their owner.
 
+mod catalog;
+mod channel_url;
 mod config;
+mod domain;
+mod entity;
+mod error;
+mod export;
 mod grpc;
+mod migration;
+mod playlist_read;
+mod service;
+mod sources;
 mod startup;
+mod store;
+mod youtube;
 
 pub use config::DiscoveryConfig;
+pub use error::DiscoveryError;
 pub use startup::DiscoveryServer;

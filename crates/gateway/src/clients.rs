@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use scribevault_core::UserId;
 use scribevault_core::telemetry::{MetadataCarrier, inject_current_context};
+use scribevault_proto::discovery::v1::discovery_service_client::DiscoveryServiceClient;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
@@ -30,6 +31,7 @@ pub struct ServiceAddresses {
 /// need it land; every service is health-checked either way). Cloning is cheap (channels are shared).
 #[derive(Clone)]
 pub struct ServiceClients {
+    pub discovery: DiscoveryServiceClient<Channel>,
     pub library: LibraryServiceClient<Channel>,
     pub storage: StorageServiceClient<Channel>,
     pub transcription: TranscriptionServiceClient<Channel>,
@@ -48,6 +50,7 @@ impl ServiceClients {
         let conversion = scribevault_proto::server::connect_lazy(&addresses.conversion)?;
         let library = scribevault_proto::server::connect_lazy(&addresses.library)?;
         Ok(Self {
+            discovery: DiscoveryServiceClient::new(discovery.clone()),
             library: LibraryServiceClient::new(library.clone()),
             storage: StorageServiceClient::new(storage.clone())
                 .max_decoding_message_size(scribevault_proto::storage::MAX_MESSAGE_BYTES),

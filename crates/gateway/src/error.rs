@@ -52,7 +52,7 @@ impl ApiError {
 
 impl From<tonic::Status> for ApiError {
     fn from(status: tonic::Status) -> Self {
-        let code = ErrorCode::from_grpc_code(status.code());
+        let code = ErrorCode::of_status(&status);
         match code {
             ErrorCode::Internal => Self::internal(format!("downstream: {status}")),
             ErrorCode::Unavailable => {

@@ -24,7 +24,9 @@ use crate::realtime::{EngineSessions, RealtimeHub, socket_io_endpoint};
 use crate::routes::config::ClientConfig;
 use crate::routes::spa::FrontendDir;
 use crate::routes::uploads::UploadLimit;
-use crate::routes::{auth, config, health, library, spa, transcription, uploads};
+use crate::routes::{
+    auth, config, discovery, health, library, sources, spa, transcription, uploads,
+};
 use crate::trace::trace_requests;
 
 /// What the binary hands the gateway: its database, where the services are, and the checks of
@@ -171,6 +173,19 @@ impl Gateway {
                             "/library/transcripts/{id}/content",
                             web::put().to(library::update_content),
                         )
+                        .route(
+                            "/youtube-discovery/channel-videos",
+                            web::post().to(discovery::channel_videos),
+                        )
+                        .route(
+                            "/youtube-discovery/export",
+                            web::post().to(discovery::export),
+                        )
+                        .route("/youtube-discovery/quota", web::get().to(discovery::quota))
+                        .route("/sources", web::get().to(sources::list))
+                        .route("/sources", web::post().to(sources::create))
+                        .route("/sources/{id}", web::delete().to(sources::delete))
+                        .route("/sources/{id}/videos", web::get().to(sources::videos))
                         .route("/video-mp3/upload", web::post().to(uploads::upload_manual))
                         .route(
                             "/video-mp3/upload/{videoId}",

@@ -48,7 +48,7 @@ const SERVICES: [ServiceTarget; 6] = [
         name: "discovery",
         default_grpc_addr: Some("127.0.0.1:50051"),
         configured_addr: |settings| settings.discovery_grpc_addr.as_ref(),
-        uses_bus: false,
+        uses_bus: true,
         start: start_discovery,
     },
     ServiceTarget {
@@ -174,7 +174,14 @@ fn start_discovery(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<R
     Box::pin(async move {
         let config = scribevault_discovery::DiscoveryConfig::try_from(ctx.settings.as_ref())?;
         let listener = ctx.listener("discovery")?;
-        let server = scribevault_discovery::DiscoveryServer::build(config);
+        let bus = ctx.backends.bus().await?;
+        let server = scribevault_discovery::DiscoveryServer::build(
+            ctx.backends.database().await?,
+            bus.events,
+            config,
+        )
+        .await
+        .map_err(boxed_error)?;
         Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
     })
 }

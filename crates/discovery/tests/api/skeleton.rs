@@ -1,4 +1,4 @@
-//! The skeleton: a server that is healthy and whose RPCs are not implemented yet.
+//! The server itself: healthy, stoppable, and honest about what it does not do yet.
 
 use scribevault_proto::discovery::v1 as pb;
 use tonic::Code;
@@ -26,22 +26,27 @@ async fn the_server_reports_serving() {
 }
 
 #[tokio::test]
-async fn rpcs_answer_unimplemented() {
+async fn download_jobs_answer_unimplemented_until_their_issue() {
     let app = spawn_app().await;
     let refused = app
         .client
         .clone()
-        .get_channel_videos(as_user(
-            "alice",
-            pb::GetChannelVideosRequest {
-                channel_url: "https://www.youtube.com/@example".to_owned(),
-                limit: 0,
-                refresh: false,
-            },
-        ))
+        .list_download_jobs(as_user("alice", pb::ListDownloadJobsRequest {}))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::Unimplemented, "{refused:?}");
+}
+
+#[tokio::test]
+async fn calls_without_a_caller_are_refused() {
+    let app = spawn_app().await;
+    let refused = app
+        .client
+        .clone()
+        .get_quota_usage(pb::GetQuotaUsageRequest {})
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
 }
 
 #[tokio::test]

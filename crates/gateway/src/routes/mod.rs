@@ -2,8 +2,10 @@
 
 pub mod auth;
 pub mod config;
+pub mod discovery;
 pub mod health;
 pub mod library;
+pub mod sources;
 pub mod spa;
 pub mod transcription;
 pub mod uploads;

@@ -1,0 +1,146 @@
+//! The discovery service: the shared parts of its use cases (the store, the API, the bus) and
+//! the small ones (quota, export). Channel searches are in `catalog.rs`, sources in
+//! `sources.rs`.
+
+use std::sync::Arc;
+
+use chrono::{Duration, Utc};
+use scribevault_bus::EventBus;
+
+use crate::domain::{ExportType, QuotaUsage, is_video_id};
+use crate::error::DiscoveryError;
+use crate::export::{ExportRow, filename, to_csv};
+use crate::store::DiscoveryStore;
+use crate::youtube::{YouTubeApi, YouTubeError, next_pacific_midnight, pacific_day};
+
+/// Most ids one export may name.
+pub const MAX_EXPORT_VIDEOS: usize = 10_000;
+
+/// The rules' tunables.
+#[derive(Debug, Clone, Copy)]
+pub struct CatalogPolicy {
+    /// How long cached uploads answer a search without the API.
+    pub cache_for: Duration,
+    /// Units each key may spend a day.
+    pub daily_quota_per_key: u64,
+    /// How many keys are configured.
+    pub keys: usize,
+}
+
+/// Channel discovery and sources for every user.
+#[derive(Clone)]
+pub struct Discovery {
+    pub(crate) store: DiscoveryStore,
+    pub(crate) youtube: Arc<dyn YouTubeApi>,
+    pub(crate) events: Arc<dyn EventBus>,
+    pub(crate) policy: CatalogPolicy,
+}
+
+/// A CSV file.
+#[derive(Debug, Clone)]
+pub struct ExportFile {
+    pub filename: String,
+    pub csv: Vec<u8>,
+}
+
+impl Discovery {
+    /// The service over its store and the API, with what was spent today restored so parked
+    /// keys stay parked.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn new(
+        store: DiscoveryStore,
+        youtube: Arc<dyn YouTubeApi>,
+        events: Arc<dyn EventBus>,
+        policy: CatalogPolicy,
+    ) -> Result<Self, DiscoveryError> {
+        youtube.restore_spending(&store.spending_on(pacific_day(Utc::now())).await?);
+        Ok(Self {
+            store,
+            youtube,
+            events,
+            policy,
+        })
+    }
+
+    /// The service's error for a failed API call.
+    pub(crate) fn api_error(&self, error: YouTubeError) -> DiscoveryError {
+        DiscoveryError::from_youtube(error, self.policy.daily_quota_per_key)
+    }
+
+    /// Writes down the units the API calls of a use case spent. A failure is logged, not
+    /// returned: the caller's answer does not depend on it.
+    pub(crate) async fn record_spending(&self) {
+        let spent = self.youtube.take_spending();
+        if spent.is_empty() {
+            return;
+        }
+        let units: u64 = spent.iter().map(|spend| spend.units).sum();
+        tracing::info!(units, "YouTube API units spent");
+        if let Err(error) = self.store.add_spending(&spent).await {
+            tracing::error!(error = %error, units, "YouTube quota spending not recorded");
+        }
+    }
+
+    /// The units spent today by every key, against what they may spend.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn quota_usage(&self) -> Result<QuotaUsage, DiscoveryError> {
+        let now = Utc::now();
+        let used = self
+            .store
+            .spending_on(pacific_day(now))
+            .await?
+            .iter()
+            .map(|spend| spend.units)
+            .sum();
+        Ok(QuotaUsage {
+            used,
+            limit: self.policy.daily_quota_per_key * self.policy.keys.max(1) as u64,
+            resets_at: next_pacific_midnight(now),
+        })
+    }
+
+    /// The videos `video_ids` as a CSV file, in the order given; ids the cache does not know
+    /// get their URL only.
+    ///
+    /// # Errors
+    /// No ids, too many, a malformed id, an unknown export type, or a database failure.
+    #[tracing::instrument(skip_all, fields(videos = video_ids.len(), export_type))]
+    pub async fn export(
+        &self,
+        video_ids: &[String],
+        export_type: &str,
+    ) -> Result<ExportFile, DiscoveryError> {
+        let kind = ExportType::parse(export_type).map_err(DiscoveryError::InvalidArgument)?;
+        if video_ids.is_empty() {
+            return Err(DiscoveryError::NothingToExport);
+        }
+        if video_ids.len() > MAX_EXPORT_VIDEOS {
+            return Err(DiscoveryError::InvalidArgument(format!(
+                "At most {MAX_EXPORT_VIDEOS} videos can be exported at once"
+            )));
+        }
+        if let Some(bad) = video_ids.iter().find(|id| !is_video_id(id)) {
+            return Err(DiscoveryError::InvalidArgument(format!(
+                "{:?} is not a YouTube video id",
+                bad.chars().take(40).collect::<String>()
+            )));
+        }
+        let known = self.store.videos_by_id(video_ids).await?;
+        let rows: Vec<ExportRow<'_>> = video_ids
+            .iter()
+            .map(|id| {
+                known
+                    .get(id)
+                    .map_or(ExportRow::Unknown(id), ExportRow::Known)
+            })
+            .collect();
+        Ok(ExportFile {
+            filename: filename(kind, Utc::now().date_naive()),
+            csv: to_csv(kind, &rows)?,
+        })
+    }
+}
