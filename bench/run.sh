@@ -18,6 +18,8 @@ echo "== audio pipeline (1 thread)"
 pipeline1="$(cargo bench -q -p scribevault-transcription-worker --bench pipeline -- 1 3 | tail -1)"
 echo "== faster-whisper int8, 2 threads"
 faster="$("$venv/bin/python" bench/compare_faster_whisper.py "$shared")"
+echo "== discovery: All of a 5,000-video channel, fake answering in 20 ms"
+cargo bench -q -p scribevault --bench discovery_all_scan -- 20 3 | tail -1 > bench/results/discovery-latest.json
 echo "== server figures"
 server="$(python3 bench/measure.py "$CARGO_TARGET_DIR/release/scribevault" "$shared")"
 ours_wer="$(python3 bench/wer.py "$shared/audio/long-01-bread.txt" <<<"$pipeline2")"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The SPA end to end against the real product: starts `scribevault all` on embedded defaults in
-# a temporary data dir (local auth; a model dir whose ggml-small.bin is the small test model),
+# a temporary data dir (local auth; a model dir whose ggml-small.bin is the small test model;
+# the YouTube Data API replaced by the fake in test-support, seeded with @scribevault-demo),
 # then drives headless Chromium through frontend/e2e/e2e.mjs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -10,15 +11,26 @@ shared="$(cd "$root/.." && pwd)/shared"
 work="$(mktemp -d)"
 mkdir -p "$work/models"
 ln -s "$shared/models/ggml-tiny.en.bin" "$work/models/ggml-small.bin"
+cargo build -q -p scribevault-test-support --bin fake-youtube
+"$CARGO_TARGET_DIR/debug/fake-youtube" --port 0 >"$work/fake-youtube.out" 2>"$work/fake-youtube.log" &
+fake=$!
+trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  grep -q '^FAKE_YOUTUBE_BASE=' "$work/fake-youtube.out" 2>/dev/null && break
+  sleep 0.1
+done
+youtube_base="$(sed -n 's/^FAKE_YOUTUBE_BASE=//p' "$work/fake-youtube.out")"
+[ -n "$youtube_base" ] || { echo "the YouTube fake did not start"; cat "$work/fake-youtube.log"; exit 1; }
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:$port" \
   SCRIBEVAULT_FRONTEND_DIR="$root/frontend/dist" SCRIBEVAULT_WHISPER_MODEL_DIR="$work/models" \
+  SCRIBEVAULT_YOUTUBE_API_BASE="$youtube_base" SCRIBEVAULT_YOUTUBE_API_KEY=e2e-key \
   SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $server $fake 2>/dev/null; wait $server $fake 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
   sleep 0.1
 done
 cd "$root/frontend"
-BASE_URL="http://127.0.0.1:$port" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}" node e2e/e2e.mjs
+YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://127.0.0.1:$port" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}" node e2e/e2e.mjs
