@@ -220,7 +220,7 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
 
   return (
     <section className="card" aria-labelledby="source-videos-heading" data-testid="source-videos">
-      <div className="card-header">
+      <div className="card-header nowrap-header">
         <h2 id="source-videos-heading" ref={heading} tabIndex={-1} className="card-title">
           <ListVideo size={18} aria-hidden="true" /> Videos of {source.title}
           {videos.length > 0 && <span className="count">{formatCount(videos.length)}</span>}

@@ -11,7 +11,7 @@ import {
   Music,
   Wand2,
 } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '@/api/errors';
 import { useGetMp3StatusForVideosQuery } from '@/api/mp3Api';
@@ -105,15 +105,21 @@ export function VideoResults() {
     void dispatch(attachMp3ToVideo(target, file));
   }
 
-  function attachTo(video: DiscoveryVideo, files: FileList | null | undefined) {
-    if (!files || files.length === 0) return;
-    const file = firstDroppedMp3(files);
-    if (!file) {
-      dispatch(notice(DISCOVERY_MESSAGES.dropMp3));
-      return;
-    }
-    void dispatch(attachMp3ToVideo(video, file));
-  }
+  // Stable, so a memoised row re-renders only when its own video, status or selection changes.
+  const attachTo = useCallback(
+    (video: DiscoveryVideo, files: FileList | null | undefined) => {
+      setCardDragging(false);
+      if (!files || files.length === 0) return;
+      const file = firstDroppedMp3(files);
+      if (!file) {
+        dispatch(notice(DISCOVERY_MESSAGES.dropMp3));
+        return;
+      }
+      void dispatch(attachMp3ToVideo(video, file));
+    },
+    [dispatch],
+  );
+  const toggle = useCallback((videoId: string) => dispatch(videoSelectionToggled(videoId)), [dispatch]);
 
   function downloadAsMp3() {
     const chosen = videos.filter((video) => selected.has(video.youtubeVideoId));
@@ -260,12 +266,9 @@ export function VideoResults() {
                     statusKnown={Boolean(statuses) || statusQuery.isError}
                     upload={uploads[video.youtubeVideoId]}
                     dragging={rowDragging === video.youtubeVideoId}
-                    onToggle={() => dispatch(videoSelectionToggled(video.youtubeVideoId))}
-                    onDragging={(on) => setRowDragging(on ? video.youtubeVideoId : null)}
-                    onFiles={(files) => {
-                      setCardDragging(false);
-                      attachTo(video, files);
-                    }}
+                    onToggle={toggle}
+                    onDragging={setRowDragging}
+                    onFiles={attachTo}
                   />
                 ))}
               </tbody>
@@ -284,7 +287,7 @@ export function VideoResults() {
   );
 }
 
-function VideoRow({
+const VideoRow = memo(function VideoRow({
   video,
   selected,
   hasMp3,
@@ -301,11 +304,12 @@ function VideoRow({
   statusKnown: boolean;
   upload: RowUpload | undefined;
   dragging: boolean;
-  onToggle: () => void;
-  onDragging: (on: boolean) => void;
-  onFiles: (files: FileList | null | undefined) => void;
+  onToggle: (videoId: string) => void;
+  onDragging: (videoId: string | null) => void;
+  onFiles: (video: DiscoveryVideo, files: FileList | null | undefined) => void;
 }) {
   const uploading = upload?.status === 'uploading';
+  const videoId = video.youtubeVideoId;
   return (
     <tr
       data-testid="video-row"
@@ -314,20 +318,20 @@ function VideoRow({
       onDragOver={(event) => {
         event.preventDefault();
         event.stopPropagation();
-        if (!dragging) onDragging(true);
+        if (!dragging) onDragging(videoId);
       }}
       onDragLeave={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onDragging(false);
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) onDragging(null);
       }}
       onDrop={(event) => {
         event.preventDefault();
         event.stopPropagation();
-        onDragging(false);
-        if (!uploading) onFiles(event.dataTransfer?.files);
+        onDragging(null);
+        if (!uploading) onFiles(video, event.dataTransfer?.files);
       }}
     >
       <td className="cell-select">
-        <input type="checkbox" className="row-check" checked={selected} aria-label={`Select ${video.title}`} onChange={onToggle} />
+        <input type="checkbox" className="row-check" checked={selected} aria-label={`Select ${video.title}`} onChange={() => onToggle(videoId)} />
       </td>
       <td className="cell-title" data-label="Title">
         <span className="file-title">{video.title}</span>
@@ -335,7 +339,7 @@ function VideoRow({
       <td className="cell-url" data-label="URL">
         <span className="url-cell">
           <a href={video.url} target="_blank" rel="noopener noreferrer" className="video-url" title={video.url}>
-            {video.url}
+            {shortUrl(video.url)}
           </a>
           <CopyUrlButton url={video.url} title={video.title} />
         </span>
@@ -364,7 +368,7 @@ function VideoRow({
                 accept=".mp3,audio/mpeg"
                 aria-label={`Attach MP3 to ${video.title}`}
                 onChange={(event) => {
-                  onFiles(event.target.files);
+                  onFiles(video, event.target.files);
                   event.target.value = '';
                 }}
               />
@@ -375,6 +379,11 @@ function VideoRow({
       </td>
     </tr>
   );
+});
+
+/** The URL without its scheme and www., so the part that tells videos apart stays visible. */
+export function shortUrl(url: string): string {
+  return url.replace(/^https?:\/\//i, '').replace(/^www\./i, '');
 }
 
 function CopyUrlButton({ url, title }: { url: string; title: string }) {
