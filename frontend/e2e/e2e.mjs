@@ -180,6 +180,8 @@ async function discoverySteps(page) {
     await waitForLabeled(row.getByText('MP3 uploaded', { exact: true }), 'the row to show MP3 uploaded', { timeout: 60_000 });
     const secondStatus = await rowByExactTitle(page, 'video-row', second).locator('.cell-mp3').innerText();
     if (/MP3 uploaded/.test(secondStatus)) throw new Error(`${second} has an MP3 before any upload`);
+    // The toasts sit over the MP3 column for a few seconds; let them go so the screenshot shows it.
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
     await shot(page, 'desktop-discovery-mp3');
   });
 
