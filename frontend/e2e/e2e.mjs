@@ -8,6 +8,14 @@
 // the overall bar's fill matches its percentage in every frame (desktop and 390 px). Saves desktop
 // and 390 px screenshots of every screen into a folder it prints (SCREENSHOT_DIR, else a new
 // temporary folder). Exits non-zero on any failure.
+//
+// With YOUTUBE_DEMO_CHANNEL set (the server runs a YouTube fake seeded with the channel
+// @scribevault-demo, "Scribevault Demo", 120 videos, and the playlist "Demo playlist"), it also
+// searches that channel on Find Videos (default 100), selects two videos, drops an MP3 on one
+// row, creates transcripts from it, exports the URLs, adds the playlist on /sources and pages
+// through its videos, with desktop and 390 px screenshots. YOUTUBE_DEMO_CHANNEL is the channel
+// URL, or a handle (@name), or any other value for https://www.youtube.com/@scribevault-demo;
+// YOUTUBE_DEMO_TITLE, YOUTUBE_DEMO_PLAYLIST and YOUTUBE_DEMO_PLAYLIST_TITLE override the rest.
 import { mkdirSync, mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,6 +44,20 @@ const LAUNCH = {
     '--disable-sync',
   ],
 };
+const DEMO_CHANNEL = process.env.YOUTUBE_DEMO_CHANNEL?.trim() || null;
+const DEMO = DEMO_CHANNEL
+  ? {
+      channelUrl: /^https?:\/\//i.test(DEMO_CHANNEL)
+        ? DEMO_CHANNEL
+        : DEMO_CHANNEL.startsWith('@')
+          ? `https://www.youtube.com/${DEMO_CHANNEL}`
+          : 'https://www.youtube.com/@scribevault-demo',
+      title: process.env.YOUTUBE_DEMO_TITLE ?? 'Scribevault Demo',
+      episode: (n) => `${process.env.YOUTUBE_DEMO_TITLE ?? 'Scribevault Demo'} episode ${n}`,
+      playlistUrl: process.env.YOUTUBE_DEMO_PLAYLIST ?? 'https://www.youtube.com/playlist?list=PLscribevaultdemo0000000000000001',
+      playlistTitle: process.env.YOUTUBE_DEMO_PLAYLIST_TITLE ?? 'Demo playlist',
+    }
+  : null;
 const DESKTOP = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 
@@ -64,9 +86,11 @@ async function step(name, fn) {
   }
 }
 
-async function shot(page, name) {
+async function shot(page, name, { fullPage = true } = {}) {
+  // A full-page capture of a scrolled page draws the fixed menu and sticky bar where the scroll left them.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(250); // let transitions settle
-  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage });
 }
 
 function watch(page, label) {
@@ -87,6 +111,179 @@ async function waitForLabeled(locator, label, options) {
 
 const rowByTitle = (page, testId, title) =>
   page.getByTestId(testId).filter({ has: page.locator('.file-title', { hasText: title }) });
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A row whose title is exactly `title` ('episode 12' must not match 'episode 120'). */
+const rowByExactTitle = (page, testId, title) =>
+  page.getByTestId(testId).filter({ has: page.locator('.file-title', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) });
+
+/** Fails unless the page is no wider than its viewport (no sideways scrolling on a phone). */
+async function checkNoOverflow(page, what) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (overflow > 1) throw new Error(`${what} is ${overflow}px wider than the viewport`);
+}
+
+/** Drops `file` (from AUDIO_DIR) on `target` the way a browser does: dragenter, dragover, drop. */
+async function dropFile(page, target, file) {
+  const base64 = readFileSync(path.join(AUDIO_DIR, file)).toString('base64');
+  const dataTransfer = await page.evaluateHandle(
+    ({ base64, name }) => {
+      const binary = atob(base64);
+      const bytes = new Uint8Array(binary.length);
+      for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], name, { type: 'audio/mpeg' }));
+      return transfer;
+    },
+    { base64, name: file },
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) await target.dispatchEvent(type, { dataTransfer });
+}
+
+/** Find Videos and Sources against the server's YouTube fake (YOUTUBE_DEMO_CHANNEL). */
+async function discoverySteps(page) {
+  const first = DEMO.episode(120);
+  const second = DEMO.episode(119);
+
+  await step(`find videos: search ${DEMO.channelUrl} with the default 100`, async () => {
+    await page.getByRole('link', { name: 'Find Videos' }).click();
+    await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
+    const count = await page.getByLabel('Videos', { exact: true }).inputValue();
+    if (count !== '100') throw new Error(`the count selector starts at ${count}, not 100`);
+    await page.getByLabel('YouTube channel URL').fill(DEMO.channelUrl);
+    // "All" shows what is left of the YouTube quota before the scan (nothing when it cannot be read).
+    await page.getByLabel('Videos', { exact: true }).selectOption({ label: 'All' });
+    const hint = page.locator('.quota-hint');
+    await hint.waitFor({ timeout: 5000 }).catch(() => {});
+    console.log(`  with All: ${(await hint.isVisible()) ? (await hint.innerText()).trim() : 'no quota hint (the quota could not be read)'}`);
+    await shot(page, 'desktop-discovery-all');
+    await page.getByLabel('Videos', { exact: true }).selectOption({ label: '100' });
+    await page.getByLabel('YouTube channel URL').press('Enter');
+    const card = page.getByTestId('channel-card');
+    await waitForLabeled(card.getByRole('heading', { name: DEMO.title }), 'the channel card', { timeout: 120_000 });
+    const stats = await card.locator('.channel-stats').innerText();
+    console.log(`  channel card: ${DEMO.title} · ${stats.replace(/\s+/g, ' ')}`);
+    if (!/subscribers/.test(stats) || !/videos/.test(stats)) throw new Error(`the channel card says "${stats}"`);
+    const rows = await page.getByTestId('video-row').count();
+    if (rows !== 100) throw new Error(`${rows} rows, not 100`);
+    const top = (await page.getByTestId('video-row').first().locator('.file-title').innerText()).trim();
+    if (top !== first) throw new Error(`the first row is "${top}", not "${first}" (newest first)`);
+    await rowByExactTitle(page, 'video-row', first).locator('.cell-mp3').getByText(/Drop MP3|MP3 uploaded/).waitFor({ timeout: 30_000 });
+    await shot(page, 'desktop-discovery');
+  });
+
+  await step('find videos: select two videos, drop an MP3 on one row and see its MP3 status turn', async () => {
+    for (const title of [first, second]) await page.getByRole('checkbox', { name: `Select ${title}`, exact: true }).check();
+    await page.getByText('2 selected').waitFor();
+    const row = rowByExactTitle(page, 'video-row', first);
+    await dropFile(page, row, SAMPLES[0]);
+    await waitForLabeled(row.getByText('MP3 uploaded', { exact: true }), 'the row to show MP3 uploaded', { timeout: 60_000 });
+    const secondStatus = await rowByExactTitle(page, 'video-row', second).locator('.cell-mp3').innerText();
+    if (/MP3 uploaded/.test(secondStatus)) throw new Error(`${second} has an MP3 before any upload`);
+    // The toasts sit over the MP3 column for a few seconds; let them go so the screenshot shows it.
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(page, 'desktop-discovery-mp3');
+  });
+
+  await step('find videos: Download URLs Only saves a CSV named by the server', async () => {
+    const download = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Download URLs Only' }).click();
+    const file = await download;
+    const name = file.suggestedFilename();
+    console.log(`  export: ${name}`);
+    if (!name.toLowerCase().endsWith('.csv')) throw new Error(`the export is named ${name}`);
+    const saved = await file.path();
+    const text = saved ? readFileSync(saved, 'utf8') : '';
+    const urls = text.match(/https?:\/\/\S+/g) ?? [];
+    if (urls.length !== 2) throw new Error(`the export of the 2 selected videos holds ${urls.length} URLs`);
+  });
+
+  await step('find videos: Create Transcripts lists the video with the MP3 on /transcripts', async () => {
+    await page.getByRole('button', { name: 'Create Transcripts', exact: true }).click();
+    await page.waitForURL(/\/transcripts$/);
+    await page.getByRole('heading', { name: 'Create Transcripts', level: 1 }).waitFor();
+    await waitForLabeled(rowByExactTitle(page, 'transcription-row', first), `${first} on /transcripts`, { timeout: 30_000 });
+    if ((await rowByExactTitle(page, 'transcription-row', second).count()) > 0) {
+      throw new Error(`${second} has no MP3 but was listed`);
+    }
+    await shot(page, 'desktop-transcripts-from-discovery');
+  });
+
+  await step('find videos: the search is in Previous Searches and comes back from it', async () => {
+    await page.getByRole('link', { name: 'Find Videos' }).click();
+    await page.getByTestId('video-row').first().waitFor();
+    await page.getByRole('button', { name: /Previous Searches/ }).click();
+    await page.getByRole('tab', { name: 'Most Used' }).click();
+    await page.getByRole('button', { name: `Search ${DEMO.title} again` }).waitFor();
+    await shot(page, 'desktop-discovery-history');
+  });
+
+  await step(`sources: add ${DEMO.playlistTitle} and load its videos`, async () => {
+    await page.getByRole('link', { name: 'Sources' }).click();
+    await page.getByRole('heading', { name: 'Sources', level: 1 }).waitFor();
+    await page.getByLabel('Channel or playlist URL').fill(DEMO.playlistUrl);
+    await page.getByRole('button', { name: 'Add Source' }).click();
+    const item = page.getByTestId('source-item').filter({ hasText: DEMO.playlistTitle });
+    await waitForLabeled(item, 'the new source in the list', { timeout: 60_000 });
+    await page.getByLabel('Channel or playlist URL').fill(DEMO.playlistUrl);
+    await page.getByRole('button', { name: 'Add Source' }).click();
+    const duplicate = page.locator('.add-source-message[role=alert]');
+    await waitForLabeled(duplicate, 'the message for a source added twice', { timeout: 30_000 });
+    console.log(`  adding it twice: ${(await duplicate.innerText()).trim()}`);
+    await page.getByLabel('Channel or playlist URL').fill('');
+    await item.getByRole('button', { name: `View videos of ${DEMO.playlistTitle}` }).click();
+    const videos = page.getByTestId('source-videos');
+    await waitForLabeled(videos.getByTestId('source-video-row').first(), 'the playlist videos', { timeout: 60_000 });
+    const firstPage = await videos.getByTestId('source-video-row').count();
+    const more = videos.getByRole('button', { name: 'Load more' });
+    let total = firstPage;
+    if (await more.isVisible()) {
+      await more.click();
+      await page.waitForFunction(
+        (count) => document.querySelectorAll('[data-testid=source-video-row]').length > count,
+        firstPage,
+        { timeout: 60_000 },
+      );
+      total = await videos.getByTestId('source-video-row').count();
+    }
+    console.log(`  playlist videos: ${firstPage} on the first page, ${total} after Load more`);
+    await shot(page, 'desktop-sources');
+  });
+}
+
+/** The 390 px layout of Find Videos (searched again from Previous Searches) and Sources. */
+async function discoveryPhoneSteps(mobile) {
+  await mobile.goto(`${BASE_URL}/youtube-discovery`);
+  await mobile.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
+  await mobile.getByRole('button', { name: /Previous Searches/ }).click();
+  await shot(mobile, 'phone-discovery-history');
+  await mobile.getByRole('button', { name: `Search ${DEMO.title} again` }).click();
+  await mobile.getByTestId('channel-card').waitFor({ timeout: 120_000 });
+  await rowByExactTitle(mobile, 'video-row', DEMO.episode(120)).getByText('MP3 uploaded', { exact: true }).waitFor({ timeout: 30_000 });
+  await mobile.getByRole('checkbox', { name: `Select ${DEMO.episode(119)}`, exact: true }).check();
+  await checkNoOverflow(mobile, '/youtube-discovery with results');
+  await mobile.evaluate(() => window.scrollTo(0, 0));
+  await shot(mobile, 'phone-discovery', { fullPage: false });
+  await mobile.getByTestId('channel-card').scrollIntoViewIfNeeded();
+  await mobile.evaluate(() => document.querySelector('[data-testid=channel-card]')?.scrollIntoView({ block: 'start' }));
+  await shot(mobile, 'phone-discovery-results', { fullPage: false });
+  await mobile.getByTestId('video-row').first().evaluate((row) => row.scrollIntoView({ block: 'start' }));
+  await mobile.evaluate(() => window.scrollBy(0, -80));
+  await shot(mobile, 'phone-discovery-rows', { fullPage: false });
+
+  await mobile.goto(`${BASE_URL}/sources`);
+  await mobile.getByRole('heading', { name: 'Sources', level: 1 }).waitFor();
+  const item = mobile.getByTestId('source-item').filter({ hasText: DEMO.playlistTitle });
+  await item.waitFor({ timeout: 30_000 });
+  await item.getByRole('button', { name: `View videos of ${DEMO.playlistTitle}` }).click();
+  await mobile.getByTestId('source-video-row').first().waitFor({ timeout: 60_000 });
+  await checkNoOverflow(mobile, '/sources with videos');
+  await shot(mobile, 'phone-sources');
+  await item.getByRole('button', { name: `Delete ${DEMO.playlistTitle}` }).click();
+  await mobile.getByRole('dialog', { name: 'Delete source?' }).waitFor();
+  await shot(mobile, 'phone-sources-delete', { fullPage: false });
+  await mobile.getByRole('button', { name: 'Cancel' }).click();
+}
 
 /**
  * Uploads the two samples and the broken file on /download-mp3 and reads the overall bar in every
@@ -273,12 +470,16 @@ async function main() {
         ['/convert-pdf', 'PDF to Markdown'],
         ['/settings', 'Settings'],
         ['/youtube-discovery', 'Find Videos'],
+        ['/sources', 'Sources'],
       ]) {
         await page.goto(`${BASE_URL}${route}`);
         await page.getByRole('heading', { name: title, level: 1 }).waitFor();
         await shot(page, `desktop${route.replace(/\//g, '-')}`);
       }
     });
+
+    if (DEMO) await discoverySteps(page);
+    else console.log('- find videos and sources against the YouTube fake: skipped (YOUTUBE_DEMO_CHANNEL is not set)');
 
     const signedIn = await desktop.storageState();
     await step('phone layout (390 px) of every screen', async () => {
@@ -293,6 +494,7 @@ async function main() {
         ['/vault', 'Vault'],
         ['/convert-pdf', 'PDF to Markdown'],
         ['/settings', 'Settings'],
+        ['/sources', 'Sources'],
       ]) {
         await mobile.goto(`${BASE_URL}${route}`);
         await mobile.getByRole('heading', { name: title, level: 1 }).waitFor();
@@ -323,6 +525,20 @@ async function main() {
       await shot(signInPage, 'phone-sign-in');
       await anonymous.close();
     });
+
+    if (DEMO) {
+      await step('phone layout (390 px) of Find Videos with results and of Sources', async () => {
+        const phone = await browser.newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true });
+        const mobile = await phone.newPage();
+        watch(mobile, 'phone');
+        activePage = mobile;
+        try {
+          await discoveryPhoneSteps(mobile);
+        } finally {
+          await phone.close();
+        }
+      });
+    }
 
     await step('no uncaught page errors', async () => {
       if (pageErrors.length > 0) throw new Error(pageErrors.join('; '));

@@ -1,6 +1,9 @@
 // A stand-in for the Scribevault gateway, for developing the SPA without the Rust services and
 // for trying the end-to-end script. It speaks the same REST + Socket.IO contract, keeps
 // everything in memory and "transcribes" by replaying the .txt beside a known sample MP3.
+// YouTube is a fake seeded like the real server's test fake: the channel @scribevault-demo
+// ("Scribevault Demo", 120 videos, "Scribevault Demo episode 120" newest) and the playlist
+// PLscribevaultdemo0000000000000001 ("Demo playlist").
 //
 //   node e2e/mock-gateway.mjs            # serves dist/ and the API on http://127.0.0.1:8080
 //   PORT=8081 AUDIO_DIR=... node e2e/mock-gateway.mjs
@@ -22,6 +25,61 @@ const tokens = new Map(); // token -> user
 const uploads = new Map(); // userId -> [{youtubeVideoId, title, mp3FilePath}]
 const jobs = new Map(); // jobId -> {id, userId, status, files: []}
 const library = new Map(); // userId -> [{transcript + content}]
+const videoMp3s = new Map(); // userId -> Map(videoId -> mp3Path)
+const sources = new Map(); // userId -> [{id, type, title, thumbnailUrl, url}]
+const seenVideos = new Map(); // `${userId} ${channel}` -> Set(videoId), for newCount
+const quota = { used: 0, limit: 10_000 };
+
+// ---------- The YouTube fake ----------
+const DEMO_HANDLE = 'scribevault-demo';
+const DEMO_PLAYLIST_ID = 'PLscribevaultdemo0000000000000001';
+const DEMO_THUMBNAIL = '/mock-assets/scribevault-demo.svg';
+const demoVideos = Array.from({ length: 120 }, (_, index) => {
+  const episode = 120 - index;
+  const youtubeVideoId = `svdemo${String(episode).padStart(5, '0')}`;
+  return {
+    youtubeVideoId,
+    title: `Scribevault Demo episode ${episode}`,
+    channelTitle: 'Scribevault Demo',
+    duration: episode % 7 === 0 ? 3600 + episode * 13 : 240 + episode * 17,
+    publishedAt: new Date(Date.UTC(2025, 0, 1) + (episode - 1) * 3 * 86_400_000).toISOString(),
+    url: `https://www.youtube.com/watch?v=${youtubeVideoId}`,
+  };
+});
+const demoChannel = {
+  title: 'Scribevault Demo',
+  thumbnails: { high: { url: DEMO_THUMBNAIL } },
+  subscriberCount: '12345',
+  videoCount: String(demoVideos.length),
+};
+// The playlist holds every other episode: 60 videos, so its second page is short.
+const playlistVideos = demoVideos.filter((video) => Number(video.title.split(' ').pop()) % 2 === 0);
+const DEMO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96"><rect width="96" height="96" rx="48" fill="#4f46e5"/><path d="M38 30l30 18-30 18z" fill="#fff"/></svg>`;
+
+/** What a URL names on the fake: {kind: 'channel'|'playlist', id} or an error {status, message}. */
+function parseYoutubeUrl(raw, { playlists }) {
+  const text = String(raw ?? '').trim();
+  if (!text) return { status: 400, message: 'Please enter a YouTube channel URL' };
+  let url;
+  try {
+    url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text.replace(/^@/, 'www.youtube.com/@')}`);
+  } catch {
+    return { status: 400, message: 'Please enter a valid YouTube channel URL' };
+  }
+  if (!/(^|\.)youtube\.com$/i.test(url.hostname)) return { status: 400, message: 'Please enter a valid YouTube channel URL' };
+  const list = url.searchParams.get('list');
+  if (playlists && list) return { kind: 'playlist', id: list };
+  const handle = url.pathname.match(/^\/@([\w.-]+)/);
+  if (handle) return { kind: 'channel', id: handle[1].toLowerCase() };
+  const channel = url.pathname.match(/^\/(?:channel|c|user)\/([\w.-]+)/);
+  if (channel) return { kind: 'channel', id: channel[1].toLowerCase() };
+  return { status: 400, message: 'Please enter a valid YouTube channel URL' };
+}
+
+function csvField(value) {
+  const text = String(value ?? '');
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
 
 const json = (res, status, body) => {
   res.writeHead(status, { 'Content-Type': 'application/json' });
@@ -165,7 +223,108 @@ async function api(req, res, url) {
   if (route === 'GET /api/video-mp3/manual-uploads') return json(res, 200, { data: { videos: uploads.get(user.id) ?? [] } });
   if (route === 'GET /api/video-mp3/status') {
     const ids = (url.searchParams.get('videoIds') ?? '').split(',').filter(Boolean);
-    return json(res, 200, { data: Object.fromEntries(ids.map((id) => [id, { hasMp3: false, mp3FilePath: null }])) });
+    if (ids.length > 1000) return fail(res, 400, 'At most 1000 video ids at once', 'BAD_REQUEST');
+    const mine = videoMp3s.get(user.id) ?? new Map();
+    return json(res, 200, {
+      data: Object.fromEntries(ids.map((id) => [id, { hasMp3: mine.has(id), mp3FilePath: mine.get(id) ?? null }])),
+    });
+  }
+  const videoUpload = url.pathname.match(/^\/api\/video-mp3\/upload\/([\w-]{1,64})$/);
+  if (req.method === 'POST' && videoUpload) {
+    const videoId = videoUpload[1];
+    const form = await new Request('http://local/', { method: 'POST', headers: req.headers, body: await readBody(req) }).formData();
+    const file = form.get('mp3');
+    if (!(file instanceof File)) return fail(res, 400, 'Please select MP3 files only', 'BAD_REQUEST');
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (!isMp3(bytes)) return fail(res, 400, 'Please select MP3 files only', 'BAD_REQUEST');
+    const title = String(form.get('title') ?? videoId);
+    const mp3Path = `uploads/${user.id}/${videoId}.mp3`;
+    const mine = videoMp3s.get(user.id) ?? new Map();
+    mine.set(videoId, mp3Path);
+    videoMp3s.set(user.id, mine);
+    const list = (uploads.get(user.id) ?? []).filter((item) => item.youtubeVideoId !== videoId);
+    list.push({ youtubeVideoId: videoId, title, mp3FilePath: mp3Path });
+    uploads.set(user.id, list);
+    return json(res, 201, { data: { mp3Path, mp3FilePath: mp3Path, title, size: bytes.length, videoId } });
+  }
+
+  if (route === 'POST /api/youtube-discovery/channel-videos') {
+    const { channelUrl } = JSON.parse((await readBody(req)).toString() || '{}');
+    const target = parseYoutubeUrl(channelUrl, { playlists: false });
+    if (target.status) return fail(res, target.status, target.message, 'BAD_REQUEST');
+    if (target.id !== DEMO_HANDLE) return fail(res, 404, 'Channel not found', 'NOT_FOUND');
+    const limit = Number(url.searchParams.get('limit') ?? 100);
+    const videos = limit === -1 ? demoVideos : demoVideos.slice(0, Math.max(0, limit));
+    quota.used += 1 + Math.ceil(videos.length / 50);
+    const key = `${user.id} ${target.id}`;
+    const seen = seenVideos.get(key);
+    const newCount = seen ? videos.filter((video) => !seen.has(video.youtubeVideoId)).length : 0;
+    seenVideos.set(key, new Set([...(seen ?? []), ...videos.map((video) => video.youtubeVideoId)]));
+    // A real scan takes a moment; let the SPA show its loading state.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    return json(res, 200, { data: { videos, channel: demoChannel, newCount } });
+  }
+  if (route === 'GET /api/youtube-discovery/quota') {
+    const tomorrow = new Date();
+    tomorrow.setUTCHours(24, 0, 0, 0);
+    return json(res, 200, { data: { used: quota.used, limit: quota.limit, resetsAt: tomorrow.toISOString() } });
+  }
+  if (route === 'POST /api/youtube-discovery/export') {
+    const { videoIds = [], exportType = 'urls' } = JSON.parse((await readBody(req)).toString() || '{}');
+    const chosen = demoVideos.filter((video) => videoIds.includes(video.youtubeVideoId));
+    if (chosen.length === 0) return fail(res, 400, 'No videos to export', 'BAD_REQUEST');
+    const rows =
+      exportType === 'all'
+        ? [['youtubeVideoId', 'title', 'channelTitle', 'duration', 'publishedAt', 'url'], ...chosen.map((v) => [v.youtubeVideoId, v.title, v.channelTitle, v.duration, v.publishedAt, v.url])]
+        : [['url'], ...chosen.map((video) => [video.url])];
+    res.writeHead(200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="scribevault-demo-${exportType === 'all' ? 'videos' : 'urls'}.csv"`,
+    });
+    res.end(rows.map((row) => row.map(csvField).join(',')).join('\n') + '\n');
+    return undefined;
+  }
+
+  if (route === 'GET /api/sources') return json(res, 200, { data: sources.get(user.id) ?? [] });
+  if (route === 'POST /api/sources') {
+    const { url: sourceUrl } = JSON.parse((await readBody(req)).toString() || '{}');
+    const target = parseYoutubeUrl(sourceUrl, { playlists: true });
+    if (target.status) return fail(res, target.status, target.message, 'BAD_REQUEST');
+    const mine = sources.get(user.id) ?? [];
+    const normalised = String(sourceUrl).trim();
+    if (mine.some((source) => source.url === normalised)) return fail(res, 409, 'This source has already been added', 'CONFLICT');
+    let source;
+    if (target.kind === 'playlist' && target.id === DEMO_PLAYLIST_ID) {
+      source = { id: randomUUID(), type: 'PLAYLIST', title: 'Demo playlist', thumbnailUrl: null, url: normalised };
+    } else if (target.kind === 'channel' && target.id === DEMO_HANDLE) {
+      source = { id: randomUUID(), type: 'CHANNEL', title: demoChannel.title, thumbnailUrl: DEMO_THUMBNAIL, url: normalised };
+    } else {
+      return fail(res, 404, target.kind === 'playlist' ? 'Playlist not found' : 'Channel not found', 'NOT_FOUND');
+    }
+    mine.push(source);
+    sources.set(user.id, mine);
+    toUser(user.id, 'sourceUpdate', { type: 'created', source });
+    return json(res, 201, { data: source });
+  }
+  const sourceMatch = url.pathname.match(/^\/api\/sources\/([^/]+)(\/videos)?$/);
+  if (sourceMatch) {
+    const mine = sources.get(user.id) ?? [];
+    const source = mine.find((candidate) => candidate.id === sourceMatch[1]);
+    if (!source) return fail(res, 404, 'Source not found', 'NOT_FOUND');
+    if (req.method === 'DELETE' && !sourceMatch[2]) {
+      sources.set(user.id, mine.filter((candidate) => candidate !== source));
+      toUser(user.id, 'sourceUpdate', { type: 'deleted', source });
+      res.writeHead(204);
+      res.end();
+      return undefined;
+    }
+    if (req.method === 'GET' && sourceMatch[2]) {
+      const all = source.type === 'PLAYLIST' ? playlistVideos : demoVideos;
+      const start = Number(url.searchParams.get('pageToken') || 0) || 0;
+      const page = all.slice(start, start + 50);
+      const hasMore = start + 50 < all.length;
+      return json(res, 200, { data: page, meta: { nextPageToken: hasMore ? String(start + 50) : null, hasMore } });
+    }
   }
   if (route === 'POST /api/transcription/start' || route === 'POST /api/transcription/schedule') {
     const body = JSON.parse((await readBody(req)).toString() || '{}');
@@ -226,6 +385,11 @@ const types = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/htm
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (url.pathname === '/config.json') return json(res, 200, { authMode: 'local' });
+  if (url.pathname === DEMO_THUMBNAIL) {
+    res.writeHead(200, { 'Content-Type': 'image/svg+xml' });
+    res.end(DEMO_SVG);
+    return undefined;
+  }
   if (url.pathname.startsWith('/api/')) {
     api(req, res, url).catch((error) => {
       console.error(error);

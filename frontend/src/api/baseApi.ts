@@ -9,7 +9,7 @@ export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
   keepUnusedDataFor: 300,
-  tagTypes: ['Transcript', 'LibraryStats', 'Source', 'Mp3Status', 'ManualUploads', 'History'],
+  tagTypes: ['Transcript', 'LibraryStats', 'Source', 'Mp3Status', 'ManualUploads', 'History', 'DiscoveryQuota'],
   endpoints: () => ({}),
 });
 

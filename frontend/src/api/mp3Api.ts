@@ -1,8 +1,8 @@
 import { baseApi, type Envelope } from './baseApi';
 
 /**
- * MP3 files of the signed-in user, shared by more than one feature (Create Transcripts today,
- * Find Videos next), so they live here rather than in a feature's own `<feature>Api.ts`.
+ * MP3 files of the signed-in user, shared by more than one feature (Create Transcripts, Find
+ * Videos, the bulk upload screen), so they live here rather than in a feature's own `<feature>Api.ts`.
  */
 
 export interface ManualUpload {
@@ -16,6 +16,13 @@ export interface Mp3Status {
   mp3FilePath: string | null;
 }
 
+/**
+ * Video ids asked about per status call. A channel fetched with "All" can list thousands of
+ * videos; the gateway takes at most 1000 ids per call, and a short query string stays well under
+ * any proxy's URL limit.
+ */
+export const MP3_STATUS_CHUNK_SIZE = 200;
+
 export const mp3Api = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getManualUploads: build.query<ManualUpload[], void>({
@@ -23,9 +30,23 @@ export const mp3Api = baseApi.injectEndpoints({
       transformResponse: (response: Envelope<{ videos: ManualUpload[] }>) => response.data?.videos ?? [],
       providesTags: ['ManualUploads'],
     }),
+    /** `GET /video-mp3/status?videoIds=a,b`, in chunks of 200 ids whose answers are merged. */
     getMp3StatusForVideos: build.query<Record<string, Mp3Status>, string[]>({
-      query: (videoIds) => `/video-mp3/status?videoIds=${videoIds.map(encodeURIComponent).join(',')}`,
-      transformResponse: (response: Envelope<Record<string, Mp3Status>>) => response.data ?? {},
+      async queryFn(videoIds, _api, _extraOptions, baseQuery) {
+        const chunks: string[][] = [];
+        for (let index = 0; index < videoIds.length; index += MP3_STATUS_CHUNK_SIZE) {
+          chunks.push(videoIds.slice(index, index + MP3_STATUS_CHUNK_SIZE));
+        }
+        const results = await Promise.all(
+          chunks.map(async (chunk) => baseQuery(`/video-mp3/status?videoIds=${chunk.map(encodeURIComponent).join(',')}`)),
+        );
+        const statuses: Record<string, Mp3Status> = {};
+        for (const result of results) {
+          if (result.error) return { error: result.error };
+          Object.assign(statuses, (result.data as Envelope<Record<string, Mp3Status>> | null)?.data ?? {});
+        }
+        return { data: statuses };
+      },
       providesTags: ['Mp3Status'],
     }),
   }),

@@ -32,9 +32,13 @@ interface NavItem {
   icon: LucideIcon;
 }
 
-/** The six menu links of the spec, then the screens of the second feature family. */
+/**
+ * The six menu links of the spec in its order, with Sources (which Find Videos searches feed)
+ * right after Find Videos; then the other screens of the second feature family.
+ */
 export const MAIN_NAV: NavItem[] = [
   { to: paths.discovery, label: 'Find Videos', icon: Search },
+  { to: paths.sources, label: 'Sources', icon: Database },
   { to: paths.uploads, label: 'Bulk Upload MP3s', icon: Upload },
   { to: paths.transcripts, label: 'Create Transcripts', icon: FileText },
   { to: paths.convertPdf, label: 'PDF to Markdown', icon: FileType2 },
@@ -43,7 +47,6 @@ export const MAIN_NAV: NavItem[] = [
 ];
 
 export const LIBRARY_NAV: NavItem[] = [
-  { to: paths.sources, label: 'Sources', icon: Database },
   { to: paths.downloads, label: 'Downloads', icon: Download },
 ];
 

@@ -13,6 +13,7 @@ const CreateTranscriptsPage = lazy(
 );
 const VaultPage = lazy(() => import(/* webpackChunkName: "vault" */ '@/features/library/VaultPage'));
 const FindVideosPage = lazy(() => import(/* webpackChunkName: "discovery" */ '@/features/discovery/FindVideosPage'));
+const SourcesPage = lazy(() => import(/* webpackChunkName: "sources" */ '@/features/discovery/SourcesPage'));
 
 export const appRoutes: RouteObject[] = [
   {
@@ -38,7 +39,7 @@ export const appRoutes: RouteObject[] = [
             path: paths.settings,
             element: <ComingSoonPage title="Settings" description="Manage your account, preferences, and scheduled syncs" />,
           },
-          { path: paths.sources, element: <ComingSoonPage title="Sources" /> },
+          { path: paths.sources, element: <SourcesPage /> },
           { path: paths.downloads, element: <ComingSoonPage title="Downloads" /> },
         ],
       },

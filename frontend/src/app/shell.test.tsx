@@ -3,19 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 
 describe('app shell', () => {
-  it('lists the six menu links plus sources and downloads, highlighting the current route', async () => {
+  it('lists the six menu links with Sources after Find Videos, then Downloads, highlighting the current route', async () => {
     renderWithProviders({ route: '/settings' });
     const nav = await screen.findByRole('complementary', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link');
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['Scribevault', '/'],
       ['Find Videos', '/youtube-discovery'],
+      ['Sources', '/sources'],
       ['Bulk Upload MP3s', '/download-mp3'],
       ['Create Transcripts', '/transcripts'],
       ['PDF to Markdown', '/convert-pdf'],
       ['Vault', '/vault'],
       ['Settings', '/settings'],
-      ['Sources', '/sources'],
       ['Downloads', '/downloads'],
     ]);
     const current = within(nav).getByRole('link', { name: 'Settings' });
@@ -55,9 +55,16 @@ describe('app shell', () => {
   it.each([
     ['/', 'Find Videos'],
     ['/youtube-discovery', 'Find Videos'],
+  ])('%s shows Find Videos with its search form', async (route, title) => {
+    renderWithProviders({ route });
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByLabelText('YouTube channel URL')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Coming soon' })).not.toBeInTheDocument();
+  });
+
+  it.each([
     ['/convert-pdf', 'PDF to Markdown'],
     ['/settings', 'Settings'],
-    ['/sources', 'Sources'],
     ['/downloads', 'Downloads'],
   ])('%s shows its title and a coming-soon note', async (route, title) => {
     renderWithProviders({ route });

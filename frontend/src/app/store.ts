@@ -12,6 +12,7 @@ import { realtimeReducer } from '@/api/realtimeSlice';
 import { registerAuthListeners } from '@/features/auth/authListeners';
 import { authReducer } from '@/features/auth/authSlice';
 import { registerDiscoveryListeners } from '@/features/discovery/discoveryListeners';
+import { discoveryReducer } from '@/features/discovery/discoverySlice';
 import { registerLibraryListeners } from '@/features/library/libraryListeners';
 import { registerRealtimeListeners } from '@/features/realtime/realtimeListeners';
 import { registerTranscriptsListeners } from '@/features/transcripts/transcriptsListeners';
@@ -21,6 +22,7 @@ import { toastReducer } from '@/lib/toast';
 const rootReducer = combineReducers({
   [baseApi.reducerPath]: baseApi.reducer,
   auth: authReducer,
+  discovery: discoveryReducer,
   realtime: realtimeReducer,
   toast: toastReducer,
   transcripts: transcriptsReducer,

@@ -40,3 +40,22 @@ export function formatProcessingTime(ms: number | null | undefined): string {
   const minutes = Math.floor(seconds / 60);
   return `${minutes}m ${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
 }
+
+const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** 9799 → '9,799'; numeric strings (the YouTube API sends counts as strings) are accepted. */
+export function formatCount(value: number | string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const number = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(number) ? wholeNumber.format(number) : '';
+}
+
+const clockTime = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/** '9:00 AM' in the browser's time zone; an empty string for a missing or invalid date. */
+export function formatClockTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return clockTime.format(date);
+}

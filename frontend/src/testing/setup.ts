@@ -45,6 +45,7 @@ beforeAll(async () => {
     import('@/features/transcripts/CreateTranscriptsPage'),
     import('@/features/library/VaultPage'),
     import('@/features/discovery/FindVideosPage'),
+    import('@/features/discovery/SourcesPage'),
   ]);
 });
 beforeEach(() => {

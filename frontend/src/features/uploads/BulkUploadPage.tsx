@@ -1,6 +1,10 @@
 import { AlertCircle, CheckCircle2, FileAudio, LoaderCircle, Trash2, UploadCloud, Wand2, X } from 'lucide-react';
 import { useCallback, useId, useReducer, useState, type DragEvent } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { useNavigate } from 'react-router';
+import { baseApi } from '@/api/baseApi';
+import { useGetMp3StatusForVideosQuery, type Mp3Status } from '@/api/mp3Api';
+import { uploadMp3 } from '@/api/mp3Upload';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
@@ -9,7 +13,6 @@ import { paths } from '@/config/paths';
 import { formatDuration, formatFileSize } from '@/lib/format';
 import { HANDOFF_KEYS, readJson, writeJson } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
-import { uploadMp3 } from './uploadMp3';
 import {
   MAX_FILES_PER_SELECTION,
   MESSAGES,
@@ -45,6 +48,8 @@ export default function BulkUploadPage() {
   const [message, setMessage] = useState<string | null>(null);
   const [isUploading, setIsUploading] = useState(false);
   const [selectedVideos] = useState(() => parseSelectedVideos(readJson('session', HANDOFF_KEYS.selectedVideos)));
+  const selectedIds = selectedVideos.map((video) => video.youtubeVideoId);
+  const { data: selectedStatuses } = useGetMp3StatusForVideosQuery(selectedIds.length > 0 ? selectedIds : skipToken);
 
   const addFiles = useCallback((list: FileList | File[] | null) => {
     const files = list ? Array.from(list) : [];
@@ -82,9 +87,13 @@ export default function BulkUploadPage() {
         await Promise.all(
           batch.map(async (item) => {
             update({ type: 'started', id: item.id });
-            const outcome = await uploadMp3(item.file, item.title, item.video, dispatch, (progress) =>
-              update({ type: 'progressed', id: item.id, progress }),
-            );
+            const outcome = await uploadMp3({
+              file: item.file,
+              title: item.title,
+              video: item.video,
+              dispatch,
+              onProgress: (progress) => update({ type: 'progressed', id: item.id, progress }),
+            });
             if (outcome.ok) update({ type: 'succeeded', id: item.id, mp3Path: outcome.data.mp3Path });
             else {
               failed += 1;
@@ -94,6 +103,8 @@ export default function BulkUploadPage() {
         );
       }
       const uploaded = pending.length - failed;
+      // The MP3 status of the videos (Find Videos) and the manual uploads (Create Transcripts) changed.
+      if (uploaded > 0) dispatch(baseApi.util.invalidateTags(['Mp3Status', 'ManualUploads']));
       if (failed === 0) {
         dispatch(
           showToast({
@@ -156,7 +167,8 @@ export default function BulkUploadPage() {
       {selectedVideos.length > 0 && (
         <SelectedVideosCard
           videos={selectedVideos}
-          attached={new Set(items.filter((item) => item.video).map((item) => item.video!.youtubeVideoId))}
+          items={items}
+          statuses={selectedStatuses}
           disabled={isUploading}
           onAttach={attachToVideo}
         />
@@ -253,15 +265,18 @@ function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => 
 
 function SelectedVideosCard({
   videos,
-  attached,
+  items,
+  statuses,
   disabled,
   onAttach,
 }: {
   videos: SelectedVideo[];
-  attached: Set<string>;
+  items: UploadItem[];
+  statuses: Record<string, Mp3Status> | undefined;
   disabled: boolean;
   onAttach: (video: SelectedVideo, file: File | undefined) => void;
 }) {
+  const itemFor = (video: SelectedVideo) => items.find((item) => item.video?.youtubeVideoId === video.youtubeVideoId);
   return (
     <section className="card" aria-labelledby="selected-videos-heading">
       <div className="card-header">
@@ -271,34 +286,40 @@ function SelectedVideosCard({
         <span className="muted">Attach the MP3 of each video you chose on Find Videos.</span>
       </div>
       <ul className="history-list">
-        {videos.map((video) => (
-          <li key={video.youtubeVideoId} className="history-item" data-testid="selected-video">
-            <span>
-              <span className="file-title">{video.title}</span>
-              <span className="row-meta">
-                {[video.channelTitle, video.duration ? formatDuration(video.duration) : null].filter(Boolean).join(' · ')}
+        {videos.map((video) => {
+          const item = itemFor(video);
+          const uploaded = item?.status === 'completed' || (!item && statuses?.[video.youtubeVideoId]?.hasMp3);
+          return (
+            <li key={video.youtubeVideoId} className="history-item" data-testid="selected-video">
+              <span>
+                <span className="file-title">{video.title}</span>
+                <span className="row-meta">
+                  {[video.channelTitle, video.duration ? formatDuration(video.duration) : null].filter(Boolean).join(' · ')}
+                </span>
               </span>
-            </span>
-            {attached.has(video.youtubeVideoId) ? (
-              <StatusBadge tone="success">MP3 attached</StatusBadge>
-            ) : (
-              <label className={`btn btn-sm btn-outline${disabled ? ' disabled' : ''}`}>
-                Attach MP3
-                <input
-                  className="visually-hidden"
-                  type="file"
-                  accept=".mp3,audio/mpeg"
-                  disabled={disabled}
-                  aria-label={`Attach MP3 to ${video.title}`}
-                  onChange={(event) => {
-                    onAttach(video, event.target.files?.[0]);
-                    event.target.value = '';
-                  }}
-                />
-              </label>
-            )}
-          </li>
-        ))}
+              {uploaded ? (
+                <StatusBadge tone="success">MP3 uploaded</StatusBadge>
+              ) : item ? (
+                <StatusBadge tone="info">MP3 attached</StatusBadge>
+              ) : (
+                <label className={`btn btn-sm btn-outline${disabled ? ' disabled' : ''}`}>
+                  Attach MP3
+                  <input
+                    className="visually-hidden"
+                    type="file"
+                    accept=".mp3,audio/mpeg"
+                    disabled={disabled}
+                    aria-label={`Attach MP3 to ${video.title}`}
+                    onChange={(event) => {
+                      onAttach(video, event.target.files?.[0]);
+                      event.target.value = '';
+                    }}
+                  />
+                </label>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -1,3 +1,5 @@
+import { isMp3File } from '@/api/mp3Upload';
+
 /** Client state of the bulk upload screen. Files are not serialisable, so this stays out of Redux. */
 export type UploadStatus = 'pending' | 'uploading' | 'completed' | 'error';
 
@@ -37,9 +39,7 @@ export const MESSAGES = {
   overallFailed: 'Failed to upload files',
 } as const;
 
-export function isMp3(file: File): boolean {
-  return file.type === 'audio/mpeg' || file.name.toLowerCase().endsWith('.mp3');
-}
+export const isMp3 = isMp3File;
 
 export function titleFromFileName(name: string): string {
   return name.replace(/\.mp3$/i, '');

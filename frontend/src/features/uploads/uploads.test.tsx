@@ -286,8 +286,13 @@ describe('hand-off to /transcripts', () => {
   });
 });
 
+function statusHandler(statuses: Record<string, { hasMp3: boolean; mp3FilePath: string | null }> = {}) {
+  return http.get('/api/video-mp3/status', () => HttpResponse.json({ data: statuses }));
+}
+
 describe('videos selected on Find Videos', () => {
   it('attaches an MP3 to each selected video and uploads it to /upload/{videoId}', async () => {
+    server.use(statusHandler());
     window.sessionStorage.setItem(
       'selectedVideos',
       JSON.stringify([
@@ -320,11 +325,51 @@ describe('videos selected on Find Videos', () => {
   });
 
   it('rejects a non-MP3 attachment', async () => {
+    server.use(statusHandler());
     window.sessionStorage.setItem('selectedVideos', JSON.stringify([{ youtubeVideoId: 'vid-1', title: 'Clip' }]));
     const { user } = await renderUploads();
     await user.upload(screen.getByLabelText('Attach MP3 to Clip'), new File(['x'], 'clip.wav', { type: 'audio/wav' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Please select MP3 files only');
     expect(rows()).toHaveLength(0);
+  });
+});
+
+describe('MP3 status of the selected videos', () => {
+  const selection = [
+    { youtubeVideoId: 'vid-1', title: 'Has one', channelTitle: 'My Channel', duration: 60, publishedAt: '2024-01-05T00:00:00Z' },
+    { youtubeVideoId: 'vid-2', title: 'Needs one', channelTitle: 'My Channel', duration: 61, publishedAt: '2024-01-06T00:00:00Z' },
+  ];
+
+  it('marks the videos that already have an MP3 and offers Attach MP3 for the others', async () => {
+    window.sessionStorage.setItem('selectedVideos', JSON.stringify(selection));
+    server.use(statusHandler({ 'vid-1': { hasMp3: true, mp3FilePath: 'mp3/vid-1.mp3' } }));
+    await renderUploads();
+    const [first, second] = screen.getAllByTestId('selected-video');
+    expect(await within(first).findByText('MP3 uploaded')).toBeInTheDocument();
+    expect(within(first).queryByLabelText('Attach MP3 to Has one')).not.toBeInTheDocument();
+    expect(within(second).getByLabelText('Attach MP3 to Needs one')).toBeInTheDocument();
+  });
+
+  it('shows MP3 uploaded once the attached file is uploaded, and asks the statuses again', async () => {
+    window.sessionStorage.setItem('selectedVideos', JSON.stringify(selection));
+    const statusCalls: string[] = [];
+    server.use(
+      http.get('/api/video-mp3/status', ({ request }) => {
+        statusCalls.push(new URL(request.url).searchParams.get('videoIds') ?? '');
+        return HttpResponse.json({ data: {} });
+      }),
+      http.post('/api/video-mp3/upload/:videoId', ({ params }) =>
+        HttpResponse.json({ data: { mp3Path: `mp3/${params.videoId as string}.mp3`, title: 'Needs one', size: 10 } }, { status: 201 }),
+      ),
+    );
+    const { user } = await renderUploads();
+    await waitFor(() => expect(statusCalls).toEqual(['vid-1,vid-2']));
+    const second = screen.getAllByTestId('selected-video')[1];
+    await user.upload(within(second).getByLabelText('Attach MP3 to Needs one'), mp3('needs.mp3'));
+    expect(within(second).getByText('MP3 attached')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
+    expect(await within(second).findByText('MP3 uploaded')).toBeInTheDocument();
+    await waitFor(() => expect(statusCalls).toHaveLength(2));
   });
 });
 

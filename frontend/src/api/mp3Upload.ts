@@ -1,0 +1,78 @@
+import type { UnknownAction } from '@reduxjs/toolkit';
+import { sessionExpired } from './apiEvents';
+import type { Envelope } from './baseApi';
+import { errorMessage } from './errors';
+import { uploadWithProgress } from './xhrUpload';
+
+/**
+ * MP3 uploads with real progress, shared by the bulk upload screen and Find Videos (both attach
+ * MP3s to videos), so they live here rather than in one feature.
+ */
+
+/** The video an MP3 belongs to: the fields `POST /api/video-mp3/upload/{videoId}` takes. */
+export interface VideoForUpload {
+  youtubeVideoId: string;
+  channelTitle?: string | null;
+  /** Seconds. */
+  duration?: number | null;
+  publishedAt?: string | null;
+}
+
+export interface UploadedMp3 {
+  mp3Path: string;
+  title: string;
+  size: number;
+}
+
+export type UploadOutcome = { ok: true; data: UploadedMp3 } | { ok: false; message: string };
+
+export interface UploadMp3Options {
+  file: File;
+  title: string;
+  /** The video the file belongs to; without one the upload is a manual upload. */
+  video: VideoForUpload | null;
+  dispatch: (action: UnknownAction) => unknown;
+  onProgress: (percent: number) => void;
+  /** The text shown when the server gives no message ('Upload failed' on bulk rows). */
+  fallbackMessage?: string;
+}
+
+/**
+ * POST /api/video-mp3/upload (multipart `mp3`, `title`), or /api/video-mp3/upload/{videoId} with
+ * the video's channelTitle, duration and publishedAt. A 401 signs the user out.
+ */
+export async function uploadMp3({
+  file,
+  title,
+  video,
+  dispatch,
+  onProgress,
+  fallbackMessage = 'Upload failed',
+}: UploadMp3Options): Promise<UploadOutcome> {
+  const form = new FormData();
+  form.append('mp3', file, file.name);
+  form.append('title', title);
+  if (video) {
+    form.append('channelTitle', video.channelTitle ?? '');
+    form.append('duration', String(video.duration ?? 0));
+    form.append('publishedAt', video.publishedAt ?? '');
+  }
+  const url = video ? `/api/video-mp3/upload/${encodeURIComponent(video.youtubeVideoId)}` : '/api/video-mp3/upload';
+  try {
+    const result = await uploadWithProgress<Envelope<UploadedMp3>>({
+      url,
+      form,
+      onProgress,
+      onUnauthorized: () => dispatch(sessionExpired()),
+    });
+    if (result.ok && result.body?.data?.mp3Path) return { ok: true, data: result.body.data };
+    return { ok: false, message: errorMessage({ data: result.body }, fallbackMessage) };
+  } catch {
+    return { ok: false, message: fallbackMessage };
+  }
+}
+
+/** An MP3 is a file of type audio/mpeg or whose name ends .mp3 (spec §5). */
+export function isMp3File(file: File): boolean {
+  return file.type === 'audio/mpeg' || file.name.toLowerCase().endsWith('.mp3');
+}

@@ -1,0 +1,168 @@
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { baseApi, type Envelope } from '@/api/baseApi';
+import { filenameFromContentDisposition } from '@/lib/download';
+
+/** A video of a channel or a source (spec §3). */
+export interface DiscoveryVideo {
+  youtubeVideoId: string;
+  title: string;
+  channelTitle: string;
+  /** Seconds. */
+  duration: number;
+  /** RFC 3339. */
+  publishedAt: string;
+  url: string;
+}
+
+/** A channel as the search answers it (spec §3). YouTube sends the counts as strings. */
+export interface DiscoveryChannel {
+  title: string;
+  thumbnails?: { high?: { url?: string | null } | null } | null;
+  subscriberCount?: number | string | null;
+  videoCount?: number | string | null;
+}
+
+export interface ChannelVideosResult {
+  videos: DiscoveryVideo[];
+  channel: DiscoveryChannel | null;
+  /** Videos the server had not seen at the previous search of this channel. */
+  newCount: number;
+}
+
+/** The video counts of the selector (spec §9); -1 is "All". */
+export const VIDEO_COUNTS = [100, 200, 500, -1] as const;
+export type VideoCount = (typeof VIDEO_COUNTS)[number];
+export const DEFAULT_VIDEO_COUNT: VideoCount = 100;
+export const ALL_VIDEOS: VideoCount = -1;
+
+export interface ChannelVideosRequest {
+  channelUrl: string;
+  limit: VideoCount;
+  refresh: boolean;
+}
+
+/** Today's YouTube Data API use of the server's key, in quota units. */
+export interface DiscoveryQuota {
+  used: number;
+  limit: number;
+  /** RFC 3339. */
+  resetsAt: string | null;
+}
+
+export type ExportType = 'urls' | 'all';
+
+export interface ExportedFile {
+  filename: string;
+  csv: string;
+}
+
+export const DEFAULT_EXPORT_FILENAME = 'videos.csv';
+
+export interface Source {
+  id: string;
+  /** CHANNEL or PLAYLIST (spec §3 allows other kinds). */
+  type: string;
+  title: string;
+  thumbnailUrl: string | null;
+  url: string;
+}
+
+export interface SourceVideosPage {
+  data: DiscoveryVideo[];
+  meta?: { nextPageToken?: string | null; hasMore?: boolean } | null;
+}
+
+// A search can spend a lot of the YouTube quota ("All"), and creating or deleting changes server
+// state: none of these is repeated by itself.
+const once = { maxRetries: 0 };
+
+export const discoveryApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    searchChannelVideos: build.mutation<ChannelVideosResult, ChannelVideosRequest>({
+      query: ({ channelUrl, limit, refresh }) => ({
+        url: `/youtube-discovery/channel-videos?limit=${limit}&refresh=${refresh}`,
+        method: 'POST',
+        body: { channelUrl },
+      }),
+      transformResponse: (response: Envelope<Partial<ChannelVideosResult> | null>) => ({
+        videos: Array.isArray(response?.data?.videos) ? response.data.videos : [],
+        channel: response?.data?.channel ?? null,
+        newCount: Number(response?.data?.newCount ?? 0) || 0,
+      }),
+      invalidatesTags: ['DiscoveryQuota'],
+      extraOptions: once,
+    }),
+    getDiscoveryQuota: build.query<DiscoveryQuota, void>({
+      query: () => '/youtube-discovery/quota',
+      transformResponse: (response: Envelope<DiscoveryQuota>) => response.data,
+      providesTags: ['DiscoveryQuota'],
+      extraOptions: once,
+    }),
+    /** The CSV answer as text, with the file name of its Content-Disposition header. */
+    exportVideos: build.mutation<ExportedFile, { videoIds: string[]; exportType: ExportType }>({
+      async queryFn(body, _api, _extraOptions, baseQuery) {
+        const result = await baseQuery({
+          url: '/youtube-discovery/export',
+          method: 'POST',
+          body,
+          responseHandler: 'content-type',
+        });
+        if (result.error) return { error: result.error };
+        const filename =
+          filenameFromContentDisposition(headerOf(result.meta, 'Content-Disposition')) ?? DEFAULT_EXPORT_FILENAME;
+        const csv = typeof result.data === 'string' ? result.data : '';
+        return { data: { filename, csv } };
+      },
+    }),
+    getSources: build.query<Source[], void>({
+      query: () => '/sources',
+      transformResponse: (response: Envelope<Source[]>) => (Array.isArray(response?.data) ? response.data : []),
+      providesTags: ['Source'],
+    }),
+    createSource: build.mutation<Source, { url: string }>({
+      query: (body) => ({ url: '/sources', method: 'POST', body }),
+      transformResponse: (response: Envelope<Source>) => response.data,
+      invalidatesTags: ['Source'],
+      extraOptions: once,
+    }),
+    deleteSource: build.mutation<void, string>({
+      query: (id) => ({ url: `/sources/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Source'],
+      extraOptions: once,
+    }),
+    /** 50 videos a page; later pages are appended (spec §4). */
+    getSourceVideos: build.infiniteQuery<SourceVideosPage, string, string>({
+      infiniteQueryOptions: {
+        initialPageParam: '',
+        getNextPageParam: (lastPage) =>
+          lastPage.meta?.hasMore && lastPage.meta.nextPageToken ? lastPage.meta.nextPageToken : undefined,
+      },
+      query: ({ queryArg, pageParam }) =>
+        `/sources/${encodeURIComponent(queryArg)}/videos${pageParam ? `?pageToken=${encodeURIComponent(pageParam)}` : ''}`,
+      // No tag: a change to the list of sources (say, one added elsewhere) leaves the videos of
+      // the others as they were, and refetching every page would spend YouTube quota for nothing.
+    }),
+  }),
+});
+
+export const {
+  useGetDiscoveryQuotaQuery,
+  useExportVideosMutation,
+  useGetSourcesQuery,
+  useCreateSourceMutation,
+  useDeleteSourceMutation,
+  useGetSourceVideosInfiniteQuery,
+} = discoveryApi;
+
+/** A header of the answer fetchBaseQuery keeps in a result's meta (`meta.response`). */
+function headerOf(meta: unknown, name: string): string | null {
+  if (!meta || typeof meta !== 'object' || !('response' in meta)) return null;
+  const response = meta.response as Partial<Response> | undefined;
+  return typeof response?.headers?.get === 'function' ? response.headers.get(name) : null;
+}
+
+/** The HTTP status of a failed call, when the server answered. */
+export function httpStatusOf(error: unknown): number | null {
+  const status = (error as Partial<FetchBaseQueryError> | undefined)?.status;
+  return typeof status === 'number' ? status : null;
+}
