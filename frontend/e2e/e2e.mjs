@@ -25,6 +25,9 @@ const BASE_URL = (process.env.BASE_URL ?? 'http://127.0.0.1:8080').replace(/\/$/
 const AUDIO_DIR = path.resolve(process.env.AUDIO_DIR ?? '../shared/audio');
 const TRANSCRIBE_TIMEOUT_MS = Number(process.env.TRANSCRIBE_TIMEOUT_MS ?? 10 * 60_000);
 const SAMPLES = ['sample-01-welcome.mp3', 'sample-02-subscribe.mp3'];
+// Dropped on a discovery row: not one of SAMPLES, whose audio the upload steps already stored
+// (storage keeps one copy per user, so the same file would hand over a path /transcripts lists).
+const DISCOVERY_SAMPLE = 'sample-03-meeting.mp3';
 const BROKEN = 'broken-not-audio.mp3';
 const shotsDir = process.env.SCREENSHOT_DIR
   ? path.resolve(process.env.SCREENSHOT_DIR)
@@ -176,7 +179,7 @@ async function discoverySteps(page) {
     for (const title of [first, second]) await page.getByRole('checkbox', { name: `Select ${title}`, exact: true }).check();
     await page.getByText('2 selected').waitFor();
     const row = rowByExactTitle(page, 'video-row', first);
-    await dropFile(page, row, SAMPLES[0]);
+    await dropFile(page, row, DISCOVERY_SAMPLE);
     await waitForLabeled(row.getByText('MP3 uploaded', { exact: true }), 'the row to show MP3 uploaded', { timeout: 60_000 });
     const secondStatus = await rowByExactTitle(page, 'video-row', second).locator('.cell-mp3').innerText();
     if (/MP3 uploaded/.test(secondStatus)) throw new Error(`${second} has an MP3 before any upload`);
