@@ -140,7 +140,7 @@ export const discoveryApi = baseApi.injectEndpoints({
       query: ({ queryArg, pageParam }) =>
         `/sources/${encodeURIComponent(queryArg)}/videos${pageParam ? `?pageToken=${encodeURIComponent(pageParam)}` : ''}`,
       // No tag: a change to the list of sources (say, one added elsewhere) leaves the videos of
-      // the others as they were, and refetching every page would spend YouTube quota for nothing.
+      // the others as they were, so every loaded page is not fetched again.
     }),
   }),
 });
