@@ -2,7 +2,8 @@
 # The SPA end to end against the real product: starts `scribevault all` on embedded defaults in
 # a temporary data dir (local auth; a model dir whose ggml-small.bin is the small test model;
 # the YouTube Data API replaced by the fake in test-support, seeded with @scribevault-demo),
-# then drives headless Chromium through frontend/e2e/e2e.mjs.
+# then drives headless Chromium through frontend/e2e/e2e.mjs. The fake dies by SIGTERM (exit
+# 143), so the traps ignore what `wait` says.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
@@ -14,7 +15,7 @@ ln -s "$shared/models/ggml-tiny.en.bin" "$work/models/ggml-small.bin"
 cargo build -q -p scribevault-test-support --bin fake-youtube
 "$CARGO_TARGET_DIR/debug/fake-youtube" --port 0 >"$work/fake-youtube.out" 2>"$work/fake-youtube.log" &
 fake=$!
-trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
   grep -q '^FAKE_YOUTUBE_BASE=' "$work/fake-youtube.out" 2>/dev/null && break
   sleep 0.1
@@ -27,7 +28,7 @@ SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:$port" \
   SCRIBEVAULT_YOUTUBE_API_BASE="$youtube_base" SCRIBEVAULT_YOUTUBE_API_KEY=e2e-key \
   SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
 server=$!
-trap 'kill $server $fake 2>/dev/null; wait $server $fake 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $server $fake 2>/dev/null; wait $server $fake 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
   curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
   sleep 0.1
