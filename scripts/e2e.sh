@@ -22,16 +22,20 @@ for _ in $(seq 1 100); do
 done
 youtube_base="$(sed -n 's/^FAKE_YOUTUBE_BASE=//p' "$work/fake-youtube.out")"
 [ -n "$youtube_base" ] || { echo "the YouTube fake did not start"; cat "$work/fake-youtube.log"; exit 1; }
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:$port" \
+# Port 0: the server binds a free port itself and announces it, so no other process can take
+# it between a pick and the bind.
+SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:0" \
   SCRIBEVAULT_FRONTEND_DIR="$root/frontend/dist" SCRIBEVAULT_WHISPER_MODEL_DIR="$work/models" \
   SCRIBEVAULT_YOUTUBE_API_BASE="$youtube_base" SCRIBEVAULT_YOUTUBE_API_KEY=e2e-key \
   SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
 server=$!
 trap 'kill $server $fake 2>/dev/null; wait $server $fake 2>/dev/null || true; rm -rf "$work"' EXIT
-for _ in $(seq 1 100); do
-  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+addr=""
+for _ in $(seq 1 300); do
+  addr="$(sed -n 's/^scribevault listening http //p' "$work/scribevault.log" | head -1 | tr -d '[:space:]')"
+  [ -n "$addr" ] && curl -fsS "http://$addr/healthz" >/dev/null 2>&1 && break
   sleep 0.1
 done
+[ -n "$addr" ] || { echo "scribevault did not start"; cat "$work/scribevault.log"; exit 1; }
 cd "$root/frontend"
-YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://127.0.0.1:$port" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}" node e2e/e2e.mjs
+YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://$addr" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}" node e2e/e2e.mjs

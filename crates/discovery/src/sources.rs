@@ -97,10 +97,8 @@ impl Discovery {
         // unique index decides if two adds race.
         if self
             .store
-            .sources(user.as_str())
+            .has_source(user.as_str(), &source.list_id)
             .await?
-            .iter()
-            .any(|existing| existing.list_id == source.list_id)
         {
             return Err(DiscoveryError::SourceExists);
         }

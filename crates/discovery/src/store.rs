@@ -379,6 +379,19 @@ impl DiscoveryStore {
             .collect()
     }
 
+    /// Whether the user already follows the list `list_id`.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn has_source(&self, user_id: &str, list_id: &str) -> Result<bool, DbErr> {
+        Ok(source::Entity::find()
+            .filter(source::Column::UserId.eq(user_id))
+            .filter(source::Column::ListId.eq(list_id))
+            .one(&self.db)
+            .await?
+            .is_some())
+    }
+
     /// One of the user's sources.
     ///
     /// # Errors

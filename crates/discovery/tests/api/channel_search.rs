@@ -26,7 +26,6 @@ async fn every_url_form_names_the_channel() {
             .with_username("deepdiveslegacy")
             .with_custom_name("DeepDivesCustom"),
     );
-    let first_video = video_id(0); // not a video of the channel: only for the negative check
     let channel_video = app
         .search(&format!("https://www.youtube.com/channel/{id}"), 100, false)
         .await
@@ -72,7 +71,7 @@ async fn every_url_form_names_the_channel() {
     assert_eq!(searches.len(), 1, "{searches:?}");
     assert_eq!(searches[0].units, 100);
     let unknown_video = app
-        .search(&format!("https://youtu.be/{first_video}"), 100, false)
+        .search(&format!("https://youtu.be/{}", video_id(0)), 100, false)
         .await
         .unwrap_err();
     assert_eq!(unknown_video.code(), Code::NotFound);
@@ -81,7 +80,7 @@ async fn every_url_form_names_the_channel() {
 #[tokio::test]
 async fn videos_come_newest_first_with_their_fields() {
     let app = spawn_app().await;
-    let id = add_channel(&app, 3, "Field Notes", 30);
+    add_channel(&app, 3, "Field Notes", 30);
     let found = app.search("@FieldNotes", 100, false).await.unwrap();
     let channel = found.channel.unwrap();
     assert_eq!(channel.video_count, 30);
@@ -113,7 +112,6 @@ async fn videos_come_newest_first_with_their_fields() {
             .all(|video| video.duration_seconds > 0.0)
     );
     assert_eq!(found.videos[29].title, "Field Notes episode 1");
-    let _ = id;
 }
 
 #[tokio::test]

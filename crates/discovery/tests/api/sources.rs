@@ -3,7 +3,7 @@
 
 use scribevault_bus::contract::Event;
 use scribevault_proto::discovery::v1 as pb;
-use scribevault_test_support::youtube::{DEMO_PLAYLIST_ID, FakeChannel, FakePlaylist, channel_id};
+use scribevault_test_support::youtube::{DEMO_PLAYLIST_ID, FakeChannel, channel_id};
 use tonic::Code;
 
 use crate::helpers::{TestApp, as_user, next_event, spawn_app};
@@ -235,5 +235,4 @@ async fn bad_source_input_is_refused_clearly() {
     let unknown = page(&app, "alice", "00000000-0000-0000-0000-000000000000", "").await;
     assert_eq!(unknown.unwrap_err().code(), Code::NotFound);
     assert_eq!(list(&app, "alice").await.len(), 1, "nothing half-added");
-    let _ = FakePlaylist::new("PLunused", "UCunused", "unused", Vec::new());
 }

@@ -555,6 +555,21 @@ struct Page {
     previous: Option<usize>,
 }
 
+impl Page {
+    /// `nextPageToken` and `prevPageToken`, where there is such a page, in `token`'s format.
+    fn insert_tokens(&self, body: &mut Map<String, Value>, token: fn(usize, Direction) -> String) {
+        if let Some(next) = self.next {
+            body.insert("nextPageToken".into(), json!(token(next, Direction::Next)));
+        }
+        if let Some(previous) = self.previous {
+            body.insert(
+                "prevPageToken".into(),
+                json!(token(previous, Direction::Previous)),
+            );
+        }
+    }
+}
+
 fn page(total: usize, offset: usize, per_page: usize) -> Page {
     let start = offset.min(total);
     let end = start.saturating_add(per_page).min(total);
@@ -866,18 +881,7 @@ fn playlist_items(state: &State, params: &Params<'_>) -> Answer {
         .collect();
     let mut body = Map::new();
     body.insert("kind".into(), json!("youtube#playlistItemListResponse"));
-    if let Some(next) = page.next {
-        body.insert(
-            "nextPageToken".into(),
-            json!(ids::list_token(next, Direction::Next)),
-        );
-    }
-    if let Some(previous) = page.previous {
-        body.insert(
-            "prevPageToken".into(),
-            json!(ids::list_token(previous, Direction::Previous)),
-        );
-    }
+    page.insert_tokens(&mut body, ids::list_token);
     body.insert("items".into(), Value::Array(items));
     body.insert(
         "pageInfo".into(),
@@ -1192,18 +1196,7 @@ fn playlists(state: &State, params: &Params<'_>) -> Answer {
         .collect();
     let mut body = Map::new();
     body.insert("kind".into(), json!("youtube#playlistListResponse"));
-    if let Some(next) = page.next {
-        body.insert(
-            "nextPageToken".into(),
-            json!(ids::list_token(next, Direction::Next)),
-        );
-    }
-    if let Some(previous) = page.previous {
-        body.insert(
-            "prevPageToken".into(),
-            json!(ids::list_token(previous, Direction::Previous)),
-        );
-    }
+    page.insert_tokens(&mut body, ids::list_token);
     body.insert(
         "pageInfo".into(),
         json!({ "totalResults": found.len(), "resultsPerPage": per_page }),
@@ -1312,18 +1305,7 @@ fn search(state: &State, params: &Params<'_>) -> Answer {
         .collect();
     let mut body = Map::new();
     body.insert("kind".into(), json!("youtube#searchListResponse"));
-    if let Some(next) = page.next {
-        body.insert(
-            "nextPageToken".into(),
-            json!(ids::search_token(next, Direction::Next)),
-        );
-    }
-    if let Some(previous) = page.previous {
-        body.insert(
-            "prevPageToken".into(),
-            json!(ids::search_token(previous, Direction::Previous)),
-        );
-    }
+    page.insert_tokens(&mut body, ids::search_token);
     body.insert("regionCode".into(), json!("US"));
     body.insert(
         "pageInfo".into(),
