@@ -43,6 +43,13 @@ whisper_stall_seconds = 600
 library_ingest_concurrency = 1
 youtube_daily_quota = 10000
 youtube_cache_seconds = 3600
+ytdlp_path = "yt-dlp"
+youtube_watch_url = "https://www.youtube.com/watch?v={id}"
+download_concurrency = 2
+download_retries = 3
+download_timeout_seconds = 3600
+download_stale_seconds = 20
+scheduler_interval_ms = 15000
 "#;
 
 /// S3's smallest multipart part (every part but the last).
@@ -184,6 +191,25 @@ pub struct Settings {
     pub youtube_cache_seconds: u64,
     /// YouTube Data API base URL (tests point it at a local fake).
     pub youtube_api_base: String,
+    /// The yt-dlp executable: a path, or a name looked up on the `PATH`.
+    pub ytdlp_path: String,
+    /// The page yt-dlp downloads a video's audio from; `{id}` is replaced by the video id
+    /// (tests point it at a local server of MP3 files).
+    pub youtube_watch_url: String,
+    /// Download jobs one discovery process runs at once (each downloads one video at a time).
+    pub download_concurrency: usize,
+    /// yt-dlp's retries of a failed request or fragment (`-R`, `--fragment-retries`).
+    pub download_retries: u32,
+    /// yt-dlp's download rate limit, like `2M` or `500K` (`--limit-rate`); none when unset.
+    #[serde(default)]
+    pub download_rate_limit: Option<String>,
+    /// Longest one video's download may take before yt-dlp is stopped and the video fails.
+    pub download_timeout_seconds: u64,
+    /// A running download job whose runner has not written for this long is taken over (its
+    /// process died).
+    pub download_stale_seconds: u64,
+    /// How often discovery looks for due schedules and abandoned download jobs.
+    pub scheduler_interval_ms: u64,
     /// `text` or `json`.
     pub log_format: String,
     /// Largest accepted upload in bytes.

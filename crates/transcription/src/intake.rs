@@ -12,7 +12,7 @@ use crate::domain::{
 use crate::error::TranscriptionError;
 use crate::service::{Transcriptions, unavailable};
 use crate::store::NewFile;
-use crate::window::DailyWindow;
+use crate::window::parse_window;
 
 /// A job and its files, as the caller sees them.
 pub type JobWithFiles = (TranscriptionJob, Vec<TranscriptionFile>);
@@ -56,7 +56,7 @@ impl Transcriptions {
             end: or_default(&window.end, "06:00").to_owned(),
             timezone: or_default(&window.timezone, "UTC").to_owned(),
         };
-        DailyWindow::parse(&window.start, &window.end, &window.timezone)?;
+        parse_window(&window.start, &window.end, &window.timezone)?;
         self.create_job(user, files, model, output_format, Some(window))
             .await
     }

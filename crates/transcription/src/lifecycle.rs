@@ -14,7 +14,7 @@ use crate::domain::{
 use crate::error::TranscriptionError;
 use crate::service::Transcriptions;
 use crate::store::{FileUpdate, Guard, TranscriptOutputs};
-use crate::window::DailyWindow;
+use crate::window::parse_window;
 
 fn not_found_file() -> TranscriptionError {
     TranscriptionError::NotFound("No active job for this file".into())
@@ -134,7 +134,7 @@ impl Transcriptions {
             .ok_or_else(not_found_file)?;
         let now = Utc::now();
         if let Some(window) = &job.window
-            && !DailyWindow::parse(&window.start, &window.end, &window.timezone)?.contains(now)
+            && !parse_window(&window.start, &window.end, &window.timezone)?.contains(now)
         {
             // The window closed before this file started: it waits for the next night.
             self.store

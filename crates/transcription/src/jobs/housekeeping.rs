@@ -10,7 +10,7 @@ use crate::domain::{FileStatus, FileTransition, OutputFormat};
 use crate::error::TranscriptionError;
 use crate::service::{Transcriptions, unavailable};
 use crate::store::{FileUpdate, Guard};
-use crate::window::DailyWindow;
+use crate::window::parse_window;
 
 /// Runs the sweeps every `housekeeping_interval` until the task is dropped.
 pub async fn run(service: Transcriptions) {
@@ -90,7 +90,7 @@ impl Transcriptions {
                 continue;
             };
             let open = job.window.as_ref().is_none_or(|window| {
-                DailyWindow::parse(&window.start, &window.end, &window.timezone)
+                parse_window(&window.start, &window.end, &window.timezone)
                     .is_ok_and(|window| window.contains(now))
             });
             if open
