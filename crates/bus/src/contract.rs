@@ -36,6 +36,27 @@ impl WorkItem for TranscriptionWork {
     }
 }
 
+/// "Run this download job": discovery's database holds the videos and their outcomes, so a
+/// redelivery (or a second message for the same job) finds the job claimed or done and stops.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadWork {
+    /// The owner.
+    pub user_id: String,
+    /// The job.
+    pub job_id: String,
+    /// W3C trace context of the producing operation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
+}
+
+impl WorkItem for DownloadWork {
+    const QUEUE: &'static str = "download.work";
+    fn traceparent(&self) -> Option<&str> {
+        self.traceparent.as_deref()
+    }
+}
+
 /// A finished piece of content for a user's Vault. Ingest is idempotent on
 /// (`user_id`, `source_ref`), so a redelivered message never makes a second item.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -200,6 +221,24 @@ pub struct DownloadProgress {
     pub processed_videos: u32,
     pub total_videos: u32,
     pub error: Option<String>,
+    /// processed / total × 100 (the spec's job field, so a client need not compute it).
+    #[serde(default)]
+    pub progress: u32,
+    /// How many of the processed videos failed.
+    #[serde(default)]
+    pub failed_videos: u32,
+    /// The video being downloaded, with its own percent.
+    #[serde(default)]
+    pub current_video: Option<CurrentVideo>,
+}
+
+/// The video a download job is working on.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CurrentVideo {
+    pub video_id: String,
+    pub title: String,
+    pub percent: u32,
 }
 
 /// `sourceUpdate`.
@@ -280,6 +319,9 @@ mod tests {
                 processed_videos: 1,
                 total_videos: 2,
                 error: None,
+                progress: 50,
+                failed_videos: 0,
+                current_video: None,
             }),
             Event::SourceUpdate(SourceUpdate {
                 change: "deleted".into(),

@@ -1,10 +1,13 @@
 //! The discovery service's own settings, taken from the process-wide [`Settings`].
 
+use std::path::PathBuf;
+
 use chrono::Duration;
 use scribevault_core::{Settings, SettingsError};
 use secrecy::ExposeSecret as _;
 
 use crate::youtube::ApiKey;
+use crate::ytdlp::YtDlpOptions;
 
 /// Tunables of the discovery service.
 #[derive(Debug, Clone)]
@@ -17,6 +20,18 @@ pub struct DiscoveryConfig {
     pub youtube_daily_quota: u64,
     /// How long cached uploads answer a search without the API.
     pub youtube_cache_for: Duration,
+    /// How yt-dlp runs.
+    pub ytdlp: YtDlpOptions,
+    /// Download jobs run at once by this process.
+    pub download_concurrency: usize,
+    /// A running job whose runner has been quiet this long is taken over.
+    pub download_stale_after: Duration,
+    /// Where running jobs keep their files until storage has them.
+    pub download_dir: PathBuf,
+    /// How often the scheduler sweeps.
+    pub scheduler_interval: std::time::Duration,
+    /// The model a transcribing download job uses unless it names one.
+    pub default_model: String,
 }
 
 impl TryFrom<&Settings> for DiscoveryConfig {
@@ -56,7 +71,79 @@ impl TryFrom<&Settings> for DiscoveryConfig {
                     .collect()
             })
             .unwrap_or_default();
+        if !settings.youtube_watch_url.contains("{id}")
+            || !settings.youtube_watch_url.starts_with("http")
+        {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_YOUTUBE_WATCH_URL",
+                "an http(s) URL containing {id}",
+            ));
+        }
+        if settings.ytdlp_path.trim().is_empty() {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_YTDLP_PATH",
+                "a path to yt-dlp, or its name on the PATH",
+            ));
+        }
+        if !(1..=32).contains(&settings.download_concurrency) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_DOWNLOAD_CONCURRENCY",
+                "must be 1 to 32",
+            ));
+        }
+        if settings.download_retries > 100 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_DOWNLOAD_RETRIES",
+                "must be at most 100",
+            ));
+        }
+        let rate_limit = settings
+            .download_rate_limit
+            .as_deref()
+            .map(str::trim)
+            .filter(|rate| !rate.is_empty());
+        if let Some(rate) = rate_limit {
+            let digits = rate.trim_end_matches(['K', 'M', 'G', 'k', 'm', 'g']);
+            if digits.is_empty() || digits.parse::<f64>().map_or(true, |value| value <= 0.0) {
+                return Err(SettingsError::invalid(
+                    "SCRIBEVAULT_DOWNLOAD_RATE_LIMIT",
+                    "bytes per second like 500K or 2M",
+                ));
+            }
+        }
+        if !(1..=86_400).contains(&settings.download_timeout_seconds) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_DOWNLOAD_TIMEOUT_SECONDS",
+                "must be 1 to 86400",
+            ));
+        }
+        if !(3..=3_600).contains(&settings.download_stale_seconds) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_DOWNLOAD_STALE_SECONDS",
+                "must be 3 to 3600",
+            ));
+        }
+        if !(100..=3_600_000).contains(&settings.scheduler_interval_ms) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_SCHEDULER_INTERVAL_MS",
+                "must be 100 to 3600000",
+            ));
+        }
         Ok(Self {
+            ytdlp: YtDlpOptions {
+                program: settings.ytdlp_path.trim().to_owned(),
+                watch_url: settings.youtube_watch_url.clone(),
+                retries: settings.download_retries,
+                rate_limit: rate_limit.map(str::to_owned),
+                timeout: std::time::Duration::from_secs(settings.download_timeout_seconds),
+            },
+            download_concurrency: settings.download_concurrency,
+            download_stale_after: Duration::seconds(
+                i64::try_from(settings.download_stale_seconds).unwrap_or(20),
+            ),
+            download_dir: settings.data_dir.join("downloads"),
+            scheduler_interval: std::time::Duration::from_millis(settings.scheduler_interval_ms),
+            default_model: settings.default_model.clone(),
             youtube_api_base: settings.youtube_api_base.trim_end_matches('/').to_owned(),
             youtube_api_keys,
             youtube_daily_quota: settings.youtube_daily_quota,

@@ -32,6 +32,21 @@ pub enum DiscoveryError {
     /// The caller already follows this channel or playlist.
     #[error("This source has already been added")]
     SourceExists,
+    /// No download job with this id belongs to the caller.
+    #[error("Download job not found")]
+    JobNotFound,
+    /// The job has already completed or failed.
+    #[error("This job has already ended")]
+    JobEnded,
+    /// The job cannot be retried; the message says why.
+    #[error("{0}")]
+    NotRetryable(String),
+    /// No schedule with this id belongs to the caller.
+    #[error("Schedule not found")]
+    ScheduleNotFound,
+    /// The download machinery itself failed (its work directory).
+    #[error("download failed: {0}")]
+    Download(String),
     /// Nothing to export.
     #[error("No videos to export")]
     NothingToExport,
@@ -92,14 +107,16 @@ impl ServiceError for DiscoveryError {
             | Self::NotYouTube
             | Self::NothingToExport
             | Self::InvalidArgument(_) => ErrorCode::BadRequest,
-            Self::ChannelNotFound | Self::PlaylistNotFound | Self::SourceNotFound => {
-                ErrorCode::NotFound
-            }
-            Self::SourceExists => ErrorCode::Conflict,
+            Self::ChannelNotFound
+            | Self::PlaylistNotFound
+            | Self::SourceNotFound
+            | Self::JobNotFound
+            | Self::ScheduleNotFound => ErrorCode::NotFound,
+            Self::SourceExists | Self::JobEnded | Self::NotRetryable(_) => ErrorCode::Conflict,
             Self::NoApiKey => ErrorCode::NotConfigured,
             Self::QuotaExhausted { .. } => ErrorCode::TooManyRequests,
             Self::KeyRejected(_) | Self::Upstream(_) => ErrorCode::BadGateway,
-            Self::Database(_) | Self::Export(_) => ErrorCode::Internal,
+            Self::Database(_) | Self::Export(_) | Self::Download(_) => ErrorCode::Internal,
         }
     }
 }

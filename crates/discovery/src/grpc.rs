@@ -1,12 +1,61 @@
-//! Thin gRPC adapter: proto in, domain call, proto out. Download jobs and schedules keep
-//! tonic's default `UNIMPLEMENTED` answer until their issue lands.
+//! Thin gRPC adapter: proto in, domain call, proto out.
 
 use scribevault_core::identity::caller;
 use scribevault_proto::discovery::v1 as pb;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{Channel, Source, Video};
+use crate::download_job::DownloadJob;
+use crate::downloads::NewDownloadJob;
+use crate::schedule::{Schedule, ScheduleChanges};
+use crate::schedules::NewSchedule;
 use crate::service::Discovery;
+
+fn rfc3339(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+fn job_to_proto(job: DownloadJob) -> pb::DownloadJob {
+    pb::DownloadJob {
+        progress: job.progress(),
+        id: job.id,
+        status: job.status.as_str().to_owned(),
+        total_videos: job.total_videos,
+        processed_videos: job.processed_videos,
+        error_message: job.error_message,
+        started_at: job.started_at.map(rfc3339),
+        completed_at: job.completed_at.map(rfc3339),
+        source_id: job.source_id,
+        source_title: job.source_title,
+        failed_videos: job.failed_videos,
+        created_at: rfc3339(job.created_at),
+        transcribe: job.transcribe.is_some(),
+        current_video: job.current.map(|current| pb::CurrentVideo {
+            video_id: current.video_id,
+            title: current.title,
+            percent: current.percent,
+        }),
+    }
+}
+
+fn schedule_to_proto(schedule: Schedule) -> pb::Schedule {
+    pb::Schedule {
+        id: schedule.id,
+        source_id: schedule.source_id,
+        source: Some(pb::ScheduleSource {
+            r#type: schedule.source.kind.as_str().to_owned(),
+            title: schedule.source.title,
+            thumbnail_url: schedule.source.thumbnail_url,
+        }),
+        frequency: schedule.timing.frequency.as_str().to_owned(),
+        time_of_day: scribevault_core::local_time::format_time_of_day(schedule.timing.time_of_day),
+        timezone: schedule.timing.zone.name().to_owned(),
+        is_active: schedule.is_active,
+        next_run_at: schedule.next_run_at.map(rfc3339),
+        last_run_at: schedule.last_run_at.map(rfc3339),
+        created_at: rfc3339(schedule.created_at),
+    }
+}
 
 /// Serves [`Discovery`] over gRPC.
 pub struct DiscoveryGrpc {
@@ -116,9 +165,10 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
         request: Request<pb::CreateSourceRequest>,
     ) -> Result<Response<pb::Source>, Status> {
         let user = caller(&request)?;
+        let request = request.into_inner();
         let source = self
             .discovery
-            .add_source(&user, &request.into_inner().url)
+            .add_source(&user, &request.url, request.reuse_existing)
             .await?;
         Ok(Response::new(source_to_proto(source)))
     }
@@ -148,6 +198,144 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
             has_more: page.next_page_token.is_some(),
             next_page_token: page.next_page_token.unwrap_or_default(),
             videos: page.videos.into_iter().map(video_to_proto).collect(),
+        }))
+    }
+
+    async fn list_download_jobs(
+        &self,
+        request: Request<pb::ListDownloadJobsRequest>,
+    ) -> Result<Response<pb::ListDownloadJobsResponse>, Status> {
+        let user = caller(&request)?;
+        let jobs = self.discovery.download_jobs(&user).await?;
+        Ok(Response::new(pb::ListDownloadJobsResponse {
+            jobs: jobs.into_iter().map(job_to_proto).collect(),
+        }))
+    }
+
+    async fn create_download_job(
+        &self,
+        request: Request<pb::CreateDownloadJobRequest>,
+    ) -> Result<Response<pb::DownloadJob>, Status> {
+        let user = caller(&request)?;
+        let request = request.into_inner();
+        let job = self
+            .discovery
+            .create_download_job(
+                &user,
+                NewDownloadJob {
+                    source_id: request.source_id,
+                    video_ids: request.video_ids,
+                    transcribe: request.transcribe,
+                    model: request.model,
+                    output_format: request.output_format,
+                },
+            )
+            .await?;
+        Ok(Response::new(job_to_proto(job)))
+    }
+
+    async fn cancel_download_job(
+        &self,
+        request: Request<pb::DownloadJobRef>,
+    ) -> Result<Response<pb::DownloadJob>, Status> {
+        let user = caller(&request)?;
+        let job = self
+            .discovery
+            .cancel_download_job(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(job_to_proto(job)))
+    }
+
+    async fn retry_download_job(
+        &self,
+        request: Request<pb::DownloadJobRef>,
+    ) -> Result<Response<pb::DownloadJob>, Status> {
+        let user = caller(&request)?;
+        let job = self
+            .discovery
+            .retry_download_job(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(job_to_proto(job)))
+    }
+
+    async fn list_schedules(
+        &self,
+        request: Request<pb::ListSchedulesRequest>,
+    ) -> Result<Response<pb::ListSchedulesResponse>, Status> {
+        let user = caller(&request)?;
+        let schedules = self.discovery.schedules(&user).await?;
+        Ok(Response::new(pb::ListSchedulesResponse {
+            schedules: schedules.into_iter().map(schedule_to_proto).collect(),
+        }))
+    }
+
+    async fn create_schedule(
+        &self,
+        request: Request<pb::CreateScheduleRequest>,
+    ) -> Result<Response<pb::Schedule>, Status> {
+        let user = caller(&request)?;
+        let request = request.into_inner();
+        let schedule = self
+            .discovery
+            .create_schedule(
+                &user,
+                NewSchedule {
+                    source_id: request.source_id,
+                    frequency: request.frequency,
+                    time_of_day: request.time_of_day,
+                    timezone: request.timezone,
+                },
+            )
+            .await?;
+        Ok(Response::new(schedule_to_proto(schedule)))
+    }
+
+    async fn update_schedule(
+        &self,
+        request: Request<pb::UpdateScheduleRequest>,
+    ) -> Result<Response<pb::Schedule>, Status> {
+        let user = caller(&request)?;
+        let request = request.into_inner();
+        let schedule = self
+            .discovery
+            .update_schedule(
+                &user,
+                &request.id,
+                ScheduleChanges {
+                    source_id: request.source_id,
+                    frequency: request.frequency,
+                    time_of_day: request.time_of_day,
+                    timezone: request.timezone,
+                    is_active: request.is_active,
+                },
+            )
+            .await?;
+        Ok(Response::new(schedule_to_proto(schedule)))
+    }
+
+    async fn delete_schedule(
+        &self,
+        request: Request<pb::ScheduleRef>,
+    ) -> Result<Response<pb::DeleteScheduleResponse>, Status> {
+        let user = caller(&request)?;
+        self.discovery
+            .delete_schedule(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::DeleteScheduleResponse {}))
+    }
+
+    async fn run_schedule(
+        &self,
+        request: Request<pb::ScheduleRef>,
+    ) -> Result<Response<pb::RunScheduleResponse>, Status> {
+        let user = caller(&request)?;
+        let (schedule, new_videos) = self
+            .discovery
+            .run_schedule_now(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::RunScheduleResponse {
+            schedule: Some(schedule_to_proto(schedule)),
+            new_videos: u32::try_from(new_videos).unwrap_or(u32::MAX),
         }))
     }
 }

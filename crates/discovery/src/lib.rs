@@ -1,26 +1,40 @@
-//! Channel discovery and sources (schedules and download jobs arrive with their issue).
+//! Channel discovery, sources, download jobs and scheduled syncs.
 //!
 //! Owns the YouTube channel and video cache, the channel aliases users typed, sources and
-//! their videos, and the YouTube API quota ledger (DESIGN §3). Talks to the YouTube Data API
-//! v3 behind `youtube/` only; publishes `sourceUpdate`. Video metadata is public YouTube data,
-//! cached once for every user; sources are scoped to their owner.
+//! their videos, the YouTube API quota ledger, download jobs and schedules (DESIGN §3). Talks
+//! to the YouTube Data API v3 behind `youtube/` only and runs yt-dlp behind `ytdlp/` only;
+//! hands MP3s to storage and transcription over gRPC (`peers/`); publishes `sourceUpdate`,
+//! `downloadProgress` and `notification`; consumes `download.work`. Video metadata is public
+//! YouTube data, cached once for every user; sources, jobs and schedules are scoped to their
+//! owner. It never reads another service's tables.
 
 mod catalog;
 mod channel_url;
 mod config;
 mod domain;
+mod download_job;
+mod downloads;
 mod entity;
 mod error;
 mod export;
 mod grpc;
+mod jobs;
 mod migration;
+mod peers;
 mod playlist_read;
+mod schedule;
+mod schedules;
 mod service;
 mod sources;
 mod startup;
 mod store;
 mod youtube;
+mod ytdlp;
 
 pub use config::DiscoveryConfig;
 pub use error::DiscoveryError;
-pub use startup::DiscoveryServer;
+pub use peers::{
+    AudioArchive, PeerError, StorageClient, TranscriptionClient, TranscriptionIntake, VideoAudio,
+};
+pub use startup::{DiscoveryDependencies, DiscoveryServer};
+pub use ytdlp::{AudioFetcher, FetchFailure, YtDlp, YtDlpOptions};

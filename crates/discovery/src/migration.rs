@@ -12,7 +12,10 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateDiscoveryTables)]
+        vec![
+            Box::new(CreateDiscoveryTables),
+            Box::new(CreateDownloadAndScheduleTables),
+        ]
     }
 }
 
@@ -237,6 +240,203 @@ impl MigrationTrait for CreateDiscoveryTables {
                             .col(YoutubeQuotaSpend::KeyId)
                             .col(YoutubeQuotaSpend::Day),
                     )
+                    .to_owned(),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+#[derive(DeriveMigrationName)]
+struct CreateDownloadAndScheduleTables;
+
+#[derive(DeriveIden)]
+enum DownloadJobs {
+    Table,
+    Id,
+    UserId,
+    SourceId,
+    SourceTitle,
+    Status,
+    TotalVideos,
+    ProcessedVideos,
+    FailedVideos,
+    ErrorMessage,
+    Transcribe,
+    Model,
+    OutputFormat,
+    ClaimToken,
+    HeartbeatAt,
+    CurrentVideoId,
+    CurrentVideoTitle,
+    CurrentPercent,
+    SupersededBy,
+    StartedAt,
+    CompletedAt,
+    CreatedAt,
+}
+
+#[derive(DeriveIden)]
+enum DownloadJobVideos {
+    Table,
+    JobId,
+    Position,
+    VideoId,
+    Title,
+    Outcome,
+    Reason,
+    Mp3Path,
+}
+
+#[derive(DeriveIden)]
+enum Schedules {
+    Table,
+    Id,
+    UserId,
+    SourceId,
+    Frequency,
+    TimeOfDay,
+    Timezone,
+    AnchoredAt,
+    IsActive,
+    NextRunAt,
+    LastRunAt,
+    CreatedAt,
+}
+
+fn count(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column).integer().not_null().to_owned()
+}
+
+fn optional_text(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column).string().null().to_owned()
+}
+
+fn optional_moment(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column)
+        .timestamp_with_time_zone()
+        .null()
+        .to_owned()
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateDownloadAndScheduleTables {
+    fn use_transaction(&self) -> Option<bool> {
+        Some(true)
+    }
+
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(DownloadJobs::Table)
+                    .if_not_exists()
+                    .col(text(DownloadJobs::Id).primary_key())
+                    .col(text(DownloadJobs::UserId))
+                    .col(text(DownloadJobs::SourceId))
+                    .col(text(DownloadJobs::SourceTitle))
+                    .col(text(DownloadJobs::Status))
+                    .col(count(DownloadJobs::TotalVideos))
+                    .col(count(DownloadJobs::ProcessedVideos))
+                    .col(count(DownloadJobs::FailedVideos))
+                    .col(ColumnDef::new(DownloadJobs::ErrorMessage).text().null())
+                    .col(
+                        ColumnDef::new(DownloadJobs::Transcribe)
+                            .boolean()
+                            .not_null(),
+                    )
+                    .col(text(DownloadJobs::Model))
+                    .col(text(DownloadJobs::OutputFormat))
+                    .col(optional_text(DownloadJobs::ClaimToken))
+                    .col(optional_moment(DownloadJobs::HeartbeatAt))
+                    .col(optional_text(DownloadJobs::CurrentVideoId))
+                    .col(optional_text(DownloadJobs::CurrentVideoTitle))
+                    .col(count(DownloadJobs::CurrentPercent))
+                    .col(optional_text(DownloadJobs::SupersededBy))
+                    .col(optional_moment(DownloadJobs::StartedAt))
+                    .col(optional_moment(DownloadJobs::CompletedAt))
+                    .col(moment(DownloadJobs::CreatedAt))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("download_jobs_user_created")
+                    .table(DownloadJobs::Table)
+                    .col(DownloadJobs::UserId)
+                    .col(DownloadJobs::CreatedAt)
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("download_jobs_status")
+                    .table(DownloadJobs::Table)
+                    .col(DownloadJobs::Status)
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(DownloadJobVideos::Table)
+                    .if_not_exists()
+                    .col(text(DownloadJobVideos::JobId))
+                    .col(count(DownloadJobVideos::Position))
+                    .col(text(DownloadJobVideos::VideoId))
+                    .col(text(DownloadJobVideos::Title))
+                    .col(text(DownloadJobVideos::Outcome))
+                    .col(ColumnDef::new(DownloadJobVideos::Reason).text().null())
+                    .col(optional_text(DownloadJobVideos::Mp3Path))
+                    .primary_key(
+                        Index::create()
+                            .col(DownloadJobVideos::JobId)
+                            .col(DownloadJobVideos::Position),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(Schedules::Table)
+                    .if_not_exists()
+                    .col(text(Schedules::Id).primary_key())
+                    .col(text(Schedules::UserId))
+                    .col(text(Schedules::SourceId))
+                    .col(text(Schedules::Frequency))
+                    .col(text(Schedules::TimeOfDay))
+                    .col(text(Schedules::Timezone))
+                    .col(moment(Schedules::AnchoredAt))
+                    .col(ColumnDef::new(Schedules::IsActive).boolean().not_null())
+                    .col(optional_moment(Schedules::NextRunAt))
+                    .col(optional_moment(Schedules::LastRunAt))
+                    .col(moment(Schedules::CreatedAt))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("schedules_due")
+                    .table(Schedules::Table)
+                    .col(Schedules::IsActive)
+                    .col(Schedules::NextRunAt)
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("schedules_user")
+                    .table(Schedules::Table)
+                    .col(Schedules::UserId)
+                    .if_not_exists()
                     .to_owned(),
             )
             .await?;

@@ -1,17 +1,21 @@
-//! The discovery service: the shared parts of its use cases (the store, the API, the bus) and
-//! the small ones (quota, export). Channel searches are in `catalog.rs`, sources in
-//! `sources.rs`.
+//! The discovery service: the shared parts of its use cases (the store, the API, the bus, the
+//! download machinery) and the small ones (quota, export). Channel searches are in
+//! `catalog.rs`, sources in `sources.rs`, download jobs in `downloads.rs`, schedules in
+//! `schedules.rs`.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use chrono::{Duration, Utc};
-use scribevault_bus::EventBus;
+use scribevault_bus::{EventBus, WorkQueue};
 
 use crate::domain::{ExportType, QuotaUsage, is_video_id};
 use crate::error::DiscoveryError;
 use crate::export::{ExportRow, filename, to_csv};
+use crate::peers::{AudioArchive, TranscriptionIntake};
 use crate::store::DiscoveryStore;
 use crate::youtube::{YouTubeApi, YouTubeError, next_pacific_midnight, pacific_day};
+use crate::ytdlp::AudioFetcher;
 
 /// Most ids one export may name.
 pub const MAX_EXPORT_VIDEOS: usize = 10_000;
@@ -27,13 +31,29 @@ pub struct CatalogPolicy {
     pub keys: usize,
 }
 
-/// Channel discovery and sources for every user.
+/// What download jobs run with: the queue, yt-dlp, and the services the audio goes to.
+#[derive(Clone)]
+pub struct DownloadSetup {
+    pub work: Arc<dyn WorkQueue>,
+    pub fetcher: Arc<dyn AudioFetcher>,
+    pub archive: Arc<dyn AudioArchive>,
+    pub intake: Arc<dyn TranscriptionIntake>,
+    /// Where each running job gets its own scratch directory.
+    pub work_root: PathBuf,
+    /// A running job whose runner has been quiet this long is taken over.
+    pub stale_after: Duration,
+    /// The model transcription uses when a job asks for it without naming one.
+    pub default_model: String,
+}
+
+/// Channel discovery, sources, download jobs and schedules for every user.
 #[derive(Clone)]
 pub struct Discovery {
     pub(crate) store: DiscoveryStore,
     pub(crate) youtube: Arc<dyn YouTubeApi>,
     pub(crate) events: Arc<dyn EventBus>,
     pub(crate) policy: CatalogPolicy,
+    pub(crate) downloads: DownloadSetup,
 }
 
 /// A CSV file.
@@ -54,6 +74,7 @@ impl Discovery {
         youtube: Arc<dyn YouTubeApi>,
         events: Arc<dyn EventBus>,
         policy: CatalogPolicy,
+        downloads: DownloadSetup,
     ) -> Result<Self, DiscoveryError> {
         youtube.restore_spending(&store.spending_on(pacific_day(Utc::now())).await?);
         Ok(Self {
@@ -61,6 +82,7 @@ impl Discovery {
             youtube,
             events,
             policy,
+            downloads,
         })
     }
 

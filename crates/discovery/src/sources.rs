@@ -33,21 +33,33 @@ impl Discovery {
     /// Bad URL, unknown channel or playlist, a source the caller already has, API or database
     /// failures.
     #[tracing::instrument(skip_all, fields(user = %user))]
-    pub async fn add_source(&self, user: &UserId, url: &str) -> Result<Source, DiscoveryError> {
+    pub async fn add_source(
+        &self,
+        user: &UserId,
+        url: &str,
+        reuse_existing: bool,
+    ) -> Result<Source, DiscoveryError> {
         let target = parse_target(url)?;
-        let added = self.add_source_for(user, url.trim(), &target).await;
+        let added = self
+            .add_source_for(user, url.trim(), &target, reuse_existing)
+            .await;
         self.record_spending().await;
-        let source = added?;
-        self.announce(user, "created", &source).await;
+        let (source, created) = added?;
+        if created {
+            self.announce(user, "created", &source).await;
+        }
         Ok(source)
     }
 
+    /// The source, and whether it is new (an existing one is answered, synced, only when
+    /// `reuse_existing` is set).
     async fn add_source_for(
         &self,
         user: &UserId,
         url: &str,
         target: &YouTubeTarget,
-    ) -> Result<Source, DiscoveryError> {
+        reuse_existing: bool,
+    ) -> Result<(Source, bool), DiscoveryError> {
         let now = Utc::now();
         let mut source = match target {
             YouTubeTarget::Playlist(id) => {
@@ -95,12 +107,16 @@ impl Discovery {
         };
         // Checked before the read, so adding a source twice spends nothing on its videos; the
         // unique index decides if two adds race.
-        if self
+        if let Some(existing) = self
             .store
-            .has_source(user.as_str(), &source.list_id)
+            .source_for_list(user.as_str(), &source.list_id)
             .await?
         {
-            return Err(DiscoveryError::SourceExists);
+            if !reuse_existing {
+                return Err(DiscoveryError::SourceExists);
+            }
+            self.sync_source(&existing).await?;
+            return Ok((existing, false));
         }
         let read = read_playlist(
             &self.youtube,
@@ -122,10 +138,45 @@ impl Discovery {
         self.store.put_videos(&read.described).await?;
         source.id = uuid::Uuid::now_v7().to_string();
         if self.store.insert_source(&source, &read.order).await? {
-            Ok(source)
+            Ok((source, true))
         } else {
             Err(DiscoveryError::SourceExists)
         }
+    }
+
+    /// Adds the videos published (or put in the playlist) since the source was last read and
+    /// answers their ids, newest first for a channel. A channel's uploads are read only up to
+    /// the first known video (2 new videos cost 2 units); a playlist, whose new entries may be
+    /// anywhere, is read whole, but only new entries are described.
+    ///
+    /// # Errors
+    /// API or database failures.
+    pub(crate) async fn sync_source(&self, source: &Source) -> Result<Vec<String>, DiscoveryError> {
+        let known = self.store.source_video_ids(&source.id).await?;
+        let is_channel = source.kind == SourceKind::Channel;
+        let read = read_playlist(
+            &self.youtube,
+            &source.playlist_id,
+            ReadPlan {
+                limit: VideoLimit::All,
+                known: &known,
+                stop_at_known: is_channel,
+                known_is_complete: is_channel,
+            },
+        )
+        .await;
+        self.record_spending().await;
+        let read = read.map_err(|error| self.api_error(error))?;
+        self.store.put_videos(&read.described).await?;
+        let new: Vec<String> = read
+            .order
+            .into_iter()
+            .filter(|id| !known.contains(id))
+            .collect();
+        self.store
+            .add_source_videos(&source.id, &new, is_channel)
+            .await?;
+        Ok(new)
     }
 
     /// Deletes one of the caller's sources.
@@ -172,7 +223,7 @@ impl Discovery {
 
     /// Tells the owner's sockets a source came or went. A bus failure is logged: the change
     /// itself has happened.
-    async fn announce(&self, user: &UserId, change: &str, source: &Source) {
+    pub(crate) async fn announce(&self, user: &UserId, change: &str, source: &Source) {
         let event = Event::SourceUpdate(SourceUpdate {
             change: change.to_owned(),
             source: SourceRef {

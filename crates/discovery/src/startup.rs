@@ -2,20 +2,36 @@
 
 use std::sync::Arc;
 
-use scribevault_bus::EventBus;
+use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_proto::discovery::v1::discovery_service_server::DiscoveryServiceServer;
 use sea_orm::DatabaseConnection;
+use tokio_util::sync::CancellationToken;
 
 use crate::config::DiscoveryConfig;
 use crate::error::DiscoveryError;
 use crate::grpc::DiscoveryGrpc;
-use crate::service::{CatalogPolicy, Discovery};
+use crate::jobs;
+use crate::peers::{AudioArchive, TranscriptionIntake};
+use crate::service::{CatalogPolicy, Discovery, DownloadSetup};
 use crate::store::DiscoveryStore;
 use crate::youtube::{KeyRing, YouTubeClient};
+use crate::ytdlp::YtDlp;
+
+/// What discovery needs besides its database and settings.
+pub struct DiscoveryDependencies {
+    pub events: Arc<dyn EventBus>,
+    pub work: Arc<dyn WorkQueue>,
+    /// Where downloaded MP3s go (storage).
+    pub archive: Arc<dyn AudioArchive>,
+    /// Where they are queued for transcription when a job asks.
+    pub intake: Arc<dyn TranscriptionIntake>,
+}
 
 /// The discovery target.
 pub struct DiscoveryServer {
     discovery: Discovery,
+    download_concurrency: usize,
+    scheduler_interval: std::time::Duration,
 }
 
 impl DiscoveryServer {
@@ -25,7 +41,7 @@ impl DiscoveryServer {
     /// Migration failure, or no HTTP client could be built.
     pub async fn build(
         db: DatabaseConnection,
-        events: Arc<dyn EventBus>,
+        dependencies: DiscoveryDependencies,
         config: DiscoveryConfig,
     ) -> Result<Self, DiscoveryError> {
         let policy = CatalogPolicy {
@@ -44,12 +60,31 @@ impl DiscoveryServer {
         )
         .map_err(|error| DiscoveryError::Upstream(format!("HTTP client: {error}")))?;
         let store = DiscoveryStore::open(db).await?;
+        let downloads = DownloadSetup {
+            work: dependencies.work,
+            fetcher: Arc::new(YtDlp::new(config.ytdlp)),
+            archive: dependencies.archive,
+            intake: dependencies.intake,
+            work_root: config.download_dir,
+            stale_after: config.download_stale_after,
+            default_model: config.default_model,
+        };
         Ok(Self {
-            discovery: Discovery::new(store, Arc::new(youtube), events, policy).await?,
+            discovery: Discovery::new(
+                store,
+                Arc::new(youtube),
+                dependencies.events,
+                policy,
+                downloads,
+            )
+            .await?,
+            download_concurrency: config.download_concurrency,
+            scheduler_interval: config.scheduler_interval,
         })
     }
 
-    /// Serves gRPC on `listener` until `shutdown` resolves.
+    /// Serves gRPC on `listener`, consumes the download queue and runs the scheduler, until
+    /// `shutdown` resolves. Running downloads are stopped (yt-dlp killed) on the way out.
     ///
     /// # Errors
     /// The gRPC transport fails.
@@ -58,11 +93,27 @@ impl DiscoveryServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        scribevault_proto::server::serve(
+        let stopping = CancellationToken::new();
+        let downloads = tokio::spawn(jobs::download::consume(
+            self.discovery.clone(),
+            self.download_concurrency,
+            stopping.clone(),
+        ));
+        let scheduler = tokio::spawn(jobs::scheduler::run(
+            self.discovery.clone(),
+            self.scheduler_interval,
+            stopping.clone(),
+        ));
+        let result = scribevault_proto::server::serve(
             listener,
             DiscoveryServiceServer::new(DiscoveryGrpc::new(self.discovery)),
             shutdown,
         )
-        .await
+        .await;
+        stopping.cancel();
+        // The consumer drops its running jobs, which kills their yt-dlp process groups.
+        let _ = downloads.await;
+        let _ = scheduler.await;
+        result
     }
 }

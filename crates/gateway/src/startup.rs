@@ -25,7 +25,8 @@ use crate::routes::config::ClientConfig;
 use crate::routes::spa::FrontendDir;
 use crate::routes::uploads::UploadLimit;
 use crate::routes::{
-    auth, config, discovery, health, library, sources, spa, transcription, uploads,
+    auth, config, discovery, downloads, health, library, schedules, sources, spa, transcription,
+    uploads,
 };
 use crate::trace::trace_requests;
 
@@ -186,6 +187,15 @@ impl Gateway {
                         .route("/sources", web::post().to(sources::create))
                         .route("/sources/{id}", web::delete().to(sources::delete))
                         .route("/sources/{id}/videos", web::get().to(sources::videos))
+                        .route("/downloads", web::get().to(downloads::list))
+                        .route("/downloads", web::post().to(downloads::create))
+                        .route("/downloads/{id}", web::delete().to(downloads::cancel))
+                        .route("/downloads/{id}/retry", web::post().to(downloads::retry))
+                        .route("/schedules", web::get().to(schedules::list))
+                        .route("/schedules", web::post().to(schedules::create))
+                        .route("/schedules/{id}", web::patch().to(schedules::update))
+                        .route("/schedules/{id}", web::delete().to(schedules::delete))
+                        .route("/schedules/{id}/run", web::post().to(schedules::run))
                         .route("/video-mp3/upload", web::post().to(uploads::upload_manual))
                         .route(
                             "/video-mp3/upload/{videoId}",

@@ -175,9 +175,21 @@ fn start_discovery(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<R
         let config = scribevault_discovery::DiscoveryConfig::try_from(ctx.settings.as_ref())?;
         let listener = ctx.listener("discovery")?;
         let bus = ctx.backends.bus().await?;
+        let storage =
+            scribevault_discovery::StorageClient::connect_lazy(&ctx.address_of("storage"))
+                .context("storage's gRPC address")?;
+        let transcription = scribevault_discovery::TranscriptionClient::connect_lazy(
+            &ctx.address_of("transcription"),
+        )
+        .context("transcription's gRPC address")?;
         let server = scribevault_discovery::DiscoveryServer::build(
             ctx.backends.database().await?,
-            bus.events,
+            scribevault_discovery::DiscoveryDependencies {
+                events: bus.events,
+                work: bus.work,
+                archive: Arc::new(storage),
+                intake: Arc::new(transcription),
+            },
             config,
         )
         .await

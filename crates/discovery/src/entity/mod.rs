@@ -2,7 +2,10 @@
 
 pub mod channel;
 pub mod channel_alias;
+pub mod download_job;
+pub mod download_job_video;
 pub mod quota_spend;
+pub mod schedule;
 pub mod source;
 pub mod source_video;
 pub mod video;

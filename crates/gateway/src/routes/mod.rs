@@ -3,8 +3,10 @@
 pub mod auth;
 pub mod config;
 pub mod discovery;
+pub mod downloads;
 pub mod health;
 pub mod library;
+pub mod schedules;
 pub mod sources;
 pub mod spa;
 pub mod transcription;

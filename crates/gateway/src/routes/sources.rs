@@ -57,24 +57,30 @@ pub async fn list(
 
 /// The body of `POST /api/sources`.
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CreateBody {
     #[serde(default)]
     url: String,
+    /// Answer the caller's existing source for this list (synced) instead of 409.
+    #[serde(default)]
+    reuse_existing: bool,
 }
 
-/// `POST /api/sources` `{url}`: 201 with the source.
+/// `POST /api/sources` `{url, reuseExisting?}`: 201 with the source.
 pub async fn create(
     user: AuthenticatedUser,
     clients: web::Data<ServiceClients>,
     body: web::Json<CreateBody>,
 ) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
     let source = clients
         .discovery
         .clone()
         .create_source(on_behalf_of(
             &user.0,
             pb::CreateSourceRequest {
-                url: body.into_inner().url,
+                url: body.url,
+                reuse_existing: body.reuse_existing,
             },
         )?)
         .await?

@@ -15,8 +15,13 @@ use crate::entity::{channel, channel_alias, quota_spend, source, source_video, v
 use crate::migration::Migrator;
 use crate::youtube::KeySpend;
 
+mod downloads;
+mod schedules;
+
+pub use downloads::Cancelled;
+
 /// Rows one statement inserts at most (SQLite's bound-parameter limit is 32,766).
-const INSERT_CHUNK: usize = 500;
+pub(crate) const INSERT_CHUNK: usize = 500;
 
 /// A cached channel and how current its uploads are.
 #[derive(Debug, Clone)]
@@ -29,7 +34,7 @@ pub struct CachedChannel {
 /// The discovery service's tables.
 #[derive(Clone)]
 pub struct DiscoveryStore {
-    db: DatabaseConnection,
+    pub(crate) db: DatabaseConnection,
 }
 
 fn video_from_row(row: video::Model) -> Video {
@@ -43,7 +48,7 @@ fn video_from_row(row: video::Model) -> Video {
     }
 }
 
-fn source_from_row(row: source::Model) -> Result<Source, DbErr> {
+pub(crate) fn source_from_row(row: source::Model) -> Result<Source, DbErr> {
     let kind = SourceKind::parse(&row.kind)
         .ok_or_else(|| DbErr::Type(format!("source {}: unknown kind {}", row.id, row.kind)))?;
     Ok(Source {
@@ -379,17 +384,22 @@ impl DiscoveryStore {
             .collect()
     }
 
-    /// Whether the user already follows the list `list_id`.
+    /// The user's source for the list `list_id`, if they follow it.
     ///
     /// # Errors
-    /// Database failure.
-    pub async fn has_source(&self, user_id: &str, list_id: &str) -> Result<bool, DbErr> {
-        Ok(source::Entity::find()
+    /// Database failure or an unreadable row.
+    pub async fn source_for_list(
+        &self,
+        user_id: &str,
+        list_id: &str,
+    ) -> Result<Option<Source>, DbErr> {
+        source::Entity::find()
             .filter(source::Column::UserId.eq(user_id))
             .filter(source::Column::ListId.eq(list_id))
             .one(&self.db)
             .await?
-            .is_some())
+            .map(source_from_row)
+            .transpose()
     }
 
     /// One of the user's sources.
@@ -422,6 +432,11 @@ impl DiscoveryStore {
             .filter(source_video::Column::SourceId.eq(id))
             .exec(&transaction)
             .await?;
+        // A schedule cannot outlive what it syncs.
+        crate::entity::schedule::Entity::delete_many()
+            .filter(crate::entity::schedule::Column::SourceId.eq(id))
+            .exec(&transaction)
+            .await?;
         source::Entity::delete_by_id(id.to_owned())
             .exec(&transaction)
             .await?;
@@ -441,8 +456,8 @@ impl DiscoveryStore {
     ) -> Result<(Vec<Video>, bool), DbErr> {
         let entries = source_video::Entity::find()
             .filter(source_video::Column::SourceId.eq(source_id))
-            .filter(source_video::Column::Position.gte(i64::from(offset)))
             .order_by_asc(source_video::Column::Position)
+            .offset(u64::from(offset))
             .limit(u64::from(count) + 1)
             .all(&self.db)
             .await?;

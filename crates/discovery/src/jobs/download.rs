@@ -1,0 +1,306 @@
+//! Running a download job: claim it, download its videos one at a time with yt-dlp, hand each
+//! MP3 to storage (and to transcription when asked), and keep the owner's sockets told.
+//!
+//! The runner holds the job by its claim token and writes a heartbeat every half second; the
+//! same write tells it whether the job is still its own, so a cancel (from any replica) stops
+//! yt-dlp within a second. A runner that dies leaves a stale heartbeat, and the scheduler's
+//! sweep queues the job again for another runner (`jobs/scheduler.rs`).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use scribevault_bus::Settlement;
+use scribevault_bus::contract::DownloadWork;
+use scribevault_core::UserId;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use crate::download_job::{
+    CurrentDownload, DownloadJob, DownloadStatus, JobVideo, VideoOutcome, failure_lines,
+};
+use crate::error::DiscoveryError;
+use crate::peers::VideoAudio;
+use crate::service::Discovery;
+use crate::ytdlp::FetchFailure;
+
+/// How often a runner writes its heartbeat (and learns of a cancel).
+const HEARTBEAT: Duration = Duration::from_millis(500);
+/// Longest the owner's sockets go without a `downloadProgress` while a file downloads.
+const PROGRESS_AT_LEAST_EVERY: Duration = Duration::from_secs(2);
+/// Shortest gap between two progress events for a moving percent.
+const PROGRESS_AT_MOST_EVERY: Duration = Duration::from_secs(1);
+
+/// How one video ended for the runner.
+enum Tried {
+    /// Recorded; the job goes on.
+    Recorded,
+    /// The job is no longer this runner's (cancelled, or taken over): stop, write nothing.
+    Lost,
+}
+
+/// Consumes the download queue until `shutdown`, running at most `concurrency` jobs at once.
+pub async fn consume(discovery: Discovery, concurrency: usize, shutdown: CancellationToken) {
+    let work = discovery.downloads.work.clone();
+    let stopped = shutdown.clone();
+    scribevault_bus::run_work_consumer::<DownloadWork, _, _, _>(
+        work,
+        concurrency,
+        async move { stopped.cancelled().await },
+        |work: &DownloadWork, delivery| {
+            tracing::info_span!("download_job", job = %work.job_id, delivery)
+        },
+        move |work, _delivery| {
+            let discovery = discovery.clone();
+            let shutdown = shutdown.clone();
+            async move { run_job(&discovery, &work, &shutdown).await }
+        },
+    )
+    .await;
+}
+
+/// Runs one job to its end, or until it is lost or the service stops.
+async fn run_job(
+    discovery: &Discovery,
+    work: &DownloadWork,
+    shutdown: &CancellationToken,
+) -> Settlement {
+    match try_run_job(discovery, work, shutdown).await {
+        Ok(()) => Settlement::Done,
+        Err(error) => {
+            tracing::error!(error = %error, job = work.job_id, "download job interrupted; it will be run again");
+            Settlement::Retry
+        }
+    }
+}
+
+async fn try_run_job(
+    discovery: &Discovery,
+    work: &DownloadWork,
+    shutdown: &CancellationToken,
+) -> Result<(), DiscoveryError> {
+    let store = &discovery.store;
+    let token = uuid::Uuid::new_v4().to_string();
+    let now = Utc::now();
+    let Some(mut job) = store
+        .claim_download_job(
+            &work.user_id,
+            &work.job_id,
+            &token,
+            now,
+            now - discovery.downloads.stale_after,
+        )
+        .await?
+    else {
+        tracing::debug!(
+            job = work.job_id,
+            "download job ended, running elsewhere or gone"
+        );
+        return Ok(());
+    };
+    discovery.publish_progress(&job).await;
+    tokio::fs::create_dir_all(&discovery.downloads.work_root)
+        .await
+        .map_err(|error| DiscoveryError::Download(format!("work directory: {error}")))?;
+    let work_dir = tempfile::Builder::new()
+        .prefix("download-")
+        .tempdir_in(&discovery.downloads.work_root)
+        .map_err(|error| DiscoveryError::Download(format!("work directory: {error}")))?;
+    let user = UserId::new(job.user_id.clone());
+    let videos = store.job_videos(&job.id).await?;
+    for video in videos
+        .iter()
+        .filter(|video| video.outcome == VideoOutcome::Pending)
+    {
+        if shutdown.is_cancelled() {
+            store.release_download_job(&job.id, &token).await?;
+            return Ok(());
+        }
+        match try_video(
+            discovery,
+            &user,
+            &mut job,
+            video,
+            &token,
+            work_dir.path(),
+            shutdown,
+        )
+        .await?
+        {
+            Tried::Recorded => {
+                if let Some(updated) = store.download_job(&job.user_id, &job.id).await? {
+                    job = updated;
+                }
+                discovery.publish_progress(&job).await;
+            }
+            Tried::Lost => {
+                if shutdown.is_cancelled() {
+                    store.release_download_job(&job.id, &token).await?;
+                }
+                return Ok(());
+            }
+        }
+    }
+    let outcomes = store.job_videos(&job.id).await?;
+    let failed = u32::try_from(
+        outcomes
+            .iter()
+            .filter(|video| video.outcome == VideoOutcome::Failed)
+            .count(),
+    )
+    .unwrap_or(u32::MAX);
+    let status = DownloadStatus::after_all_tried(failed);
+    if store
+        .finish_download_job(
+            &job.id,
+            &token,
+            status,
+            failure_lines(&outcomes),
+            Utc::now(),
+        )
+        .await?
+        && let Some(finished) = store.download_job(&job.user_id, &job.id).await?
+    {
+        tracing::info!(
+            job = job.id,
+            status = status.as_str(),
+            failed,
+            "download job ended"
+        );
+        discovery.publish_progress(&finished).await;
+    }
+    Ok(())
+}
+
+/// Downloads one video and records what became of it.
+async fn try_video(
+    discovery: &Discovery,
+    user: &UserId,
+    job: &mut DownloadJob,
+    video: &JobVideo,
+    token: &str,
+    work_dir: &Path,
+    shutdown: &CancellationToken,
+) -> Result<Tried, DiscoveryError> {
+    let store = &discovery.store;
+    let (progress, percent) = watch::channel(0u32);
+    let stop = shutdown.child_token();
+    let fetch =
+        discovery
+            .downloads
+            .fetcher
+            .fetch(&video.video_id, work_dir, &progress, stop.clone());
+    tokio::pin!(fetch);
+    let mut heartbeat = tokio::time::interval(HEARTBEAT);
+    let mut last_event = Instant::now();
+    let mut last_percent = u32::MAX;
+    let mut lost = false;
+    let fetched = loop {
+        tokio::select! {
+            fetched = &mut fetch => break fetched,
+            _ = heartbeat.tick() => {
+                let current = CurrentDownload {
+                    video_id: video.video_id.clone(),
+                    title: video.title.clone(),
+                    percent: *percent.borrow(),
+                };
+                if !store.download_heartbeat(&job.id, token, Some(&current), Utc::now()).await? {
+                    // Cancelled or taken over: yt-dlp is killed as the fetch sees the stop.
+                    lost = true;
+                    stop.cancel();
+                    continue;
+                }
+                let moved = current.percent != last_percent
+                    && last_event.elapsed() >= PROGRESS_AT_MOST_EVERY;
+                if moved || last_event.elapsed() >= PROGRESS_AT_LEAST_EVERY {
+                    last_percent = current.percent;
+                    last_event = Instant::now();
+                    job.status = DownloadStatus::Processing;
+                    job.current = Some(current);
+                    discovery.publish_progress(job).await;
+                }
+            }
+        }
+    };
+    if lost || shutdown.is_cancelled() {
+        return Ok(Tried::Lost);
+    }
+    let (outcome, reason, mp3_path) = match fetched {
+        Ok(audio) => {
+            let stored = store_audio(discovery, user, job, video, &audio.path).await;
+            // The file is in storage (or refused): the work directory only holds one at a time.
+            let _ = tokio::fs::remove_file(&audio.path).await;
+            match stored {
+                Ok(path) => (VideoOutcome::Arrived, None, Some(path)),
+                Err(reason) => (VideoOutcome::Failed, Some(reason), None),
+            }
+        }
+        Err(FetchFailure::Stopped) => return Ok(Tried::Lost),
+        Err(failure) => {
+            tracing::warn!(video = video.video_id, reason = %failure, "video not downloaded");
+            (VideoOutcome::Failed, Some(failure.to_string()), None)
+        }
+    };
+    if store
+        .record_video_outcome(
+            &job.id,
+            token,
+            video.position,
+            outcome,
+            reason.as_deref(),
+            mp3_path.as_deref(),
+        )
+        .await?
+    {
+        Ok(Tried::Recorded)
+    } else {
+        Ok(Tried::Lost)
+    }
+}
+
+/// Hands the MP3 to storage, and to transcription when the job asks; the reason on failure.
+async fn store_audio(
+    discovery: &Discovery,
+    user: &UserId,
+    job: &DownloadJob,
+    video: &JobVideo,
+    file: &Path,
+) -> Result<String, String> {
+    let known = discovery
+        .store
+        .videos_by_id(std::slice::from_ref(&video.video_id))
+        .await
+        .map_err(|error| format!("database error: {error}"))?;
+    let audio = known.get(&video.video_id).map_or_else(
+        || VideoAudio {
+            video_id: video.video_id.clone(),
+            title: video.title.clone(),
+            ..VideoAudio::default()
+        },
+        |known| VideoAudio {
+            video_id: known.youtube_video_id.clone(),
+            title: known.title.clone(),
+            channel_title: known.channel_title.clone(),
+            #[allow(clippy::cast_precision_loss)] // durations are far below 2^52 seconds
+            duration_seconds: Some(known.duration_seconds as f64),
+            published_at: known.published_at.to_rfc3339(),
+        },
+    );
+    let mp3_path = discovery
+        .downloads
+        .archive
+        .store_video_mp3(user, &audio, file)
+        .await
+        .map_err(|error| format!("Storage refused the MP3: {error}"))?;
+    if let Some(how) = &job.transcribe {
+        discovery
+            .downloads
+            .intake
+            .transcribe(user, &audio, &mp3_path, how)
+            .await
+            .map_err(|error| {
+                format!("Downloaded, but transcription could not be queued: {error}")
+            })?;
+    }
+    Ok(mp3_path)
+}

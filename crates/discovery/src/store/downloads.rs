@@ -1,0 +1,521 @@
+//! Download jobs and their videos. Every write of a job's runner is conditional on its claim
+//! token, so a runner that lost its job (cancelled, taken over) changes nothing.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, ExprTrait as _};
+use sea_orm::{
+    ColumnTrait as _, Condition, DbErr, EntityTrait as _, QueryFilter as _, QueryOrder as _, Set,
+    TransactionTrait as _,
+};
+
+use super::{DiscoveryStore, INSERT_CHUNK};
+use crate::download_job::{
+    CANCELLED_BY_USER, CurrentDownload, DownloadJob, DownloadStatus, JobVideo, TranscribeAfter,
+    VideoOutcome,
+};
+use crate::entity::{download_job, download_job_video, source_video};
+
+fn count(value: i32) -> u32 {
+    u32::try_from(value).unwrap_or(0)
+}
+
+fn signed(value: u32) -> i32 {
+    i32::try_from(value).unwrap_or(i32::MAX)
+}
+
+fn job_from_row(row: download_job::Model) -> Result<DownloadJob, DbErr> {
+    let status = DownloadStatus::parse(&row.status)
+        .ok_or_else(|| DbErr::Type(format!("download job {}: status {}", row.id, row.status)))?;
+    let current = match (row.current_video_id, status) {
+        (Some(video_id), DownloadStatus::Processing) => Some(CurrentDownload {
+            video_id,
+            title: row.current_video_title.unwrap_or_default(),
+            percent: count(row.current_percent),
+        }),
+        _ => None,
+    };
+    Ok(DownloadJob {
+        id: row.id,
+        user_id: row.user_id,
+        source_id: row.source_id,
+        source_title: row.source_title,
+        status,
+        total_videos: count(row.total_videos),
+        processed_videos: count(row.processed_videos),
+        failed_videos: count(row.failed_videos),
+        error_message: row.error_message,
+        transcribe: row.transcribe.then_some(TranscribeAfter {
+            model: row.model,
+            output_format: row.output_format,
+        }),
+        current,
+        started_at: row.started_at,
+        completed_at: row.completed_at,
+        created_at: row.created_at,
+    })
+}
+
+fn video_from_row(row: download_job_video::Model) -> Result<JobVideo, DbErr> {
+    Ok(JobVideo {
+        position: count(row.position),
+        outcome: VideoOutcome::parse(&row.outcome)
+            .ok_or_else(|| DbErr::Type(format!("job video outcome {}", row.outcome)))?,
+        video_id: row.video_id,
+        title: row.title,
+        reason: row.reason,
+    })
+}
+
+/// What a cancel found.
+pub enum Cancelled {
+    Now(DownloadJob),
+    AlreadyEnded,
+    NotFound,
+}
+
+impl DiscoveryStore {
+    /// Which of `video_ids` are videos of the source.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn videos_of_source(
+        &self,
+        source_id: &str,
+        video_ids: &[String],
+    ) -> Result<HashSet<String>, DbErr> {
+        let mut found = HashSet::new();
+        for chunk in video_ids.chunks(INSERT_CHUNK) {
+            let rows = source_video::Entity::find()
+                .filter(source_video::Column::SourceId.eq(source_id))
+                .filter(source_video::Column::VideoId.is_in(chunk.iter().cloned()))
+                .all(&self.db)
+                .await?;
+            found.extend(rows.into_iter().map(|row| row.video_id));
+        }
+        Ok(found)
+    }
+
+    /// Records a new job with its videos; when `supersedes` names a failed job, that job is
+    /// marked as replaced in the same transaction (and `false` comes back, with nothing
+    /// written, if it was already replaced or is not failed).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn insert_download_job(
+        &self,
+        job: &DownloadJob,
+        videos: &[JobVideo],
+        supersedes: Option<&str>,
+    ) -> Result<bool, DbErr> {
+        let transaction = self.db.begin().await?;
+        if let Some(old) = supersedes {
+            let replaced = download_job::Entity::update_many()
+                .col_expr(
+                    download_job::Column::SupersededBy,
+                    Expr::value(job.id.clone()),
+                )
+                .filter(download_job::Column::Id.eq(old))
+                .filter(download_job::Column::UserId.eq(job.user_id.as_str()))
+                .filter(download_job::Column::Status.eq(DownloadStatus::Failed.as_str()))
+                .filter(download_job::Column::SupersededBy.is_null())
+                .exec(&transaction)
+                .await?;
+            if replaced.rows_affected == 0 {
+                transaction.rollback().await?;
+                return Ok(false);
+            }
+        }
+        let (transcribe, model, output_format) = job
+            .transcribe
+            .as_ref()
+            .map_or((false, String::new(), String::new()), |how| {
+                (true, how.model.clone(), how.output_format.clone())
+            });
+        download_job::Entity::insert(download_job::ActiveModel {
+            id: Set(job.id.clone()),
+            user_id: Set(job.user_id.clone()),
+            source_id: Set(job.source_id.clone()),
+            source_title: Set(job.source_title.clone()),
+            status: Set(job.status.as_str().to_owned()),
+            total_videos: Set(signed(job.total_videos)),
+            processed_videos: Set(0),
+            failed_videos: Set(0),
+            error_message: Set(None),
+            transcribe: Set(transcribe),
+            model: Set(model),
+            output_format: Set(output_format),
+            claim_token: Set(None),
+            heartbeat_at: Set(None),
+            current_video_id: Set(None),
+            current_video_title: Set(None),
+            current_percent: Set(0),
+            superseded_by: Set(None),
+            started_at: Set(None),
+            completed_at: Set(None),
+            created_at: Set(job.created_at),
+        })
+        .exec_without_returning(&transaction)
+        .await?;
+        let rows: Vec<download_job_video::ActiveModel> = videos
+            .iter()
+            .map(|video| download_job_video::ActiveModel {
+                job_id: Set(job.id.clone()),
+                position: Set(signed(video.position)),
+                video_id: Set(video.video_id.clone()),
+                title: Set(video.title.clone()),
+                outcome: Set(VideoOutcome::Pending.as_str().to_owned()),
+                reason: Set(None),
+                mp3_path: Set(None),
+            })
+            .collect();
+        for chunk in rows.chunks(INSERT_CHUNK) {
+            download_job_video::Entity::insert_many(chunk.to_vec())
+                .exec_without_returning(&transaction)
+                .await?;
+        }
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    /// The user's jobs, newest first, without those a retry replaced.
+    ///
+    /// # Errors
+    /// Database failure or an unreadable row.
+    pub async fn download_jobs(&self, user_id: &str) -> Result<Vec<DownloadJob>, DbErr> {
+        download_job::Entity::find()
+            .filter(download_job::Column::UserId.eq(user_id))
+            .filter(download_job::Column::SupersededBy.is_null())
+            .order_by_desc(download_job::Column::CreatedAt)
+            .order_by_desc(download_job::Column::Id)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(job_from_row)
+            .collect()
+    }
+
+    /// One of the user's jobs.
+    ///
+    /// # Errors
+    /// Database failure or an unreadable row.
+    pub async fn download_job(
+        &self,
+        user_id: &str,
+        id: &str,
+    ) -> Result<Option<DownloadJob>, DbErr> {
+        download_job::Entity::find_by_id(id.to_owned())
+            .filter(download_job::Column::UserId.eq(user_id))
+            .one(&self.db)
+            .await?
+            .map(job_from_row)
+            .transpose()
+    }
+
+    /// Whether a retry already replaced the job.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn is_superseded(&self, id: &str) -> Result<bool, DbErr> {
+        Ok(download_job::Entity::find_by_id(id.to_owned())
+            .one(&self.db)
+            .await?
+            .is_some_and(|row| row.superseded_by.is_some()))
+    }
+
+    /// A job's videos in order.
+    ///
+    /// # Errors
+    /// Database failure or an unreadable row.
+    pub async fn job_videos(&self, job_id: &str) -> Result<Vec<JobVideo>, DbErr> {
+        download_job_video::Entity::find()
+            .filter(download_job_video::Column::JobId.eq(job_id))
+            .order_by_asc(download_job_video::Column::Position)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(video_from_row)
+            .collect()
+    }
+
+    /// Takes the job for a runner: a pending job, or a running one whose runner has been quiet
+    /// since `stale_before` (its process died). Videos left half-done start again.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn claim_download_job(
+        &self,
+        user_id: &str,
+        id: &str,
+        token: &str,
+        now: DateTime<Utc>,
+        stale_before: DateTime<Utc>,
+    ) -> Result<Option<DownloadJob>, DbErr> {
+        let claimable = Condition::any()
+            .add(download_job::Column::Status.eq(DownloadStatus::Pending.as_str()))
+            .add(
+                Condition::all()
+                    .add(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
+                    .add(
+                        Condition::any()
+                            .add(download_job::Column::HeartbeatAt.is_null())
+                            .add(download_job::Column::HeartbeatAt.lt(stale_before)),
+                    ),
+            );
+        let claimed = download_job::Entity::update_many()
+            .col_expr(
+                download_job::Column::Status,
+                Expr::value(DownloadStatus::Processing.as_str()),
+            )
+            .col_expr(download_job::Column::ClaimToken, Expr::value(token))
+            .col_expr(download_job::Column::HeartbeatAt, Expr::value(now))
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::UserId.eq(user_id))
+            .filter(download_job::Column::SupersededBy.is_null())
+            .filter(claimable)
+            .exec(&self.db)
+            .await?;
+        if claimed.rows_affected == 0 {
+            return Ok(None);
+        }
+        download_job::Entity::update_many()
+            .col_expr(download_job::Column::StartedAt, Expr::value(now))
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::StartedAt.is_null())
+            .exec(&self.db)
+            .await?;
+        self.download_job(user_id, id).await
+    }
+
+    /// The runner's sign of life and the video it is on; `false` when the job is no longer
+    /// its own (cancelled or taken over).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn download_heartbeat(
+        &self,
+        id: &str,
+        token: &str,
+        current: Option<&CurrentDownload>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, DbErr> {
+        let updated = download_job::Entity::update_many()
+            .col_expr(download_job::Column::HeartbeatAt, Expr::value(now))
+            .col_expr(
+                download_job::Column::CurrentVideoId,
+                Expr::value(current.map(|video| video.video_id.clone())),
+            )
+            .col_expr(
+                download_job::Column::CurrentVideoTitle,
+                Expr::value(current.map(|video| video.title.clone())),
+            )
+            .col_expr(
+                download_job::Column::CurrentPercent,
+                Expr::value(current.map_or(0, |video| signed(video.percent))),
+            )
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::ClaimToken.eq(token))
+            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
+            .exec(&self.db)
+            .await?;
+        Ok(updated.rows_affected == 1)
+    }
+
+    /// Records what became of one video and counts it; `false` (and nothing written) when the
+    /// runner no longer holds the job.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn record_video_outcome(
+        &self,
+        id: &str,
+        token: &str,
+        position: u32,
+        outcome: VideoOutcome,
+        reason: Option<&str>,
+        mp3_path: Option<&str>,
+    ) -> Result<bool, DbErr> {
+        let transaction = self.db.begin().await?;
+        let failed = i32::from(outcome == VideoOutcome::Failed);
+        let counted = download_job::Entity::update_many()
+            .col_expr(
+                download_job::Column::ProcessedVideos,
+                Expr::col(download_job::Column::ProcessedVideos).add(1),
+            )
+            .col_expr(
+                download_job::Column::FailedVideos,
+                Expr::col(download_job::Column::FailedVideos).add(failed),
+            )
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::ClaimToken.eq(token))
+            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
+            .exec(&transaction)
+            .await?;
+        let recorded = download_job_video::Entity::update_many()
+            .col_expr(
+                download_job_video::Column::Outcome,
+                Expr::value(outcome.as_str()),
+            )
+            .col_expr(
+                download_job_video::Column::Reason,
+                Expr::value(reason.map(str::to_owned)),
+            )
+            .col_expr(
+                download_job_video::Column::Mp3Path,
+                Expr::value(mp3_path.map(str::to_owned)),
+            )
+            .filter(download_job_video::Column::JobId.eq(id))
+            .filter(download_job_video::Column::Position.eq(signed(position)))
+            .filter(download_job_video::Column::Outcome.eq(VideoOutcome::Pending.as_str()))
+            .exec(&transaction)
+            .await?;
+        if counted.rows_affected == 0 || recorded.rows_affected == 0 {
+            transaction.rollback().await?;
+            return Ok(false);
+        }
+        transaction.commit().await?;
+        Ok(true)
+    }
+
+    /// Ends a job the runner holds.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn finish_download_job(
+        &self,
+        id: &str,
+        token: &str,
+        status: DownloadStatus,
+        error_message: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, DbErr> {
+        let finished = download_job::Entity::update_many()
+            .col_expr(download_job::Column::Status, Expr::value(status.as_str()))
+            .col_expr(
+                download_job::Column::ErrorMessage,
+                Expr::value(error_message),
+            )
+            .col_expr(download_job::Column::CompletedAt, Expr::value(now))
+            .col_expr(
+                download_job::Column::ClaimToken,
+                Expr::value(None::<String>),
+            )
+            .col_expr(
+                download_job::Column::CurrentVideoId,
+                Expr::value(None::<String>),
+            )
+            .col_expr(download_job::Column::CurrentPercent, Expr::value(0))
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::ClaimToken.eq(token))
+            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
+            .exec(&self.db)
+            .await?;
+        Ok(finished.rows_affected == 1)
+    }
+
+    /// Hands a running job back (the service is stopping): pending again, for the next runner.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn release_download_job(&self, id: &str, token: &str) -> Result<(), DbErr> {
+        download_job::Entity::update_many()
+            .col_expr(
+                download_job::Column::Status,
+                Expr::value(DownloadStatus::Pending.as_str()),
+            )
+            .col_expr(
+                download_job::Column::ClaimToken,
+                Expr::value(None::<String>),
+            )
+            .col_expr(
+                download_job::Column::CurrentVideoId,
+                Expr::value(None::<String>),
+            )
+            .col_expr(download_job::Column::CurrentPercent, Expr::value(0))
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::ClaimToken.eq(token))
+            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Cancels one of the user's jobs if it has not ended.
+    ///
+    /// # Errors
+    /// Database failure or an unreadable row.
+    pub async fn cancel_download_job(
+        &self,
+        user_id: &str,
+        id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Cancelled, DbErr> {
+        let cancelled = download_job::Entity::update_many()
+            .col_expr(
+                download_job::Column::Status,
+                Expr::value(DownloadStatus::Failed.as_str()),
+            )
+            .col_expr(
+                download_job::Column::ErrorMessage,
+                Expr::value(CANCELLED_BY_USER),
+            )
+            .col_expr(download_job::Column::CompletedAt, Expr::value(now))
+            .col_expr(
+                download_job::Column::ClaimToken,
+                Expr::value(None::<String>),
+            )
+            .col_expr(
+                download_job::Column::CurrentVideoId,
+                Expr::value(None::<String>),
+            )
+            .col_expr(download_job::Column::CurrentPercent, Expr::value(0))
+            .filter(download_job::Column::Id.eq(id))
+            .filter(download_job::Column::UserId.eq(user_id))
+            .filter(download_job::Column::Status.is_in([
+                DownloadStatus::Pending.as_str(),
+                DownloadStatus::Processing.as_str(),
+            ]))
+            .exec(&self.db)
+            .await?;
+        Ok(match self.download_job(user_id, id).await? {
+            Some(job) if cancelled.rows_affected == 1 => Cancelled::Now(job),
+            Some(_) => Cancelled::AlreadyEnded,
+            None => Cancelled::NotFound,
+        })
+    }
+
+    /// Jobs a runner should pick up: pending ones, and running ones whose runner has been
+    /// quiet since `stale_before`; (user, job) pairs, oldest first.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn unattended_download_jobs(
+        &self,
+        stale_before: DateTime<Utc>,
+        include_pending: bool,
+    ) -> Result<Vec<(String, String)>, DbErr> {
+        let mut waiting = Condition::any().add(
+            Condition::all()
+                .add(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
+                .add(
+                    Condition::any()
+                        .add(download_job::Column::HeartbeatAt.is_null())
+                        .add(download_job::Column::HeartbeatAt.lt(stale_before)),
+                ),
+        );
+        if include_pending {
+            waiting =
+                waiting.add(download_job::Column::Status.eq(DownloadStatus::Pending.as_str()));
+        }
+        Ok(download_job::Entity::find()
+            .filter(download_job::Column::SupersededBy.is_null())
+            .filter(waiting)
+            .order_by_asc(download_job::Column::CreatedAt)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(|row| (row.user_id, row.id))
+            .collect())
+    }
+}
