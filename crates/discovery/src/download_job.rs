@@ -128,11 +128,9 @@ impl DownloadJob {
     /// processed / total × 100, 0 when total is 0 (spec §3).
     #[must_use]
     pub fn progress(&self) -> u32 {
-        if self.total_videos == 0 {
-            0
-        } else {
-            self.processed_videos.min(self.total_videos) * 100 / self.total_videos
-        }
+        (self.processed_videos.min(self.total_videos) * 100)
+            .checked_div(self.total_videos)
+            .unwrap_or(0)
     }
 }
 

@@ -166,7 +166,7 @@ impl Discovery {
         {
             Cancelled::Now(job) => {
                 self.publish_progress(&job).await;
-                Ok(job)
+                Ok(*job)
             }
             Cancelled::AlreadyEnded => Err(DiscoveryError::JobEnded),
             Cancelled::NotFound => Err(DiscoveryError::JobNotFound),

@@ -32,6 +32,7 @@ mod youtube;
 mod ytdlp;
 
 pub use config::DiscoveryConfig;
+pub use download_job::TranscribeAfter;
 pub use error::DiscoveryError;
 pub use peers::{
     AudioArchive, PeerError, StorageClient, TranscriptionClient, TranscriptionIntake, VideoAudio,

@@ -247,8 +247,14 @@ impl MigrationTrait for CreateDiscoveryTables {
     }
 }
 
-#[derive(DeriveMigrationName)]
 struct CreateDownloadAndScheduleTables;
+
+/// Named by hand: the derive names a migration after its file, which the first one took.
+impl MigrationName for CreateDownloadAndScheduleTables {
+    fn name(&self) -> &str {
+        "m20261123_000002_download_jobs_and_schedules"
+    }
+}
 
 #[derive(DeriveIden)]
 enum DownloadJobs {

@@ -179,8 +179,10 @@ mod tests {
         let tokyo = Timing::parse("WEEKLY", "09:00", "Asia/Tokyo", anchored)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(tokyo.recurrence(), Recurrence::Weekly(chrono::Weekday::Tue));
-        // Next Tuesday 09:00 JST = Tuesday 00:00 UTC, a week on.
-        assert_eq!(tokyo.next_run_after(anchored), utc("2026-12-01T00:00:00Z"));
+        // 08:30 JST on that Tuesday: 09:00 JST (00:00 UTC) the same day, then a week on.
+        let first = tokyo.next_run_after(anchored);
+        assert_eq!(first, utc("2026-11-24T00:00:00Z"));
+        assert_eq!(tokyo.next_run_after(first), utc("2026-12-01T00:00:00Z"));
         let london = Timing::parse("WEEKLY", "09:00", "Europe/London", anchored)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
@@ -195,7 +197,10 @@ mod tests {
         let anchored = utc("2026-01-31T12:00:00Z");
         let timing = Timing::parse("MONTHLY", "08:15", "America/New_York", anchored)
             .unwrap_or_else(|e| panic!("{e}"));
-        let february = timing.next_run_after(anchored);
+        // 07:00 in New York when created: 08:15 that day is still ahead.
+        let january = timing.next_run_after(anchored);
+        assert_eq!(january, utc("2026-01-31T13:15:00Z"));
+        let february = timing.next_run_after(january);
         assert_eq!(february, utc("2026-02-28T13:15:00Z"));
         // March 31st is after New York's spring change: 08:15 EDT.
         assert_eq!(timing.next_run_after(february), utc("2026-03-31T12:15:00Z"));

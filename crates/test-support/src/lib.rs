@@ -9,6 +9,7 @@
 //! `fake-youtube` binary for browser end-to-end runs).
 
 pub mod grpc;
+pub mod media;
 pub mod youtube;
 
 use std::path::PathBuf;

@@ -25,6 +25,14 @@ pub struct StorageClient {
 }
 
 impl StorageClient {
+    /// A client over an existing channel.
+    #[must_use]
+    pub fn from_channel(channel: Channel) -> Self {
+        Self {
+            inner: StorageServiceClient::new(channel),
+        }
+    }
+
     /// A client that connects on first use.
     ///
     /// # Errors

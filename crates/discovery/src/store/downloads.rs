@@ -70,7 +70,7 @@ fn video_from_row(row: download_job_video::Model) -> Result<JobVideo, DbErr> {
 
 /// What a cancel found.
 pub enum Cancelled {
-    Now(DownloadJob),
+    Now(Box<DownloadJob>),
     AlreadyEnded,
     NotFound,
 }
@@ -479,7 +479,7 @@ impl DiscoveryStore {
             .exec(&self.db)
             .await?;
         Ok(match self.download_job(user_id, id).await? {
-            Some(job) if cancelled.rows_affected == 1 => Cancelled::Now(job),
+            Some(job) if cancelled.rows_affected == 1 => Cancelled::Now(Box::new(job)),
             Some(_) => Cancelled::AlreadyEnded,
             None => Cancelled::NotFound,
         })

@@ -5,7 +5,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
 
 mod channel_search;
+mod downloads;
 mod export_and_quota;
 mod helpers;
+mod schedules;
 mod skeleton;
 mod sources;

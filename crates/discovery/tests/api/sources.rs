@@ -15,6 +15,7 @@ async fn add(app: &TestApp, user: &str, url: &str) -> Result<pb::Source, tonic::
             user,
             pb::CreateSourceRequest {
                 url: url.to_owned(),
+                reuse_existing: false,
             },
         ))
         .await

@@ -1,0 +1,575 @@
+//! Download jobs with the real yt-dlp against a local media server (its generic extractor
+//! downloads a direct media URL), the real storage service in-process, and the owner's events.
+
+use std::time::{Duration, Instant};
+
+use scribevault_bus::EventSubscription;
+use scribevault_bus::contract::{DownloadProgress, Event};
+use scribevault_proto::discovery::v1 as pb;
+use scribevault_proto::storage::v1 as storage_pb;
+use scribevault_test_support::media::{MediaServer, ytdlp};
+use scribevault_test_support::shared_dir;
+use scribevault_test_support::youtube::{FakeChannel, FakeYouTube, channel_id};
+use tonic::Code;
+
+use crate::helpers::{KEY, TestApp, as_user, spawn_app_on, spawn_app_with};
+
+fn sample(name: &str) -> Vec<u8> {
+    std::fs::read(shared_dir().join("audio").join(name)).expect("a shared audio sample")
+}
+
+/// The app, its media server and a channel source of `videos` videos owned by alice; `None`
+/// when yt-dlp is not installed outside CI.
+struct Setup {
+    app: TestApp,
+    media: MediaServer,
+    source: pb::Source,
+    video_ids: Vec<String>,
+}
+
+async fn setup(test: &str, videos: usize, extra_env: &[(&str, &str)]) -> Option<Setup> {
+    let ytdlp = ytdlp(test)?;
+    let media = MediaServer::start().await;
+    let youtube = FakeYouTube::start().await;
+    youtube.add_channel(
+        FakeChannel::generated(&channel_id(7), "Downloads", videos).with_handle("downloads"),
+    );
+    let watch_url = media.watch_url();
+    let mut env = vec![
+        ("SCRIBEVAULT_YOUTUBE_API_KEY", KEY),
+        ("SCRIBEVAULT_YTDLP_PATH", ytdlp.as_str()),
+        ("SCRIBEVAULT_YOUTUBE_WATCH_URL", watch_url.as_str()),
+        ("SCRIBEVAULT_DOWNLOAD_RETRIES", "0"),
+    ];
+    env.extend_from_slice(extra_env);
+    let app = spawn_app_with(youtube, &env).await;
+    let source = add_source(&app, "alice", "https://www.youtube.com/@downloads").await;
+    let page = app
+        .client
+        .clone()
+        .list_source_videos(as_user(
+            "alice",
+            pb::ListSourceVideosRequest {
+                source_id: source.id.clone(),
+                page_token: String::new(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let video_ids = page
+        .videos
+        .iter()
+        .map(|video| video.youtube_video_id.clone())
+        .collect();
+    Some(Setup {
+        app,
+        media,
+        source,
+        video_ids,
+    })
+}
+
+async fn add_source(app: &TestApp, user: &str, url: &str) -> pb::Source {
+    app.client
+        .clone()
+        .create_source(as_user(
+            user,
+            pb::CreateSourceRequest {
+                url: url.to_owned(),
+                reuse_existing: false,
+            },
+        ))
+        .await
+        .expect("the source is added")
+        .into_inner()
+}
+
+async fn create_job(
+    app: &TestApp,
+    user: &str,
+    source_id: &str,
+    video_ids: &[String],
+    transcribe: bool,
+) -> Result<pb::DownloadJob, tonic::Status> {
+    app.client
+        .clone()
+        .create_download_job(as_user(
+            user,
+            pb::CreateDownloadJobRequest {
+                source_id: source_id.to_owned(),
+                video_ids: video_ids.to_vec(),
+                transcribe,
+                model: String::new(),
+                output_format: String::new(),
+            },
+        ))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+async fn jobs(app: &TestApp, user: &str) -> Vec<pb::DownloadJob> {
+    app.client
+        .clone()
+        .list_download_jobs(as_user(user, pb::ListDownloadJobsRequest {}))
+        .await
+        .unwrap()
+        .into_inner()
+        .jobs
+}
+
+/// Every `downloadProgress` of `job` until it ends (COMPLETED or FAILED), within `limit`.
+async fn progress_until_ended(
+    events: &mut EventSubscription,
+    job: &str,
+    limit: Duration,
+) -> Vec<DownloadProgress> {
+    let deadline = Instant::now() + limit;
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let envelope = tokio::time::timeout(left, events.next())
+            .await
+            .unwrap_or_else(|_| panic!("job {job} did not end in {limit:?}; saw {seen:#?}"))
+            .expect("the bus is open");
+        if let Some(Event::DownloadProgress(progress)) = envelope.event()
+            && progress.job_id == job
+        {
+            assert_eq!(envelope.user_id, "alice", "progress goes to the owner only");
+            let ended = matches!(progress.status.as_str(), "COMPLETED" | "FAILED");
+            seen.push(progress);
+            if ended {
+                return seen;
+            }
+        }
+    }
+}
+
+async fn mp3_status(app: &TestApp, user: &str, ids: &[String]) -> Vec<bool> {
+    let statuses = app
+        .storage
+        .clone()
+        .get_mp3_status(as_user(
+            user,
+            storage_pb::GetMp3StatusRequest {
+                video_ids: ids.to_vec(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .statuses;
+    ids.iter()
+        .map(|id| statuses.get(id).is_some_and(|status| status.has_mp3))
+        .collect()
+}
+
+/// yt-dlp processes whose command line names this media server.
+fn ytdlp_processes(media: &MediaServer) -> usize {
+    let needle = media.watch_url().replace("{id}.mp3", "");
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+                .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(&needle))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn a_job_for_three_videos_completes_and_each_video_has_its_mp3() {
+    let Some(setup) = setup("three_videos", 3, &[]).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    for (id, file) in ids.iter().zip([
+        "sample-01-welcome.mp3",
+        "sample-02-subscribe.mp3",
+        "sample-03-meeting.mp3",
+    ]) {
+        setup.media.add_audio(id, sample(file));
+    }
+    let mut events = setup.app.events().await;
+    let job = create_job(&setup.app, "alice", &setup.source.id, &ids, false)
+        .await
+        .unwrap();
+    assert_eq!(job.status, "PENDING");
+    assert_eq!(
+        (job.total_videos, job.processed_videos, job.progress),
+        (3, 0, 0)
+    );
+    let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(60)).await;
+    let last = seen.last().unwrap();
+    assert_eq!(last.status, "COMPLETED", "{seen:#?}");
+    assert_eq!(
+        (last.processed_videos, last.total_videos, last.progress),
+        (3, 3, 100)
+    );
+    assert!(
+        seen.iter().any(|p| p.status == "PROCESSING"),
+        "the socket saw it running: {seen:#?}"
+    );
+    let counts: Vec<u32> = seen.iter().map(|p| p.processed_videos).collect();
+    assert!(
+        counts.windows(2).all(|pair| pair[0] <= pair[1]),
+        "counts only grow: {counts:?}"
+    );
+    assert!(
+        counts.contains(&1) && counts.contains(&2),
+        "each video was reported: {counts:?}"
+    );
+    assert_eq!(
+        mp3_status(&setup.app, "alice", &ids).await,
+        [true, true, true]
+    );
+    assert_eq!(
+        mp3_status(&setup.app, "bob", &ids).await,
+        [false, false, false],
+        "audio is per user"
+    );
+    let listed = jobs(&setup.app, "alice").await;
+    assert_eq!(listed.len(), 1);
+    let done = &listed[0];
+    assert_eq!(done.status, "COMPLETED");
+    assert!(done.started_at.is_some() && done.completed_at.is_some());
+    assert_eq!(done.error_message, None);
+    assert!(
+        setup.app.transcriptions.queued().is_empty(),
+        "not asked to transcribe"
+    );
+}
+
+#[tokio::test]
+async fn a_failing_video_fails_the_job_with_its_reason_and_retry_completes_the_rest() {
+    let Some(setup) = setup("failing_video", 3, &[]).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    setup
+        .media
+        .add_audio(&ids[0], sample("sample-01-welcome.mp3"));
+    // ids[1] is not served (404); ids[2] answers a web page, not audio.
+    setup
+        .media
+        .add_page(&ids[2], "<html><body><h1>Not audio</h1></body></html>");
+    let mut events = setup.app.events().await;
+    let job = create_job(&setup.app, "alice", &setup.source.id, &ids, false)
+        .await
+        .unwrap();
+    let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(60)).await;
+    let last = seen.last().unwrap();
+    assert_eq!(last.status, "FAILED");
+    assert_eq!((last.processed_videos, last.failed_videos), (3, 2));
+    let message = last.error.clone().unwrap();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(lines.len(), 2, "one line per failed video: {message}");
+    assert!(
+        lines[0].contains(&ids[1]) && lines[0].contains("404"),
+        "yt-dlp's reason: {message}"
+    );
+    assert!(lines[1].contains(&ids[2]), "{message}");
+    assert_eq!(
+        mp3_status(&setup.app, "alice", &ids).await,
+        [true, false, false]
+    );
+
+    // The missing files appear; a retry downloads only what did not arrive.
+    setup
+        .media
+        .add_audio(&ids[1], sample("sample-02-subscribe.mp3"));
+    setup
+        .media
+        .add_audio(&ids[2], sample("sample-03-meeting.mp3"));
+    let first_requests = setup.media.requests(&ids[0]);
+    let retried = setup
+        .app
+        .client
+        .clone()
+        .retry_download_job(as_user("alice", pb::DownloadJobRef { id: job.id.clone() }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_ne!(retried.id, job.id);
+    assert_eq!(
+        (
+            retried.status.as_str(),
+            retried.total_videos,
+            retried.progress
+        ),
+        ("PENDING", 2, 0)
+    );
+    let seen = progress_until_ended(&mut events, &retried.id, Duration::from_secs(60)).await;
+    assert_eq!(seen.last().unwrap().status, "COMPLETED", "{seen:#?}");
+    assert_eq!(
+        setup.media.requests(&ids[0]),
+        first_requests,
+        "the arrived video is not fetched again"
+    );
+    assert_eq!(
+        mp3_status(&setup.app, "alice", &ids).await,
+        [true, true, true]
+    );
+    let listed = jobs(&setup.app, "alice").await;
+    assert_eq!(
+        listed.iter().map(|j| j.id.as_str()).collect::<Vec<_>>(),
+        [retried.id.as_str()],
+        "the retry replaced the failed job"
+    );
+    let again = setup
+        .app
+        .client
+        .clone()
+        .retry_download_job(as_user("alice", pb::DownloadJobRef { id: job.id.clone() }))
+        .await
+        .unwrap_err();
+    assert_eq!(again.code(), Code::AlreadyExists, "409: {again:?}");
+    assert_eq!(again.message(), "This job has already been retried");
+}
+
+#[tokio::test]
+async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
+    let Some(setup) = setup("cancel", 1, &[]).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    // About 30 s of transfer: 4 KiB every 100 ms.
+    let mut body = sample("sample-01-welcome.mp3");
+    body.extend(sample("sample-02-subscribe.mp3"));
+    body.extend(sample("sample-03-meeting.mp3"));
+    setup
+        .media
+        .add_slow_audio(&ids[0], body, 4096, Duration::from_millis(100));
+    let mut events = setup.app.events().await;
+    let job = create_job(&setup.app, "alice", &setup.source.id, &ids, false)
+        .await
+        .unwrap();
+    // Wait until yt-dlp is downloading (a progress event with a current video).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "the download never started");
+        let envelope = tokio::time::timeout(Duration::from_secs(30), events.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if let Some(Event::DownloadProgress(progress)) = envelope.event()
+            && progress.current_video.is_some()
+        {
+            break;
+        }
+    }
+    assert!(ytdlp_processes(&setup.media) >= 1, "yt-dlp is running");
+    let cancelled_at = Instant::now();
+    let cancelled = setup
+        .app
+        .client
+        .clone()
+        .cancel_download_job(as_user("alice", pb::DownloadJobRef { id: job.id.clone() }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(cancelled.status, "FAILED");
+    assert_eq!(
+        cancelled.error_message.as_deref(),
+        Some("Cancelled by user")
+    );
+    while ytdlp_processes(&setup.media) > 0 {
+        assert!(
+            cancelled_at.elapsed() < Duration::from_secs(2),
+            "yt-dlp still running 2 s after the cancel"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // It stays cancelled: the runner wrote nothing more.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let listed = jobs(&setup.app, "alice").await;
+    assert_eq!(listed[0].status, "FAILED");
+    assert_eq!(
+        listed[0].error_message.as_deref(),
+        Some("Cancelled by user")
+    );
+    assert_eq!(mp3_status(&setup.app, "alice", &ids).await, [false]);
+    let twice = setup
+        .app
+        .client
+        .clone()
+        .cancel_download_job(as_user("alice", pb::DownloadJobRef { id: job.id.clone() }))
+        .await
+        .unwrap_err();
+    assert_eq!(twice.code(), Code::AlreadyExists, "409: {twice:?}");
+    assert_eq!(twice.message(), "This job has already ended");
+}
+
+#[tokio::test]
+async fn transcribe_true_queues_each_downloaded_mp3_for_transcription() {
+    let Some(setup) = setup("transcribe", 2, &[]).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    setup
+        .media
+        .add_audio(&ids[0], sample("sample-01-welcome.mp3"));
+    setup
+        .media
+        .add_audio(&ids[1], sample("sample-02-subscribe.mp3"));
+    let mut events = setup.app.events().await;
+    let job = create_job(&setup.app, "alice", &setup.source.id, &ids, true)
+        .await
+        .unwrap();
+    assert!(job.transcribe);
+    let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(60)).await;
+    assert_eq!(seen.last().unwrap().status, "COMPLETED");
+    let queued = setup.app.transcriptions.queued();
+    assert_eq!(queued.len(), 2);
+    for (user, video, mp3_path, model) in &queued {
+        assert_eq!(user, "alice");
+        assert!(ids.contains(video));
+        assert!(!mp3_path.is_empty());
+        assert_eq!(model, "small", "the default model");
+    }
+}
+
+#[tokio::test]
+async fn a_job_survives_a_restart_of_the_service() {
+    let env = [
+        ("SCRIBEVAULT_DOWNLOAD_STALE_SECONDS", "3"),
+        ("SCRIBEVAULT_SCHEDULER_INTERVAL_MS", "200"),
+    ];
+    let Some(setup) = setup("restart", 1, &env).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    setup.media.add_slow_audio(
+        &ids[0],
+        sample("sample-01-welcome.mp3"),
+        8192,
+        Duration::from_millis(200),
+    );
+    let mut events = setup.app.events().await;
+    let job = create_job(&setup.app, "alice", &setup.source.id, &ids, false)
+        .await
+        .unwrap();
+    loop {
+        let envelope = tokio::time::timeout(Duration::from_secs(30), events.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if let Some(Event::DownloadProgress(progress)) = envelope.event()
+            && progress.current_video.is_some()
+        {
+            break;
+        }
+    }
+    let Setup { app, media, .. } = setup;
+    let youtube = app.youtube.clone();
+    let db = app.db.clone();
+    let ytdlp_path = ytdlp("restart").unwrap();
+    app.stop().await.unwrap();
+    assert_eq!(
+        ytdlp_processes(&media),
+        0,
+        "stopping the service killed yt-dlp"
+    );
+    media.add_audio(&ids[0], sample("sample-01-welcome.mp3"));
+    let watch_url = media.watch_url();
+    let mut restart_env = vec![
+        ("SCRIBEVAULT_YOUTUBE_API_KEY", KEY),
+        ("SCRIBEVAULT_YTDLP_PATH", ytdlp_path.as_str()),
+        ("SCRIBEVAULT_YOUTUBE_WATCH_URL", watch_url.as_str()),
+    ];
+    restart_env.extend_from_slice(&env);
+    let again = spawn_app_on(youtube, &restart_env, db).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let listed = jobs(&again, "alice").await;
+        if listed[0].status == "COMPLETED" {
+            assert_eq!(listed[0].id, job.id);
+            assert_eq!(listed[0].processed_videos, 1);
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the interrupted job did not finish: {listed:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(mp3_status(&again, "alice", &ids).await, [true]);
+}
+
+#[tokio::test]
+async fn jobs_are_checked_and_belong_to_their_owner() {
+    let Some(setup) = setup("job_rules", 3, &[]).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    let app = &setup.app;
+    let bad = |status: tonic::Status| (status.code(), status.message().to_owned());
+    assert_eq!(
+        bad(create_job(app, "alice", &setup.source.id, &[], false)
+            .await
+            .unwrap_err()),
+        (
+            Code::InvalidArgument,
+            "Please select videos to download".into()
+        )
+    );
+    let too_many: Vec<String> = (0..101).map(|i| format!("v{i:010}")).collect();
+    assert_eq!(
+        bad(create_job(app, "alice", &setup.source.id, &too_many, false)
+            .await
+            .unwrap_err()),
+        (
+            Code::InvalidArgument,
+            "A download job takes at most 100 videos".into()
+        )
+    );
+    let stranger = create_job(
+        app,
+        "alice",
+        &setup.source.id,
+        &["dQw4w9WgXcQ".to_owned()],
+        false,
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(stranger.code(), Code::InvalidArgument);
+    assert!(
+        stranger.message().contains("is not in the source"),
+        "{stranger:?}"
+    );
+    assert_eq!(
+        create_job(app, "bob", &setup.source.id, &ids, false)
+            .await
+            .unwrap_err()
+            .code(),
+        Code::NotFound,
+        "bob cannot download from alice's source"
+    );
+    setup
+        .media
+        .add_audio(&ids[0], sample("sample-01-welcome.mp3"));
+    let job = create_job(app, "alice", &setup.source.id, &ids[..1], false)
+        .await
+        .unwrap();
+    assert!(jobs(app, "bob").await.is_empty());
+    for call in ["cancel", "retry"] {
+        let request = as_user("bob", pb::DownloadJobRef { id: job.id.clone() });
+        let status = match call {
+            "cancel" => app
+                .client
+                .clone()
+                .cancel_download_job(request)
+                .await
+                .unwrap_err(),
+            _ => app
+                .client
+                .clone()
+                .retry_download_job(request)
+                .await
+                .unwrap_err(),
+        };
+        assert_eq!(status.code(), Code::NotFound, "{call}");
+        assert_eq!(status.message(), "Download job not found");
+    }
+}
