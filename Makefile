@@ -3,15 +3,20 @@ SHELL := /bin/bash
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/scribevault/target
 DATA_DIR ?= ./data
 
-.PHONY: help run model build frontend test lint fmt services services-stop validate-deploy clean
+.PHONY: help run model media-tools build frontend test lint fmt services services-stop validate-deploy clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
 MODEL ?= small
 
-run: build frontend model ## Build and start `scribevault all` on embedded defaults at http://127.0.0.1:8080
-	SCRIBEVAULT_DATA_DIR=$(DATA_DIR) $(CARGO_TARGET_DIR)/release/scribevault all
+run: build frontend model media-tools ## Build and start `scribevault all` on embedded defaults at http://127.0.0.1:8080
+	SCRIBEVAULT_DATA_DIR=$(DATA_DIR) \
+	SCRIBEVAULT_YTDLP_PATH="$${SCRIBEVAULT_YTDLP_PATH:-$$(scripts/install-media-tools.sh --print-ytdlp)}" \
+	$(CARGO_TARGET_DIR)/release/scribevault all
+
+media-tools: ## Install ffmpeg and yt-dlp (pinned, in a venv under ~/.cache) for audio downloads
+	scripts/install-media-tools.sh
 
 model: build ## Fetch the default Whisper model (MODEL=small) unless it is there; never fails the run
 	@model_dir="$${SCRIBEVAULT_WHISPER_MODEL_DIR:-$(DATA_DIR)/models}"; \

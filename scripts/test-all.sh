@@ -24,6 +24,9 @@ scripts/services.sh start || { echo "cannot start the test services"; exit 1; }
 eval "$(scripts/services.sh env)"
 scripts/install-build-deps.sh || { echo "cannot install the build tools"; exit 1; }
 scripts/install-test-tools.sh || { echo "cannot install the test tools"; exit 1; }
+scripts/install-media-tools.sh || { echo "cannot install ffmpeg and yt-dlp"; exit 1; }
+SCRIBEVAULT_TEST_YTDLP="$(scripts/install-media-tools.sh --print-ytdlp)"
+export SCRIBEVAULT_TEST_YTDLP
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "==> installing cargo-nextest"
   cargo install cargo-nextest --locked --quiet

@@ -5,6 +5,7 @@
 
 mod auth;
 mod discovery;
+mod downloads;
 mod errors;
 mod health;
 mod helpers;

@@ -1,0 +1,272 @@
+//! Downloads and schedules through the product's REST API, with the real binary running the
+//! real yt-dlp against a local media server and the YouTube fake: a channel's audio flows into
+//! the Vault with no manual step, progress reaches the owner's socket, and another user gets
+//! 404 for everything.
+
+use std::time::Duration;
+
+use reqwest::Method;
+use scribevault_test_support::media::{MediaServer, ytdlp};
+use scribevault_test_support::youtube::{FakeChannel, FakeYouTube, channel_id};
+use serde_json::{Value, json};
+
+use crate::helpers::{SocketClient, TestApp, audio, model_dir};
+
+struct Setup {
+    app: TestApp,
+    _media: MediaServer,
+    _youtube: FakeYouTube,
+    _models: tempfile::TempDir,
+    alice: String,
+    alice_id: String,
+    bob: String,
+    source_id: String,
+    video_ids: Vec<String>,
+}
+
+async fn setup(test: &str) -> Option<Setup> {
+    let ytdlp = ytdlp(test)?;
+    let media = MediaServer::start().await;
+    let youtube = FakeYouTube::start().await;
+    youtube.add_channel(
+        FakeChannel::generated(&channel_id(404), "Audio Flow", 2).with_handle("audioflow"),
+    );
+    let models = model_dir();
+    let base = youtube.base_url();
+    let watch_url = media.watch_url();
+    let app = TestApp::spawn_all_with(&[
+        ("SCRIBEVAULT_YOUTUBE_API_BASE", base.as_str()),
+        ("SCRIBEVAULT_YOUTUBE_API_KEY", "flow-key"),
+        ("SCRIBEVAULT_YTDLP_PATH", ytdlp.as_str()),
+        ("SCRIBEVAULT_YOUTUBE_WATCH_URL", watch_url.as_str()),
+        (
+            "SCRIBEVAULT_WHISPER_MODEL_DIR",
+            models.path().to_str().unwrap(),
+        ),
+        ("SCRIBEVAULT_WHISPER_THREADS", "1"),
+    ])
+    .await;
+    let (alice, alice_id) = app.sign_up(&format!("alice-{test}@example.com")).await;
+    let (bob, _) = app.sign_up(&format!("bob-{test}@example.com")).await;
+    let (status, body) = app
+        .post_json(
+            "/api/sources",
+            &json!({ "url": "@audioflow" }),
+            Some(&alice),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let source_id = body["data"]["id"].as_str().unwrap().to_owned();
+    let (_, videos) = app
+        .get(&format!("/api/sources/{source_id}/videos"), Some(&alice))
+        .await;
+    let video_ids: Vec<String> = videos["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|video| video["youtubeVideoId"].as_str().unwrap().to_owned())
+        .collect();
+    for (id, file) in video_ids
+        .iter()
+        .zip(["sample-01-welcome.mp3", "sample-02-subscribe.mp3"])
+    {
+        media.add_audio(id, std::fs::read(audio(file)).unwrap());
+    }
+    Some(Setup {
+        app,
+        _media: media,
+        _youtube: youtube,
+        _models: models,
+        alice,
+        alice_id,
+        bob,
+        source_id,
+        video_ids,
+    })
+}
+
+#[tokio::test]
+async fn a_channels_audio_flows_into_the_vault_with_progress_on_the_owners_socket() {
+    let Some(s) = setup("flow").await else { return };
+    let mut socket = SocketClient::connect(&s.app.base, &s.alice_id, &s.alice).await;
+    socket
+        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+        .await;
+    let (status, body) = s
+        .app
+        .post_json(
+            "/api/downloads",
+            &json!({ "sourceId": s.source_id, "videoIds": s.video_ids, "transcribe": true, "model": "small", "outputFormat": "markdown" }),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let job = &body["data"];
+    assert_eq!(job["status"], "PENDING");
+    assert_eq!(
+        (job["totalVideos"].as_u64(), job["progress"].as_u64()),
+        (Some(2), Some(0))
+    );
+    let job_id = job["id"].as_str().unwrap().to_owned();
+    let done = socket
+        .wait_for(Duration::from_secs(60), |line| {
+            line["name"] == "downloadProgress"
+                && line["data"]["jobId"] == job_id.as_str()
+                && line["data"]["status"] == "COMPLETED"
+        })
+        .await;
+    assert_eq!(done["data"]["processedVideos"], 2);
+    assert_eq!(done["data"]["totalVideos"], 2);
+    let (_, status_body) = s
+        .app
+        .get(
+            &format!("/api/video-mp3/status?videoIds={}", s.video_ids.join(",")),
+            Some(&s.alice),
+        )
+        .await;
+    for id in &s.video_ids {
+        assert_eq!(status_body["data"][id]["hasMp3"], true, "{status_body}");
+    }
+    // The transcripts arrive in the Vault on their own.
+    let vault = s
+        .app
+        .wait_for_vault_total(&s.alice, 2, Duration::from_secs(240))
+        .await;
+    let titles: Vec<&str> = vault["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["title"].as_str().unwrap())
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .all(|title| title.starts_with("Audio Flow episode")),
+        "{titles:?}"
+    );
+    let (_, jobs) = s.app.get("/api/downloads", Some(&s.alice)).await;
+    assert_eq!(jobs["data"][0]["status"], "COMPLETED");
+    assert_eq!(jobs["data"][0]["progress"], 100);
+    // Bob sees none of it.
+    let (_, bob_jobs) = s.app.get("/api/downloads", Some(&s.bob)).await;
+    assert_eq!(bob_jobs["data"], json!([]));
+    for (method, path) in [
+        (Method::DELETE, format!("/api/downloads/{job_id}")),
+        (Method::POST, format!("/api/downloads/{job_id}/retry")),
+    ] {
+        let (status, body) = s.app.send(method, &path, Some(&s.bob), None).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["error"]["message"], "Download job not found");
+    }
+    let (status, _) = s
+        .app
+        .post_json(
+            "/api/downloads",
+            &json!({ "sourceId": s.source_id, "videoIds": s.video_ids }),
+            Some(&s.bob),
+        )
+        .await;
+    assert_eq!(status, 404, "bob cannot download from alice's source");
+}
+
+#[tokio::test]
+async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
+    let Some(s) = setup("schedules").await else {
+        return;
+    };
+    let app = &s.app;
+    let (status, body) = app
+        .post_json(
+            "/api/schedules",
+            &json!({ "sourceId": "", "frequency": "DAILY", "timeOfDay": "09:00" }),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"]["message"].as_str()),
+        (400, Some("Source is required"))
+    );
+    let (status, body) = app
+        .post_json(
+            "/api/schedules",
+            &json!({ "sourceId": s.source_id, "frequency": "DAILY", "timeOfDay": "9:75" }),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(
+        (status, body["error"]["message"].as_str()),
+        (400, Some("Invalid time format"))
+    );
+    let (status, body) = app
+        .send(Method::POST, "/api/schedules", Some(&s.alice), Some(&json!({ "sourceId": s.source_id, "frequency": "DAILY", "timeOfDay": "09:00", "evil": true })))
+        .await;
+    assert_eq!(status, 400, "unknown fields are refused: {body}");
+    let (status, body) = app
+        .post_json("/api/schedules", &json!({ "sourceId": s.source_id, "frequency": "WEEKLY", "timeOfDay": "07:30", "timezone": "America/New_York" }), Some(&s.alice))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let schedule = body["data"].clone();
+    assert_eq!(schedule["source"]["title"], "Audio Flow");
+    assert_eq!(schedule["source"]["type"], "CHANNEL");
+    assert_eq!(schedule["isActive"], true);
+    assert!(schedule["nextRunAt"].is_string());
+    assert_eq!(schedule["lastRunAt"], Value::Null);
+    let id = schedule["id"].as_str().unwrap().to_owned();
+    let (status, body) = app
+        .send(
+            Method::PATCH,
+            &format!("/api/schedules/{id}"),
+            Some(&s.alice),
+            Some(&json!({ "isActive": false })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        (
+            body["data"]["isActive"].as_bool(),
+            body["data"]["nextRunAt"].clone()
+        ),
+        (Some(false), Value::Null)
+    );
+    let (status, body) = app
+        .post_json(
+            &format!("/api/schedules/{id}/run"),
+            &json!({}),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["meta"]["newVideos"], 0);
+    assert!(body["data"]["lastRunAt"].is_string());
+    for (method, path) in [
+        (Method::PATCH, format!("/api/schedules/{id}")),
+        (Method::DELETE, format!("/api/schedules/{id}")),
+        (Method::POST, format!("/api/schedules/{id}/run")),
+    ] {
+        let (status, body) = app
+            .send(
+                method,
+                &path,
+                Some(&s.bob),
+                Some(&json!({ "isActive": true })),
+            )
+            .await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert_eq!(body["error"]["message"], "Schedule not found");
+    }
+    let (_, bob_list) = app.get("/api/schedules", Some(&s.bob)).await;
+    assert_eq!(bob_list["data"], json!([]));
+    let (status, _) = app
+        .send(
+            Method::DELETE,
+            &format!("/api/schedules/{id}"),
+            Some(&s.alice),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    let (_, list) = app.get("/api/schedules", Some(&s.alice)).await;
+    assert_eq!(list["data"], json!([]));
+    let (status, _) = app.get("/api/schedules", None).await;
+    assert_eq!(status, 401);
+}
