@@ -55,6 +55,14 @@ export interface DownloadProgressEvent {
   currentVideo?: CurrentVideo | null;
 }
 
+/** The fallbacks of spec §8 for download jobs, after the server's error.message. */
+export const DOWNLOAD_ERRORS = {
+  fetch: 'Failed to fetch download jobs',
+  create: 'Failed to create download job',
+  cancel: 'Failed to cancel job',
+  retry: 'Failed to retry job',
+} as const;
+
 /** The message of a job the user cancelled (spec §4). */
 export const CANCELLED_BY_USER = 'Cancelled by user';
 /** The server takes at most this many videos in one job. */

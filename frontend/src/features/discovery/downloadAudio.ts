@@ -1,10 +1,10 @@
-import { MAX_VIDEOS_PER_JOB, type DownloadJob } from '@/api/downloadJobs';
+import { DOWNLOAD_ERRORS, MAX_VIDEOS_PER_JOB, type DownloadJob } from '@/api/downloadJobs';
 import type { CreateDownloadJobRequest } from '@/api/downloadsApi';
 import { showToast } from '@/lib/toast';
 
 /** Texts of the 'Download audio' actions of /sources and Find Videos. */
 export const DOWNLOAD_AUDIO_MESSAGES = {
-  createFailed: 'Failed to create download job',
+  createFailed: DOWNLOAD_ERRORS.create,
   tooMany: (selected: number) =>
     `A download job takes at most ${MAX_VIDEOS_PER_JOB} videos; ${selected} are selected. Select fewer videos.`,
 } as const;

@@ -1,7 +1,7 @@
 import { AlertCircle, Ban, Download, ListVideo, LoaderCircle, RefreshCw, RotateCcw, Search, Wand2 } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { activeJobIds, errorLines, isActiveJob, type DownloadJob, type DownloadJobStatus } from '@/api/downloadJobs';
+import { activeJobIds, DOWNLOAD_ERRORS, errorLines, isActiveJob, type DownloadJob, type DownloadJobStatus } from '@/api/downloadJobs';
 import { useCancelDownloadJobMutation, useGetDownloadJobsQuery, useRetryDownloadJobMutation } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
@@ -11,7 +11,6 @@ import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
-import { DOWNLOAD_MESSAGES } from './downloadsListeners';
 
 const STATUS_LABEL: Record<DownloadJobStatus, string> = {
   PENDING: 'Pending',
@@ -71,7 +70,7 @@ export default function DownloadsPage() {
         ) : error && jobs.length === 0 ? (
           <div className="empty-state compact" role="alert">
             <AlertCircle size={28} aria-hidden="true" className="text-danger" />
-            <p className="text-danger">{errorMessage(error, DOWNLOAD_MESSAGES.fetchFailed)}</p>
+            <p className="text-danger">{errorMessage(error, DOWNLOAD_ERRORS.fetch)}</p>
             <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
               <RefreshCw size={16} aria-hidden="true" /> Try again
             </button>
@@ -121,7 +120,7 @@ function JobItem({ job }: { job: DownloadJob }) {
     try {
       await cancelJob(job.id).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_MESSAGES.cancelFailed), variant: 'destructive' }));
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_ERRORS.cancel), variant: 'destructive' }));
     }
   }
 
@@ -129,7 +128,7 @@ function JobItem({ job }: { job: DownloadJob }) {
     try {
       await retryJob(job.id).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_MESSAGES.retryFailed), variant: 'destructive' }));
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_ERRORS.retry), variant: 'destructive' }));
     }
   }
 

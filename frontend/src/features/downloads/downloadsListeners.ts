@@ -1,16 +1,9 @@
-import { withProgressEvent, type DownloadProgressEvent } from '@/api/downloadJobs';
+import { DOWNLOAD_ERRORS, withProgressEvent, type DownloadProgressEvent } from '@/api/downloadJobs';
 import { downloadsApi } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
 import { isRealtimeEvent, socketReconnected } from '@/api/realtimeSlice';
 import type { AppStartListening } from '@/app/store';
 import { showToast } from '@/lib/toast';
-
-export const DOWNLOAD_MESSAGES = {
-  fetchFailed: 'Failed to fetch download jobs',
-  createFailed: 'Failed to create download job',
-  cancelFailed: 'Failed to cancel job',
-  retryFailed: 'Failed to retry job',
-} as const;
 
 const toastError = (description: string) => showToast({ title: 'Error', description, variant: 'destructive' });
 
@@ -41,7 +34,7 @@ export function registerDownloadsListeners(startListening: AppStartListening): v
     effect: (action, api) => {
       // RTK Query also rejects a fetch it skipped (one already running): that is no failure.
       if (action.meta.condition) return;
-      api.dispatch(toastError(errorMessage(action.payload, DOWNLOAD_MESSAGES.fetchFailed)));
+      api.dispatch(toastError(errorMessage(action.payload, DOWNLOAD_ERRORS.fetch)));
     },
   });
 }

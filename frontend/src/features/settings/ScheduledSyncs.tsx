@@ -48,6 +48,8 @@ export function ScheduledSyncs() {
   const active = schedules.filter((schedule) => schedule.isActive);
   const inactive = schedules.filter((schedule) => !schedule.isActive);
   const openCreate = () => setDialog({ kind: 'create' });
+  const openEdit = (schedule: Schedule) => setDialog({ kind: 'edit', schedule });
+  const openDelete = (schedule: Schedule) => setDialog({ kind: 'delete', schedule });
 
   return (
     <section className="schedules" aria-labelledby="schedules-heading">
@@ -88,11 +90,9 @@ export function ScheduledSyncs() {
         </div>
       ) : (
         <>
-          {active.length > 0 && (
-            <ScheduleGroup title="Active Schedules" schedules={active} onEdit={(schedule) => setDialog({ kind: 'edit', schedule })} onDelete={(schedule) => setDialog({ kind: 'delete', schedule })} />
-          )}
+          {active.length > 0 && <ScheduleGroup title="Active Schedules" schedules={active} onEdit={openEdit} onDelete={openDelete} />}
           {inactive.length > 0 && (
-            <ScheduleGroup title="Inactive Schedules" schedules={inactive} onEdit={(schedule) => setDialog({ kind: 'edit', schedule })} onDelete={(schedule) => setDialog({ kind: 'delete', schedule })} />
+            <ScheduleGroup title="Inactive Schedules" schedules={inactive} onEdit={openEdit} onDelete={openDelete} />
           )}
         </>
       )}
