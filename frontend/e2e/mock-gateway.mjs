@@ -3,7 +3,13 @@
 // everything in memory and "transcribes" by replaying the .txt beside a known sample MP3.
 // YouTube is a fake seeded like the real server's test fake: the channel @scribevault-demo
 // ("Scribevault Demo", 120 videos, "Scribevault Demo episode 120" newest) and the playlist
-// PLscribevaultdemo0000000000000001 ("Demo playlist").
+// PLscribevaultdemo0000000000000001 ("Demo playlist"). The channel's id is
+// UCscribevaultdemo000000001, so /channel/<id> names it too.
+//
+// Download jobs "download" each video in a few steps of MOCK_STEP_MS (default 300 ms), sending
+// downloadProgress events; the video svdemo00013 (episode 13) always fails ("Video unavailable").
+// Schedules keep their next run in their own time zone; "Sync now" finds 3 new videos the first
+// time a schedule runs and none afterwards.
 //
 //   node e2e/mock-gateway.mjs            # serves dist/ and the API on http://127.0.0.1:8080
 //   PORT=8081 AUDIO_DIR=... node e2e/mock-gateway.mjs
@@ -28,10 +34,17 @@ const library = new Map(); // userId -> [{transcript + content}]
 const videoMp3s = new Map(); // userId -> Map(videoId -> mp3Path)
 const sources = new Map(); // userId -> [{id, type, title, thumbnailUrl, url}]
 const seenVideos = new Map(); // `${userId} ${channel}` -> Set(videoId), for newCount
+const sourceKeys = new Map(); // sourceId -> 'channel:<id>' | 'playlist:<id>', what a source names
+const downloadJobs = new Map(); // userId -> [job, newest first], each with its videos and timer
+const schedules = new Map(); // userId -> [schedule]
 const quota = { used: 0, limit: 10_000 };
 
 // ---------- The YouTube fake ----------
 const DEMO_HANDLE = 'scribevault-demo';
+const DEMO_CHANNEL_ID = 'UCscribevaultdemo000000001';
+/** The demo channel by handle or by id. */
+const isDemoChannel = (id) => id === DEMO_HANDLE || id === DEMO_CHANNEL_ID.toLowerCase();
+const FAILING_VIDEO_ID = 'svdemo00013';
 const DEMO_PLAYLIST_ID = 'PLscribevaultdemo0000000000000001';
 const DEMO_THUMBNAIL = '/mock-assets/scribevault-demo.svg';
 const demoVideos = Array.from({ length: 120 }, (_, index) => {
@@ -47,6 +60,7 @@ const demoVideos = Array.from({ length: 120 }, (_, index) => {
   };
 });
 const demoChannel = {
+  id: DEMO_CHANNEL_ID,
   title: 'Scribevault Demo',
   thumbnails: { high: { url: DEMO_THUMBNAIL } },
   subscriberCount: '12345',
@@ -112,6 +126,165 @@ io.use((socket, next) => {
   return next();
 });
 const toUser = (userId, event, payload) => io.to(userId).emit(event, payload);
+
+// ---------- Download jobs ----------
+const videosOf = (source) => (source.type === 'PLAYLIST' ? playlistVideos : demoVideos);
+const MAX_VIDEOS_PER_JOB = 100;
+
+/** A job as the API shows it (without the mock's bookkeeping). */
+function jobView(job) {
+  const { userId: _userId, videos: _videos, timer: _timer, superseded: _superseded, ...view } = job;
+  return view;
+}
+
+function jobEvent(job) {
+  return {
+    jobId: job.id,
+    // The SPA uppercases lowercase statuses (spec §4): send them lowercase to keep that honest.
+    status: job.status.toLowerCase(),
+    processedVideos: job.processedVideos,
+    totalVideos: job.totalVideos,
+    failedVideos: job.failedVideos,
+    progress: job.progress,
+    error: job.errorMessage,
+    currentVideo: job.currentVideo,
+  };
+}
+
+function newDownloadJob(userId, source, videos, { transcribe = false } = {}) {
+  const job = {
+    id: randomUUID(),
+    userId,
+    sourceId: source.id,
+    sourceTitle: source.title,
+    status: 'PENDING',
+    totalVideos: videos.length,
+    processedVideos: 0,
+    failedVideos: 0,
+    progress: 0,
+    errorMessage: null,
+    startedAt: null,
+    completedAt: null,
+    createdAt: new Date().toISOString(),
+    transcribe: Boolean(transcribe),
+    currentVideo: null,
+    videos: videos.map((video) => ({ videoId: video.youtubeVideoId, title: video.title, state: 'waiting' })),
+    timer: null,
+    superseded: false,
+  };
+  downloadJobs.set(userId, [job, ...(downloadJobs.get(userId) ?? [])]);
+  runDownloadJob(job);
+  return job;
+}
+
+/** Fetches the videos one after the other, 25 % a step, with a downloadProgress event each step. */
+function runDownloadJob(job) {
+  const send = () => toUser(job.userId, 'downloadProgress', jobEvent(job));
+  job.timer = setTimeout(() => {
+    job.status = 'PROCESSING';
+    job.startedAt = new Date().toISOString();
+    const failures = [];
+    let index = 0;
+    let percent = 0;
+    const step = () => {
+      if (job.status !== 'PROCESSING') return;
+      const video = job.videos[index];
+      if (!video) {
+        job.currentVideo = null;
+        job.status = job.failedVideos > 0 ? 'FAILED' : 'COMPLETED';
+        job.completedAt = new Date().toISOString();
+        send();
+        return;
+      }
+      job.currentVideo = { videoId: video.videoId, title: video.title, percent };
+      send();
+      if (video.videoId === FAILING_VIDEO_ID && percent >= 25) {
+        video.state = 'failed';
+        failures.push(`${video.videoId}: Video unavailable`);
+        job.failedVideos += 1;
+        job.errorMessage = failures.join('\n');
+      } else if (percent >= 100) {
+        video.state = 'arrived';
+      }
+      if (video.state !== 'waiting') {
+        job.processedVideos += 1;
+        job.progress = Math.round((job.processedVideos / job.totalVideos) * 100);
+        index += 1;
+        percent = 0;
+      } else {
+        percent += 25;
+      }
+      job.timer = setTimeout(step, stepMs);
+    };
+    step();
+  }, stepMs);
+}
+
+// ---------- Schedules ----------
+const FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY'];
+
+function isTimeZone(zone) {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall-clock parts of `date` in `timeZone`. */
+function wallClock(date, timeZone) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+      .formatToParts(date)
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  return parts;
+}
+
+/** The instant when the wall clock of `timeZone` shows the given day and time (good enough around DST). */
+function instantOf({ year, month, day, hour, minute }, timeZone) {
+  const guess = Date.UTC(year, month - 1, day, hour, minute);
+  const shown = wallClock(new Date(guess), timeZone);
+  const offset = Date.UTC(shown.year, shown.month - 1, shown.day, shown.hour, shown.minute) - guess;
+  return new Date(guess - offset);
+}
+
+/** The next time of day after now, then every day, week or month. Null while inactive. */
+function nextRunAt(schedule, now = new Date()) {
+  if (!schedule.isActive) return null;
+  const [hour, minute] = schedule.timeOfDay.split(':').map(Number);
+  const today = wallClock(now, schedule.timezone);
+  let candidate = instantOf({ year: today.year, month: today.month, day: today.day, hour, minute }, schedule.timezone);
+  let days = 0;
+  while (candidate <= now) {
+    days += 1;
+    const base = new Date(Date.UTC(today.year, today.month - 1, today.day));
+    if (schedule.frequency === 'MONTHLY') base.setUTCMonth(base.getUTCMonth() + days);
+    else base.setUTCDate(base.getUTCDate() + (schedule.frequency === 'WEEKLY' ? 7 : 1) * days);
+    candidate = instantOf({ year: base.getUTCFullYear(), month: base.getUTCMonth() + 1, day: base.getUTCDate(), hour, minute }, schedule.timezone);
+  }
+  return candidate.toISOString();
+}
+
+function scheduleView(schedule, userId) {
+  const source = (sources.get(userId) ?? []).find((candidate) => candidate.id === schedule.sourceId);
+  const { runs: _runs, ...view } = schedule;
+  return {
+    ...view,
+    source: source ? { type: source.type, title: source.title, thumbnailUrl: source.thumbnailUrl } : null,
+    nextRunAt: nextRunAt(schedule),
+  };
+}
+
+/** The message of the first wrong field of a schedule body, or null. */
+function scheduleError(body, { partial }) {
+  if ((!partial || 'timeOfDay' in body) && !/^([01]\d|2[0-3]):[0-5]\d$/.test(String(body.timeOfDay ?? ''))) return 'Invalid time format';
+  if ((!partial || 'frequency' in body) && !FREQUENCIES.includes(body.frequency)) return 'Frequency must be DAILY, WEEKLY or MONTHLY';
+  if ('timezone' in body && !isTimeZone(body.timezone)) return `Unknown time zone "${body.timezone}"`;
+  if ('isActive' in body && typeof body.isActive !== 'boolean') return 'isActive must be true or false';
+  return null;
+}
 
 function transcriptText(title) {
   const file = path.join(audioDir, `${title}.txt`);
@@ -252,11 +425,11 @@ async function api(req, res, url) {
     const { channelUrl } = JSON.parse((await readBody(req)).toString() || '{}');
     const target = parseYoutubeUrl(channelUrl, { playlists: false });
     if (target.status) return fail(res, target.status, target.message, 'BAD_REQUEST');
-    if (target.id !== DEMO_HANDLE) return fail(res, 404, 'Channel not found', 'NOT_FOUND');
+    if (!isDemoChannel(target.id)) return fail(res, 404, 'Channel not found', 'NOT_FOUND');
     const limit = Number(url.searchParams.get('limit') ?? 100);
     const videos = limit === -1 ? demoVideos : demoVideos.slice(0, Math.max(0, limit));
     quota.used += 1 + Math.ceil(videos.length / 50);
-    const key = `${user.id} ${target.id}`;
+    const key = `${user.id} ${DEMO_HANDLE}`;
     const seen = seenVideos.get(key);
     const newCount = seen ? videos.filter((video) => !seen.has(video.youtubeVideoId)).length : 0;
     seenVideos.set(key, new Set([...(seen ?? []), ...videos.map((video) => video.youtubeVideoId)]));
@@ -287,22 +460,27 @@ async function api(req, res, url) {
 
   if (route === 'GET /api/sources') return json(res, 200, { data: sources.get(user.id) ?? [] });
   if (route === 'POST /api/sources') {
-    const { url: sourceUrl } = JSON.parse((await readBody(req)).toString() || '{}');
+    const { url: sourceUrl, reuseExisting = false } = JSON.parse((await readBody(req)).toString() || '{}');
     const target = parseYoutubeUrl(sourceUrl, { playlists: true });
     if (target.status) return fail(res, target.status, target.message, 'BAD_REQUEST');
     const mine = sources.get(user.id) ?? [];
     const normalised = String(sourceUrl).trim();
-    if (mine.some((source) => source.url === normalised)) return fail(res, 409, 'This source has already been added', 'CONFLICT');
+    const named = target.kind === 'channel' && isDemoChannel(target.id) ? `channel:${DEMO_HANDLE}` : `${target.kind}:${target.id}`;
+    const existing = mine.find((source) => source.url === normalised || sourceKeys.get(source.id) === named);
+    // With reuseExisting the source already added is the answer (and its new videos are synced).
+    if (existing && reuseExisting) return json(res, 200, { data: existing });
+    if (existing) return fail(res, 409, 'This source has already been added', 'CONFLICT');
     let source;
     if (target.kind === 'playlist' && target.id === DEMO_PLAYLIST_ID) {
       source = { id: randomUUID(), type: 'PLAYLIST', title: 'Demo playlist', thumbnailUrl: null, url: normalised };
-    } else if (target.kind === 'channel' && target.id === DEMO_HANDLE) {
+    } else if (target.kind === 'channel' && isDemoChannel(target.id)) {
       source = { id: randomUUID(), type: 'CHANNEL', title: demoChannel.title, thumbnailUrl: DEMO_THUMBNAIL, url: normalised };
     } else {
       return fail(res, 404, target.kind === 'playlist' ? 'Playlist not found' : 'Channel not found', 'NOT_FOUND');
     }
     mine.push(source);
     sources.set(user.id, mine);
+    sourceKeys.set(source.id, named);
     toUser(user.id, 'sourceUpdate', { type: 'created', source });
     return json(res, 201, { data: source });
   }
@@ -313,17 +491,113 @@ async function api(req, res, url) {
     if (!source) return fail(res, 404, 'Source not found', 'NOT_FOUND');
     if (req.method === 'DELETE' && !sourceMatch[2]) {
       sources.set(user.id, mine.filter((candidate) => candidate !== source));
+      schedules.set(user.id, (schedules.get(user.id) ?? []).filter((schedule) => schedule.sourceId !== source.id));
       toUser(user.id, 'sourceUpdate', { type: 'deleted', source });
       res.writeHead(204);
       res.end();
       return undefined;
     }
     if (req.method === 'GET' && sourceMatch[2]) {
-      const all = source.type === 'PLAYLIST' ? playlistVideos : demoVideos;
+      const all = videosOf(source);
       const start = Number(url.searchParams.get('pageToken') || 0) || 0;
       const page = all.slice(start, start + 50);
       const hasMore = start + 50 < all.length;
       return json(res, 200, { data: page, meta: { nextPageToken: hasMore ? String(start + 50) : null, hasMore } });
+    }
+  }
+  if (route === 'GET /api/downloads') {
+    const mine = (downloadJobs.get(user.id) ?? []).filter((job) => !job.superseded);
+    return json(res, 200, { data: mine.map(jobView) });
+  }
+  if (route === 'POST /api/downloads') {
+    const body = JSON.parse((await readBody(req)).toString() || '{}');
+    const source = (sources.get(user.id) ?? []).find((candidate) => candidate.id === body.sourceId);
+    if (!source) return fail(res, 404, 'Source not found', 'NOT_FOUND');
+    const ids = Array.isArray(body.videoIds) ? body.videoIds.map(String) : [];
+    if (ids.length === 0) return fail(res, 400, 'Select at least one video', 'BAD_REQUEST');
+    if (ids.length > MAX_VIDEOS_PER_JOB) return fail(res, 400, 'A download job takes at most 100 videos', 'BAD_REQUEST');
+    const known = new Map(videosOf(source).map((video) => [video.youtubeVideoId, video]));
+    const stranger = ids.find((id) => !known.has(id));
+    if (stranger) return fail(res, 400, `Video ${stranger} is not in this source`, 'BAD_REQUEST');
+    const job = newDownloadJob(user.id, source, [...new Set(ids)].map((id) => known.get(id)), { transcribe: body.transcribe });
+    return json(res, 201, { data: jobView(job) });
+  }
+  const downloadMatch = url.pathname.match(/^\/api\/downloads\/([^/]+)(\/retry)?$/);
+  if (downloadMatch) {
+    const job = (downloadJobs.get(user.id) ?? []).find((candidate) => candidate.id === downloadMatch[1] && !candidate.superseded);
+    if (!job) return fail(res, 404, 'Download job not found', 'NOT_FOUND');
+    if (req.method === 'DELETE' && !downloadMatch[2]) {
+      if (job.status !== 'PENDING' && job.status !== 'PROCESSING') return fail(res, 409, 'This download job has already ended', 'CONFLICT');
+      clearTimeout(job.timer);
+      Object.assign(job, { status: 'FAILED', errorMessage: 'Cancelled by user', completedAt: new Date().toISOString(), currentVideo: null });
+      toUser(user.id, 'downloadProgress', jobEvent(job));
+      return json(res, 200, { data: jobView(job) });
+    }
+    if (req.method === 'POST' && downloadMatch[2]) {
+      if (job.status !== 'FAILED') return fail(res, 409, 'Only a failed download job can be retried', 'CONFLICT');
+      const source = (sources.get(user.id) ?? []).find((candidate) => candidate.id === job.sourceId);
+      if (!source) return fail(res, 404, 'Source not found', 'NOT_FOUND');
+      const missing = job.videos.filter((video) => video.state !== 'arrived');
+      const known = new Map(videosOf(source).map((video) => [video.youtubeVideoId, video]));
+      job.superseded = true;
+      const retried = newDownloadJob(user.id, source, missing.map((video) => known.get(video.videoId)).filter(Boolean), {
+        transcribe: job.transcribe,
+      });
+      return json(res, 201, { data: jobView(retried) });
+    }
+  }
+
+  if (route === 'GET /api/schedules') {
+    return json(res, 200, { data: (schedules.get(user.id) ?? []).map((schedule) => scheduleView(schedule, user.id)) });
+  }
+  if (route === 'POST /api/schedules') {
+    const body = JSON.parse((await readBody(req)).toString() || '{}');
+    if (!body.sourceId) return fail(res, 400, 'Source is required', 'BAD_REQUEST');
+    const problem = scheduleError({ timezone: 'UTC', ...body }, { partial: false });
+    if (problem) return fail(res, 400, problem, 'BAD_REQUEST');
+    if (!(sources.get(user.id) ?? []).some((source) => source.id === body.sourceId)) return fail(res, 404, 'Source not found', 'NOT_FOUND');
+    const schedule = {
+      id: randomUUID(),
+      sourceId: body.sourceId,
+      frequency: body.frequency,
+      timeOfDay: body.timeOfDay,
+      timezone: body.timezone || 'UTC',
+      isActive: true,
+      lastRunAt: null,
+      createdAt: new Date().toISOString(),
+      runs: 0,
+    };
+    schedules.set(user.id, [...(schedules.get(user.id) ?? []), schedule]);
+    return json(res, 201, { data: scheduleView(schedule, user.id) });
+  }
+  const scheduleMatch = url.pathname.match(/^\/api\/schedules\/([^/]+)(\/run)?$/);
+  if (scheduleMatch) {
+    const mine = schedules.get(user.id) ?? [];
+    const schedule = mine.find((candidate) => candidate.id === scheduleMatch[1]);
+    if (!schedule) return fail(res, 404, 'Schedule not found', 'NOT_FOUND');
+    if (req.method === 'PATCH' && !scheduleMatch[2]) {
+      const body = JSON.parse((await readBody(req)).toString() || '{}');
+      const problem = scheduleError(body, { partial: true });
+      if (problem) return fail(res, 400, problem, 'BAD_REQUEST');
+      if ('sourceId' in body && !(sources.get(user.id) ?? []).some((source) => source.id === body.sourceId)) {
+        return fail(res, 404, 'Source not found', 'NOT_FOUND');
+      }
+      for (const key of ['sourceId', 'frequency', 'timeOfDay', 'timezone', 'isActive']) if (key in body) schedule[key] = body[key];
+      return json(res, 200, { data: scheduleView(schedule, user.id) });
+    }
+    if (req.method === 'DELETE' && !scheduleMatch[2]) {
+      schedules.set(user.id, mine.filter((candidate) => candidate !== schedule));
+      res.writeHead(204);
+      res.end();
+      return undefined;
+    }
+    if (req.method === 'POST' && scheduleMatch[2]) {
+      // A real sync asks YouTube; the fake finds 3 new videos the first time and none after.
+      const newVideos = schedule.runs === 0 ? 3 : 0;
+      schedule.runs += 1;
+      schedule.lastRunAt = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      return json(res, 200, { data: scheduleView(schedule, user.id), meta: { newVideos } });
     }
   }
   if (route === 'POST /api/transcription/start' || route === 'POST /api/transcription/schedule') {

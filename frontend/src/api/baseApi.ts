@@ -9,7 +9,17 @@ export const baseApi = createApi({
   reducerPath: 'api',
   baseQuery,
   keepUnusedDataFor: 300,
-  tagTypes: ['Transcript', 'LibraryStats', 'Source', 'Mp3Status', 'ManualUploads', 'History', 'DiscoveryQuota'],
+  tagTypes: [
+    'Transcript',
+    'LibraryStats',
+    'Source',
+    'Mp3Status',
+    'ManualUploads',
+    'History',
+    'DiscoveryQuota',
+    'DownloadJob',
+    'Schedule',
+  ],
   endpoints: () => ({}),
 });
 

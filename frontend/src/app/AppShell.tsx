@@ -33,21 +33,18 @@ interface NavItem {
 }
 
 /**
- * The six menu links of the spec in its order, with Sources (which Find Videos searches feed)
- * right after Find Videos; then the other screens of the second feature family.
+ * The six menu links of the spec in its order, with Sources (which Find Videos searches feed) and
+ * Downloads (the audio downloads of their videos) right after Find Videos.
  */
 export const MAIN_NAV: NavItem[] = [
   { to: paths.discovery, label: 'Find Videos', icon: Search },
   { to: paths.sources, label: 'Sources', icon: Database },
+  { to: paths.downloads, label: 'Downloads', icon: Download },
   { to: paths.uploads, label: 'Bulk Upload MP3s', icon: Upload },
   { to: paths.transcripts, label: 'Create Transcripts', icon: FileText },
   { to: paths.convertPdf, label: 'PDF to Markdown', icon: FileType2 },
   { to: paths.vault, label: 'Vault', icon: Library },
   { to: paths.settings, label: 'Settings', icon: Settings },
-];
-
-export const LIBRARY_NAV: NavItem[] = [
-  { to: paths.downloads, label: 'Downloads', icon: Download },
 ];
 
 export function AppShell() {
@@ -90,8 +87,6 @@ export function AppShell() {
         </div>
         <nav className="nav">
           <NavSection items={MAIN_NAV} onNavigate={() => setMenuOpen(false)} />
-          <p className="nav-heading">Library</p>
-          <NavSection items={LIBRARY_NAV} onNavigate={() => setMenuOpen(false)} />
         </nav>
         <AccountMenu />
       </aside>

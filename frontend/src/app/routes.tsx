@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
 import { ComingSoonPage } from '@/components/ComingSoonPage';
 import { paths } from '@/config/paths';
+import { AccountSettings } from '@/features/auth/AccountSettings';
 import AuthPage from '@/features/auth/AuthPage';
 import { RedirectIfSignedIn, RequireAuth } from '@/features/auth/RouteGuards';
 import { AppShell } from './AppShell';
@@ -14,6 +15,8 @@ const CreateTranscriptsPage = lazy(
 const VaultPage = lazy(() => import(/* webpackChunkName: "vault" */ '@/features/library/VaultPage'));
 const FindVideosPage = lazy(() => import(/* webpackChunkName: "discovery" */ '@/features/discovery/FindVideosPage'));
 const SourcesPage = lazy(() => import(/* webpackChunkName: "sources" */ '@/features/discovery/SourcesPage'));
+const DownloadsPage = lazy(() => import(/* webpackChunkName: "downloads" */ '@/features/downloads/DownloadsPage'));
+const SettingsPage = lazy(() => import(/* webpackChunkName: "settings" */ '@/features/settings/SettingsPage'));
 
 export const appRoutes: RouteObject[] = [
   {
@@ -35,12 +38,10 @@ export const appRoutes: RouteObject[] = [
           { path: paths.transcripts, element: <CreateTranscriptsPage /> },
           { path: paths.vault, element: <VaultPage /> },
           { path: paths.convertPdf, element: <ComingSoonPage title="PDF to Markdown" /> },
-          {
-            path: paths.settings,
-            element: <ComingSoonPage title="Settings" description="Manage your account, preferences, and scheduled syncs" />,
-          },
+          // The Account tab belongs to the auth feature; the settings feature only places it.
+          { path: paths.settings, element: <SettingsPage account={<AccountSettings />} /> },
           { path: paths.sources, element: <SourcesPage /> },
-          { path: paths.downloads, element: <ComingSoonPage title="Downloads" /> },
+          { path: paths.downloads, element: <DownloadsPage /> },
         ],
       },
     ],

@@ -13,8 +13,10 @@ import { registerAuthListeners } from '@/features/auth/authListeners';
 import { authReducer } from '@/features/auth/authSlice';
 import { registerDiscoveryListeners } from '@/features/discovery/discoveryListeners';
 import { discoveryReducer } from '@/features/discovery/discoverySlice';
+import { registerDownloadsListeners } from '@/features/downloads/downloadsListeners';
 import { registerLibraryListeners } from '@/features/library/libraryListeners';
 import { registerRealtimeListeners } from '@/features/realtime/realtimeListeners';
+import { registerSettingsListeners } from '@/features/settings/settingsListeners';
 import { registerTranscriptsListeners } from '@/features/transcripts/transcriptsListeners';
 import { transcriptsReducer } from '@/features/transcripts/transcriptsSlice';
 import { toastReducer } from '@/lib/toast';
@@ -45,6 +47,8 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   registerRealtimeListeners(startListening);
   registerLibraryListeners(startListening);
   registerDiscoveryListeners(startListening);
+  registerDownloadsListeners(startListening);
+  registerSettingsListeners(startListening);
   setupListeners(store.dispatch);
   return store;
 }

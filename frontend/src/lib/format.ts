@@ -59,3 +59,50 @@ export function formatClockTime(value: string | number | Date | null | undefined
   if (Number.isNaN(date.getTime())) return '';
   return clockTime.format(date);
 }
+
+/**
+ * 'Mar 03, 2025 at 9:00 AM' in the browser's time zone (or `timeZone`); an empty string for a
+ * missing or invalid date.
+ */
+export function formatDateTime(value: string | number | Date | null | undefined, timeZone?: string): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const day = timeZone ? new Intl.DateTimeFormat('en-US', { month: 'short', day: '2-digit', year: 'numeric', timeZone }) : monthDayYear;
+  const time = timeZone ? new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone }) : clockTime;
+  // ICU puts a narrow no-break space before AM/PM; the spec's text has a plain one.
+  return `${day.format(date)} at ${time.format(date).replace(/\u202f/g, ' ')}`;
+}
+
+const relative = new Intl.RelativeTimeFormat('en-US', { numeric: 'always' });
+const RELATIVE_STEPS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['minute', 60],
+  ['hour', 3600],
+  ['day', 86_400],
+  ['week', 7 * 86_400],
+  ['month', 30 * 86_400],
+  ['year', 365 * 86_400],
+];
+
+/**
+ * How long ago (or how soon) `value` is, like '5 minutes ago', '2 hours ago', 'in 3 days'; under a
+ * minute 'just now'. An empty string for a missing or invalid date.
+ */
+export function formatRelativeTime(value: string | number | Date | null | undefined, now: Date = new Date()): string {
+  if (value === null || value === undefined || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const seconds = (date.getTime() - now.getTime()) / 1000;
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'just now';
+  let unit: Intl.RelativeTimeFormatUnit = 'minute';
+  let size = 60;
+  for (const [candidate, candidateSize] of RELATIVE_STEPS) {
+    if (abs >= candidateSize) {
+      unit = candidate;
+      size = candidateSize;
+    }
+  }
+  const amount = Math.floor(abs / size);
+  return relative.format(seconds < 0 ? -amount : amount, unit);
+}

@@ -46,6 +46,8 @@ beforeAll(async () => {
     import('@/features/library/VaultPage'),
     import('@/features/discovery/FindVideosPage'),
     import('@/features/discovery/SourcesPage'),
+    import('@/features/downloads/DownloadsPage'),
+    import('@/features/settings/SettingsPage'),
   ]);
 });
 beforeEach(() => {

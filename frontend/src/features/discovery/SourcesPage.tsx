@@ -1,25 +1,27 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { AlertCircle, Database, ListVideo, LoaderCircle, MonitorPlay, Plus, RefreshCw, Trash2, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { AlertCircle, Database, Download, ListVideo, LoaderCircle, MonitorPlay, Plus, RefreshCw, Trash2, X } from 'lucide-react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { MAX_VIDEOS_PER_JOB } from '@/api/downloadJobs';
+import { useCreateDownloadJobMutation } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
-import { PageHeader } from '@/components/PageHeader';
-import { formatCount, formatDate, formatDuration } from '@/lib/format';
 import {
+  sourceTypeLabel,
   useCreateSourceMutation,
   useDeleteSourceMutation,
   useGetSourcesQuery,
-  useGetSourceVideosInfiniteQuery,
   type Source,
-} from './discoveryApi';
+} from '@/api/sourcesApi';
+import { useAppDispatch } from '@/app/hooks';
+import { PageHeader } from '@/components/PageHeader';
+import { paths } from '@/config/paths';
+import { formatCount, formatDate, formatDuration } from '@/lib/format';
+import { showToast } from '@/lib/toast';
+import { useGetSourceVideosInfiniteQuery } from './discoveryApi';
+import { DOWNLOAD_AUDIO_MESSAGES, downloadJobCreatedToast, transcribeOptions } from './downloadAudio';
 import { sourceChangeErrorMessage, sourcesFetchErrorMessage } from './sourceErrors';
 
 const SOURCE_PARAM = 'source';
-
-export function sourceTypeLabel(type: string): string {
-  if (!type) return 'Source';
-  return type.charAt(0).toUpperCase() + type.slice(1).toLowerCase();
-}
 
 /** /sources: the user's channels and playlists; add by URL, delete, and page through their videos. */
 export default function SourcesPage() {
@@ -209,14 +211,55 @@ function SourceThumb({ source }: { source: Source }) {
   );
 }
 
+/**
+ * The videos of one source, 50 a page, with a selection for 'Download audio': a job takes at most
+ * 100 videos, and "Transcribe after download" sends the default model and markdown output.
+ */
 function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
   const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useGetSourceVideosInfiniteQuery(source.id);
-  const videos = data?.pages.flatMap((page) => page.data ?? []) ?? [];
+  const videos = useMemo(() => data?.pages.flatMap((page) => page.data ?? []) ?? [], [data]);
   const heading = useRef<HTMLHeadingElement>(null);
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [transcribe, setTranscribe] = useState(false);
+  const [createJob, { isLoading: creating }] = useCreateDownloadJobMutation();
+  const limitId = useId();
+  const allSelected = videos.length > 0 && videos.every((video) => selected.has(video.youtubeVideoId));
+  const someSelected = selected.size > 0 && !allSelected;
+  const tooMany = selected.size > MAX_VIDEOS_PER_JOB;
 
   useEffect(() => {
     heading.current?.focus();
   }, []);
+
+  useEffect(() => {
+    if (selectAllRef.current) selectAllRef.current.indeterminate = someSelected;
+  }, [someSelected]);
+
+  function toggle(videoId: string) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(videoId)) next.delete(videoId);
+      else next.add(videoId);
+      return next;
+    });
+  }
+
+  async function downloadAudio() {
+    const videoIds = videos.map((video) => video.youtubeVideoId).filter((id) => selected.has(id));
+    if (videoIds.length === 0 || tooMany || creating) return;
+    try {
+      const job = await createJob({ sourceId: source.id, videoIds, ...(transcribe ? transcribeOptions() : {}) }).unwrap();
+      dispatch(downloadJobCreatedToast(job, source.title, videoIds.length));
+      void navigate(paths.downloads);
+    } catch (failure) {
+      dispatch(
+        showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_AUDIO_MESSAGES.createFailed), variant: 'destructive' }),
+      );
+    }
+  }
 
   return (
     <section className="card" aria-labelledby="source-videos-heading" data-testid="source-videos">
@@ -241,10 +284,49 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
         <p className="muted card-body">This source has no videos.</p>
       ) : (
         <>
+          <div className="download-bar" role="group" aria-label="Download audio">
+            <label className="check">
+              <input
+                ref={selectAllRef}
+                type="checkbox"
+                checked={allSelected}
+                aria-label="Select all loaded videos"
+                onChange={(event) =>
+                  setSelected(event.target.checked ? new Set(videos.map((video) => video.youtubeVideoId)) : new Set())
+                }
+              />
+              Select all
+            </label>
+            <span className="muted download-summary" aria-live="polite">
+              {selected.size > 0 ? `${formatCount(selected.size)} selected` : 'None selected'}
+            </span>
+            <label className="check">
+              <input type="checkbox" checked={transcribe} onChange={(event) => setTranscribe(event.target.checked)} />
+              Transcribe after download
+            </label>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={selected.size === 0 || tooMany || creating}
+              aria-describedby={tooMany ? limitId : undefined}
+              onClick={() => void downloadAudio()}
+            >
+              {creating ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Download size={16} aria-hidden="true" />}
+              {creating ? 'Creating...' : 'Download audio'}
+            </button>
+            {tooMany && (
+              <p id={limitId} className="field-error" role="alert">
+                {DOWNLOAD_AUDIO_MESSAGES.tooMany(selected.size)}
+              </p>
+            )}
+          </div>
           <div className="table-wrap">
-            <table className="table">
+            <table className="table video-table">
               <thead>
                 <tr>
+                  <th scope="col" className="cell-select">
+                    <span className="visually-hidden">Selected</span>
+                  </th>
                   <th scope="col">Title</th>
                   <th scope="col">Released</th>
                   <th scope="col">Duration</th>
@@ -252,7 +334,20 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
               </thead>
               <tbody>
                 {videos.map((video) => (
-                  <tr key={video.youtubeVideoId} data-testid="source-video-row">
+                  <tr
+                    key={video.youtubeVideoId}
+                    data-testid="source-video-row"
+                    className={selected.has(video.youtubeVideoId) ? 'selected' : undefined}
+                  >
+                    <td className="cell-select">
+                      <input
+                        type="checkbox"
+                        className="row-check"
+                        checked={selected.has(video.youtubeVideoId)}
+                        aria-label={`Select ${video.title}`}
+                        onChange={() => toggle(video.youtubeVideoId)}
+                      />
+                    </td>
                     <td className="cell-title" data-label="Title">
                       <a href={video.url} target="_blank" rel="noopener noreferrer" className="file-title">
                         {video.title}

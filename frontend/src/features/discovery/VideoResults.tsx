@@ -6,6 +6,7 @@ import {
   Download,
   FileDown,
   FileText,
+  Headphones,
   ListVideo,
   LoaderCircle,
   Music,
@@ -13,8 +14,11 @@ import {
 } from 'lucide-react';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { MAX_VIDEOS_PER_JOB } from '@/api/downloadJobs';
+import { useCreateDownloadJobMutation } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
 import { useGetMp3StatusForVideosQuery } from '@/api/mp3Api';
+import { useCreateSourceMutation } from '@/api/sourcesApi';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge } from '@/components/StatusBadge';
@@ -26,7 +30,9 @@ import { showToast } from '@/lib/toast';
 import { useExportVideosMutation, type DiscoveryChannel, type DiscoveryVideo, type ExportType } from './discoveryApi';
 import { allVideosSelected, selectDiscovery, videoSelectionToggled, type RowUpload } from './discoverySlice';
 import { attachMp3ToVideo, DISCOVERY_MESSAGES } from './discoveryThunks';
+import { DOWNLOAD_AUDIO_MESSAGES, downloadJobCreatedToast } from './downloadAudio';
 import { firstDroppedMp3, firstVideoWithoutMp3 } from './dropRules';
+import { sourceChangeErrorMessage } from './sourceErrors';
 import { ChannelAvatar } from './SearchHistoryPanel';
 
 /** The copy confirmation clears after this long (spec §9: 2 s). */
@@ -62,11 +68,14 @@ export function ChannelCard({ channel, shown }: { channel: DiscoveryChannel; sho
 export function VideoResults() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { videos, selectedIds, uploads } = useAppSelector(selectDiscovery);
+  const { videos, selectedIds, uploads, channel, search } = useAppSelector(selectDiscovery);
   const videoIds = useMemo(() => videos.map((video) => video.youtubeVideoId), [videos]);
   const statusQuery = useGetMp3StatusForVideosQuery(videoIds.length > 0 ? videoIds : skipToken);
   const statuses = statusQuery.data;
   const [exportVideos, { isLoading: exporting }] = useExportVideosMutation();
+  const [createSource, { isLoading: addingSource }] = useCreateSourceMutation();
+  const [createDownloadJob, { isLoading: creatingJob }] = useCreateDownloadJobMutation();
+  const startingDownload = addingSource || creatingJob;
   const [rowsShown, setRowsShown] = useState(ROWS_PER_VIEW);
   const [cardDragging, setCardDragging] = useState(false);
   const [rowDragging, setRowDragging] = useState<string | null>(null);
@@ -129,6 +138,42 @@ export function VideoResults() {
     }
     writeJson('session', HANDOFF_KEYS.selectedVideos, chosen);
     void navigate(paths.uploads);
+  }
+
+  /**
+   * 'Download audio': the channel becomes a source (or the existing one is reused, and its new
+   * videos synced), then a download job takes the selected videos; /downloads shows it.
+   */
+  async function downloadAudio() {
+    if (startingDownload) return;
+    const chosen = videoIds.filter((id) => selected.has(id));
+    if (chosen.length === 0) {
+      dispatch(notice(DISCOVERY_MESSAGES.selectToDownload));
+      return;
+    }
+    if (chosen.length > MAX_VIDEOS_PER_JOB) {
+      dispatch(notice(DOWNLOAD_AUDIO_MESSAGES.tooMany(chosen.length)));
+      return;
+    }
+    const url = channel?.id ? `https://www.youtube.com/channel/${channel.id}` : search?.channelUrl;
+    if (!url) return;
+    let sourceId: string;
+    let sourceTitle: string;
+    try {
+      const source = await createSource({ url, reuseExisting: true }).unwrap();
+      sourceId = source.id;
+      sourceTitle = source.title || channel?.title || '';
+    } catch (error) {
+      dispatch(failure(sourceChangeErrorMessage(error, 'Failed to create source')));
+      return;
+    }
+    try {
+      const job = await createDownloadJob({ sourceId, videoIds: chosen }).unwrap();
+      dispatch(downloadJobCreatedToast(job, sourceTitle, chosen.length));
+      void navigate(paths.downloads);
+    } catch (error) {
+      dispatch(failure(errorMessage(error, DOWNLOAD_AUDIO_MESSAGES.createFailed)));
+    }
   }
 
   function createTranscripts() {
@@ -202,6 +247,14 @@ export function VideoResults() {
       <div className="results-actions button-row wrap" role="group" aria-label="Actions">
         <button type="button" className="btn btn-primary" onClick={downloadAsMp3}>
           <Download size={16} aria-hidden="true" /> Download Videos as MP3
+        </button>
+        <button type="button" className="btn btn-outline" disabled={startingDownload} onClick={() => void downloadAudio()}>
+          {startingDownload ? (
+            <LoaderCircle className="spin" size={16} aria-hidden="true" />
+          ) : (
+            <Headphones size={16} aria-hidden="true" />
+          )}
+          Download audio
         </button>
         <button type="button" className="btn btn-outline" disabled={statusQuery.isLoading} onClick={createTranscripts}>
           <Wand2 size={16} aria-hidden="true" /> Create Transcripts

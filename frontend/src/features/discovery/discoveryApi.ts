@@ -16,6 +16,8 @@ export interface DiscoveryVideo {
 
 /** A channel as the search answers it (spec §3). YouTube sends the counts as strings. */
 export interface DiscoveryChannel {
+  /** YouTube's channel id (UC…); a source for the channel is added by it. */
+  id?: string | null;
   title: string;
   thumbnails?: { high?: { url?: string | null } | null } | null;
   subscriberCount?: number | string | null;
@@ -58,22 +60,12 @@ export interface ExportedFile {
 
 export const DEFAULT_EXPORT_FILENAME = 'videos.csv';
 
-export interface Source {
-  id: string;
-  /** CHANNEL or PLAYLIST (spec §3 allows other kinds). */
-  type: string;
-  title: string;
-  thumbnailUrl: string | null;
-  url: string;
-}
-
 export interface SourceVideosPage {
   data: DiscoveryVideo[];
   meta?: { nextPageToken?: string | null; hasMore?: boolean } | null;
 }
 
-// A search can spend a lot of the YouTube quota ("All"), and creating or deleting changes server
-// state: none of these is repeated by itself.
+// A search can spend a lot of the YouTube quota ("All"): it is never repeated by itself.
 const once = { maxRetries: 0 };
 
 export const discoveryApi = baseApi.injectEndpoints({
@@ -114,22 +106,6 @@ export const discoveryApi = baseApi.injectEndpoints({
         return { data: { filename, csv } };
       },
     }),
-    getSources: build.query<Source[], void>({
-      query: () => '/sources',
-      transformResponse: (response: Envelope<Source[]>) => (Array.isArray(response?.data) ? response.data : []),
-      providesTags: ['Source'],
-    }),
-    createSource: build.mutation<Source, { url: string }>({
-      query: (body) => ({ url: '/sources', method: 'POST', body }),
-      transformResponse: (response: Envelope<Source>) => response.data,
-      invalidatesTags: ['Source'],
-      extraOptions: once,
-    }),
-    deleteSource: build.mutation<void, string>({
-      query: (id) => ({ url: `/sources/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      invalidatesTags: ['Source'],
-      extraOptions: once,
-    }),
     /** 50 videos a page; later pages are appended (spec §4). */
     getSourceVideos: build.infiniteQuery<SourceVideosPage, string, string>({
       infiniteQueryOptions: {
@@ -148,9 +124,6 @@ export const discoveryApi = baseApi.injectEndpoints({
 export const {
   useGetDiscoveryQuotaQuery,
   useExportVideosMutation,
-  useGetSourcesQuery,
-  useCreateSourceMutation,
-  useDeleteSourceMutation,
   useGetSourceVideosInfiniteQuery,
 } = discoveryApi;
 

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
 import { server } from '@/testing/server';
-import type { Source } from './discoveryApi';
+import type { Source } from '@/api/sourcesApi';
 
 const CHANNEL: Source = {
   id: 'src-1',

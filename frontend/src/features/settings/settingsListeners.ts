@@ -1,0 +1,29 @@
+import { errorMessage } from '@/api/errors';
+import type { AppStartListening } from '@/app/store';
+import { showToast } from '@/lib/toast';
+import { schedulesApi } from './schedulesApi';
+
+/** The fallbacks of spec §8, after the server's error.message. */
+export const SCHEDULE_ERRORS = {
+  fetch: 'Failed to fetch schedules',
+  create: 'Failed to create schedule',
+  update: 'Failed to update schedule',
+  toggle: 'Failed to toggle schedule',
+  delete: 'Failed to delete schedule',
+  sync: 'Failed to sync schedule',
+} as const;
+
+/**
+ * A failed fetch of the schedules shows a destructive toast titled Error (spec §8); the store
+ * keeps nothing of it, so it is shown once and cleared.
+ */
+export function registerSettingsListeners(startListening: AppStartListening): void {
+  startListening({
+    matcher: schedulesApi.endpoints.getSchedules.matchRejected,
+    effect: (action, api) => {
+      // RTK Query also rejects a fetch it skipped (one already running): that is no failure.
+      if (action.meta.condition) return;
+      api.dispatch(showToast({ title: 'Error', description: errorMessage(action.payload, SCHEDULE_ERRORS.fetch), variant: 'destructive' }));
+    },
+  });
+}
