@@ -20,6 +20,9 @@ echo "== faster-whisper int8, 2 threads"
 faster="$("$venv/bin/python" bench/compare_faster_whisper.py "$shared")"
 echo "== discovery: All of a 5,000-video channel, fake answering in 20 ms"
 cargo bench -q -p scribevault --bench discovery_all_scan -- 20 3 | tail -1 > bench/results/discovery-latest.json
+echo "== downloads: 20 MP3s through the job path against yt-dlp alone"
+scripts/install-media-tools.sh
+cargo bench -q -p scribevault --bench download_jobs -- 5 | tail -1 > bench/results/downloads-latest.json
 echo "== server figures"
 server="$(python3 bench/measure.py "$CARGO_TARGET_DIR/release/scribevault" "$shared")"
 ours_wer="$(python3 bench/wer.py "$shared/audio/long-01-bread.txt" <<<"$pipeline2")"

@@ -2,8 +2,10 @@
 # The SPA end to end against the real product: starts `scribevault all` on embedded defaults in
 # a temporary data dir (local auth; a model dir whose ggml-small.bin is the small test model;
 # the YouTube Data API replaced by the fake in test-support, seeded with @scribevault-demo),
-# then drives headless Chromium through frontend/e2e/e2e.mjs. The fake dies by SIGTERM (exit
-# 143), so the traps ignore what `wait` says.
+# and yt-dlp's targets replaced by a local server that answers every /media/<id>.mp3 with a
+# sample MP3, so download jobs run the real yt-dlp offline), then drives headless Chromium
+# through frontend/e2e/e2e.mjs. The fakes die by SIGTERM (exit 143), so the traps ignore what
+# `wait` says.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
@@ -13,23 +15,50 @@ work="$(mktemp -d)"
 mkdir -p "$work/models"
 ln -s "$shared/models/ggml-tiny.en.bin" "$work/models/ggml-small.bin"
 cargo build -q -p scribevault-test-support --bin fake-youtube
+"$root/scripts/install-media-tools.sh"
+ytdlp="$("$root/scripts/install-media-tools.sh" --print-ytdlp)"
+python3 - "$shared/audio/sample-02-subscribe.mp3" >"$work/media.out" 2>"$work/media.log" <<'PY' &
+import http.server, sys
+body = open(sys.argv[1], "rb").read()
+class Media(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/media/") and self.path.endswith(".mp3"):
+            self.send_response(200)
+            self.send_header("Content-Type", "audio/mpeg")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        else:
+            self.send_error(404, "File not found")
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Media)
+print(f"MEDIA_BASE=http://127.0.0.1:{server.server_address[1]}", flush=True)
+server.serve_forever()
+PY
+media=$!
 "$CARGO_TARGET_DIR/debug/fake-youtube" --port 0 >"$work/fake-youtube.out" 2>"$work/fake-youtube.log" &
 fake=$!
-trap 'kill $fake 2>/dev/null; wait $fake 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $fake $media 2>/dev/null; wait $fake $media 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
   grep -q '^FAKE_YOUTUBE_BASE=' "$work/fake-youtube.out" 2>/dev/null && break
   sleep 0.1
 done
 youtube_base="$(sed -n 's/^FAKE_YOUTUBE_BASE=//p' "$work/fake-youtube.out")"
 [ -n "$youtube_base" ] || { echo "the YouTube fake did not start"; cat "$work/fake-youtube.log"; exit 1; }
+for _ in $(seq 1 100); do
+  grep -q '^MEDIA_BASE=' "$work/media.out" 2>/dev/null && break
+  sleep 0.1
+done
+media_base="$(sed -n 's/^MEDIA_BASE=//p' "$work/media.out")"
+[ -n "$media_base" ] || { echo "the media server did not start"; cat "$work/media.log"; exit 1; }
 # Port 0: the server binds a free port itself and announces it, so no other process can take
 # it between a pick and the bind.
 SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:0" \
   SCRIBEVAULT_FRONTEND_DIR="$root/frontend/dist" SCRIBEVAULT_WHISPER_MODEL_DIR="$work/models" \
   SCRIBEVAULT_YOUTUBE_API_BASE="$youtube_base" SCRIBEVAULT_YOUTUBE_API_KEY=e2e-key \
+  SCRIBEVAULT_YTDLP_PATH="$ytdlp" SCRIBEVAULT_YOUTUBE_WATCH_URL="$media_base/media/{id}.mp3" \
   SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
 server=$!
-trap 'kill $server $fake 2>/dev/null; wait $server $fake 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $server $fake $media 2>/dev/null; wait $server $fake $media 2>/dev/null || true; rm -rf "$work"' EXIT
 addr=""
 for _ in $(seq 1 300); do
   addr="$(sed -n 's/^scribevault listening http //p' "$work/scribevault.log" | head -1 | tr -d '[:space:]')"

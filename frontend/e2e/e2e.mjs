@@ -252,6 +252,53 @@ async function discoverySteps(page) {
     console.log(`  playlist videos: ${firstPage} on the first page, ${total} after Load more`);
     await shot(page, 'desktop-sources');
   });
+
+  await step('downloads: Download audio of two playlist videos runs yt-dlp to COMPLETED on /downloads', async () => {
+    const videos = page.getByTestId('source-videos');
+    for (const index of [0, 1]) await videos.getByTestId('source-video-row').nth(index).getByRole('checkbox').check();
+    await shot(page, 'desktop-sources-selection');
+    await page.getByRole('button', { name: 'Download audio' }).click();
+    await page.waitForURL(/\/downloads$/);
+    await page.getByRole('heading', { name: 'Downloads', level: 1 }).waitFor();
+    const job = page.getByTestId('download-job').first();
+    await job.waitFor({ timeout: 30_000 });
+    await waitForLabeled(page.locator('[data-testid="download-job"][data-status="COMPLETED"]').first(), 'the job to complete', { timeout: 120_000 });
+    const counts = (await job.innerText()).replace(/\s+/g, ' ');
+    if (!/2 of 2 videos/.test(counts)) throw new Error(`the finished job says "${counts}"`);
+    console.log(`  job: ${counts.slice(0, 120)}`);
+    await shot(page, 'desktop-downloads');
+  });
+
+  await step('settings: create, disable and delete a schedule in Scheduled Syncs', async () => {
+    await page.goto(`${BASE_URL}/settings?tab=schedules`);
+    await page.getByRole('heading', { name: 'No schedules yet' }).waitFor();
+    await shot(page, 'desktop-settings-schedules-empty');
+    await page.getByRole('button', { name: 'Create Your First Schedule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Schedule' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Source').selectOption({ label: DEMO.playlistTitle });
+    const time = await dialog.getByLabel('Time of day').inputValue();
+    if (time !== '09:00') throw new Error(`the time starts at ${time}, not 09:00`);
+    await shot(page, 'desktop-schedule-dialog', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Create Schedule' }).click();
+    await page.getByText('Schedule created').first().waitFor({ timeout: 30_000 });
+    const card = page.getByTestId('schedule-card').filter({ hasText: DEMO.playlistTitle });
+    await card.waitFor();
+    const nextRun = (await card.innerText()).replace(/\s+/g, ' ');
+    if (!/[A-Z][a-z]{2} \d{2}, \d{4} at \d{1,2}:\d{2} (AM|PM)/.test(nextRun)) throw new Error(`the card shows "${nextRun}"`);
+    await page.getByRole('region', { name: /^Active Schedules/ }).getByTestId('schedule-card').first().waitFor();
+    await shot(page, 'desktop-settings-schedules');
+    await page.getByRole('button', { name: `Schedule options for ${DEMO.playlistTitle}` }).click();
+    await page.getByRole('menuitem', { name: 'Disable' }).click();
+    await page.getByText('Schedule disabled').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('region', { name: /^Inactive Schedules/ }).getByTestId('schedule-card').first().waitFor();
+    await shot(page, 'desktop-settings-schedules-disabled');
+    await page.getByRole('button', { name: `Schedule options for ${DEMO.playlistTitle}` }).click();
+    await page.getByRole('menuitem', { name: 'Delete Schedule' }).click();
+    await page.getByRole('dialog', { name: 'Delete schedule?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Schedule deleted').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'No schedules yet' }).waitFor();
+  });
 }
 
 /** The 390 px layout of Find Videos (searched again from Previous Searches) and Sources. */
@@ -497,13 +544,15 @@ async function main() {
         ['/vault', 'Vault'],
         ['/convert-pdf', 'PDF to Markdown'],
         ['/settings', 'Settings'],
+        ['/settings?tab=schedules', 'Settings'],
         ['/sources', 'Sources'],
+        ['/downloads', 'Downloads'],
       ]) {
         await mobile.goto(`${BASE_URL}${route}`);
         await mobile.getByRole('heading', { name: title, level: 1 }).waitFor();
         const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 1) throw new Error(`${route} is ${overflow}px wider than the phone`);
-        await shot(mobile, `phone${route === '/' ? '-home' : route.replace(/\//g, '-')}`);
+        await shot(mobile, `phone${route === '/' ? '-home' : route.replace(/[/?=]/g, '-')}`);
       }
       await mobile.goto(`${BASE_URL}/download-mp3`);
       await mobile.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
