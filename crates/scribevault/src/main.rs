@@ -38,8 +38,8 @@ fn main() -> std::process::ExitCode {
     match runtime.block_on(targets::run(target, settings)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            tracing::error!(error = %error, "scribevault stopped");
-            eprintln!("scribevault: {error}");
+            tracing::error!(error = format!("{error:#}"), "scribevault stopped");
+            eprintln!("scribevault: {error:#}");
             std::process::ExitCode::FAILURE
         }
     }
