@@ -573,3 +573,52 @@ async fn jobs_are_checked_and_belong_to_their_owner() {
         assert_eq!(status.message(), "Download job not found");
     }
 }
+
+#[tokio::test]
+async fn a_missing_yt_dlp_fails_each_video_with_what_to_install() {
+    let youtube = FakeYouTube::start().await;
+    youtube.add_channel(FakeChannel::generated(&channel_id(8), "No tool", 2).with_handle("notool"));
+    let app = spawn_app_with(
+        youtube,
+        &[
+            ("SCRIBEVAULT_YOUTUBE_API_KEY", KEY),
+            ("SCRIBEVAULT_YTDLP_PATH", "/nonexistent/bin/yt-dlp"),
+        ],
+    )
+    .await;
+    let source = add_source(&app, "alice", "https://www.youtube.com/@notool").await;
+    let page = app
+        .client
+        .clone()
+        .list_source_videos(as_user(
+            "alice",
+            pb::ListSourceVideosRequest {
+                source_id: source.id.clone(),
+                page_token: String::new(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let ids: Vec<String> = page
+        .videos
+        .iter()
+        .map(|video| video.youtube_video_id.clone())
+        .collect();
+    let mut events = app.events().await;
+    let job = create_job(&app, "alice", &source.id, &ids, false)
+        .await
+        .unwrap();
+    let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(30)).await;
+    let last = seen.last().unwrap();
+    assert_eq!((last.status.as_str(), last.failed_videos), ("FAILED", 2));
+    let message = last.error.clone().unwrap();
+    assert_eq!(message.lines().count(), 2, "{message}");
+    assert!(
+        message
+            .lines()
+            .all(|line| line.contains("yt-dlp is not installed")
+                && line.contains("SCRIBEVAULT_YTDLP_PATH")),
+        "{message}"
+    );
+}
