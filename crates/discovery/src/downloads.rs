@@ -194,11 +194,6 @@ impl Discovery {
                 "Only a failed job can be retried".into(),
             ));
         }
-        if self.store.is_superseded(id).await? {
-            return Err(DiscoveryError::NotRetryable(
-                "This job has already been retried".into(),
-            ));
-        }
         let videos: Vec<JobVideo> = self
             .store
             .job_videos(id)

@@ -213,17 +213,6 @@ impl DiscoveryStore {
             .transpose()
     }
 
-    /// Whether a retry already replaced the job.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn is_superseded(&self, id: &str) -> Result<bool, DbErr> {
-        Ok(download_job::Entity::find_by_id(id.to_owned())
-            .one(&self.db)
-            .await?
-            .is_some_and(|row| row.superseded_by.is_some()))
-    }
-
     /// A job's videos in order.
     ///
     /// # Errors

@@ -359,6 +359,20 @@ async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
             break;
         }
     }
+    // While a file downloads, progress keeps coming (the spec: at least every 2 s), not only
+    // when a video ends.
+    for _ in 0..2 {
+        let envelope = tokio::time::timeout(Duration::from_secs(6), events.next())
+            .await
+            .expect("progress keeps coming while the file downloads")
+            .unwrap();
+        let Some(Event::DownloadProgress(progress)) = envelope.event() else {
+            panic!("only download progress is expected here");
+        };
+        assert_eq!(progress.status, "PROCESSING");
+        assert_eq!(progress.processed_videos, 0);
+        assert!(progress.current_video.is_some(), "{progress:?}");
+    }
     assert!(ytdlp_processes(&setup.media) >= 1, "yt-dlp is running");
     let cancelled_at = Instant::now();
     let cancelled = setup
@@ -621,4 +635,42 @@ async fn a_missing_yt_dlp_fails_each_video_with_what_to_install() {
                 && line.contains("SCRIBEVAULT_YTDLP_PATH")),
         "{message}"
     );
+}
+
+#[tokio::test]
+async fn a_download_over_its_time_limit_is_stopped_and_fails_the_video() {
+    let env = [("SCRIBEVAULT_DOWNLOAD_TIMEOUT_SECONDS", "2")];
+    let Some(setup) = setup("timeout", 1, &env).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    // About 15 s of transfer.
+    setup.media.add_slow_audio(
+        &ids[0],
+        sample("sample-01-welcome.mp3"),
+        1024,
+        Duration::from_millis(120),
+    );
+    let mut events = setup.app.events().await;
+    let job = create_job(&setup.app, "alice", &setup.source.id, &ids, false)
+        .await
+        .unwrap();
+    let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(30)).await;
+    let last = seen.last().unwrap();
+    assert_eq!((last.status.as_str(), last.failed_videos), ("FAILED", 1));
+    assert!(
+        last.error
+            .as_deref()
+            .unwrap()
+            .contains("Download timed out after 2 s"),
+        "{last:?}"
+    );
+    let ended_at = Instant::now();
+    while ytdlp_processes(&setup.media) > 0 {
+        assert!(
+            ended_at.elapsed() < Duration::from_secs(2),
+            "yt-dlp outlived its time limit"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

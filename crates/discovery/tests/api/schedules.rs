@@ -373,6 +373,15 @@ async fn make_due(db: &TestDatabase, schedule_id: &str, ago: chrono::Duration) {
 }
 
 async fn wait_for_last_run(app: &TestApp, limit: Duration) -> pb::Schedule {
+    wait_for_new_last_run(app, None, limit).await
+}
+
+/// Polls until the schedule's `lastRunAt` is set and differs from `previous` (a new run).
+async fn wait_for_new_last_run(
+    app: &TestApp,
+    previous: Option<&str>,
+    limit: Duration,
+) -> pb::Schedule {
     let deadline = Instant::now() + limit;
     loop {
         let listed = app
@@ -383,7 +392,7 @@ async fn wait_for_last_run(app: &TestApp, limit: Duration) -> pb::Schedule {
             .unwrap()
             .into_inner()
             .schedules;
-        if listed[0].last_run_at.is_some() {
+        if listed[0].last_run_at.is_some() && listed[0].last_run_at.as_deref() != previous {
             return listed[0].clone();
         }
         assert!(
@@ -452,11 +461,23 @@ async fn two_scheduler_replicas_on_postgresql_run_a_due_schedule_once() {
     publish_two(&first);
     let mut first_events = first.events().await;
     let mut second_events = second.events().await;
+    // Each run reads the uploads once (7 videos: one page), so the fake's playlistItems calls
+    // count the runs of both replicas together, whether or not they found anything new.
+    youtube.reset_calls();
+    let mut last_run: Option<String> = None;
     for _ in 0..3 {
         make_due(&db, &schedule.id, chrono::Duration::minutes(1)).await;
-        wait_for_last_run(&first, Duration::from_secs(10)).await;
+        let ran = wait_for_new_last_run(&first, last_run.as_deref(), Duration::from_secs(10)).await;
+        last_run = ran.last_run_at;
+        // Five sweeps of each replica pass; a second claim of the same slot would run now.
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
+    let reads = youtube
+        .calls()
+        .iter()
+        .filter(|call| call.endpoint == "playlistItems")
+        .count();
+    assert_eq!(reads, 3, "three due slots, three runs across both replicas");
     let mut runs = 0;
     for events in [&mut first_events, &mut second_events] {
         while let Ok(Some(envelope)) =
