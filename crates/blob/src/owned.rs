@@ -8,7 +8,7 @@
 use crate::{BlobError, BlobKey};
 
 /// The top-level folders a client path may start with.
-pub const CLIENT_PATH_ROOTS: [&str; 3] = ["uploads/", "transcripts/", "exports/"];
+pub const CLIENT_PATH_ROOTS: [&str; 4] = ["uploads/", "transcripts/", "exports/", "converted/"];
 
 /// The key of `client_path` for `user_id`.
 ///

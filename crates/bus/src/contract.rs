@@ -75,6 +75,14 @@ pub struct LibraryIngest {
     /// Audio length in seconds, when known.
     #[serde(default)]
     pub duration_seconds: Option<f64>,
+    /// The producer's client path of the content (a transcript's `.txt`), which the item keeps
+    /// as its file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
+    /// Client path of the worker's segment JSON (`[{start_ms, end_ms, text}]`), which the
+    /// library copies for search matches and subtitles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segments_path: Option<String>,
     /// W3C trace context of the producing operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traceparent: Option<String>,

@@ -41,6 +41,7 @@ s3_part_size_bytes = 8388608
 database_max_connections = 10
 whisper_stall_seconds = 600
 library_ingest_concurrency = 1
+export_link_seconds = 600
 youtube_daily_quota = 10000
 youtube_cache_seconds = 3600
 ytdlp_path = "yt-dlp"
@@ -152,6 +153,12 @@ pub struct Settings {
     /// Vault ingest messages the library handles at once (1 keeps `libraryUpdate` events in
     /// completion order).
     pub library_ingest_concurrency: u32,
+    /// Key that signs the Vault's export links (at least 32 bytes). Unset: a random key kept
+    /// in `<data_dir>/library/export-link.key`; replicas must then share the data dir.
+    #[serde(default)]
+    pub export_link_key: Option<SecretString>,
+    /// How long an export link works.
+    pub export_link_seconds: u64,
     /// A file whose whisper progress has not moved for this long fails the worker's liveness
     /// probe, so the orchestrator restarts a worker stuck inside whisper.cpp.
     pub whisper_stall_seconds: u64,

@@ -1,13 +1,21 @@
 //! The Vault's vocabulary, free of database and transport types.
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 
-/// Largest page a client may ask for.
-pub const MAX_PAGE_SIZE: u32 = 100;
-/// Page size when the client does not say.
-pub const DEFAULT_PAGE_SIZE: u32 = 20;
 /// The title an item gets when its producer gives none.
 pub const UNTITLED: &str = "Untitled";
+/// Ratings and gwth levels run from 1 to this.
+pub const TOP_SCORE: i32 = 5;
+/// A rating from which an item counts as top rated.
+pub const TOP_RATED_FROM: i32 = 4;
+/// Files one `POST /api/vault/save` may carry.
+pub const MAX_SAVED_FILES: usize = 100;
+/// Longest title, author, tag or section title kept (characters).
+pub const MAX_NAME_CHARS: usize = 300;
+/// Longest item text kept (bytes): larger edits are refused, not cut.
+pub const MAX_CONTENT_BYTES: usize = 20 * 1024 * 1024;
 
 /// One Vault item (without its content, which is read on its own).
 #[derive(Debug, Clone, PartialEq)]
@@ -22,95 +30,38 @@ pub struct LibraryItem {
     pub rating: Option<i32>,
     pub is_starred: bool,
     pub tags: Vec<String>,
+    /// The growth level (ADR 0012), 1–5.
     pub gwth_level: Option<i32>,
     pub duration_seconds: Option<f64>,
     pub created_at: DateTime<Utc>,
     pub last_exported: Option<DateTime<Utc>>,
+    pub section_id: Option<String>,
+    /// The client path the item came from (a transcript, a converted file) or the name a saved
+    /// file had.
+    pub file_name: Option<String>,
+    pub source_url: Option<String>,
 }
 
-/// What a list is sorted by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortKey {
-    CreatedAt,
-    Title,
-    Rating,
+/// A search hit's extras: why it matched.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HitContext {
+    /// Snippets with `<mark>…</mark>`, HTML-escaped around the marks.
+    pub highlights: Vec<String>,
+    /// For audio: the transcript segments that contain the words.
+    pub matches: Vec<Segment>,
 }
 
-impl SortKey {
-    /// The client's spelling; empty means `createdAt`.
-    ///
-    /// # Errors
-    /// An unknown key, with the message the client sees.
-    pub fn parse(value: &str) -> Result<Self, String> {
-        match value {
-            "" | "createdAt" => Ok(Self::CreatedAt),
-            "title" => Ok(Self::Title),
-            "rating" => Ok(Self::Rating),
-            other => Err(format!("cannot sort by {other:?}")),
-        }
-    }
-}
-
-/// Which way a list is sorted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SortOrder {
-    Asc,
-    Desc,
-}
-
-impl SortOrder {
-    /// The client's spelling; empty means `desc`.
-    ///
-    /// # Errors
-    /// Anything but `asc` or `desc`.
-    pub fn parse(value: &str) -> Result<Self, String> {
-        match value {
-            "" | "desc" => Ok(Self::Desc),
-            "asc" => Ok(Self::Asc),
-            other => Err(format!("sortOrder must be asc or desc, not {other:?}")),
-        }
-    }
-}
-
-/// One page of a list, as the store reads it.
-#[derive(Debug, Clone, Copy)]
-pub struct PageRequest {
-    /// 1-based.
-    pub page: u32,
-    pub limit: u32,
-    pub sort: SortKey,
-    pub order: SortOrder,
-}
-
-impl PageRequest {
-    /// A page request with the client's values clamped to what the list allows.
-    ///
-    /// # Errors
-    /// An unknown sort key or order.
-    pub fn new(page: u32, limit: u32, sort_by: &str, sort_order: &str) -> Result<Self, String> {
-        Ok(Self {
-            page: page.max(1),
-            limit: if limit == 0 {
-                DEFAULT_PAGE_SIZE
-            } else {
-                limit.min(MAX_PAGE_SIZE)
-            },
-            sort: SortKey::parse(sort_by)?,
-            order: SortOrder::parse(sort_order)?,
-        })
-    }
-
-    /// Rows before this page.
-    #[must_use]
-    pub fn offset(&self) -> u64 {
-        u64::from(self.page - 1) * u64::from(self.limit)
-    }
+/// A listed item, with its hit context when the list was a search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedItem {
+    pub item: LibraryItem,
+    pub hit: Option<HitContext>,
 }
 
 /// One page of a user's items.
 #[derive(Debug, Clone)]
-pub struct TranscriptPage {
-    pub items: Vec<LibraryItem>,
+pub struct ItemPage {
+    pub items: Vec<ListedItem>,
     /// 1-based page number.
     pub page: u32,
     /// Page size used.
@@ -121,8 +72,16 @@ pub struct TranscriptPage {
     pub has_more: bool,
 }
 
+/// One stretch of a transcript, as the worker's segment JSON holds it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Segment {
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+}
+
 /// What a producer hands over to become a Vault item.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct NewLibraryItem {
     /// Idempotency key: one item per (user, source).
     pub source_ref: String,
@@ -136,6 +95,10 @@ pub struct NewLibraryItem {
     pub duration_seconds: Option<f64>,
     /// When the item was made; now when unknown.
     pub created_at: Option<DateTime<Utc>>,
+    /// The client path of what the item came from.
+    pub file_name: Option<String>,
+    /// The transcript's timed segments (audio only).
+    pub segments: Vec<Segment>,
 }
 
 /// The result of an ingest.
@@ -147,16 +110,108 @@ pub struct IngestedTranscript {
     pub created: bool,
 }
 
+/// A change to a value that may also be cleared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change<T> {
+    Keep,
+    Clear,
+    Set(T),
+}
+
+/// The metadata edits of `PUT …/metadata`; unnamed fields keep their value.
+#[derive(Debug, Clone)]
+pub struct MetadataChanges {
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub is_starred: Option<bool>,
+    pub gwth_level: Change<i32>,
+    pub rating: Change<i32>,
+    /// Replaces every tag when given.
+    pub tags: Option<Vec<String>>,
+    pub section_id: Change<String>,
+}
+
+/// A user's tag with how many items carry it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    pub id: String,
+    pub name: String,
+    pub count: u64,
+}
+
+/// A syllabus section: a named, ordered group of items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub id: String,
+    pub title: String,
+    pub description: String,
+    pub position: i32,
+    pub item_count: u64,
+}
+
 /// Figures for the Vault's stats cards.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LibraryStats {
     pub total_transcripts: u64,
     pub total_duration: f64,
     pub storage_used: u64,
     pub avg_rating: f64,
     pub this_month: u64,
+    pub export: ExportStats,
+    pub distributions: Distributions,
+}
+
+/// The export part of the stats: what has left the Vault.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportStats {
     pub total_exported: u64,
+    /// Items rated 4 or 5, the ones worth exporting.
     pub top_rated_count: u64,
+    /// Exported items by gwth level.
+    pub by_gwth_level: BTreeMap<String, u64>,
+    /// Exported items by source type.
+    pub by_source_type: BTreeMap<String, u64>,
+}
+
+/// How the items spread over ratings, gwth levels and source types. Ratings and levels list
+/// every value 1–5, with zero counts.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Distributions {
+    pub rating: BTreeMap<String, u64>,
+    pub gwth_level: BTreeMap<String, u64>,
+    pub source_type: BTreeMap<String, u64>,
+}
+
+/// Checks a 1–5 score (a rating or a gwth level), naming the field when it is out of range.
+///
+/// # Errors
+/// The message the client sees.
+pub fn check_score(field: &str, value: i32) -> Result<i32, String> {
+    if (1..=TOP_SCORE).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{field} must be between 1 and {TOP_SCORE}"))
+    }
+}
+
+/// A title, author or name trimmed and checked for length.
+///
+/// # Errors
+/// Too long, or empty when `required`.
+pub fn clean_name(field: &str, value: &str, required: bool) -> Result<String, String> {
+    let value = value.trim();
+    if required && value.is_empty() {
+        return Err(format!("{field} is required"));
+    }
+    if value.chars().count() > MAX_NAME_CHARS {
+        return Err(format!(
+            "{field} must be at most {MAX_NAME_CHARS} characters"
+        ));
+    }
+    Ok(value.to_owned())
 }
 
 #[cfg(test)]
@@ -164,28 +219,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn page_requests_are_clamped_and_default_to_newest_first() {
-        let request = PageRequest::new(0, 0, "", "").expect("valid");
-        assert_eq!((request.page, request.limit), (1, DEFAULT_PAGE_SIZE));
+    fn scores_run_from_one_to_five() {
+        assert_eq!(check_score("rating", 1), Ok(1));
+        assert_eq!(check_score("rating", 5), Ok(5));
         assert_eq!(
-            (request.sort, request.order),
-            (SortKey::CreatedAt, SortOrder::Desc)
+            check_score("gwthLevel", 6),
+            Err("gwthLevel must be between 1 and 5".to_owned())
         );
-        assert_eq!(
-            PageRequest::new(3, 500, "title", "asc").map(|r| (r.limit, r.offset())),
-            Ok((100, 200))
-        );
+        assert!(check_score("rating", 0).is_err());
     }
 
     #[test]
-    fn unknown_sort_keys_and_orders_are_refused_by_name() {
+    fn names_are_trimmed_and_bounded() {
+        assert_eq!(clean_name("title", "  Soil  ", true), Ok("Soil".to_owned()));
         assert_eq!(
-            SortKey::parse("size"),
-            Err("cannot sort by \"size\"".to_owned())
+            clean_name("title", "   ", true),
+            Err("title is required".to_owned())
         );
-        assert_eq!(
-            SortOrder::parse("up"),
-            Err("sortOrder must be asc or desc, not \"up\"".to_owned())
-        );
+        assert!(clean_name("title", &"x".repeat(MAX_NAME_CHARS + 1), false).is_err());
     }
 }

@@ -1,11 +1,17 @@
 //! Thin gRPC adapter: proto in, domain call, proto out. No logic lives here.
 
+use std::pin::Pin;
+
+use futures::{Stream, StreamExt as _};
 use scribevault_core::identity::caller;
 use scribevault_proto::library::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use crate::domain::{LibraryItem, NewLibraryItem};
-use crate::service::Library;
+use crate::domain::{
+    Change, LibraryItem, LibraryStats, ListedItem, MetadataChanges, NewLibraryItem, Section,
+    Segment,
+};
+use crate::service::{Library, VaultFile};
 
 /// Serves [`Library`] over gRPC.
 pub struct LibraryGrpc {
@@ -32,6 +38,61 @@ fn to_proto(item: LibraryItem) -> pb::Transcript {
         tags: item.tags,
         duration_seconds: item.duration_seconds,
         source_ref: item.source_ref,
+        section_id: item.section_id,
+        file_name: item.file_name,
+        source_url: item.source_url,
+        highlights: Vec::new(),
+        matches: Vec::new(),
+    }
+}
+
+fn match_to_proto(segment: Segment) -> pb::SegmentMatch {
+    pb::SegmentMatch {
+        start: segment.start_ms as f64 / 1000.0,
+        end: segment.end_ms as f64 / 1000.0,
+        text: segment.text.trim().to_owned(),
+    }
+}
+
+fn listed_to_proto(listed: ListedItem) -> pb::Transcript {
+    let mut transcript = to_proto(listed.item);
+    if let Some(hit) = listed.hit {
+        transcript.highlights = hit.highlights;
+        transcript.matches = hit.matches.into_iter().map(match_to_proto).collect();
+    }
+    transcript
+}
+
+fn section_to_proto(section: Section) -> pb::SyllabusSection {
+    pb::SyllabusSection {
+        id: section.id,
+        title: section.title,
+        position: section.position,
+        description: section.description,
+        item_count: section.item_count,
+    }
+}
+
+fn counts(map: std::collections::BTreeMap<String, u64>) -> Vec<pb::CountByKey> {
+    map.into_iter()
+        .map(|(key, count)| pb::CountByKey { key, count })
+        .collect()
+}
+
+fn stats_to_proto(stats: LibraryStats) -> pb::GetLibraryStatsResponse {
+    pb::GetLibraryStatsResponse {
+        total_transcripts: stats.total_transcripts,
+        total_duration: stats.total_duration,
+        storage_used: stats.storage_used,
+        avg_rating: stats.avg_rating,
+        this_month: stats.this_month,
+        total_exported: stats.export.total_exported,
+        top_rated_count: stats.export.top_rated_count,
+        by_gwth_level: counts(stats.export.by_gwth_level),
+        by_source_type: counts(stats.export.by_source_type),
+        rating_distribution: counts(stats.distributions.rating),
+        gwth_level_distribution: counts(stats.distributions.gwth_level),
+        source_type_distribution: counts(stats.distributions.source_type),
     }
 }
 
@@ -46,6 +107,17 @@ fn parse_time(value: Option<&str>) -> Result<Option<chrono::DateTime<chrono::Utc
         .transpose()
 }
 
+/// `0` clears a score; anything else sets it (and is checked by the service).
+fn score_change(value: Option<i32>) -> Change<i32> {
+    match value {
+        None => Change::Keep,
+        Some(0) => Change::Clear,
+        Some(value) => Change::Set(value),
+    }
+}
+
+type ExportStream = Pin<Box<dyn Stream<Item = Result<pb::ExportChunk, Status>> + Send>>;
+
 #[tonic::async_trait]
 impl pb::library_service_server::LibraryService for LibraryGrpc {
     async fn list_transcripts(
@@ -54,18 +126,28 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
     ) -> Result<Response<pb::ListTranscriptsResponse>, Status> {
         let user = caller(&request)?;
         let query = request.into_inner();
-        let page = self
-            .library
-            .list(
-                &user,
-                query.page,
-                query.limit,
-                &query.sort_by,
-                &query.sort_order,
-            )
-            .await?;
+        let mut params: Vec<(String, Vec<String>)> = Vec::new();
+        if query.page != 0 {
+            params.push(("page".into(), vec![query.page.to_string()]));
+        }
+        if query.limit != 0 {
+            params.push(("limit".into(), vec![query.limit.to_string()]));
+        }
+        if !query.sort_by.is_empty() {
+            params.push(("sortBy".into(), vec![query.sort_by]));
+        }
+        if !query.sort_order.is_empty() {
+            params.push(("sortOrder".into(), vec![query.sort_order]));
+        }
+        params.extend(
+            query
+                .filters
+                .into_iter()
+                .map(|filter| (filter.key, filter.values)),
+        );
+        let page = self.library.list(&user, &params).await?;
         Ok(Response::new(pb::ListTranscriptsResponse {
-            transcripts: page.items.into_iter().map(to_proto).collect(),
+            transcripts: page.items.into_iter().map(listed_to_proto).collect(),
             meta: Some(pb::PageMeta {
                 page: page.page,
                 limit: page.limit,
@@ -75,22 +157,23 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         }))
     }
 
+    async fn get_transcript(
+        &self,
+        request: Request<pb::GetTranscriptRequest>,
+    ) -> Result<Response<pb::Transcript>, Status> {
+        let user = caller(&request)?;
+        let item = self.library.get(&user, &request.into_inner().id).await?;
+        Ok(Response::new(to_proto(item)))
+    }
+
     async fn get_library_stats(
         &self,
         request: Request<pb::GetLibraryStatsRequest>,
     ) -> Result<Response<pb::GetLibraryStatsResponse>, Status> {
         let user = caller(&request)?;
-        let stats = self.library.stats(&user).await?;
-        Ok(Response::new(pb::GetLibraryStatsResponse {
-            total_transcripts: stats.total_transcripts,
-            total_duration: stats.total_duration,
-            storage_used: stats.storage_used,
-            avg_rating: stats.avg_rating,
-            this_month: stats.this_month,
-            total_exported: stats.total_exported,
-            top_rated_count: stats.top_rated_count,
-            ..pb::GetLibraryStatsResponse::default()
-        }))
+        Ok(Response::new(stats_to_proto(
+            self.library.stats(&user).await?,
+        )))
     }
 
     async fn get_transcript_content(
@@ -116,6 +199,32 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         )))
     }
 
+    async fn update_transcript_metadata(
+        &self,
+        request: Request<pb::UpdateTranscriptMetadataRequest>,
+    ) -> Result<Response<pb::Transcript>, Status> {
+        let user = caller(&request)?;
+        let update = request.into_inner();
+        let changes = MetadataChanges {
+            title: update.title,
+            author: update.author,
+            is_starred: update.is_starred,
+            gwth_level: score_change(update.gwth_level),
+            rating: score_change(update.rating),
+            tags: update.replace_tags.then_some(update.tags),
+            section_id: match update.section_id {
+                None => Change::Keep,
+                Some(id) if id.is_empty() => Change::Clear,
+                Some(id) => Change::Set(id),
+            },
+        };
+        Ok(Response::new(to_proto(
+            self.library
+                .update_metadata(&user, &update.id, changes)
+                .await?,
+        )))
+    }
+
     async fn update_transcript_content(
         &self,
         request: Request<pb::UpdateTranscriptContentRequest>,
@@ -138,6 +247,217 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         Ok(Response::new(pb::DeleteTranscriptResponse {}))
     }
 
+    async fn export_transcript(
+        &self,
+        request: Request<pb::ExportTranscriptRequest>,
+    ) -> Result<Response<pb::ExportTranscriptResponse>, Status> {
+        let user = caller(&request)?;
+        let export = request.into_inner();
+        let (download_url, filename) = self
+            .library
+            .export_one(&user, &export.id, &export.format)
+            .await?;
+        Ok(Response::new(pb::ExportTranscriptResponse {
+            download_url,
+            filename,
+        }))
+    }
+
+    async fn export_transcripts_bulk(
+        &self,
+        request: Request<pb::ExportTranscriptsBulkRequest>,
+    ) -> Result<Response<pb::ExportTranscriptResponse>, Status> {
+        let user = caller(&request)?;
+        let export = request.into_inner();
+        let (download_url, filename) = self
+            .library
+            .export_bulk(&user, &export.ids, &export.format)
+            .await?;
+        Ok(Response::new(pb::ExportTranscriptResponse {
+            download_url,
+            filename,
+        }))
+    }
+
+    async fn download_export(
+        &self,
+        request: Request<pb::DownloadExportRequest>,
+    ) -> Result<Response<ExportStream>, Status> {
+        let link = request.into_inner();
+        let download = self
+            .library
+            .download_export(&link.id, link.expires, &link.signature)
+            .await?;
+        let header = pb::ExportChunk {
+            part: Some(pb::export_chunk::Part::Header(pb::ExportHeader {
+                filename: download.filename,
+                content_type: download.content_type.to_owned(),
+            })),
+        };
+        let body = tokio_stream::wrappers::ReceiverStream::new(download.body);
+        let stream = futures::stream::once(async move { Ok(header) }).chain(body.map(|chunk| {
+            chunk.map_err(Status::from).map(|bytes| pb::ExportChunk {
+                part: Some(pb::export_chunk::Part::Data(bytes)),
+            })
+        }));
+        Ok(Response::new(Box::pin(stream)))
+    }
+
+    async fn process_transcripts_batch(
+        &self,
+        request: Request<pb::ProcessTranscriptsBatchRequest>,
+    ) -> Result<Response<pb::ProcessTranscriptsBatchResponse>, Status> {
+        let user = caller(&request)?;
+        let limit = request.into_inner().limit;
+        let (processed, remaining) = self
+            .library
+            .process_batch(&user, if limit == 0 { 50 } else { limit })
+            .await?;
+        Ok(Response::new(pb::ProcessTranscriptsBatchResponse {
+            processed,
+            remaining,
+        }))
+    }
+
+    async fn get_transcript_suggestions(
+        &self,
+        request: Request<pb::GetTranscriptSuggestionsRequest>,
+    ) -> Result<Response<pb::GetTranscriptSuggestionsResponse>, Status> {
+        let user = caller(&request)?;
+        let (suggested_tags, suggested_rating) = self
+            .library
+            .suggestions(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::GetTranscriptSuggestionsResponse {
+            suggested_tags,
+            suggested_rating,
+        }))
+    }
+
+    async fn init_tags(
+        &self,
+        request: Request<pb::InitTagsRequest>,
+    ) -> Result<Response<pb::InitTagsResponse>, Status> {
+        let user = caller(&request)?;
+        let created = self.library.init_tags(&user).await?;
+        Ok(Response::new(pb::InitTagsResponse { created }))
+    }
+
+    async fn init_gwth_tags(
+        &self,
+        request: Request<pb::InitTagsRequest>,
+    ) -> Result<Response<pb::InitTagsResponse>, Status> {
+        let user = caller(&request)?;
+        let created = self.library.init_gwth_tags(&user).await?;
+        Ok(Response::new(pb::InitTagsResponse { created }))
+    }
+
+    async fn list_tags(
+        &self,
+        request: Request<pb::ListTagsRequest>,
+    ) -> Result<Response<pb::ListTagsResponse>, Status> {
+        let user = caller(&request)?;
+        let tags = self.library.tags(&user).await?;
+        Ok(Response::new(pb::ListTagsResponse {
+            tags: tags
+                .into_iter()
+                .map(|tag| pb::Tag {
+                    id: tag.id,
+                    name: tag.name,
+                    count: tag.count,
+                })
+                .collect(),
+        }))
+    }
+
+    async fn list_syllabus_sections(
+        &self,
+        request: Request<pb::ListSyllabusSectionsRequest>,
+    ) -> Result<Response<pb::ListSyllabusSectionsResponse>, Status> {
+        let user = caller(&request)?;
+        let sections = self.library.sections(&user).await?;
+        Ok(Response::new(pb::ListSyllabusSectionsResponse {
+            sections: sections.into_iter().map(section_to_proto).collect(),
+        }))
+    }
+
+    async fn create_syllabus_section(
+        &self,
+        request: Request<pb::CreateSyllabusSectionRequest>,
+    ) -> Result<Response<pb::SyllabusSection>, Status> {
+        let user = caller(&request)?;
+        let create = request.into_inner();
+        let section = self
+            .library
+            .create_section(&user, &create.title, &create.description)
+            .await?;
+        Ok(Response::new(section_to_proto(section)))
+    }
+
+    async fn update_syllabus_section(
+        &self,
+        request: Request<pb::UpdateSyllabusSectionRequest>,
+    ) -> Result<Response<pb::SyllabusSection>, Status> {
+        let user = caller(&request)?;
+        let update = request.into_inner();
+        let section = self
+            .library
+            .update_section(
+                &user,
+                &update.id,
+                update.title.as_deref(),
+                update.description.as_deref(),
+            )
+            .await?;
+        Ok(Response::new(section_to_proto(section)))
+    }
+
+    async fn reorder_syllabus_sections(
+        &self,
+        request: Request<pb::ReorderSyllabusSectionsRequest>,
+    ) -> Result<Response<pb::ListSyllabusSectionsResponse>, Status> {
+        let user = caller(&request)?;
+        let sections = self
+            .library
+            .reorder_sections(&user, &request.into_inner().ids)
+            .await?;
+        Ok(Response::new(pb::ListSyllabusSectionsResponse {
+            sections: sections.into_iter().map(section_to_proto).collect(),
+        }))
+    }
+
+    async fn delete_syllabus_section(
+        &self,
+        request: Request<pb::DeleteSyllabusSectionRequest>,
+    ) -> Result<Response<pb::DeleteSyllabusSectionResponse>, Status> {
+        let user = caller(&request)?;
+        self.library
+            .delete_section(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::DeleteSyllabusSectionResponse {}))
+    }
+
+    async fn save_to_vault(
+        &self,
+        request: Request<pb::SaveToVaultRequest>,
+    ) -> Result<Response<pb::SaveToVaultResponse>, Status> {
+        let user = caller(&request)?;
+        let files = request
+            .into_inner()
+            .files
+            .into_iter()
+            .map(|file| VaultFile {
+                title: file.title,
+                content: file.content,
+                path: file.path,
+            })
+            .collect();
+        let saved = self.library.save_files(&user, files).await?;
+        Ok(Response::new(pb::SaveToVaultResponse {
+            saved: saved.into_iter().map(to_proto).collect(),
+        }))
+    }
+
     async fn ingest_transcript(
         &self,
         request: Request<pb::IngestTranscriptRequest>,
@@ -156,7 +476,10 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                     content: ingest.content,
                     duration_seconds: ingest.duration_seconds,
                     created_at,
+                    file_name: ingest.file_name,
+                    segments: Vec::new(),
                 },
+                ingest.segments_path.as_deref(),
             )
             .await?;
         Ok(Response::new(pb::IngestTranscriptResponse {

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use scribevault_blob::BlobStore;
 use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_proto::library::v1::library_service_server::LibraryServiceServer;
 use sea_orm::DatabaseConnection;
@@ -13,11 +14,20 @@ use crate::jobs::ingest::run_ingest_consumer;
 use crate::service::Library;
 use crate::store::LibraryStore;
 
+/// What the library talks to besides its database.
+pub struct LibraryDependencies {
+    /// `library.ingest` is consumed from here.
+    pub work: Arc<dyn WorkQueue>,
+    /// `libraryUpdate` and `statsUpdate` go out here.
+    pub events: Arc<dyn EventBus>,
+    /// Transcript segments and saved files are read from here.
+    pub blobs: Arc<dyn BlobStore>,
+}
+
 /// The library target: its gRPC API and its ingest consumer.
 pub struct LibraryServer {
     library: Library,
     work: Arc<dyn WorkQueue>,
-    events: Arc<dyn EventBus>,
     config: LibraryConfig,
 }
 
@@ -28,14 +38,13 @@ impl LibraryServer {
     /// Migration failure.
     pub async fn build(
         db: DatabaseConnection,
-        work: Arc<dyn WorkQueue>,
-        events: Arc<dyn EventBus>,
+        dependencies: LibraryDependencies,
         config: LibraryConfig,
     ) -> Result<Self, LibraryError> {
+        let store = LibraryStore::open(db).await?;
         Ok(Self {
-            library: Library::new(LibraryStore::open(db).await?),
-            work,
-            events,
+            library: Library::new(store, dependencies.blobs, dependencies.events, &config),
+            work: dependencies.work,
             config,
         })
     }
@@ -53,7 +62,6 @@ impl LibraryServer {
         let consumer = tokio::spawn(run_ingest_consumer(
             self.library.clone(),
             self.work,
-            self.events,
             self.config.ingest_concurrency,
             async move {
                 let _ = consumer_stopped.await;

@@ -246,10 +246,14 @@ fn start_library(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Run
         let config = scribevault_library::LibraryConfig::try_from(ctx.settings.as_ref())?;
         let listener = ctx.listener("library")?;
         let bus = ctx.backends.bus().await?;
+        let dependencies = scribevault_library::LibraryDependencies {
+            work: bus.work,
+            events: bus.events,
+            blobs: ctx.backends.blobs().await?,
+        };
         let server = scribevault_library::LibraryServer::build(
             ctx.backends.database().await?,
-            bus.work,
-            bus.events,
+            dependencies,
             config,
         )
         .await

@@ -13,6 +13,25 @@ fn source_ref(file: &TranscriptionFile) -> String {
     format!("transcription:{}", file.row_id)
 }
 
+/// Where the worker stored a file's transcript and its segments, for the library to keep.
+pub(crate) struct VaultPaths {
+    pub transcript_path: Option<String>,
+    pub segments_path: Option<String>,
+}
+
+impl VaultPaths {
+    /// The paths of a transcript stored at `transcript_path` (`….txt`): the worker writes the
+    /// segments beside it as `….segments.json`.
+    pub fn beside(transcript_path: Option<&str>) -> Self {
+        Self {
+            transcript_path: transcript_path.map(str::to_owned),
+            segments_path: transcript_path
+                .and_then(|path| path.strip_suffix(".txt"))
+                .map(|base| format!("{base}.segments.json")),
+        }
+    }
+}
+
 impl Transcriptions {
     /// Queues `content` as `file`'s Vault item.
     pub(crate) async fn hand_to_library(
@@ -20,6 +39,7 @@ impl Transcriptions {
         file: &TranscriptionFile,
         content: String,
         duration_seconds: Option<f64>,
+        paths: VaultPaths,
     ) -> Result<(), TranscriptionError> {
         let ingest = LibraryIngest {
             user_id: file.user_id.clone(),
@@ -28,6 +48,8 @@ impl Transcriptions {
             source_type: "AUDIO".into(),
             content,
             duration_seconds,
+            file_name: paths.transcript_path,
+            segments_path: paths.segments_path,
             traceparent: scribevault_core::telemetry::current_traceparent(),
         };
         enqueue_work(self.work.as_ref(), &ingest)

@@ -245,8 +245,17 @@ impl Transcriptions {
             tracing::info!("completion of a cancelled or re-claimed file ignored");
             return Ok(());
         }
-        self.hand_to_library(&file, result.vault_content, Some(result.duration_seconds))
-            .await?;
+        let paths = crate::handoff::VaultPaths {
+            transcript_path: Some(result.transcript_path.clone()),
+            segments_path: Some(result.segments_path.clone()),
+        };
+        self.hand_to_library(
+            &file,
+            result.vault_content,
+            Some(result.duration_seconds),
+            paths,
+        )
+        .await?;
         self.publish(
             &file,
             Event::TranscriptionComplete(TranscriptionComplete {

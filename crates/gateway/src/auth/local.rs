@@ -23,7 +23,6 @@ use super::{AuthError, TokenVerifier};
 const ISSUER: &str = "scribevault-local";
 const AUDIENCE: &str = "scribevault";
 const MIN_PASSWORD_CHARS: usize = 8;
-const KEY_BYTES: usize = 64;
 
 /// Claims of a locally issued token.
 #[derive(Debug, Serialize, Deserialize)]
@@ -227,37 +226,7 @@ fn normalise_email(email: &str) -> Result<String, AuthError> {
 }
 
 fn load_or_create_key(path: &Path) -> Result<Vec<u8>, AuthError> {
-    match std::fs::read(path) {
-        Ok(key) if key.len() >= 32 => return Ok(key),
-        Ok(_) => {
-            return Err(AuthError::Internal(format!(
-                "signing key {} is too short",
-                path.display()
-            )));
-        }
-        Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-            return Err(AuthError::Internal(format!(
-                "cannot read signing key {}: {error}",
-                path.display()
-            )));
-        }
-        Err(_) => {}
-    }
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(internal)?;
-    }
-    let mut key = vec![0u8; KEY_BYTES];
-    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut key);
-    use std::io::Write as _;
-    use std::os::unix::fs::OpenOptionsExt as _;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(internal)?;
-    file.write_all(&key).map_err(internal)?;
-    Ok(key)
+    scribevault_core::key_file::load_or_create(path).map_err(AuthError::Internal)
 }
 
 #[cfg(test)]

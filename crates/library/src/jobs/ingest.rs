@@ -1,14 +1,14 @@
 //! Turns `library.ingest` work messages into Vault items.
 //!
 //! Producers (the transcription service today) enqueue one message per finished piece of
-//! content. Ingest is idempotent, so a redelivered message is settled without a second item, and
-//! `libraryUpdate` is published only when an item was really created.
+//! content. Ingest is idempotent, so a redelivered message is settled without a second item;
+//! the service publishes `libraryUpdate` only when an item was really created.
 
 use std::future::Future;
 use std::sync::Arc;
 
-use scribevault_bus::contract::{LibraryIngest, LibraryItemRef, LibraryUpdate};
-use scribevault_bus::{Event, EventBus, EventEnvelope, Settlement, WorkQueue, run_work_consumer};
+use scribevault_bus::contract::LibraryIngest;
+use scribevault_bus::{Settlement, WorkQueue, run_work_consumer};
 use scribevault_core::UserId;
 
 use crate::domain::NewLibraryItem;
@@ -18,7 +18,6 @@ use crate::service::Library;
 pub async fn run_ingest_consumer(
     library: Library,
     work: Arc<dyn WorkQueue>,
-    events: Arc<dyn EventBus>,
     concurrency: usize,
     shutdown: impl Future<Output = ()> + Send,
 ) {
@@ -31,15 +30,14 @@ pub async fn run_ingest_consumer(
         },
         move |ingest: LibraryIngest, _attempt| {
             let library = library.clone();
-            let events = events.clone();
-            async move { ingest_one(&library, events.as_ref(), ingest).await }
+            async move { ingest_one(&library, ingest).await }
         },
     )
     .await;
 }
 
 #[tracing::instrument(skip_all)]
-async fn ingest_one(library: &Library, events: &dyn EventBus, ingest: LibraryIngest) -> Settlement {
+async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
     let user = UserId::new(ingest.user_id.clone());
     let outcome = library
         .ingest(
@@ -51,30 +49,14 @@ async fn ingest_one(library: &Library, events: &dyn EventBus, ingest: LibraryIng
                 content: ingest.content,
                 duration_seconds: ingest.duration_seconds,
                 created_at: None,
+                file_name: ingest.file_name,
+                segments: Vec::new(),
             },
+            ingest.segments_path.as_deref(),
         )
         .await;
     match outcome {
-        Ok(ingested) => {
-            if ingested.created {
-                let event = Event::LibraryUpdate(LibraryUpdate {
-                    change: "created".into(),
-                    transcript: LibraryItemRef {
-                        id: ingested.item.id,
-                        title: ingested.item.title,
-                    },
-                });
-                let envelope = EventEnvelope::for_event(
-                    &event,
-                    user.as_str(),
-                    scribevault_core::telemetry::current_traceparent(),
-                );
-                if let Err(error) = events.publish(&envelope).await {
-                    tracing::warn!(error = %error, "libraryUpdate event not published");
-                }
-            }
-            Settlement::Done
-        }
+        Ok(_) => Settlement::Done,
         Err(error) => {
             tracing::error!(error = %error, "ingest failed");
             Settlement::Retry

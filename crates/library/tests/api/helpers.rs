@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use scribevault_blob::{BlobStore, LocalBlobStore};
 use scribevault_bus::contract::{Event, LibraryIngest, LibraryUpdate};
 use scribevault_bus::{EventBus as _, EventSubscription, InProcessBus};
 use scribevault_db::TestDatabase;
-use scribevault_library::{LibraryConfig, LibraryServer};
+use scribevault_library::{LibraryConfig, LibraryDependencies, LibraryServer};
 use scribevault_proto::library::v1 as pb;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
@@ -25,29 +26,53 @@ pub struct TestApp {
     pub client: LibraryServiceClient<Channel>,
     /// The bus the service consumes `library.ingest` from and publishes events on.
     pub bus: InProcessBus,
+    /// The blob store the service reads segments and saved files from.
+    pub blobs: Arc<dyn BlobStore>,
+    _blob_dir: tempfile::TempDir,
     _db: TestDatabase,
     server: InProcessServer,
 }
 
 /// The library with one ingest at a time (the settings' default).
 pub async fn spawn_app() -> TestApp {
-    spawn_app_with(LibraryConfig {
-        ingest_concurrency: 1,
-    })
-    .await
+    spawn_app_with(LibraryConfig::for_tests()).await
 }
 
-/// The library with `config`, started the way `crates/scribevault/src/targets.rs` starts it.
+/// The library with `config` on SQLite.
 pub async fn spawn_app_with(config: LibraryConfig) -> TestApp {
-    let db = TestDatabase::sqlite();
+    spawn_app_on(TestDatabase::sqlite(), config).await
+}
+
+/// The library on a fresh PostgreSQL database, or `None` (after a loud message) when no server
+/// is configured outside CI.
+pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
+    let admin = scribevault_test_support::real_server(
+        scribevault_test_support::POSTGRES_URL_ENV,
+        test_name,
+    )?;
+    let db = TestDatabase::postgres(&admin)
+        .await
+        .expect("create a PostgreSQL test database");
+    Some(spawn_app_on(db, LibraryConfig::for_tests()).await)
+}
+
+/// The library over `db` with `config`, started the way `crates/scribevault/src/targets.rs`
+/// starts it.
+pub async fn spawn_app_on(db: TestDatabase, config: LibraryConfig) -> TestApp {
     let connection = scribevault_db::connect(&db.url)
         .await
         .expect("open the test database");
     let bus = InProcessBus::new(MAX_DELIVERIES);
+    let blob_dir = tempfile::tempdir().expect("a blob dir");
+    let blobs: Arc<dyn BlobStore> =
+        Arc::new(LocalBlobStore::new(blob_dir.path().join("blobs")).expect("a blob store"));
     let server = LibraryServer::build(
         connection,
-        Arc::new(bus.clone()),
-        Arc::new(bus.clone()),
+        LibraryDependencies {
+            work: Arc::new(bus.clone()),
+            events: Arc::new(bus.clone()),
+            blobs: blobs.clone(),
+        },
         config,
     )
     .await
@@ -57,6 +82,8 @@ pub async fn spawn_app_with(config: LibraryConfig) -> TestApp {
     TestApp {
         client: LibraryServiceClient::new(channel),
         bus,
+        blobs,
+        _blob_dir: blob_dir,
         _db: db,
         server,
     }
@@ -73,6 +100,8 @@ pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) 
         source_type: "AUDIO".to_owned(),
         content: content.to_owned(),
         duration_seconds: Some(12.5),
+        file_name: None,
+        segments_path: None,
         traceparent: None,
     }
 }
@@ -86,6 +115,8 @@ pub fn ingest_request(source_ref: &str, title: &str, content: &str) -> pb::Inges
         content: content.to_owned(),
         duration_seconds: None,
         created_at: None,
+        file_name: None,
+        segments_path: None,
     }
 }
 
@@ -170,6 +201,90 @@ impl TestApp {
             ))
             .await
             .map(tonic::Response::into_inner)
+    }
+
+    /// A list with the client's query keys, as the gateway forwards them.
+    pub async fn query(
+        &self,
+        user: &str,
+        pairs: &[(&str, &str)],
+    ) -> Result<pb::ListTranscriptsResponse, tonic::Status> {
+        let mut filters: Vec<pb::Filter> = Vec::new();
+        for (key, value) in pairs {
+            match filters.iter_mut().find(|filter| filter.key == *key) {
+                Some(filter) => filter.values.push((*value).to_owned()),
+                None => filters.push(pb::Filter {
+                    key: (*key).to_owned(),
+                    values: vec![(*value).to_owned()],
+                }),
+            }
+        }
+        self.client
+            .clone()
+            .list_transcripts(as_user(
+                user,
+                pb::ListTranscriptsRequest {
+                    filters,
+                    ..pb::ListTranscriptsRequest::default()
+                },
+            ))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// Titles listed for `pairs`, in order.
+    pub async fn titles(&self, user: &str, pairs: &[(&str, &str)]) -> Vec<String> {
+        self.query(user, pairs)
+            .await
+            .expect("ListTranscripts")
+            .transcripts
+            .into_iter()
+            .map(|item| item.title)
+            .collect()
+    }
+
+    /// Sorted titles listed for `pairs`: the hit set, whatever the rank.
+    pub async fn hit_set(&self, user: &str, pairs: &[(&str, &str)]) -> Vec<String> {
+        let mut titles = self.titles(user, pairs).await;
+        titles.sort();
+        titles
+    }
+
+    /// Applies `PUT …/metadata`.
+    pub async fn metadata(
+        &self,
+        user: &str,
+        request: pb::UpdateTranscriptMetadataRequest,
+    ) -> Result<pb::Transcript, tonic::Status> {
+        self.client
+            .clone()
+            .update_transcript_metadata(as_user(user, request))
+            .await
+            .map(tonic::Response::into_inner)
+    }
+
+    /// Replaces the tags of an item.
+    pub async fn tag(&self, user: &str, id: &str, tags: &[&str]) -> pb::Transcript {
+        self.metadata(
+            user,
+            pb::UpdateTranscriptMetadataRequest {
+                id: id.to_owned(),
+                replace_tags: true,
+                tags: tags.iter().map(|tag| (*tag).to_owned()).collect(),
+                ..pb::UpdateTranscriptMetadataRequest::default()
+            },
+        )
+        .await
+        .expect("UpdateTranscriptMetadata")
+    }
+
+    /// Stores `bytes` at the client path `path` of `user`.
+    pub async fn put_blob(&self, user: &str, path: &str, bytes: &[u8]) {
+        let key = scribevault_blob::owned_key(user, path).expect("a client path");
+        self.blobs
+            .put(&key, scribevault_blob::body_from_bytes(bytes.to_vec()))
+            .await
+            .expect("store a blob");
     }
 
     /// Every item of `user`, newest first.

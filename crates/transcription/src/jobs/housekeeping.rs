@@ -193,8 +193,14 @@ impl Transcriptions {
                     continue;
                 }
             };
-            self.hand_to_library(&file, String::from_utf8_lossy(&content).into_owned(), None)
-                .await?;
+            let paths = crate::handoff::VaultPaths::beside(file.transcript_path.as_deref());
+            self.hand_to_library(
+                &file,
+                String::from_utf8_lossy(&content).into_owned(),
+                None,
+                paths,
+            )
+            .await?;
             sent += 1;
         }
         Ok(sent)

@@ -3,6 +3,8 @@
 
 use sea_orm_migration::prelude::*;
 
+mod vault;
+
 pub struct Migrator;
 
 #[async_trait::async_trait]
@@ -12,7 +14,7 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateLibraryItems)]
+        vec![Box::new(CreateLibraryItems), Box::new(vault::FullVault)]
     }
 }
 

@@ -1,0 +1,62 @@
+//! Full-text search over the Vault, one trait with an engine per database backend (notes §2):
+//! SQLite's FTS5 and PostgreSQL's `tsvector`. Both read the same parsed [`SearchQuery`], so the
+//! user's syntax means the same on either, and `tests/api/search.rs` runs one conformance suite
+//! against both.
+
+mod highlight;
+mod matches;
+mod postgres;
+mod query;
+mod sqlite;
+
+use std::collections::HashMap;
+
+use sea_orm::sea_query::{SelectStatement, SimpleExpr};
+use sea_orm::{DatabaseBackend, DatabaseConnection, DbErr};
+
+pub use highlight::{has_mark, marked_html};
+pub use matches::matching_segments;
+pub use query::{SearchQuery, words_of};
+
+/// A database's full-text engine, as the item queries use it.
+#[async_trait::async_trait]
+pub trait FullTextIndex: Send + Sync {
+    /// Restricts `select` (a query over `library_items`) to the items `query` matches.
+    fn restrict(&self, select: &mut SelectStatement, query: &SearchQuery);
+
+    /// An expression over a restricted select that is larger for better matches; `None` when
+    /// the query has nothing to rank by (exclusions only).
+    fn relevance(&self, query: &SearchQuery) -> Option<SimpleExpr>;
+
+    /// Highlighted title and text snippets of the items `seqs`, as raw engine output with
+    /// `highlight::MARK_START`/`MARK_END` around the hits: `(title, snippet)` per item.
+    async fn snippets(
+        &self,
+        db: &DatabaseConnection,
+        query: &SearchQuery,
+        seqs: &[i64],
+    ) -> Result<HashMap<i64, (String, String)>, DbErr>;
+}
+
+/// The engine of `backend`.
+#[must_use]
+pub fn index_for(backend: DatabaseBackend) -> Box<dyn FullTextIndex> {
+    match backend {
+        DatabaseBackend::Postgres => Box::new(postgres::PostgresFullText),
+        _ => Box::new(sqlite::SqliteFullText),
+    }
+}
+
+/// The `highlights` of a hit: the title when a word of it matched, then the text's snippet;
+/// HTML-escaped with `<mark>` around the hits.
+#[must_use]
+pub fn highlights(title: &str, snippet: &str) -> Vec<String> {
+    let mut highlights = Vec::new();
+    if has_mark(title) {
+        highlights.push(marked_html(title));
+    }
+    if has_mark(snippet) || (highlights.is_empty() && !snippet.trim().is_empty()) {
+        highlights.push(marked_html(snippet.trim()));
+    }
+    highlights
+}

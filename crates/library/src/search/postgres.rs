@@ -1,0 +1,86 @@
+//! PostgreSQL: the generated, weighted `search_tsv` column with its GIN index (created by the
+//! library's migration), `websearch_to_tsquery`, `ts_rank_cd`, and `ts_headline` run only on
+//! the page of hits, since it re-parses each document.
+
+use std::collections::HashMap;
+
+use sea_orm::sea_query::{Expr, SelectStatement, SimpleExpr};
+use sea_orm::{DatabaseConnection, DbErr, FromQueryResult, Statement};
+
+use super::{FullTextIndex, SearchQuery};
+
+pub struct PostgresFullText;
+
+#[derive(FromQueryResult)]
+struct SnippetRow {
+    seq: i64,
+    title: Option<String>,
+    snippet: Option<String>,
+}
+
+#[async_trait::async_trait]
+impl FullTextIndex for PostgresFullText {
+    fn restrict(&self, select: &mut SelectStatement, query: &SearchQuery) {
+        if let Some(positive) = query.websearch_positive() {
+            select.and_where(Expr::cust_with_values(
+                "library_items.search_tsv @@ websearch_to_tsquery('english', ?)",
+                [positive],
+            ));
+        } else if let Some(excluded) = query.websearch_excluded_any() {
+            select.and_where(Expr::cust_with_values(
+                "NOT (library_items.search_tsv @@ websearch_to_tsquery('english', ?))",
+                [excluded],
+            ));
+        }
+    }
+
+    fn relevance(&self, query: &SearchQuery) -> Option<SimpleExpr> {
+        query.websearch_positive().map(|positive| {
+            Expr::cust_with_values(
+                "ts_rank_cd(library_items.search_tsv, websearch_to_tsquery('english', ?))",
+                [positive],
+            )
+        })
+    }
+
+    async fn snippets(
+        &self,
+        db: &DatabaseConnection,
+        query: &SearchQuery,
+        seqs: &[i64],
+    ) -> Result<HashMap<i64, (String, String)>, DbErr> {
+        let Some(positive) = query.websearch_positive() else {
+            return Ok(HashMap::new());
+        };
+        if seqs.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
+        let sql = format!(
+            "SELECT i.seq, \
+             ts_headline('english', i.title, q, format('StartSel=%s,StopSel=%s,HighlightAll=true', chr(57344), chr(57345))) AS title, \
+             ts_headline('english', left(i.content, 400000), q, format('StartSel=%s,StopSel=%s,MaxWords=30,MinWords=12,MaxFragments=2,FragmentDelimiter=\" … \"', chr(57344), chr(57345))) AS snippet \
+             FROM library_items i, websearch_to_tsquery('english', $1) q WHERE i.seq IN ({})",
+            ids.join(",")
+        );
+        let rows = SnippetRow::find_by_statement(Statement::from_sql_and_values(
+            sea_orm::DatabaseBackend::Postgres,
+            sql,
+            [positive.into()],
+        ))
+        .all(db)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                (
+                    row.seq,
+                    (
+                        row.title.unwrap_or_default(),
+                        row.snippet.unwrap_or_default(),
+                    ),
+                )
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,245 @@
+//! Items: list and search, read, ingest, edit, delete.
+
+use chrono::Utc;
+use scribevault_blob::{BlobError, collect_body, owned_key};
+use scribevault_core::UserId;
+
+use super::Library;
+use super::events::ItemChange;
+use crate::domain::{
+    Change, IngestedTranscript, ItemPage, LibraryItem, MAX_CONTENT_BYTES, MetadataChanges,
+    NewLibraryItem, Segment, UNTITLED, check_score, clean_name,
+};
+use crate::error::LibraryError;
+use crate::listing::ListQuery;
+use crate::tags::clean_tags;
+
+fn invalid(message: String) -> LibraryError {
+    LibraryError::InvalidArgument(message)
+}
+
+fn check_content(content: &str) -> Result<(), LibraryError> {
+    if content.len() > MAX_CONTENT_BYTES {
+        return Err(invalid(format!(
+            "content must be at most {} MB",
+            MAX_CONTENT_BYTES / (1024 * 1024)
+        )));
+    }
+    Ok(())
+}
+
+impl Library {
+    /// A page of the caller's items as the query keys ask.
+    ///
+    /// # Errors
+    /// An unknown key or bad value (naming it), or a database failure.
+    #[tracing::instrument(skip_all, fields(user = %user))]
+    pub async fn list(
+        &self,
+        user: &UserId,
+        params: &[(String, Vec<String>)],
+    ) -> Result<ItemPage, LibraryError> {
+        let query = ListQuery::parse(params).map_err(invalid)?;
+        let (items, total) = self.store.page(user.as_str(), &query).await?;
+        Ok(ItemPage {
+            items,
+            page: query.page,
+            limit: query.limit,
+            total,
+            has_more: u64::from(query.page) * u64::from(query.limit) < total,
+        })
+    }
+
+    /// One of the caller's items.
+    ///
+    /// # Errors
+    /// [`LibraryError::NotFound`] when the id is unknown or belongs to another user.
+    pub async fn get(&self, user: &UserId, id: &str) -> Result<LibraryItem, LibraryError> {
+        self.store
+            .find(user.as_str(), id)
+            .await?
+            .map(|stored| stored.item)
+            .ok_or(LibraryError::NotFound)
+    }
+
+    /// One of the caller's items' text.
+    ///
+    /// # Errors
+    /// [`LibraryError::NotFound`] when the id is unknown or belongs to another user.
+    pub async fn content(&self, user: &UserId, id: &str) -> Result<String, LibraryError> {
+        self.store
+            .content(user.as_str(), id)
+            .await?
+            .ok_or(LibraryError::NotFound)
+    }
+
+    /// Reads the worker's segment JSON at the client path `path`. A missing or unreadable file
+    /// leaves the item without segments (search still finds it; it just cannot say where);
+    /// a store that cannot be reached is an error, so the ingest is retried.
+    async fn segments_at(&self, user: &UserId, path: &str) -> Result<Vec<Segment>, LibraryError> {
+        let Ok(key) = owned_key(user.as_str(), path) else {
+            tracing::warn!(path, "segments path refused; ingesting without segments");
+            return Ok(Vec::new());
+        };
+        let body = match self.blobs.get(&key).await {
+            Ok(body) => body,
+            Err(BlobError::NotFound(_)) => {
+                tracing::warn!(path, "segments missing; ingesting without segments");
+                return Ok(Vec::new());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let bytes = collect_body(body)
+            .await
+            .map_err(|error| LibraryError::Blob(BlobError::Backend(error.to_string())))?;
+        Ok(serde_json::from_slice(&bytes).unwrap_or_else(|error| {
+            tracing::warn!(path, error = %error, "segments unreadable; ingesting without segments");
+            Vec::new()
+        }))
+    }
+
+    /// Makes `item` a Vault item of `user`, once: a second call with the same `source_ref`
+    /// returns the existing item. `segments_path` names the worker's segment JSON.
+    ///
+    /// # Errors
+    /// Validation, blob store or database failures.
+    #[tracing::instrument(skip_all, fields(user = %user, source_ref = %item.source_ref))]
+    pub async fn ingest(
+        &self,
+        user: &UserId,
+        mut item: NewLibraryItem,
+        segments_path: Option<&str>,
+    ) -> Result<IngestedTranscript, LibraryError> {
+        if item.source_ref.is_empty() {
+            return Err(invalid("source reference is required".into()));
+        }
+        check_content(&item.content)?;
+        item.title = if item.title.trim().is_empty() {
+            UNTITLED.to_owned()
+        } else {
+            item.title
+                .trim()
+                .chars()
+                .take(crate::domain::MAX_NAME_CHARS)
+                .collect()
+        };
+        if item.source_type.is_empty() {
+            item.source_type = "AUDIO".into();
+        }
+        if let Some(path) = segments_path.filter(|path| !path.is_empty()) {
+            item.segments = self.segments_at(user, path).await?;
+        }
+        let (item, created) = self.store.insert_once(user.as_str(), item).await?;
+        if created {
+            self.announce(user, ItemChange::Created, &item.id, &item.title)
+                .await;
+        }
+        Ok(IngestedTranscript { item, created })
+    }
+
+    /// Sets the caller's rating (1–5) of an item.
+    ///
+    /// # Errors
+    /// Out-of-range rating, unknown item, database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, item = id))]
+    pub async fn rate(
+        &self,
+        user: &UserId,
+        id: &str,
+        rating: i32,
+    ) -> Result<LibraryItem, LibraryError> {
+        check_score("rating", rating).map_err(invalid)?;
+        let item = self
+            .store
+            .set_rating(user.as_str(), id, rating)
+            .await?
+            .ok_or(LibraryError::NotFound)?;
+        self.announce(user, ItemChange::Updated, &item.id, &item.title)
+            .await;
+        Ok(item)
+    }
+
+    /// Applies `PUT …/metadata`.
+    ///
+    /// # Errors
+    /// A bad value (naming the field), an unknown item or section, database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, item = id))]
+    pub async fn update_metadata(
+        &self,
+        user: &UserId,
+        id: &str,
+        mut changes: MetadataChanges,
+    ) -> Result<LibraryItem, LibraryError> {
+        if let Some(title) = &changes.title {
+            changes.title = Some(clean_name("title", title, true).map_err(invalid)?);
+        }
+        if let Some(author) = &changes.author {
+            changes.author = Some(clean_name("author", author, false).map_err(invalid)?);
+        }
+        if let Change::Set(level) = changes.gwth_level {
+            check_score("gwthLevel", level).map_err(invalid)?;
+        }
+        if let Change::Set(rating) = changes.rating {
+            check_score("rating", rating).map_err(invalid)?;
+        }
+        if let Some(tags) = &changes.tags {
+            changes.tags = Some(clean_tags(tags).map_err(invalid)?);
+        }
+        let item = match self.store.update_metadata(user.as_str(), id, changes).await {
+            Ok(Some(item)) => item,
+            Ok(None) => return Err(LibraryError::NotFound),
+            Err(sea_orm::DbErr::RecordNotFound(what)) if what == "section" => {
+                return Err(LibraryError::SectionNotFound);
+            }
+            Err(error) => return Err(error.into()),
+        };
+        self.announce(user, ItemChange::Updated, &item.id, &item.title)
+            .await;
+        Ok(item)
+    }
+
+    /// Replaces an item's text; it is searchable as soon as this returns.
+    ///
+    /// # Errors
+    /// Too large, unknown item or database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, item = id))]
+    pub async fn update_content(
+        &self,
+        user: &UserId,
+        id: &str,
+        content: String,
+    ) -> Result<LibraryItem, LibraryError> {
+        check_content(&content)?;
+        let item = self
+            .store
+            .set_content(user.as_str(), id, content)
+            .await?
+            .ok_or(LibraryError::NotFound)?;
+        self.announce(user, ItemChange::Updated, &item.id, &item.title)
+            .await;
+        Ok(item)
+    }
+
+    /// Deletes one of the caller's items with its text, tags, segments and exports.
+    ///
+    /// # Errors
+    /// Unknown item or database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, item = id))]
+    pub async fn delete(&self, user: &UserId, id: &str) -> Result<(), LibraryError> {
+        let item = self.get(user, id).await?;
+        if !self.store.delete(user.as_str(), id).await? {
+            return Err(LibraryError::NotFound);
+        }
+        self.announce(user, ItemChange::Deleted, &item.id, &item.title)
+            .await;
+        Ok(())
+    }
+
+    /// Counts for the stats cards.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn stats(&self, user: &UserId) -> Result<crate::domain::LibraryStats, LibraryError> {
+        Ok(self.store.stats(user.as_str(), Utc::now()).await?)
+    }
+}

@@ -1,0 +1,52 @@
+//! The Vault's use cases: the rules live here, the queries in `store/`, the wire in `grpc.rs`.
+//! One module per concern: items, organising (tags and sections), exports, processing
+//! (keywords and suggestions), saving files to the Vault, and the events all of them send.
+
+mod events;
+mod exports;
+mod items;
+mod organise;
+mod processing;
+mod vault_save;
+
+use std::sync::Arc;
+
+use scribevault_blob::BlobStore;
+use scribevault_bus::EventBus;
+
+use crate::config::LibraryConfig;
+use crate::export::LinkSigner;
+use crate::store::LibraryStore;
+
+pub use vault_save::VaultFile;
+
+/// The Vault of every user, each scoped to its owner.
+#[derive(Clone)]
+pub struct Library {
+    store: LibraryStore,
+    blobs: Arc<dyn BlobStore>,
+    events: Arc<dyn EventBus>,
+    signer: LinkSigner,
+    link_ttl: chrono::Duration,
+}
+
+impl Library {
+    /// The service over its store, the blob store (transcript segments, saved files) and the
+    /// event bus.
+    #[must_use]
+    pub fn new(
+        store: LibraryStore,
+        blobs: Arc<dyn BlobStore>,
+        events: Arc<dyn EventBus>,
+        config: &LibraryConfig,
+    ) -> Self {
+        Self {
+            store,
+            blobs,
+            events,
+            signer: LinkSigner::new(config.export_link_key.clone()),
+            link_ttl: chrono::Duration::from_std(config.export_link_ttl)
+                .unwrap_or_else(|_| chrono::Duration::minutes(10)),
+        }
+    }
+}
