@@ -51,7 +51,9 @@ impl ServiceClients {
         let library = scribevault_proto::server::connect_lazy(&addresses.library)?;
         Ok(Self {
             discovery: DiscoveryServiceClient::new(discovery.clone()),
-            library: LibraryServiceClient::new(library.clone()),
+            library: LibraryServiceClient::new(library.clone())
+                .max_decoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES)
+                .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES),
             storage: StorageServiceClient::new(storage.clone())
                 .max_decoding_message_size(scribevault_proto::storage::MAX_MESSAGE_BYTES),
             transcription: TranscriptionServiceClient::new(transcription.clone()),

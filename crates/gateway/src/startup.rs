@@ -117,6 +117,10 @@ impl Gateway {
         let json_config = web::JsonConfig::default()
             .limit(settings.max_json_bytes)
             .error_handler(json_error);
+        // Vault saves and content edits carry whole documents: up to the library's message size.
+        let large_json = web::JsonConfig::default()
+            .limit(scribevault_proto::library::MAX_MESSAGE_BYTES - 1024 * 1024)
+            .error_handler(json_error);
         let query_config = web::QueryConfig::default().error_handler(query_error);
         let path_config = web::PathConfig::default().error_handler(path_error);
 
@@ -161,7 +165,66 @@ impl Gateway {
                             web::get().to(library::list_transcripts),
                         )
                         .route("/library/stats", web::get().to(library::stats))
+                        .route("/library/tags", web::get().to(library::tags))
+                        .route(
+                            "/library/system/init-tags",
+                            web::post().to(library::init_tags),
+                        )
+                        .route(
+                            "/library/system/init-gwth-tags",
+                            web::post().to(library::init_gwth_tags),
+                        )
+                        .route(
+                            "/library/process/batch",
+                            web::post().to(library::process_batch),
+                        )
+                        .route(
+                            "/library/export/bulk",
+                            web::post().to(library::export_bulk),
+                        )
+                        .route(
+                            "/library/exports/{id}",
+                            web::get().to(library::download_export),
+                        )
+                        .route(
+                            "/library/syllabus-sections",
+                            web::get().to(library::sections),
+                        )
+                        .route(
+                            "/library/syllabus-sections",
+                            web::post().to(library::create_section),
+                        )
+                        .route(
+                            "/library/syllabus-sections/order",
+                            web::put().to(library::reorder_sections),
+                        )
+                        .route(
+                            "/library/syllabus-sections/{id}",
+                            web::patch().to(library::update_section),
+                        )
+                        .route(
+                            "/library/syllabus-sections/{id}",
+                            web::delete().to(library::delete_section),
+                        )
+                        .route("/library/transcripts/{id}", web::get().to(library::get))
                         .route("/library/transcripts/{id}", web::patch().to(library::rate))
+                        .route(
+                            "/library/transcripts/{id}/metadata",
+                            web::put().to(library::update_metadata),
+                        )
+                        .route(
+                            "/library/transcripts/{id}/suggestions",
+                            web::get().to(library::suggestions),
+                        )
+                        .route(
+                            "/library/transcripts/{id}/export",
+                            web::post().to(library::export),
+                        )
+                        .service(
+                            web::resource("/vault/save")
+                                .app_data(large_json.clone())
+                                .route(web::post().to(library::save_to_vault)),
+                        )
                         .route(
                             "/library/transcripts/{id}",
                             web::delete().to(library::delete),
@@ -170,9 +233,10 @@ impl Gateway {
                             "/library/transcripts/{id}/content",
                             web::get().to(library::content),
                         )
-                        .route(
-                            "/library/transcripts/{id}/content",
-                            web::put().to(library::update_content),
+                        .service(
+                            web::resource("/library/transcripts/{id}/content")
+                                .app_data(large_json.clone())
+                                .route(web::put().to(library::update_content)),
                         )
                         .route(
                             "/youtube-discovery/channel-videos",

@@ -15,7 +15,7 @@ pub const MAX_SAVED_FILES: usize = 100;
 /// Longest title, author, tag or section title kept (characters).
 pub const MAX_NAME_CHARS: usize = 300;
 /// Longest item text kept (bytes): larger edits are refused, not cut.
-pub const MAX_CONTENT_BYTES: usize = 20 * 1024 * 1024;
+pub const MAX_CONTENT_BYTES: usize = 8 * 1024 * 1024;
 
 /// One Vault item (without its content, which is read on its own).
 #[derive(Debug, Clone, PartialEq)]

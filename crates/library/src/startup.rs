@@ -67,7 +67,9 @@ impl LibraryServer {
                 let _ = consumer_stopped.await;
             },
         ));
-        let grpc = LibraryServiceServer::new(LibraryGrpc::new(self.library));
+        let grpc = LibraryServiceServer::new(LibraryGrpc::new(self.library))
+            .max_decoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES);
         let result = scribevault_proto::server::serve(listener, grpc, shutdown).await;
         let _ = stop_consumer.send(());
         if let Err(error) = consumer.await {

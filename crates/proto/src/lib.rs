@@ -36,6 +36,10 @@ pub mod conversion {
     }
 }
 pub mod library {
+    /// Largest library message either side decodes: a Vault save of many files, an item's
+    /// text, a list page. Both ends read it from here.
+    pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+
     #[allow(clippy::pedantic, clippy::all, missing_docs, rust_2018_idioms)]
     pub mod v1 {
         tonic::include_proto!("scribevault.library.v1");

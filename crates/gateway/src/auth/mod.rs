@@ -100,14 +100,17 @@ fn bearer_token(request: &HttpRequest) -> Option<&str> {
         .filter(|token| !token.is_empty())
 }
 
-/// Lets through `/api/auth/*` and non-API paths; every other `/api` request needs a valid token.
+/// Lets through `/api/auth/*`, the signed export links (`/api/library/exports/*`, whose
+/// signature the library checks: a browser download carries no bearer header) and non-API
+/// paths; every other `/api` request needs a valid token.
 pub async fn require_authentication(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let path = request.path();
-    let protected =
-        (path == "/api" || path.starts_with("/api/")) && !path.starts_with("/api/auth/");
+    let protected = (path == "/api" || path.starts_with("/api/"))
+        && !path.starts_with("/api/auth/")
+        && !path.starts_with("/api/library/exports/");
     if protected {
         let verifier = request
             .app_data::<web::Data<SharedVerifier>>()
