@@ -178,10 +178,7 @@ impl Gateway {
                             "/library/process/batch",
                             web::post().to(library::process_batch),
                         )
-                        .route(
-                            "/library/export/bulk",
-                            web::post().to(library::export_bulk),
-                        )
+                        .route("/library/export/bulk", web::post().to(library::export_bulk))
                         .route(
                             "/library/exports/{id}",
                             web::get().to(library::download_export),

@@ -470,14 +470,21 @@ pub async fn download_export(
         Some(pb::ExportChunk {
             part: Some(pb::export_chunk::Part::Header(header)),
         }) => header,
-        _ => return Err(ApiError::new(scribevault_core::ErrorCode::Internal, "export without a header")),
+        _ => {
+            return Err(ApiError::new(
+                scribevault_core::ErrorCode::Internal,
+                "export without a header",
+            ));
+        }
     };
     let body = stream.map(|chunk| match chunk {
         Ok(pb::ExportChunk {
             part: Some(pb::export_chunk::Part::Data(bytes)),
         }) => Ok(bytes),
         Ok(_) => Ok(bytes::Bytes::new()),
-        Err(status) => Err(actix_web::error::ErrorInternalServerError(status.message().to_owned())),
+        Err(status) => Err(actix_web::error::ErrorInternalServerError(
+            status.message().to_owned(),
+        )),
     });
     let disposition = actix_web::http::header::ContentDisposition {
         disposition: actix_web::http::header::DispositionType::Attachment,
@@ -600,7 +607,9 @@ pub async fn sections(
         .await?
         .into_inner()
         .sections;
-    Ok(data(sections.into_iter().map(section_view).collect::<Vec<_>>()))
+    Ok(data(
+        sections.into_iter().map(section_view).collect::<Vec<_>>(),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -688,7 +697,9 @@ pub async fn reorder_sections(
         .await?
         .into_inner()
         .sections;
-    Ok(data(sections.into_iter().map(section_view).collect::<Vec<_>>()))
+    Ok(data(
+        sections.into_iter().map(section_view).collect::<Vec<_>>(),
+    ))
 }
 
 /// `DELETE /api/library/syllabus-sections/{id}`

@@ -23,12 +23,12 @@ impl FullTextIndex for PostgresFullText {
     fn restrict(&self, select: &mut SelectStatement, query: &SearchQuery) {
         if let Some(positive) = query.websearch_positive() {
             select.and_where(Expr::cust_with_values(
-                "library_items.search_tsv @@ websearch_to_tsquery('english', ?)",
+                "library_items.search_tsv @@ websearch_to_tsquery('english', $1)",
                 [positive],
             ));
         } else if let Some(excluded) = query.websearch_excluded_any() {
             select.and_where(Expr::cust_with_values(
-                "NOT (library_items.search_tsv @@ websearch_to_tsquery('english', ?))",
+                "NOT (library_items.search_tsv @@ websearch_to_tsquery('english', $1))",
                 [excluded],
             ));
         }
@@ -37,7 +37,7 @@ impl FullTextIndex for PostgresFullText {
     fn relevance(&self, query: &SearchQuery) -> Option<SimpleExpr> {
         query.websearch_positive().map(|positive| {
             Expr::cust_with_values(
-                "ts_rank_cd(library_items.search_tsv, websearch_to_tsquery('english', ?))",
+                "ts_rank_cd(library_items.search_tsv, websearch_to_tsquery('english', $1))",
                 [positive],
             )
         })

@@ -497,7 +497,7 @@ impl LibraryStore {
         match changes.gwth_level {
             Change::Keep => {
                 if let Some(tags) = &tags {
-                    row.gwth_level = Set(tags.iter().filter_map(|tag| gwth_level_of(tag)).last());
+                    row.gwth_level = Set(tags.iter().rev().find_map(|tag| gwth_level_of(tag)));
                 }
             }
             Change::Clear => {

@@ -62,6 +62,11 @@ impl LibraryStore {
             .with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
             .single()
             .unwrap_or(now);
+        // sea-query's custom expressions take `$1` on PostgreSQL and `?` elsewhere.
+        let value = match self.db.get_database_backend() {
+            sea_orm::DatabaseBackend::Postgres => "$1",
+            _ => "?",
+        };
         let totals = owned(user_id)
             .expr_as(Expr::cust("COUNT(*)"), Alias::new("total"))
             .expr_as(Expr::cust("SUM(duration_seconds)"), Alias::new("duration"))
@@ -75,7 +80,9 @@ impl LibraryStore {
             )
             .expr_as(
                 Expr::cust_with_values(
-                    "CAST(SUM(CASE WHEN created_at >= ? THEN 1 ELSE 0 END) AS BIGINT)",
+                    format!(
+                        "CAST(SUM(CASE WHEN created_at >= {value} THEN 1 ELSE 0 END) AS BIGINT)"
+                    ),
                     [month_start],
                 ),
                 Alias::new("this_month"),
@@ -83,7 +90,7 @@ impl LibraryStore {
             .expr_as(Expr::cust(EXPORTED), Alias::new("exported"))
             .expr_as(
                 Expr::cust_with_values(
-                    "CAST(SUM(CASE WHEN rating >= ? THEN 1 ELSE 0 END) AS BIGINT)",
+                    format!("CAST(SUM(CASE WHEN rating >= {value} THEN 1 ELSE 0 END) AS BIGINT)"),
                     [TOP_RATED_FROM],
                 ),
                 Alias::new("top_rated"),

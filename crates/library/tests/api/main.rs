@@ -4,7 +4,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
 
+mod exports;
 mod helpers;
 mod ingest;
+mod search;
 mod stats;
 mod transcripts;
+mod vault;
