@@ -273,6 +273,8 @@ impl TestApp {
             content: content.to_owned(),
             duration_seconds: Some(12.5),
             created_at: None,
+            file_name: None,
+            segments_path: None,
         });
         request
             .metadata_mut()

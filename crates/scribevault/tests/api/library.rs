@@ -157,6 +157,27 @@ async fn another_users_items_are_not_found_on_every_endpoint() {
             format!("/api/library/transcripts/{id}/content"),
             Some(json!({ "content": "defaced" })),
         ),
+        (Method::GET, format!("/api/library/transcripts/{id}"), None),
+        (
+            Method::PUT,
+            format!("/api/library/transcripts/{id}/metadata"),
+            Some(json!({ "isStarred": true, "tags": ["mine"] })),
+        ),
+        (
+            Method::GET,
+            format!("/api/library/transcripts/{id}/suggestions"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/library/transcripts/{id}/export"),
+            Some(json!({ "format": "txt" })),
+        ),
+        (
+            Method::POST,
+            "/api/library/export/bulk".to_owned(),
+            Some(json!({ "ids": [id], "format": "markdown" })),
+        ),
         (
             Method::DELETE,
             format!("/api/library/transcripts/{id}"),
@@ -193,4 +214,144 @@ async fn another_users_items_are_not_found_on_every_endpoint() {
         app.get("/api/library/transcripts", Some(&token_a)).await.1["data"][0]["rating"],
         serde_json::Value::Null
     );
+}
+
+/// The Vault's REST edge: bad query keys and bodies answer 400 naming what is wrong, and an
+/// export link downloads without a bearer header, refuses a changed signature, and is gone with
+/// its item.
+#[tokio::test]
+async fn vault_queries_are_checked_and_export_links_work_in_a_plain_browser_download() {
+    let app = TestApp::spawn().await;
+    let (token, user) = app.sign_up("carol@example.com").await;
+    let id = app
+        .ingest(
+            &user,
+            "carol-1",
+            "Soil: notes",
+            "Cover crops protect the soil.",
+        )
+        .await;
+
+    for (query, named) in [
+        ("colour=red", "colour"),
+        ("limit=500", "limit"),
+        ("rating=7", "rating"),
+        ("isStarred=yes", "isStarred"),
+        ("createdAfter=someday", "createdAfter"),
+        ("sortBy=relevance", "relevance"),
+    ] {
+        let (status, answer) = app
+            .get(&format!("/api/library/transcripts?{query}"), Some(&token))
+            .await;
+        assert_eq!(status, 400, "{query}: {answer}");
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains(named),
+            "{query}: {answer}"
+        );
+    }
+    let (status, answer) = app
+        .get("/api/library/transcripts?q=%22cover%20crops", Some(&token))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"][0]["id"], id.as_str());
+    let highlights = answer["data"][0]["highlights"].as_array().unwrap();
+    assert!(
+        highlights
+            .iter()
+            .any(|h| h.as_str().unwrap().contains("<mark>")),
+        "{answer}"
+    );
+
+    for (body, named) in [
+        (json!({ "rating": 9 }), "rating"),
+        (json!({ "gwthLevel": 0 }), "gwthLevel"),
+        (json!({ "colour": "red" }), "colour"),
+        (json!({ "title": "" }), "title"),
+    ] {
+        let (status, answer) = app
+            .send(
+                Method::PUT,
+                &format!("/api/library/transcripts/{id}/metadata"),
+                Some(&token),
+                Some(&body),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains(named),
+            "{answer}"
+        );
+    }
+    let (status, item) = app
+        .send(
+            Method::PUT,
+            &format!("/api/library/transcripts/{id}/metadata"),
+            Some(&token),
+            Some(&json!({ "isStarred": true, "gwthLevel": 2, "tags": ["soil"], "rating": null })),
+        )
+        .await;
+    assert_eq!(status, 200, "{item}");
+    assert_eq!(item["data"]["isStarred"], true);
+    assert_eq!(item["data"]["tags"], json!(["gwth-2", "soil"]));
+
+    let (status, export) = app
+        .post_json(
+            &format!("/api/library/transcripts/{id}/export"),
+            &json!({ "format": "markdown" }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{export}");
+    let url = export["data"]["downloadUrl"].as_str().unwrap().to_owned();
+    assert_eq!(export["data"]["filename"], "Soil notes.md");
+    // No bearer header: the signature is enough.
+    let response = app.http.get(app.url(&url)).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(disposition.starts_with("attachment"), "{disposition}");
+    assert!(disposition.contains("Soil notes.md"), "{disposition}");
+    let body = response.text().await.unwrap();
+    assert!(body.starts_with("---\ntitle: \"Soil: notes\"\n"), "{body}");
+    assert!(body.ends_with("Cover crops protect the soil.\n"), "{body}");
+    // A changed signature or expiry is refused.
+    let tampered = url.replace("expires=", "expires=1");
+    let response = app.http.get(app.url(&tampered)).send().await.unwrap();
+    assert_eq!(response.status(), 403);
+    let response = app
+        .http
+        .get(app.url(&format!("{url}x")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+    let response = app
+        .http
+        .get(app.url("/api/library/exports/abc"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        400,
+        "a link without its signature is malformed"
+    );
+
+    let (_, stats) = app.get("/api/library/stats", Some(&token)).await;
+    assert_eq!(stats["data"]["export"]["totalExported"], 1);
+    assert_eq!(stats["data"]["distributions"]["gwthLevel"]["2"], 1);
+
+    let (status, _) = app
+        .send(
+            Method::DELETE,
+            &format!("/api/library/transcripts/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let response = app.http.get(app.url(&url)).send().await.unwrap();
+    assert_eq!(response.status(), 404, "the export went with its item");
 }
