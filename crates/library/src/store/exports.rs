@@ -3,10 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Order;
-use sea_orm::{
-    ColumnTrait as _, DbErr, EntityTrait as _, QueryFilter as _, QueryOrder as _, Set,
-    TransactionTrait as _,
-};
+use sea_orm::{ColumnTrait as _, DbErr, EntityTrait as _, QueryFilter as _, QueryOrder as _, Set};
 
 use super::{LibraryStore, StoredItem};
 use crate::entity::library_export::{self, Column, Entity as Exports};
@@ -44,7 +41,7 @@ impl LibraryStore {
         export: NewExport,
         now: DateTime<Utc>,
     ) -> Result<ExportRecord, DbErr> {
-        let transaction = self.db.begin().await?;
+        let transaction = self.write_transaction().await?;
         let expired: Vec<String> = Exports::find()
             .filter(Column::UserId.eq(user_id))
             .filter(Column::ExpiresAt.lt(now))

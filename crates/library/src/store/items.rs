@@ -8,7 +8,7 @@ use sea_orm::sea_query::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
-    FromQueryResult, QueryFilter as _, Set, TransactionTrait as _,
+    FromQueryResult, QueryFilter as _, Set,
 };
 
 use super::LibraryStore;
@@ -380,7 +380,7 @@ impl LibraryStore {
         user_id: &str,
         item: NewLibraryItem,
     ) -> Result<(LibraryItem, bool), DbErr> {
-        let transaction = self.db.begin().await?;
+        let transaction = self.write_transaction().await?;
         let now = Utc::now();
         let row = library_item::ActiveModel {
             id: Set(uuid::Uuid::now_v7().to_string()),
@@ -454,7 +454,7 @@ impl LibraryStore {
         id: &str,
         changes: MetadataChanges,
     ) -> Result<Option<LibraryItem>, DbErr> {
-        let transaction = self.db.begin().await?;
+        let transaction = self.write_transaction().await?;
         let Some(stored) = Self::find_in(&transaction, user_id, id).await? else {
             return Ok(None);
         };
@@ -604,7 +604,7 @@ impl LibraryStore {
     /// # Errors
     /// Database failure.
     pub async fn delete(&self, user_id: &str, id: &str) -> Result<bool, DbErr> {
-        let transaction = self.db.begin().await?;
+        let transaction = self.write_transaction().await?;
         let Some(row) = Items::find()
             .filter(Column::UserId.eq(user_id))
             .filter(Column::Id.eq(id))

@@ -13,7 +13,10 @@ mod tags;
 use std::sync::Arc;
 
 use sea_orm::sea_query::{Alias, Expr, Func, SelectStatement};
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbErr, FromQueryResult, StatementBuilder};
+use sea_orm::{
+    ConnectionTrait, DatabaseConnection, DbErr, FromQueryResult, StatementBuilder,
+    TransactionTrait as _,
+};
 use sea_orm_migration::MigratorTrait as _;
 
 use crate::migration::Migrator;
@@ -46,6 +49,19 @@ impl LibraryStore {
         Migrator::up(&db, None).await?;
         let search = Arc::from(index_for(db.get_database_backend()));
         Ok(Self { db, search })
+    }
+
+    /// A transaction that writes. On SQLite it is `BEGIN IMMEDIATE`: a deferred transaction
+    /// that reads first and then writes cannot wait for another writer (SQLite refuses the
+    /// upgrade at once with "database is locked" instead of calling its busy handler), while
+    /// an immediate one takes the write lock up front and waits its turn.
+    async fn write_transaction(&self) -> Result<sea_orm::DatabaseTransaction, DbErr> {
+        self.db
+            .begin_with_options(sea_orm::TransactionOptions {
+                sqlite_transaction_mode: Some(sea_orm::SqliteTransactionMode::Immediate),
+                ..sea_orm::TransactionOptions::default()
+            })
+            .await
     }
 
     /// Runs a select built with sea-query and reads its rows as `T`.

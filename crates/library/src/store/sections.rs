@@ -4,7 +4,7 @@ use chrono::Utc;
 use sea_orm::sea_query::{Alias, Expr, ExprTrait as _, Func, Order, Query};
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DbErr, EntityTrait as _, FromQueryResult,
-    QueryFilter as _, QueryOrder as _, Set, TransactionTrait as _,
+    QueryFilter as _, QueryOrder as _, Set,
 };
 
 use super::LibraryStore;
@@ -152,7 +152,7 @@ impl LibraryStore {
         user_id: &str,
         ids: &[String],
     ) -> Result<Result<Vec<Section>, ReorderRefusal>, DbErr> {
-        let transaction = self.db.begin().await?;
+        let transaction = self.write_transaction().await?;
         let rows = Sections::find()
             .filter(Column::UserId.eq(user_id))
             .all(&transaction)
@@ -184,7 +184,7 @@ impl LibraryStore {
     /// # Errors
     /// Database failure.
     pub async fn delete_section(&self, user_id: &str, id: &str) -> Result<bool, DbErr> {
-        let transaction = self.db.begin().await?;
+        let transaction = self.write_transaction().await?;
         let deleted = Sections::delete_many()
             .filter(Column::Id.eq(id))
             .filter(Column::UserId.eq(user_id))

@@ -174,3 +174,53 @@ async fn the_server_stops_with_its_consumer_when_asked() {
     let app = spawn_app().await;
     app.stop().await.expect("the server stops cleanly");
 }
+
+/// Producers and edits at once on SQLite: every write waits its turn instead of failing with
+/// "database is locked".
+#[tokio::test]
+async fn concurrent_ingests_and_edits_all_land() {
+    let app = crate::helpers::spawn_app().await;
+    let first = app
+        .ingest_item(
+            "alice",
+            crate::helpers::ingest_request("seed", "Seed", "seed text"),
+        )
+        .await;
+    let mut tasks = Vec::new();
+    for producer in 0..4 {
+        let client = app.client.clone();
+        let first = first.clone();
+        tasks.push(tokio::spawn(async move {
+            for index in 0..15 {
+                let mut client = client.clone();
+                client
+                    .ingest_transcript(crate::helpers::as_user(
+                        "alice",
+                        crate::helpers::ingest_request(
+                            &format!("p{producer}-{index}"),
+                            "Concurrent",
+                            &"words of a transcript ".repeat(200),
+                        ),
+                    ))
+                    .await
+                    .unwrap();
+                client
+                    .update_transcript_metadata(crate::helpers::as_user(
+                        "alice",
+                        scribevault_proto::library::v1::UpdateTranscriptMetadataRequest {
+                            id: first.clone(),
+                            replace_tags: true,
+                            tags: vec![format!("tag-{producer}-{index}")],
+                            ..Default::default()
+                        },
+                    ))
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    assert_eq!(app.stats("alice").await.total_transcripts, 61);
+}

@@ -1,0 +1,304 @@
+//! The Vault at scale: search, list and stats through the REST API with many items of about
+//! 2,000 words each, on SQLite or PostgreSQL, with the ingest rate and the index size.
+//!
+//! `cargo bench -p scribevault --bench vault_search -- <sqlite|postgres> [items] [words]`
+//! (defaults 100000 items of 2000 words; PostgreSQL needs `SCRIBEVAULT_TEST_POSTGRES_URL`).
+//!
+//! `scribevault all` (release) runs as its own process on a fresh database. Items go in through
+//! the library's `IngestTranscript` RPC, four at a time, as the transcription pipeline hands
+//! them over. The text is drawn from a Zipf distribution over 30,000 made-up words (seeded, so
+//! every run sees the same corpus); query words are drawn log-uniformly from ranks 200–30,000,
+//! so some match most items and some a handful. Prints one JSON line.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::cast_precision_loss
+)] // a measuring tool
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::distributions::Distribution as _;
+use rand::{Rng as _, SeedableRng as _};
+use scribevault_proto::library::v1 as pb;
+use serde_json::{Value, json};
+use tokio::io::AsyncBufReadExt as _;
+
+const VOCABULARY: usize = 30_000;
+const SYLLABLES: [&str; 24] = [
+    "ka", "lo", "mi", "ra", "te", "su", "no", "vi", "dre", "pla", "sto", "gu", "fen", "mar", "tal",
+    "bri", "cor", "den", "el", "is", "ov", "un", "zar", "qui",
+];
+const REQUESTS: usize = 300;
+
+fn word(rank: usize) -> String {
+    let mut n = rank + 24;
+    let mut word = String::new();
+    while n > 0 {
+        word.push_str(SYLLABLES[n % SYLLABLES.len()]);
+        n /= SYLLABLES.len();
+    }
+    word
+}
+
+struct Corpus {
+    words: Vec<String>,
+    zipf: rand::distributions::WeightedIndex<f64>,
+}
+
+impl Corpus {
+    fn new() -> Self {
+        let words = (0..VOCABULARY).map(word).collect();
+        let weights: Vec<f64> = (1..=VOCABULARY).map(|rank| 1.0 / rank as f64).collect();
+        Self {
+            words,
+            zipf: rand::distributions::WeightedIndex::new(weights).unwrap(),
+        }
+    }
+
+    fn text(&self, rng: &mut rand::rngs::StdRng, words: usize) -> String {
+        let mut text = String::with_capacity(words * 7);
+        for index in 0..words {
+            if index > 0 {
+                text.push_str(if index % 15 == 0 { ". " } else { " " });
+            }
+            text.push_str(&self.words[self.zipf.sample(rng)]);
+        }
+        text.push('.');
+        text
+    }
+
+    /// A word whose rank is log-uniform in 200..30,000.
+    fn query_word(&self, rng: &mut rand::rngs::StdRng) -> &str {
+        let low = 200f64.ln();
+        let high = (VOCABULARY as f64 - 1.0).ln();
+        let rank = rng.gen_range(low..high).exp() as usize;
+        &self.words[rank.min(VOCABULARY - 1)]
+    }
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> f64 {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[index].as_secs_f64() * 1000.0
+}
+
+async fn timed_get(http: &reqwest::Client, url: &str, token: &str) -> (Duration, Value) {
+    let started = Instant::now();
+    let response = http.get(url).bearer_auth(token).send().await.unwrap();
+    assert!(
+        response.status().is_success(),
+        "{url}: {}",
+        response.status()
+    );
+    let body: Value = response.json().await.unwrap();
+    (started.elapsed(), body)
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| arg != "--bench")
+        .collect();
+    let backend = args.first().map_or("sqlite", String::as_str).to_owned();
+    let items: usize = args.get(1).map_or(100_000, |arg| arg.parse().unwrap());
+    let words: usize = args.get(2).map_or(2_000, |arg| arg.parse().unwrap());
+
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut _postgres = None;
+    let database_url = if backend == "postgres" {
+        let admin =
+            std::env::var("SCRIBEVAULT_TEST_POSTGRES_URL").expect("SCRIBEVAULT_TEST_POSTGRES_URL");
+        let db = scribevault_db::TestDatabase::postgres(&admin)
+            .await
+            .unwrap();
+        let url = db.url.clone();
+        _postgres = Some(db);
+        url
+    } else {
+        format!(
+            "sqlite://{}?mode=rwc",
+            data_dir.path().join("vault.db").display()
+        )
+    };
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
+        .arg("all")
+        .env("SCRIBEVAULT_DATA_DIR", data_dir.path())
+        .env("SCRIBEVAULT_DATABASE_URL", &database_url)
+        .env("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:0")
+        .env("SCRIBEVAULT_FRONTEND_DIR", data_dir.path().join("none"))
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut library = None;
+    let base = loop {
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("the server announces itself");
+        if let Some(addr) = line.strip_prefix("scribevault listening library ") {
+            library = Some(format!("http://{}", addr.trim()));
+        }
+        if let Some(addr) = line.strip_prefix("scribevault listening http ") {
+            break format!("http://{}", addr.trim());
+        }
+    };
+    // The server's warnings and errors go to this process's stderr.
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            eprintln!("server: {line}");
+        }
+    });
+    let http = reqwest::Client::new();
+    let signed_up: Value = http
+        .post(format!("{base}/api/auth/signup"))
+        .json(&json!({ "email": "bench@example.com", "password": "bench-password-1" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = signed_up["data"]["token"].as_str().unwrap().to_owned();
+    let user = signed_up["data"]["user"]["id"].as_str().unwrap().to_owned();
+
+    // Ingest, four producers at a time.
+    let corpus = Arc::new(Corpus::new());
+    let client = pb::library_service_client::LibraryServiceClient::connect(
+        library.expect("library address"),
+    )
+    .await
+    .unwrap()
+    .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES);
+    let started = Instant::now();
+    let mut bytes = 0usize;
+    let producers = 4;
+    let mut tasks = Vec::new();
+    for producer in 0..producers {
+        let corpus = corpus.clone();
+        let mut client = client.clone();
+        let user = user.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(producer as u64);
+            let mut bytes = 0;
+            for index in (producer..items).step_by(producers) {
+                let content = corpus.text(&mut rng, words);
+                let title = corpus.text(&mut rng, 5);
+                bytes += content.len();
+                let mut request = tonic::Request::new(pb::IngestTranscriptRequest {
+                    source_ref: format!("bench:{index}"),
+                    title,
+                    source_type: "AUDIO".into(),
+                    content,
+                    duration_seconds: Some(600.0),
+                    created_at: None,
+                    file_name: None,
+                    segments_path: None,
+                });
+                request
+                    .metadata_mut()
+                    .insert("x-scribevault-user-id", user.parse().unwrap());
+                client.ingest_transcript(request).await.unwrap();
+            }
+            bytes
+        }));
+    }
+    for task in tasks {
+        bytes += task.await.unwrap();
+    }
+    let ingest_seconds = started.elapsed().as_secs_f64();
+    eprintln!("ingested {items} items in {ingest_seconds:.0} s");
+
+    // Index size, straight from the database.
+    let db = sea_orm::Database::connect(&database_url).await.unwrap();
+    let index_bytes: i64 = {
+        use sea_orm::{ConnectionTrait as _, Statement};
+        let sql = if backend == "postgres" {
+            "SELECT CAST(pg_relation_size('library_items_search') + \
+             (SELECT COALESCE(SUM(pg_column_size(search_tsv)), 0) FROM library_items) AS BIGINT) AS size"
+        } else {
+            "SELECT CAST(COALESCE(SUM(LENGTH(block)), 0) + \
+             (SELECT COALESCE(SUM(LENGTH(sz)), 0) FROM library_fts_docsize) AS INTEGER) AS size FROM library_fts_data"
+        };
+        let row = db
+            .query_one_raw(Statement::from_string(db.get_database_backend(), sql))
+            .await
+            .unwrap()
+            .unwrap();
+        row.try_get("", "size").unwrap()
+    };
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+    // Warm up both paths once.
+    timed_get(
+        &http,
+        &format!("{base}/api/library/transcripts?q=warm"),
+        &token,
+    )
+    .await;
+    let mut search = Vec::new();
+    let mut hits = Vec::new();
+    for request in 0..REQUESTS {
+        let a = corpus.query_word(&mut rng).to_owned();
+        let b = corpus.query_word(&mut rng).to_owned();
+        let q = match request % 5 {
+            0 | 1 => a,
+            2 => format!("{a} {b}"),
+            3 => format!("{a} OR {b}"),
+            _ => format!("{a} -{b}"),
+        };
+        let url = format!(
+            "{base}/api/library/transcripts?limit=20&q={}",
+            url_escape(&q)
+        );
+        let (elapsed, body) = timed_get(&http, &url, &token).await;
+        hits.push(body["meta"]["total"].as_u64().unwrap());
+        search.push(elapsed);
+    }
+    let mut list = Vec::new();
+    for request in 0..REQUESTS {
+        let page = rng.gen_range(1..=200);
+        let sort = ["createdAt", "title", "rating"][request % 3];
+        let order = ["desc", "asc"][request % 2];
+        let url = format!(
+            "{base}/api/library/transcripts?page={page}&limit=20&sortBy={sort}&sortOrder={order}"
+        );
+        list.push(timed_get(&http, &url, &token).await.0);
+    }
+    let mut stats = Vec::new();
+    for _ in 0..50 {
+        stats.push(
+            timed_get(&http, &format!("{base}/api/library/stats"), &token)
+                .await
+                .0,
+        );
+    }
+    hits.sort_unstable();
+    let result = json!({
+        "backend": backend,
+        "items": items,
+        "words_per_item": words,
+        "ingest_seconds": ingest_seconds,
+        "ingest_items_per_second": items as f64 / ingest_seconds,
+        "ingest_mb_per_second": bytes as f64 / 1e6 / ingest_seconds,
+        "text_mb": bytes as f64 / 1e6,
+        "index_mb": index_bytes as f64 / 1e6,
+        "search_ms": {"p50": percentile(&mut search, 0.5), "p95": percentile(&mut search, 0.95), "max": percentile(&mut search, 1.0)},
+        "search_hits": {"median": hits[hits.len() / 2], "p95": hits[hits.len() * 95 / 100], "max": hits[hits.len() - 1]},
+        "list_ms": {"p50": percentile(&mut list, 0.5), "p95": percentile(&mut list, 0.95), "max": percentile(&mut list, 1.0)},
+        "stats_ms": {"p50": percentile(&mut stats, 0.5), "p95": percentile(&mut stats, 0.95)},
+    });
+    println!("{result}");
+    child.kill().await.ok();
+}
+
+fn url_escape(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
