@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use sea_orm::sea_query::{Alias, Expr, JoinType, SelectStatement, SimpleExpr};
+use sea_orm::sea_query::{Alias, Expr, JoinType, Query, SelectStatement, SimpleExpr};
 use sea_orm::{DatabaseConnection, DbErr, FromQueryResult, Statement};
 
 use super::{FullTextIndex, SearchQuery};
@@ -20,15 +20,29 @@ struct SnippetRow {
 
 #[async_trait::async_trait]
 impl FullTextIndex for SqliteFullText {
+    /// The hits come first: `FROM (the MATCH) CROSS JOIN library_items`. With the items first,
+    /// SQLite's planner walked the owner's items and ran the full-text query once per item.
     fn restrict(&self, select: &mut SelectStatement, query: &SearchQuery) {
         if let Some(positive) = query.fts5_positive() {
-            select
-                .join(
-                    JoinType::InnerJoin,
-                    Alias::new("library_fts"),
-                    Expr::cust("library_fts.rowid = library_items.seq"),
+            let hits = Query::select()
+                .expr_as(Expr::cust("rowid"), Alias::new("fts_rowid"))
+                .expr_as(
+                    Expr::cust("bm25(library_fts, 10.0, 5.0, 1.0)"),
+                    Alias::new("fts_rank"),
                 )
-                .and_where(Expr::cust_with_values("library_fts MATCH ?", [positive]));
+                .from(Alias::new("library_fts"))
+                .and_where(Expr::cust_with_values("library_fts MATCH ?", [positive]))
+                .to_owned();
+            select
+                .from_clear()
+                .from_subquery(hits, Alias::new("hits"))
+                .join(
+                    JoinType::CrossJoin,
+                    Alias::new("library_items"),
+                    Expr::cust("hits.fts_rowid = library_items.seq"),
+                )
+                // sea-query writes a CROSS JOIN without its ON.
+                .and_where(Expr::cust("hits.fts_rowid = library_items.seq"));
         } else if let Some(excluded) = query.fts5_excluded_any() {
             select.and_where(Expr::cust_with_values(
                 "library_items.seq NOT IN (SELECT rowid FROM library_fts WHERE library_fts MATCH ?)",
@@ -41,7 +55,7 @@ impl FullTextIndex for SqliteFullText {
         // bm25 is smaller for better matches.
         query
             .has_positive_terms()
-            .then(|| Expr::cust("(0 - bm25(library_fts, 10.0, 5.0, 1.0))"))
+            .then(|| Expr::cust("(0 - hits.fts_rank)"))
     }
 
     async fn snippets(
