@@ -426,6 +426,21 @@ async function vaultSteps(page, audioTitle) {
     console.log(`  stats: ${(await page.getByRole('region', { name: 'Vault statistics' }).innerText()).replace(/\s+/g, ' ')}`);
     await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
     await shot(page, 'desktop-vault-list');
+    // A note's markdown is rendered: heading, bold, list and table.
+    const note = VAULT_NOTES[0].title;
+    await vaultCard(page, note).getByRole('button', { name: note, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: note });
+    const markdown = dialog.getByTestId('transcript-content').locator('.markdown');
+    await waitForLabeled(markdown.locator('table'), 'the rendered table', { timeout: 30_000 });
+    const rendered = await markdown.evaluate((element) => ({
+      heading: element.querySelector('h1')?.textContent,
+      bold: element.querySelector('strong')?.textContent,
+      items: element.querySelectorAll('li').length,
+    }));
+    if (rendered.heading !== note || rendered.bold !== 'garden' || rendered.items !== 3) throw new Error(`rendered ${JSON.stringify(rendered)}`);
+    await shot(page, 'desktop-vault-note', { fullPage: false });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   await step('vault: search "garden" shows highlighted snippets and the time of each audio match', async () => {

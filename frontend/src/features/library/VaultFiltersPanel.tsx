@@ -42,7 +42,7 @@ export function VaultFiltersPanel({
   }
 
   return (
-    <section id={id} className="card vault-filters" aria-label="Filters">
+    <section id={id} className="vault-filters" aria-label="Filters">
       <fieldset className="filter-group">
         <legend>Tags</legend>
         {tagsLoading ? (

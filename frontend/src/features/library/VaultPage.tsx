@@ -94,6 +94,7 @@ export default function VaultPage() {
   const filtersId = useId();
   const searchId = useId();
   const sortId = useId();
+  const tabsId = useId();
 
   const query = useMemo(() => buildVaultQuery(state.tab, state.since, state.q, state.filters), [state]);
   const { data, isLoading, isFetching, isError, error, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } =
@@ -209,7 +210,7 @@ export default function VaultPage() {
       <VaultStats />
 
       <section className="card vault-toolbar" aria-label="Search and filters">
-        <Tabs current={state.tab} onSelect={selectTab} />
+        <Tabs current={state.tab} onSelect={selectTab} idBase={tabsId} />
         <div className="vault-search-row">
           <div className="vault-search">
             <Search size={16} aria-hidden="true" className="vault-search-icon" />
@@ -275,97 +276,99 @@ export default function VaultPage() {
         )}
       </section>
 
-      {isLoading ? (
-        <div className={`vault-items ${view}`} aria-busy="true" aria-label="Loading transcripts">
-          {Array.from({ length: 6 }, (_, index) => (
-            <div key={index} className="card vault-card skeleton" />
-          ))}
-        </div>
-      ) : loadFailed ? (
-        <section className="card empty-state" role="alert">
-          <span className="empty-icon danger" aria-hidden="true">
-            <AlertCircle size={28} />
-          </span>
-          <h2 className="empty-title">Error loading vault</h2>
-          <p className="muted">{errorMessage(error, VAULT_ERRORS.fetch)}</p>
-          <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
-            <RefreshCw size={16} aria-hidden="true" /> Refresh Page
-          </button>
-        </section>
-      ) : items.length === 0 && !narrowed ? (
-        <section className="card empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <FileText size={28} />
-          </span>
-          <h2 className="empty-title">Your Vault is empty</h2>
-          <p className="muted">
-            Completed transcripts land here. <Link to={paths.transcripts}>Create your first transcript</Link>.
-          </p>
-        </section>
-      ) : items.length === 0 ? (
-        <section className="card empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <Search size={28} />
-          </span>
-          <h2 className="empty-title">{searching ? `No results for “${query.q}”` : 'No transcripts match'}</h2>
-          <p className="muted">Try other words, another tab or fewer filters.</p>
-          {filterCount > 0 && (
-            <button type="button" className="btn btn-outline" onClick={() => changeList({ ...state, filters: EMPTY_FILTERS })}>
-              <X size={16} aria-hidden="true" /> Clear filters
-            </button>
-          )}
-        </section>
-      ) : (
-        <>
-          <div className="vault-list-bar">
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={allSelected}
-                ref={(element) => {
-                  if (element) element.indeterminate = someSelected && !allSelected;
-                }}
-                onChange={(event) => setSelected(event.target.checked ? new Set(items.map((item) => item.id)) : new Set())}
-              />
-              Select all
-            </label>
-            <p className="muted vault-summary" aria-live="polite">
-              {searching
-                ? `${total} result${total === 1 ? '' : 's'} for “${query.q}”`
-                : `${total} item${total === 1 ? '' : 's'}`}
-              {isFetching && !isFetchingNextPage && <LoaderCircle className="spin" size={14} aria-label="Refreshing" />}
-            </p>
+      <div className="vault-results" role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${state.tab}`}>
+        {isLoading ? (
+          <div className={`vault-items ${view}`} aria-busy="true" aria-label="Loading transcripts">
+            {Array.from({ length: 6 }, (_, index) => (
+              <div key={index} className="card vault-card skeleton" />
+            ))}
           </div>
-          {selectedItems.length > 0 && <SelectionBar items={selectedItems} onDone={() => setSelected(new Set())} />}
-          {groups.map((group) => (
-            <Group
-              key={group.key}
-              group={group}
-              view={view}
-              expanded={expanded[group.key] ?? group.key === NOT_DOWNLOADED}
-              onToggle={() => setExpanded((current) => ({ ...current, [group.key]: !(current[group.key] ?? group.key === NOT_DOWNLOADED) }))}
-              selected={selected}
-              onSelect={select}
-              onOpen={open}
-            />
-          ))}
-          {hasNextPage && (
-            <div className="center">
-              <button type="button" className="btn btn-outline" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
-                {isFetchingNextPage && <LoaderCircle className="spin" size={16} aria-hidden="true" />}
-                {isFetchingNextPage ? 'Loading...' : 'Load more'}
+        ) : loadFailed ? (
+          <section className="card empty-state" role="alert">
+            <span className="empty-icon danger" aria-hidden="true">
+              <AlertCircle size={28} />
+            </span>
+            <h2 className="empty-title">Error loading vault</h2>
+            <p className="muted">{errorMessage(error, VAULT_ERRORS.fetch)}</p>
+            <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+              <RefreshCw size={16} aria-hidden="true" /> Refresh Page
+            </button>
+          </section>
+        ) : items.length === 0 && !narrowed ? (
+          <section className="card empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <FileText size={28} />
+            </span>
+            <h2 className="empty-title">Your Vault is empty</h2>
+            <p className="muted">
+              Completed transcripts land here. <Link to={paths.transcripts}>Create your first transcript</Link>.
+            </p>
+          </section>
+        ) : items.length === 0 ? (
+          <section className="card empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <Search size={28} />
+            </span>
+            <h2 className="empty-title">{searching ? `No results for “${query.q}”` : 'No transcripts match'}</h2>
+            <p className="muted">Try other words, another tab or fewer filters.</p>
+            {filterCount > 0 && (
+              <button type="button" className="btn btn-outline" onClick={() => changeList({ ...state, filters: EMPTY_FILTERS })}>
+                <X size={16} aria-hidden="true" /> Clear filters
               </button>
+            )}
+          </section>
+        ) : (
+          <>
+            <div className="vault-list-bar">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={allSelected}
+                  ref={(element) => {
+                    if (element) element.indeterminate = someSelected && !allSelected;
+                  }}
+                  onChange={(event) => setSelected(event.target.checked ? new Set(items.map((item) => item.id)) : new Set())}
+                />
+                Select all
+              </label>
+              <p className="muted vault-summary" aria-live="polite">
+                {searching
+                  ? `${total} result${total === 1 ? '' : 's'} for “${query.q}”`
+                  : `${total} item${total === 1 ? '' : 's'}`}
+                {isFetching && !isFetchingNextPage && <LoaderCircle className="spin" size={14} aria-label="Refreshing" />}
+              </p>
             </div>
-          )}
-        </>
-      )}
+            {selectedItems.length > 0 && <SelectionBar items={selectedItems} onDone={() => setSelected(new Set())} />}
+            {groups.map((group) => (
+              <Group
+                key={group.key}
+                group={group}
+                view={view}
+                expanded={expanded[group.key] ?? group.key === NOT_DOWNLOADED}
+                onToggle={() => setExpanded((current) => ({ ...current, [group.key]: !(current[group.key] ?? group.key === NOT_DOWNLOADED) }))}
+                selected={selected}
+                onSelect={select}
+                onOpen={open}
+              />
+            ))}
+            {hasNextPage && (
+              <div className="center">
+                <button type="button" className="btn btn-outline" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+                  {isFetchingNextPage && <LoaderCircle className="spin" size={16} aria-hidden="true" />}
+                  {isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </button>
+              </div>
+            )}
+          </>
+        )}
+      </div>
       {openId && <VaultItemDetail key={openId} itemId={openId} onClose={() => open(null)} />}
     </div>
   );
 }
 
 /** The filter tabs all, recent and starred (WAI-ARIA tabs: arrows, Home and End move). */
-function Tabs({ current, onSelect }: { current: VaultTab; onSelect: (tab: VaultTab) => void }) {
+function Tabs({ current, onSelect, idBase }: { current: VaultTab; onSelect: (tab: VaultTab) => void; idBase: string }) {
   const refs = useRef<Partial<Record<VaultTab, HTMLButtonElement | null>>>({});
   function onKeyDown(event: KeyboardEvent) {
     const index = VAULT_TABS.findIndex((tab) => tab.id === current);
@@ -386,6 +389,8 @@ function Tabs({ current, onSelect }: { current: VaultTab; onSelect: (tab: VaultT
           }}
           type="button"
           role="tab"
+          id={`${idBase}-${id}`}
+          aria-controls={`${idBase}-panel`}
           className="tab"
           aria-selected={current === id}
           tabIndex={current === id ? 0 : -1}
