@@ -97,8 +97,20 @@ export default function VaultPage() {
   const tabsId = useId();
 
   const query = useMemo(() => buildVaultQuery(state.tab, state.since, state.q, state.filters), [state]);
-  const { data, isLoading, isFetching, isError, error, hasNextPage, fetchNextPage, isFetchingNextPage, isFetchNextPageError } =
-    useGetVaultTranscriptsInfiniteQuery(query, { refetchOnMountOrArgChange: true });
+  const {
+    data: lastData,
+    currentData,
+    isLoading,
+    isFetching,
+    isError,
+    error,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+    isFetchNextPageError,
+  } = useGetVaultTranscriptsInfiniteQuery(query, { refetchOnMountOrArgChange: true });
+  // While another query loads, the last list stays on screen; once it failed, it is not shown.
+  const data = currentData ?? (isFetching ? lastData : undefined);
   const items = useMemo(() => data?.pages.flatMap((page) => page.data) ?? [], [data]);
   const total = data?.pages[0]?.meta?.total ?? items.length;
   const groups = useMemo(() => groupByExport(items), [items]);

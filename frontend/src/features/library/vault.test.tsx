@@ -325,6 +325,34 @@ describe('/vault list', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
   });
 
+  it("a failed later page toasts 'Failed to fetch transcripts' and keeps what is listed", async () => {
+    const first = Array.from({ length: 20 }, (_, index) => transcript(`a${index}`, `Item ${index}`));
+    const backend = vaultBackend([...first, transcript('b1', 'Page two item')]);
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Item 19' });
+    backend.fail.list = { status: 404 };
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to fetch transcripts' }));
+    expect(cards()).toHaveLength(20);
+    expect(screen.queryByText('Error loading vault')).not.toBeInTheDocument();
+  });
+
+  it("a filter whose first page fails shows 'Error loading vault', not the previous list", async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    backend.fail.list = { status: 400, message: 'createdAfter must be an RFC 3339 date-time or YYYY-MM-DD' };
+    await user.click(screen.getByRole('tab', { name: 'Recent' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Error loading vault' })).toBeInTheDocument();
+    expect(within(alert).getByText('createdAfter must be an RFC 3339 date-time or YYYY-MM-DD')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Welcome talk' })).not.toBeInTheDocument();
+    // The tabs stay usable: back to All lists again.
+    delete backend.fail.list;
+    await user.click(screen.getByRole('tab', { name: 'All' }));
+    expect(await screen.findByRole('button', { name: 'Welcome talk' })).toBeInTheDocument();
+  });
+
   it('tabs: recent asks createdAfter = now − 7 days, starred asks isStarred=true, all neither', async () => {
     const backend = vaultBackend([transcript('t1', 'Welcome talk', { isStarred: true })]);
     const { user } = renderWithProviders({ route: '/vault' });
