@@ -9,7 +9,8 @@
 // Download jobs "download" each video in a few steps of MOCK_STEP_MS (default 300 ms), sending
 // downloadProgress events; the video svdemo00013 (episode 13) always fails ("Video unavailable").
 // Schedules keep their next run in their own time zone; "Sync now" finds 3 new videos the first
-// time a schedule runs and none afterwards.
+// time a schedule runs and none afterwards. The Vault (docs/vault-api.md) lives in mock-vault.mjs:
+// every finished transcription becomes an AUDIO item found by its transcript path.
 //
 //   node e2e/mock-gateway.mjs            # serves dist/ and the API on http://127.0.0.1:8080
 //   PORT=8081 AUDIO_DIR=... node e2e/mock-gateway.mjs
@@ -19,6 +20,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Server } from 'socket.io';
+import { createVault, HttpError } from './mock-vault.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '..', 'dist');
@@ -30,7 +32,6 @@ const users = new Map(); // email -> {id, email, password}
 const tokens = new Map(); // token -> user
 const uploads = new Map(); // userId -> [{youtubeVideoId, title, mp3FilePath}]
 const jobs = new Map(); // jobId -> {id, userId, status, files: []}
-const library = new Map(); // userId -> [{transcript + content}]
 const videoMp3s = new Map(); // userId -> Map(videoId -> mp3Path)
 const sources = new Map(); // userId -> [{id, type, title, thumbnailUrl, url}]
 const seenVideos = new Map(); // `${userId} ${channel}` -> Set(videoId), for newCount
@@ -126,6 +127,31 @@ io.use((socket, next) => {
   return next();
 });
 const toUser = (userId, event, payload) => io.to(userId).emit(event, payload);
+const vault = createVault({ toUser });
+
+/** Answers a Vault route (JSON or a download); false when the route is not the Vault's. */
+async function serveVault(req, res, url, user) {
+  try {
+    const answer = await vault.route(req, url, user);
+    if (!answer) return false;
+    if (answer.file) {
+      const { name, type, data } = answer.file;
+      res.writeHead(answer.status, {
+        'Content-Type': type,
+        'Content-Length': data.length,
+        'Content-Disposition': `attachment; filename="${name.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        'Cache-Control': 'no-store',
+      });
+      res.end(data);
+    } else {
+      json(res, answer.status, answer.body);
+    }
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    fail(res, error.status, error.message, error.code);
+  }
+  return true;
+}
 
 // ---------- Download jobs ----------
 const videosOf = (source) => (source.type === 'PLAYLIST' ? playlistVideos : demoVideos);
@@ -329,21 +355,12 @@ function runJob(job) {
         markdownPath: `transcripts/${file.id}.md`,
         processingTime: Date.now() - started,
       });
-      const items = library.get(job.userId) ?? [];
-      items.unshift({
-        id: file.id,
+      // The Vault keeps the transcript; the transcription screen finds it by this path.
+      vault.addTranscript(job.userId, {
         title: file.title,
-        author: 'Scribevault',
-        createdAt: new Date().toISOString(),
-        lastExported: null,
-        isStarred: false,
-        sourceType: 'AUDIO',
-        rating: null,
-        tags: ['audio'],
-        duration: 30,
-        content: transcriptText(file.title),
+        content: `# ${file.title}\n\n${transcriptText(file.title).trim()}\n`,
+        fileName: file.transcriptPath,
       });
-      library.set(job.userId, items);
       toUser(job.userId, 'transcriptionComplete', {
         fileId: file.id,
         jobId: job.id,
@@ -351,7 +368,6 @@ function runJob(job) {
         markdownPath: file.markdownPath,
         processingTime: file.processingTime,
       });
-      toUser(job.userId, 'libraryUpdate', { type: 'created', transcript: { title: file.title } });
       index += 1;
       next();
     }, stepMs);
@@ -376,6 +392,8 @@ async function api(req, res, url) {
     return json(res, route.endsWith('signup') ? 201 : 200, { data: { token, user: { id: user.id, email } } });
   }
 
+  // Signed export links work without the bearer header.
+  if (url.pathname.startsWith('/api/library/export/files/') && (await serveVault(req, res, url, null))) return undefined;
   const user = authUser(req);
   if (!user) return fail(res, 401, 'Authentication required', 'UNAUTHENTICATED');
 
@@ -638,19 +656,7 @@ async function api(req, res, url) {
     if (!job || job.userId !== user.id) return fail(res, 404, 'Job not found', 'NOT_FOUND');
     return json(res, 200, { data: { id: job.id, status: job.status, files: job.files } });
   }
-  if (route === 'GET /api/library/transcripts') {
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const limit = Number(url.searchParams.get('limit') ?? 20);
-    const all = library.get(user.id) ?? [];
-    const data = all.slice((page - 1) * limit, page * limit).map(({ content: _content, ...item }) => item);
-    return json(res, 200, { data, meta: { page, limit, total: all.length, hasMore: page * limit < all.length } });
-  }
-  const content = url.pathname.match(/^\/api\/library\/transcripts\/([^/]+)\/content$/);
-  if (req.method === 'GET' && content) {
-    const item = (library.get(user.id) ?? []).find((candidate) => candidate.id === content[1]);
-    if (!item) return fail(res, 404, 'Transcript not found', 'NOT_FOUND');
-    return json(res, 200, { data: { content: item.content } });
-  }
+  if (await serveVault(req, res, url, user)) return undefined;
   return fail(res, 404, `No route for ${route}`, 'NOT_FOUND');
 }
 

@@ -11,7 +11,11 @@ export const baseApi = createApi({
   keepUnusedDataFor: 300,
   tagTypes: [
     'Transcript',
+    'TranscriptContent',
+    'Suggestions',
     'LibraryStats',
+    'LibraryTag',
+    'SyllabusSection',
     'Source',
     'Mp3Status',
     'ManualUploads',

@@ -39,3 +39,19 @@ export function saveTextFile(filename: string, text: string, type = 'text/csv;ch
   // Revoked on the next tick: some browsers start the download only after click() returns.
   setTimeout(() => URL.revokeObjectURL(url), 0);
 }
+
+/**
+ * Starts the browser download of a link that needs no bearer header (the Vault's signed export
+ * links) by clicking an `<a href download>`: the browser saves the answer under `filename` (its
+ * `Content-Disposition` wins for another origin) and the page stays where it is.
+ */
+export function startLinkDownload(url: string, filename: string): void {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.rel = 'noopener';
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}

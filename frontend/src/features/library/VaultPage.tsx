@@ -1,205 +1,570 @@
-import * as Dialog from '@radix-ui/react-dialog';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import * as ToggleGroup from '@radix-ui/react-toggle-group';
-import { AlertCircle, FileText, LayoutGrid, List, RefreshCw, Star, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import {
+  AlertCircle,
+  ChevronDown,
+  ChevronRight,
+  Download,
+  FileText,
+  Layers,
+  LayoutGrid,
+  List,
+  LoaderCircle,
+  MoreVertical,
+  RefreshCw,
+  Search,
+  SlidersHorizontal,
+  Tags,
+  X,
+} from 'lucide-react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { paths } from '@/config/paths';
-import { formatDate, formatDuration } from '@/lib/format';
+import { startLinkDownload } from '@/lib/download';
+import { readString, writeString } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
-import { useGetTranscriptContentQuery, useGetVaultTranscriptsInfiniteQuery, type LibraryTranscript } from './libraryApi';
+import {
+  EXPORT_FORMAT_LABELS,
+  exportFormatsFor,
+  libraryApi,
+  useExportTranscriptsMutation,
+  useGetVaultTranscriptsInfiniteQuery,
+  useInitTagsMutation,
+  useProcessTranscriptsMutation,
+  VAULT_ERRORS,
+  type ExportFormat,
+  type LibraryTranscript,
+} from './libraryApi';
+import { VaultFiltersPanel } from './VaultFiltersPanel';
+import { VaultItemCard } from './VaultItemCard';
+import { VaultItemDetail } from './VaultItemDetail';
+import { VaultStats } from './VaultStats';
+import {
+  activeFilterCount,
+  buildVaultQuery,
+  EMPTY_FILTERS,
+  groupByExport,
+  NOT_DOWNLOADED,
+  recentSince,
+  SORT_CHOICES,
+  sortChoiceOf,
+  VAULT_TABS,
+  type VaultFilters,
+  type VaultGroup,
+  type VaultTab,
+} from './vaultRules';
 
 type View = 'list' | 'grid';
 const VIEW_STORAGE_KEY = 'vaultView';
+/** Typing pauses this long before the search is sent. */
+export const SEARCH_DEBOUNCE_MS = 300;
 
+/**
+ * The view the user last chose, else list: the default of spec §3 (defaultView) until the user
+ * settings exist.
+ */
 function readView(): View {
-  try {
-    return window.localStorage.getItem(VIEW_STORAGE_KEY) === 'grid' ? 'grid' : 'list';
-  } catch {
-    return 'list';
-  }
+  return readString('local', VIEW_STORAGE_KEY) === 'grid' ? 'grid' : 'list';
 }
 
+interface ListState {
+  tab: VaultTab;
+  /** createdAfter of the 'recent' tab, fixed when the tab is chosen so the query stays the same. */
+  since: string | null;
+  q: string;
+  filters: VaultFilters;
+}
+
+const INITIAL_STATE: ListState = { tab: 'all', since: null, q: '', filters: EMPTY_FILTERS };
+
+/** /vault: the archive (spec §2 and §4), its search, filters, groups, selection and detail view. */
 export default function VaultPage() {
   const dispatch = useAppDispatch();
   const [view, setView] = useState<View>(readView);
   const [searchParams, setSearchParams] = useSearchParams();
   const openId = searchParams.get('item');
-  const { data, isLoading, isError, hasNextPage, fetchNextPage, isFetchingNextPage } = useGetVaultTranscriptsInfiniteQuery();
-  const items = data?.pages.flatMap((page) => page.data ?? []) ?? [];
-  const total = data?.pages[0]?.meta?.total ?? items.length;
-  const toastShown = useRef(false);
+  const [state, setState] = useState<ListState>(INITIAL_STATE);
+  const [searchText, setSearchText] = useState('');
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const [expanded, setExpanded] = useState<Record<string, boolean>>({});
+  const filtersId = useId();
+  const searchId = useId();
+  const sortId = useId();
+  const tabsId = useId();
 
+  const query = useMemo(() => buildVaultQuery(state.tab, state.since, state.q, state.filters), [state]);
+  const {
+    data: lastData,
+    currentData,
+    isLoading,
+    isFetching,
+    isError,
+    error,
+    hasNextPage,
+    fetchNextPage,
+    isFetchingNextPage,
+    isFetchNextPageError,
+  } = useGetVaultTranscriptsInfiniteQuery(query, { refetchOnMountOrArgChange: true });
+  // While another query loads, the last list stays on screen; once it failed, it is not shown.
+  const data = currentData ?? (isFetching ? lastData : undefined);
+  const items = useMemo(() => data?.pages.flatMap((page) => page.data) ?? [], [data]);
+  const total = data?.pages[0]?.meta?.total ?? items.length;
+  const groups = useMemo(() => groupByExport(items), [items]);
+  const searching = query.q !== '';
+  const filterCount = activeFilterCount(state.filters);
+  const narrowed = searching || filterCount > 0 || state.tab !== 'all';
+  const loadFailed = isError && !data;
+
+  /**
+   * Every change of tab, search or filter goes through here: the list starts again at page 1
+   * (spec §4), even when the query was seen before and its later pages are still cached.
+   */
+  function changeList(next: ListState) {
+    const nextQuery = buildVaultQuery(next.tab, next.since, next.q, next.filters);
+    dispatch(
+      libraryApi.util.updateQueryData('getVaultTranscripts', nextQuery, (draft) => {
+        draft.pages.splice(1);
+        draft.pageParams.splice(1);
+      }),
+    );
+    setSelected(new Set());
+    setState(next);
+  }
+
+  // The search waits until typing pauses.
+  const applySearch = useEffectEvent((q: string) => {
+    if (q !== state.q) changeList({ ...state, q });
+  });
   useEffect(() => {
-    if (!isError || toastShown.current) return;
+    const timer = setTimeout(() => applySearch(searchText.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchText]);
+
+  // 'Error loading vault' comes with the toast of spec §8, once per failure.
+  const toastShown = useRef(false);
+  useEffect(() => {
+    if (!loadFailed) {
+      toastShown.current = false;
+      return;
+    }
+    if (toastShown.current) return;
     toastShown.current = true;
     dispatch(showToast({ title: 'Error loading data', description: 'Please refresh the page.', variant: 'destructive' }));
-  }, [isError, dispatch]);
+  }, [loadFailed, dispatch]);
+
+  useEffect(() => {
+    if (isFetchNextPageError) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(error, VAULT_ERRORS.fetch), variant: 'destructive' }));
+    }
+  }, [isFetchNextPageError, error, dispatch]);
 
   function changeView(next: string) {
     if (next !== 'list' && next !== 'grid') return;
     setView(next);
-    try {
-      window.localStorage.setItem(VIEW_STORAGE_KEY, next);
-    } catch {
-      // The choice is only remembered when storage is available.
-    }
+    writeString('local', VIEW_STORAGE_KEY, next);
   }
 
   function open(id: string | null) {
     const next = new URLSearchParams(searchParams);
     if (id) next.set('item', id);
     else next.delete('item');
-    setSearchParams(next, { replace: !id });
+    void setSearchParams(next, { replace: !id });
   }
 
-  const openItem = openId ? items.find((item) => item.id === openId) : undefined;
+  function selectTab(tab: VaultTab) {
+    if (tab === state.tab) return;
+    changeList({ ...state, tab, since: tab === 'recent' ? recentSince() : null });
+  }
+
+  function changeSort(value: string) {
+    const choice = SORT_CHOICES.find((candidate) => candidate.value === value);
+    if (!choice) return;
+    changeList({ ...state, filters: { ...state.filters, sortBy: choice.sortBy, sortOrder: choice.sortOrder } });
+  }
+
+  function select(id: string, on: boolean) {
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }
+
+  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
+  const someSelected = items.some((item) => selected.has(item.id));
+  const selectedItems = items.filter((item) => selected.has(item.id));
 
   return (
-    <div className="page">
+    <div className="page vault-page">
       <PageHeader
         title="Vault"
         description="Your collected knowledge archive"
         actions={
-          <ToggleGroup.Root
-            type="single"
-            value={view}
-            onValueChange={changeView}
-            className="segmented"
-            aria-label="View"
-          >
-            <ToggleGroup.Item value="list" className="segmented-item" aria-label="List view">
-              <List size={16} aria-hidden="true" /> <span>List</span>
-            </ToggleGroup.Item>
-            <ToggleGroup.Item value="grid" className="segmented-item" aria-label="Grid view">
-              <LayoutGrid size={16} aria-hidden="true" /> <span>Grid</span>
-            </ToggleGroup.Item>
-          </ToggleGroup.Root>
+          <>
+            <ToggleGroup.Root type="single" value={view} onValueChange={changeView} className="segmented" aria-label="View">
+              <ToggleGroup.Item value="list" className="segmented-item" aria-label="List view">
+                <List size={16} aria-hidden="true" /> <span>List</span>
+              </ToggleGroup.Item>
+              <ToggleGroup.Item value="grid" className="segmented-item" aria-label="Grid view">
+                <LayoutGrid size={16} aria-hidden="true" /> <span>Grid</span>
+              </ToggleGroup.Item>
+            </ToggleGroup.Root>
+            <VaultMenu />
+          </>
         }
       />
 
-      {isLoading ? (
-        <div className={`vault-items ${view}`} aria-busy="true" aria-label="Loading transcripts">
-          {Array.from({ length: 6 }, (_, index) => (
-            <div key={index} className="card vault-card skeleton" />
-          ))}
-        </div>
-      ) : isError ? (
-        <section className="card empty-state" role="alert">
-          <span className="empty-icon danger" aria-hidden="true">
-            <AlertCircle size={28} />
-          </span>
-          <h2 className="empty-title">Error loading vault</h2>
-          <p className="muted">The archive could not be loaded.</p>
-          <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
-            <RefreshCw size={16} aria-hidden="true" /> Refresh Page
-          </button>
-        </section>
-      ) : items.length === 0 ? (
-        <section className="card empty-state">
-          <span className="empty-icon" aria-hidden="true">
-            <FileText size={28} />
-          </span>
-          <h2 className="empty-title">Your Vault is empty</h2>
-          <p className="muted">
-            Completed transcripts land here. <Link to={paths.transcripts}>Create your first transcript</Link>.
-          </p>
-        </section>
-      ) : (
-        <>
-          <p className="muted vault-summary">
-            {total} item{total === 1 ? '' : 's'}
-          </p>
-          <ul className={`vault-items ${view}`} aria-label="Transcripts">
-            {items.map((item) => (
-              <li key={item.id}>
-                <VaultCard item={item} onOpen={() => open(item.id)} />
-              </li>
-            ))}
-          </ul>
-          {hasNextPage && (
-            <div className="center">
-              <button type="button" className="btn btn-outline" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
-                {isFetchingNextPage ? 'Loading...' : 'Load more'}
+      <VaultStats />
+
+      <section className="card vault-toolbar" aria-label="Search and filters">
+        <Tabs current={state.tab} onSelect={selectTab} idBase={tabsId} />
+        <div className="vault-search-row">
+          <div className="vault-search">
+            <Search size={16} aria-hidden="true" className="vault-search-icon" />
+            <label htmlFor={searchId} className="visually-hidden">
+              Search the Vault
+            </label>
+            <input
+              id={searchId}
+              type="search"
+              placeholder="Search titles and content"
+              value={searchText}
+              onChange={(event) => setSearchText(event.target.value)}
+              onKeyDown={(event) => {
+                // Enter searches at once.
+                if (event.key === 'Enter' && searchText.trim() !== state.q) changeList({ ...state, q: searchText.trim() });
+              }}
+            />
+            {searchText && (
+              <button
+                type="button"
+                className="icon-button vault-search-clear"
+                aria-label="Clear search"
+                onClick={() => {
+                  setSearchText('');
+                  if (state.q) changeList({ ...state, q: '' });
+                }}
+              >
+                <X size={16} aria-hidden="true" />
               </button>
+            )}
+          </div>
+          <div className="vault-sort">
+            <label htmlFor={sortId} className="visually-hidden">
+              Sort by
+            </label>
+            <select id={sortId} value={sortChoiceOf(state.filters, searching)} onChange={(event) => changeSort(event.target.value)}>
+              {SORT_CHOICES.filter((choice) => searching || choice.value !== 'relevance').map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            className={`btn btn-outline vault-filter-toggle${filterCount > 0 ? ' active' : ''}`}
+            aria-expanded={filtersOpen}
+            aria-controls={filtersId}
+            onClick={() => setFiltersOpen((isOpen) => !isOpen)}
+          >
+            <SlidersHorizontal size={16} aria-hidden="true" /> Filters
+            {filterCount > 0 && <span className="count">{filterCount}</span>}
+          </button>
+        </div>
+        {filtersOpen && (
+          <VaultFiltersPanel
+            id={filtersId}
+            filters={state.filters}
+            starredTab={state.tab === 'starred'}
+            onChange={(filters) => changeList({ ...state, filters })}
+            onClear={() => changeList({ ...state, filters: EMPTY_FILTERS })}
+          />
+        )}
+      </section>
+
+      <div className="vault-results" role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${state.tab}`}>
+        {isLoading ? (
+          <div className={`vault-items ${view}`} aria-busy="true" aria-label="Loading transcripts">
+            {Array.from({ length: 6 }, (_, index) => (
+              <div key={index} className="card vault-card skeleton" />
+            ))}
+          </div>
+        ) : loadFailed ? (
+          <section className="card empty-state" role="alert">
+            <span className="empty-icon danger" aria-hidden="true">
+              <AlertCircle size={28} />
+            </span>
+            <h2 className="empty-title">Error loading vault</h2>
+            <p className="muted">{errorMessage(error, VAULT_ERRORS.fetch)}</p>
+            <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+              <RefreshCw size={16} aria-hidden="true" /> Refresh Page
+            </button>
+          </section>
+        ) : items.length === 0 && !narrowed ? (
+          <section className="card empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <FileText size={28} />
+            </span>
+            <h2 className="empty-title">Your Vault is empty</h2>
+            <p className="muted">
+              Completed transcripts land here. <Link to={paths.transcripts}>Create your first transcript</Link>.
+            </p>
+          </section>
+        ) : items.length === 0 ? (
+          <section className="card empty-state">
+            <span className="empty-icon" aria-hidden="true">
+              <Search size={28} />
+            </span>
+            <h2 className="empty-title">{searching ? `No results for “${query.q}”` : 'No transcripts match'}</h2>
+            <p className="muted">Try other words, another tab or fewer filters.</p>
+            {filterCount > 0 && (
+              <button type="button" className="btn btn-outline" onClick={() => changeList({ ...state, filters: EMPTY_FILTERS })}>
+                <X size={16} aria-hidden="true" /> Clear filters
+              </button>
+            )}
+          </section>
+        ) : (
+          <>
+            <div className="vault-list-bar">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={allSelected}
+                  ref={(element) => {
+                    if (element) element.indeterminate = someSelected && !allSelected;
+                  }}
+                  onChange={(event) => setSelected(event.target.checked ? new Set(items.map((item) => item.id)) : new Set())}
+                />
+                Select all
+              </label>
+              <p className="muted vault-summary" aria-live="polite">
+                {searching
+                  ? `${total} result${total === 1 ? '' : 's'} for “${query.q}”`
+                  : `${total} item${total === 1 ? '' : 's'}`}
+                {isFetching && !isFetchingNextPage && <LoaderCircle className="spin" size={14} aria-label="Refreshing" />}
+              </p>
             </div>
-          )}
-        </>
-      )}
-      {openItem && <TranscriptDialog item={openItem} onClose={() => open(null)} />}
+            {selectedItems.length > 0 && <SelectionBar items={selectedItems} onDone={() => setSelected(new Set())} />}
+            {groups.map((group) => (
+              <Group
+                key={group.key}
+                group={group}
+                view={view}
+                expanded={expanded[group.key] ?? group.key === NOT_DOWNLOADED}
+                onToggle={() => setExpanded((current) => ({ ...current, [group.key]: !(current[group.key] ?? group.key === NOT_DOWNLOADED) }))}
+                selected={selected}
+                onSelect={select}
+                onOpen={open}
+              />
+            ))}
+            {hasNextPage && (
+              <div className="center">
+                <button type="button" className="btn btn-outline" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+                  {isFetchingNextPage && <LoaderCircle className="spin" size={16} aria-hidden="true" />}
+                  {isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </button>
+              </div>
+            )}
+          </>
+        )}
+      </div>
+      {openId && <VaultItemDetail key={openId} itemId={openId} onClose={() => open(null)} />}
     </div>
   );
 }
 
-function VaultCard({ item, onOpen }: { item: LibraryTranscript; onOpen: () => void }) {
+/** The filter tabs all, recent and starred (WAI-ARIA tabs: arrows, Home and End move). */
+function Tabs({ current, onSelect, idBase }: { current: VaultTab; onSelect: (tab: VaultTab) => void; idBase: string }) {
+  const refs = useRef<Partial<Record<VaultTab, HTMLButtonElement | null>>>({});
+  function onKeyDown(event: KeyboardEvent) {
+    const index = VAULT_TABS.findIndex((tab) => tab.id === current);
+    const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: VAULT_TABS.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const target = VAULT_TABS[(moves[event.key] + VAULT_TABS.length) % VAULT_TABS.length];
+    onSelect(target.id);
+    refs.current[target.id]?.focus();
+  }
   return (
-    <button type="button" className="card vault-card" onClick={onOpen}>
-      <span className="vault-card-icon" aria-hidden="true">
-        <FileText size={20} />
-      </span>
-      <span className="vault-card-body">
-        <span className="vault-card-title">
-          {item.title}
-          {item.isStarred && <Star size={14} className="star" aria-label="Starred" />}
-        </span>
-        <span className="vault-card-meta">
-          {[item.author, formatDate(item.createdAt), item.duration ? formatDuration(item.duration) : null]
-            .filter(Boolean)
-            .join(' · ')}
-        </span>
-        <span className="vault-card-tags">
-          {item.sourceType && <span className="badge badge-neutral">{item.sourceType}</span>}
-          {!item.lastExported && <span className="badge badge-warning">Not Downloaded</span>}
-          {(item.tags ?? []).slice(0, 4).map((tag) => (
-            <span key={tag} className="tag">
-              {tag}
-            </span>
-          ))}
-        </span>
-      </span>
-    </button>
+    <div className="tabs vault-tabs" role="tablist" aria-label="Show" onKeyDown={onKeyDown}>
+      {VAULT_TABS.map(({ id, label }) => (
+        <button
+          key={id}
+          ref={(element) => {
+            refs.current[id] = element;
+          }}
+          type="button"
+          role="tab"
+          id={`${idBase}-${id}`}
+          aria-controls={`${idBase}-panel`}
+          className="tab"
+          aria-selected={current === id}
+          tabIndex={current === id ? 0 : -1}
+          onClick={() => onSelect(id)}
+        >
+          {label}
+        </button>
+      ))}
+    </div>
   );
 }
 
-function TranscriptDialog({ item, onClose }: { item: LibraryTranscript; onClose: () => void }) {
-  const { data: content, isLoading, error } = useGetTranscriptContentQuery(item.id);
+function Group({
+  group,
+  view,
+  expanded,
+  onToggle,
+  selected,
+  onSelect,
+  onOpen,
+}: {
+  group: VaultGroup;
+  view: View;
+  expanded: boolean;
+  onToggle: () => void;
+  selected: ReadonlySet<string>;
+  onSelect: (id: string, on: boolean) => void;
+  onOpen: (id: string) => void;
+}) {
+  const listId = useId();
+  const Chevron = expanded ? ChevronDown : ChevronRight;
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-lg">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{item.title}</Dialog.Title>
-              <Dialog.Description className="muted">
-                {[item.author, formatDate(item.createdAt)].filter(Boolean).join(' · ') || 'Transcript'}
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close">
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          <div className="transcript-content" data-testid="transcript-content">
-            {isLoading ? (
-              <p className="muted" role="status">
-                Loading...
-              </p>
-            ) : error ? (
-              <p className="row-error" role="alert">
-                {errorMessage(error, 'Failed to fetch transcript content')}
-              </p>
-            ) : content ? (
-              <pre>{content}</pre>
-            ) : (
-              <p className="muted">This transcript has no text.</p>
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <section className="vault-group" aria-label={group.title} data-testid="vault-group" data-group={group.key}>
+      <h2 className="vault-group-title">
+        <button type="button" className="vault-group-toggle" aria-expanded={expanded} aria-controls={listId} onClick={onToggle}>
+          <Chevron size={18} aria-hidden="true" />
+          {group.title}
+          <span className="count">{group.items.length}</span>
+        </button>
+      </h2>
+      {expanded && (
+        <ul id={listId} className={`vault-items ${view}`} aria-label={group.title}>
+          {group.items.map((item) => (
+            <li key={item.id}>
+              <VaultItemCard item={item} selected={selected.has(item.id)} onSelect={(on) => onSelect(item.id, on)} onOpen={() => onOpen(item.id)} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
+
+/** What to do with the selected items: one zip in a chosen format. */
+function SelectionBar({ items, onDone }: { items: LibraryTranscript[]; onDone: () => void }) {
+  const dispatch = useAppDispatch();
+  const formatId = useId();
+  const formats = exportFormatsFor(items.map((item) => item.sourceType));
+  const [chosen, setChosen] = useState<ExportFormat>('markdown');
+  const format = formats.includes(chosen) ? chosen : 'markdown';
+  const [exportTranscripts, { isLoading }] = useExportTranscriptsMutation();
+
+  async function run() {
+    try {
+      const { downloadUrl, filename } = await exportTranscripts({ ids: items.map((item) => item.id), format }).unwrap();
+      startLinkDownload(downloadUrl, filename);
+      dispatch(showToast({ title: 'Download started', description: filename, variant: 'success' }));
+      onDone();
+    } catch (failure) {
+      dispatch(
+        showToast({
+          title: VAULT_ERRORS.exportSelected,
+          description: errorMessage(failure, VAULT_ERRORS.bulkExport),
+          variant: 'destructive',
+        }),
+      );
+    }
+  }
+
+  return (
+    <div className="selection-bar" role="region" aria-label="Selection">
+      <span className="selection-count">{items.length} selected</span>
+      <label htmlFor={formatId} className="visually-hidden">
+        Format of the selection
+      </label>
+      <select id={formatId} className="select-sm" value={format} onChange={(event) => setChosen(event.target.value as ExportFormat)}>
+        {formats.map((candidate) => (
+          <option key={candidate} value={candidate}>
+            {EXPORT_FORMAT_LABELS[candidate]}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="btn btn-sm btn-primary" disabled={isLoading} onClick={() => void run()}>
+        {isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Download size={14} aria-hidden="true" />}
+        Export selected
+      </button>
+      <button type="button" className="btn btn-sm btn-ghost" onClick={onDone}>
+        Clear selection
+      </button>
+    </div>
+  );
+}
+
+/** Batch processing and the starter tag sets. */
+function VaultMenu() {
+  const dispatch = useAppDispatch();
+  const [processTranscripts, { isLoading: processing }] = useProcessTranscriptsMutation();
+  const [initTags, { isLoading: initialising }] = useInitTagsMutation();
+  const busy = processing || initialising;
+
+  async function process() {
+    try {
+      const { processed, remaining } = await processTranscripts().unwrap();
+      dispatch(
+        showToast({
+          title: 'Transcripts processed',
+          description: `${processed} processed, ${remaining} remaining`,
+          variant: 'success',
+        }),
+      );
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, VAULT_ERRORS.process), variant: 'destructive' }));
+    }
+  }
+
+  async function addTags(kind: 'starter' | 'gwth') {
+    try {
+      const { created } = await initTags(kind).unwrap();
+      dispatch(
+        showToast({
+          title: kind === 'gwth' ? 'Growth-level tags added' : 'Starter tags added',
+          description: `${created} new ${created === 1 ? 'tag' : 'tags'}`,
+          variant: 'success',
+        }),
+      );
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, 'Failed to add the tags'), variant: 'destructive' }));
+    }
+  }
+
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" className="btn btn-outline vault-menu-button" aria-label="More actions" disabled={busy}>
+          {busy ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <MoreVertical size={16} aria-hidden="true" />}
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+          <DropdownMenu.Item className="menu-item" onSelect={() => void process()}>
+            <Layers size={16} aria-hidden="true" /> Process transcripts
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item className="menu-item" onSelect={() => void addTags('starter')}>
+            <Tags size={16} aria-hidden="true" /> Add starter tags
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-item" onSelect={() => void addTags('gwth')}>
+            <Tags size={16} aria-hidden="true" /> Add growth-level tags
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+

@@ -1,8 +1,51 @@
 import { baseApi, type Envelope, type PagedEnvelope } from '@/api/baseApi';
 
-/** AUDIO, PDF, PDF_SOURCE, WEBSITE, WEBSITE_CONTENT, IMAGE or another kind. */
-export type SourceType = string;
+/**
+ * The Vault's REST calls (docs/vault-api.md). Every answer is `{"data": …}`; lists add `meta`.
+ * Errors carry `{"error": {"message"}}`, and the screen shows that message before the spec's
+ * fallback texts in VAULT_ERRORS (§8, "Library (vault client)").
+ */
 
+/** The kinds of item the Vault holds, in the order the filters offer them. */
+export const SOURCE_TYPES = ['AUDIO', 'PDF', 'PDF_SOURCE', 'WEBSITE', 'WEBSITE_CONTENT', 'IMAGE', 'TEXT'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
+  AUDIO: 'Audio',
+  PDF: 'PDF',
+  PDF_SOURCE: 'PDF source',
+  WEBSITE: 'Website',
+  WEBSITE_CONTENT: 'Website content',
+  IMAGE: 'Image',
+  TEXT: 'Text',
+};
+
+export function sourceTypeLabel(type: string | null | undefined): string {
+  if (!type) return 'Other';
+  return (SOURCE_TYPE_LABELS as Record<string, string>)[type] ?? type;
+}
+
+/** ADR 0012: how far an item's knowledge has been worked through. */
+export const GWTH_LEVELS: ReadonlyArray<{ level: number; label: string }> = [
+  { level: 1, label: 'Captured' },
+  { level: 2, label: 'Reviewed' },
+  { level: 3, label: 'Understood' },
+  { level: 4, label: 'Applied' },
+  { level: 5, label: 'Taught' },
+];
+
+export function gwthLabel(level: number | null | undefined): string | null {
+  return GWTH_LEVELS.find((candidate) => candidate.level === level)?.label ?? null;
+}
+
+/** A transcript segment that contains the searched words (AUDIO items only; seconds). */
+export interface SearchMatch {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A Vault item (`LibraryTranscript`). Its text is fetched separately. */
 export interface LibraryTranscript {
   id: string;
   title: string;
@@ -10,32 +53,302 @@ export interface LibraryTranscript {
   createdAt: string;
   lastExported: string | null;
   isStarred: boolean;
-  sourceType: SourceType | null;
+  /** null or 1–5. */
+  gwthLevel: number | null;
+  sourceType: string | null;
+  /** null or 1–5. */
   rating: number | null;
   tags: string[];
   /** Seconds. */
   duration: number | null;
+  sectionId: string | null;
+  /** The transcript path the item was made from. */
+  fileName?: string | null;
+  sourceUrl?: string | null;
+  /** With `q` only: short snippets, HTML-escaped, the matched words in `<mark>…</mark>`. */
+  highlights?: string[];
+  /** With `q` only, AUDIO items: at most 5. */
+  matches?: SearchMatch[];
+}
+
+export interface LibraryStats {
+  totalTranscripts: number;
+  /** Seconds. */
+  totalDuration: number;
+  /** Bytes. */
+  storageUsed: number;
+  avgRating: number | null;
+  thisMonth: number;
+  export?: {
+    totalExported: number;
+    topRatedCount: number;
+    byGwthLevel: Record<string, number>;
+    bySourceType: Record<string, number>;
+  };
+  distributions?: {
+    rating: Record<string, number>;
+    gwthLevel: Record<string, number>;
+    sourceType: Record<string, number>;
+  };
+}
+
+export interface LibraryTag {
+  id: string;
+  name: string;
+  count: number;
+}
+
+export interface SyllabusSection {
+  id: string;
+  title: string;
+  description: string | null;
+  position: number;
+  itemCount: number;
+}
+
+export interface Suggestions {
+  suggestedTags: string[];
+  suggestedRating: number;
+}
+
+/** What a failed suggestions fetch yields (spec §8): no tags and a rating of 5. */
+export const FALLBACK_SUGGESTIONS: Suggestions = { suggestedTags: [], suggestedRating: 5 };
+
+export const EXPORT_FORMATS = ['markdown', 'txt', 'json', 'srt', 'vtt'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = {
+  markdown: 'Markdown (.md)',
+  txt: 'Plain text (.txt)',
+  json: 'JSON (.json)',
+  srt: 'Subtitles (.srt)',
+  vtt: 'Web subtitles (.vtt)',
+};
+
+/** markdown, txt and json for every item; srt and vtt only when every item is AUDIO. */
+export function exportFormatsFor(sourceTypes: ReadonlyArray<string | null>): ExportFormat[] {
+  const allAudio = sourceTypes.length > 0 && sourceTypes.every((type) => type === 'AUDIO');
+  return allAudio ? [...EXPORT_FORMATS] : ['markdown', 'txt', 'json'];
+}
+
+export interface ExportLink {
+  downloadUrl: string;
+  filename: string;
+}
+
+/** The fields `PUT …/metadata` accepts; `tags` replaces the item's tags. */
+export interface MetadataChanges {
+  title?: string;
+  author?: string;
+  isStarred?: boolean;
+  gwthLevel?: number | null;
+  rating?: number | null;
+  tags?: string[];
+  sectionId?: string | null;
+}
+
+export type VaultSortBy = 'createdAt' | 'title' | 'rating' | 'lastExported' | 'relevance';
+export type SortOrder = 'asc' | 'desc';
+
+/** The list's query: every filter key of `GET /library/transcripts` the screen uses. */
+export interface VaultQuery {
+  /** Full-text query; empty for none. */
+  q: string;
+  tags: string[];
+  sourceType: string[];
+  rating: number[];
+  isStarred: boolean | null;
+  /** RFC 3339; the 'recent' tab's "now − 7 days". */
+  createdAfter: string | null;
+  /** null: the server's default (relevance with `q`, else createdAt). */
+  sortBy: VaultSortBy | null;
+  sortOrder: SortOrder;
 }
 
 /** Vault pagination limit (spec §9). */
 export const VAULT_PAGE_SIZE = 20;
 
+/** The spec's default sort (§3): createdAt, desc. */
+export const DEFAULT_SORT = { sortBy: 'createdAt', sortOrder: 'desc' } as const;
+
+/**
+ * The query string of one page: arrays as repeated keys (`tags=a&tags=b`). Without `q` the sort
+ * is always sent (createdAt desc unless chosen); with `q` and no chosen sort, sortBy is left out
+ * so the server ranks by relevance.
+ */
+export function vaultListParams(query: VaultQuery, page: number): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set('page', String(page));
+  params.set('limit', String(VAULT_PAGE_SIZE));
+  const q = query.q.trim();
+  if (q) params.set('q', q);
+  const sortBy = query.sortBy === 'relevance' && !q ? null : query.sortBy;
+  if (sortBy) {
+    params.set('sortBy', sortBy);
+    params.set('sortOrder', query.sortOrder);
+  } else if (!q) {
+    params.set('sortBy', DEFAULT_SORT.sortBy);
+    params.set('sortOrder', DEFAULT_SORT.sortOrder);
+  }
+  for (const tag of query.tags) params.append('tags', tag);
+  for (const type of query.sourceType) params.append('sourceType', type);
+  for (const rating of query.rating) params.append('rating', String(rating));
+  if (query.isStarred !== null) params.set('isStarred', String(query.isStarred));
+  if (query.createdAfter) params.set('createdAfter', query.createdAfter);
+  return params;
+}
+
+/** Fallback texts of spec §8 (vault client and vault screen); the server's message comes first. */
+export const VAULT_ERRORS = {
+  fetch: 'Failed to fetch transcripts',
+  content: 'Failed to fetch transcript content',
+  metadata: 'Failed to update metadata',
+  updateContent: 'Failed to update content',
+  export: 'Failed to export transcript',
+  bulkExport: 'Failed to export transcripts',
+  process: 'Failed to process transcripts',
+  delete: 'Failed to delete transcript',
+  exportSelected: 'Failed to export selected transcripts',
+} as const;
+
+const id = (value: string) => encodeURIComponent(value);
+/** The list caches provide this tag; the library listener's bare 'Transcript' covers it too. */
+const LIST = { type: 'Transcript', id: 'LIST' } as const;
+// Calls that change server state are never repeated by themselves.
+const once = { maxRetries: 0 };
+
 export const libraryApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    getVaultTranscripts: build.infiniteQuery<PagedEnvelope<LibraryTranscript>, void, number>({
+    getVaultTranscripts: build.infiniteQuery<PagedEnvelope<LibraryTranscript>, VaultQuery, number>({
       infiniteQueryOptions: {
         initialPageParam: 1,
         getNextPageParam: (lastPage) => (lastPage.meta?.hasMore ? lastPage.meta.page + 1 : undefined),
       },
-      query: ({ pageParam }) => `/library/transcripts?page=${pageParam}&limit=${VAULT_PAGE_SIZE}`,
-      providesTags: ['Transcript'],
+      query: ({ queryArg, pageParam }) => `/library/transcripts?${vaultListParams(queryArg, pageParam).toString()}`,
+      transformResponse: (response: PagedEnvelope<LibraryTranscript>) => ({
+        data: Array.isArray(response?.data) ? response.data : [],
+        meta: response?.meta,
+      }),
+      providesTags: [LIST],
+    }),
+    getVaultItem: build.query<LibraryTranscript, string>({
+      query: (itemId) => `/library/transcripts/${id(itemId)}`,
+      transformResponse: (response: Envelope<LibraryTranscript>) => response.data,
+      providesTags: (_result, _error, itemId) => [{ type: 'Transcript', id: itemId }],
     }),
     getTranscriptContent: build.query<string, string>({
-      query: (id) => `/library/transcripts/${encodeURIComponent(id)}/content`,
+      query: (itemId) => `/library/transcripts/${id(itemId)}/content`,
       transformResponse: (response: Envelope<{ content: string }>) => response.data?.content ?? '',
-      providesTags: (_result, _error, id) => [{ type: 'Transcript', id }],
+      providesTags: (_result, _error, itemId) => [
+        { type: 'Transcript', id: itemId },
+        { type: 'TranscriptContent', id: itemId },
+      ],
+    }),
+    /** Never fails: a failed fetch yields no tags and a rating of 5 (spec §8). */
+    getSuggestions: build.query<Suggestions, string>({
+      async queryFn(itemId, _api, _extraOptions, baseQuery) {
+        const result = await baseQuery(`/library/transcripts/${id(itemId)}/suggestions`);
+        if (result.error) return { data: FALLBACK_SUGGESTIONS };
+        const body = (result.data as Envelope<Partial<Suggestions>> | null)?.data;
+        const rating = Number(body?.suggestedRating);
+        return {
+          data: {
+            suggestedTags: Array.isArray(body?.suggestedTags) ? body.suggestedTags.filter((tag) => typeof tag === 'string') : [],
+            suggestedRating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : FALLBACK_SUGGESTIONS.suggestedRating,
+          },
+        };
+      },
+      providesTags: (_result, _error, itemId) => [
+        { type: 'Transcript', id: itemId },
+        { type: 'Suggestions', id: itemId },
+      ],
+    }),
+    getLibraryStats: build.query<LibraryStats, void>({
+      query: () => '/library/stats',
+      transformResponse: (response: Envelope<LibraryStats>) => response.data,
+      providesTags: ['LibraryStats'],
+    }),
+    getLibraryTags: build.query<LibraryTag[], void>({
+      query: () => '/library/tags',
+      transformResponse: (response: Envelope<LibraryTag[]>) => (Array.isArray(response?.data) ? response.data : []),
+      providesTags: ['LibraryTag'],
+    }),
+    getSyllabusSections: build.query<SyllabusSection[], void>({
+      query: () => '/library/syllabus-sections',
+      transformResponse: (response: Envelope<SyllabusSection[]>) => (Array.isArray(response?.data) ? response.data : []),
+      providesTags: ['SyllabusSection'],
+    }),
+
+    updateMetadata: build.mutation<LibraryTranscript, { id: string; changes: MetadataChanges }>({
+      query: ({ id: itemId, changes }) => ({ url: `/library/transcripts/${id(itemId)}/metadata`, method: 'PUT', body: changes }),
+      transformResponse: (response: Envelope<LibraryTranscript>) => response.data,
+      extraOptions: once,
+      async onQueryStarted({ id: itemId }, { dispatch, queryFulfilled }) {
+        const { data: item } = await queryFulfilled.catch(() => ({ data: null }));
+        if (item) dispatch(libraryApi.util.updateQueryData('getVaultItem', itemId, () => item));
+      },
+      invalidatesTags: (_result, error) => (error ? [] : [LIST, 'LibraryStats', 'LibraryTag', 'SyllabusSection']),
+    }),
+    updateContent: build.mutation<LibraryTranscript, { id: string; content: string }>({
+      query: ({ id: itemId, content }) => ({ url: `/library/transcripts/${id(itemId)}/content`, method: 'PUT', body: { content } }),
+      transformResponse: (response: Envelope<LibraryTranscript>) => response.data,
+      extraOptions: once,
+      async onQueryStarted({ id: itemId, content }, { dispatch, queryFulfilled }) {
+        const { data: item } = await queryFulfilled.catch(() => ({ data: null }));
+        if (!item) return;
+        dispatch(libraryApi.util.updateQueryData('getVaultItem', itemId, () => item));
+        dispatch(libraryApi.util.updateQueryData('getTranscriptContent', itemId, () => content));
+      },
+      invalidatesTags: (_result, error, { id: itemId }) =>
+        error ? [] : [LIST, 'LibraryStats', { type: 'Suggestions', id: itemId }],
+    }),
+    deleteTranscript: build.mutation<{ id: string; deleted: boolean }, string>({
+      query: (itemId) => ({ url: `/library/transcripts/${id(itemId)}`, method: 'DELETE' }),
+      transformResponse: (response: Envelope<{ id: string; deleted: boolean }>) => response.data,
+      extraOptions: once,
+      invalidatesTags: (_result, error) => (error ? [] : [LIST, 'LibraryStats', 'LibraryTag', 'SyllabusSection']),
+    }),
+    /** Sets lastExported: the list (grouped by it), the item and the stats are fetched again. */
+    exportTranscript: build.mutation<ExportLink, { id: string; format: ExportFormat }>({
+      query: ({ id: itemId, format }) => ({ url: `/library/transcripts/${id(itemId)}/export`, method: 'POST', body: { format } }),
+      transformResponse: (response: Envelope<ExportLink>) => response.data,
+      extraOptions: once,
+      invalidatesTags: (_result, error, { id: itemId }) => (error ? [] : [LIST, 'LibraryStats', { type: 'Transcript', id: itemId }]),
+    }),
+    exportTranscripts: build.mutation<ExportLink, { ids: string[]; format: ExportFormat }>({
+      query: (body) => ({ url: '/library/export/bulk', method: 'POST', body }),
+      transformResponse: (response: Envelope<ExportLink>) => response.data,
+      extraOptions: once,
+      invalidatesTags: (_result, error, { ids }) =>
+        error ? [] : [LIST, 'LibraryStats', ...ids.map((itemId) => ({ type: 'Transcript' as const, id: itemId }))],
+    }),
+    processTranscripts: build.mutation<{ processed: number; remaining: number }, void>({
+      query: () => ({ url: '/library/process/batch?limit=50', method: 'POST' }),
+      transformResponse: (response: Envelope<{ processed: number; remaining: number }>) => response.data,
+      extraOptions: once,
+      invalidatesTags: (_result, error) => (error ? [] : ['Transcript', 'LibraryStats', 'LibraryTag']),
+    }),
+    initTags: build.mutation<{ created: number }, 'starter' | 'gwth'>({
+      query: (kind) => ({ url: kind === 'gwth' ? '/library/system/init-gwth-tags' : '/library/system/init-tags', method: 'POST' }),
+      transformResponse: (response: Envelope<{ created: number }>) => response.data,
+      extraOptions: once,
+      invalidatesTags: (_result, error) => (error ? [] : ['LibraryTag']),
     }),
   }),
 });
 
-export const { useGetVaultTranscriptsInfiniteQuery, useGetTranscriptContentQuery } = libraryApi;
+export const {
+  useGetVaultTranscriptsInfiniteQuery,
+  useGetVaultItemQuery,
+  useGetTranscriptContentQuery,
+  useGetSuggestionsQuery,
+  useGetLibraryStatsQuery,
+  useGetLibraryTagsQuery,
+  useGetSyllabusSectionsQuery,
+  useUpdateMetadataMutation,
+  useUpdateContentMutation,
+  useDeleteTranscriptMutation,
+  useExportTranscriptMutation,
+  useExportTranscriptsMutation,
+  useProcessTranscriptsMutation,
+  useInitTagsMutation,
+} = libraryApi;

@@ -14,7 +14,7 @@ describe('library realtime listeners', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
     store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'created', transcript: { title: 'Episode 12' } } }));
-    expect(invalidate).toHaveBeenCalledWith(['Transcript', 'LibraryStats']);
+    expect(invalidate).toHaveBeenCalledWith(['Transcript', 'LibraryStats', 'LibraryTag']);
     expect(toasts(store)).toEqual([
       { title: 'New Transcript', description: 'Episode 12 has been processed and added to your library', variant: 'success' },
     ]);
@@ -31,9 +31,11 @@ describe('library realtime listeners', () => {
   it('libraryUpdate of another type (or with no body) refreshes without a toast', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'updated', transcript: { title: 'x' } } }));
+    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'updated', transcript: { id: 'i1', title: 'x' } } }));
+    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'deleted', transcript: { id: 'i1', title: 'x' } } }));
     store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: null }));
-    expect(invalidate).toHaveBeenCalledTimes(2);
+    expect(invalidate).toHaveBeenCalledTimes(3);
+    expect(invalidate).toHaveBeenCalledWith(['Transcript', 'LibraryStats', 'LibraryTag']);
     expect(toasts(store)).toEqual([]);
   });
 

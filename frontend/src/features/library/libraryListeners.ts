@@ -4,16 +4,21 @@ import type { AppStartListening } from '@/app/store';
 import { showToast } from '@/lib/toast';
 
 interface LibraryUpdateEvent {
+  /** created, updated or deleted. */
   type?: string;
-  transcript?: { title?: string };
+  transcript?: { id?: string; title?: string };
 }
 
-/** The library's realtime reactions: refresh the Vault and its stats, announce new transcripts. */
+/**
+ * The library's realtime reactions: any libraryUpdate (created, updated, deleted) refreshes the
+ * Vault's cached lists, items, contents and suggestions (the bare 'Transcript' tag covers every
+ * id), its stats and tag counts; only `created` is announced (spec §7).
+ */
 export function registerLibraryListeners(startListening: AppStartListening): void {
   startListening({
     predicate: isRealtimeEvent<LibraryUpdateEvent>('libraryUpdate'),
     effect: ({ payload: { data: event } }, api) => {
-      api.dispatch(baseApi.util.invalidateTags(['Transcript', 'LibraryStats']));
+      api.dispatch(baseApi.util.invalidateTags(['Transcript', 'LibraryStats', 'LibraryTag']));
       if (event?.type !== 'created') return;
       const title = event.transcript?.title ?? 'A transcript';
       api.dispatch(

@@ -1,10 +1,13 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { AppStore } from '@/app/store';
+import { installFakeSockets } from '@/testing/fakeSocket';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 import { server } from '@/testing/server';
+import type { LibraryStats, LibraryTranscript, Suggestions } from './libraryApi';
 
-function transcript(id: string, title: string, extra: Record<string, unknown> = {}) {
+function transcript(id: string, title: string, extra: Partial<LibraryTranscript> = {}): LibraryTranscript {
   return {
     id,
     title,
@@ -12,87 +15,840 @@ function transcript(id: string, title: string, extra: Record<string, unknown> = 
     createdAt: '2024-01-05T10:00:00Z',
     lastExported: null,
     isStarred: false,
+    gwthLevel: null,
     sourceType: 'AUDIO',
     rating: null,
     tags: ['talk'],
     duration: 65,
+    sectionId: null,
+    fileName: `transcripts/${id}.txt`,
+    sourceUrl: null,
     ...extra,
   };
 }
 
-function listHandler(pages: Record<number, ReturnType<typeof transcript>[]>, total: number) {
-  return http.get('/api/library/transcripts', ({ request }) => {
-    const url = new URL(request.url);
-    const page = Number(url.searchParams.get('page'));
-    expect(url.searchParams.get('limit')).toBe('20');
-    const data = pages[page] ?? [];
-    return HttpResponse.json({ data, meta: { page, limit: 20, total, hasMore: Boolean(pages[page + 1]) } });
-  });
+const STATS: LibraryStats = {
+  totalTranscripts: 12,
+  totalDuration: 3725,
+  storageUsed: 2048,
+  avgRating: 3.5,
+  thisMonth: 4,
+  export: { totalExported: 3, topRatedCount: 2, byGwthLevel: {}, bySourceType: {} },
+  distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
+};
+
+type FailKey =
+  | 'list'
+  | 'item'
+  | 'content'
+  | 'suggestions'
+  | 'metadata'
+  | 'updateContent'
+  | 'export'
+  | 'bulk'
+  | 'process'
+  | 'delete'
+  | 'stats';
+
+interface Hit {
+  highlights: string[];
+  matches?: Array<{ start: number; end: number; text: string }>;
 }
 
-describe('/vault', () => {
-  it('lists the transcripts with title and subtitle, in list or grid view', async () => {
-    server.use(listHandler({ 1: [transcript('t1', 'Welcome talk'), transcript('t2', 'Meeting notes', { isStarred: true })] }, 2));
+/**
+ * An in-memory Vault speaking docs/vault-api.md: it filters, pages (20 a page), records every
+ * request, and fails a call on demand (`fail.<call> = {status, message?}`).
+ */
+function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record<string, string>; hits?: Record<string, Hit> } = {}) {
+  const state = {
+    items: initial.map((entry) => ({ ...entry })),
+    contents: { ...(options.contents ?? {}) } as Record<string, string>,
+    hits: options.hits ?? ({}),
+    lists: [] as URLSearchParams[],
+    calls: [] as Array<{ method: string; path: string; body?: unknown }>,
+    fail: {} as Partial<Record<FailKey, { status: number; message?: string }>>,
+    suggestions: {} as Record<string, Suggestions>,
+    statsCalls: 0,
+  };
+  const failure = (key: FailKey) => {
+    const fail = state.fail[key];
+    if (!fail) return null;
+    return fail.message
+      ? HttpResponse.json({ error: { message: fail.message, code: 'ERROR' } }, { status: fail.status })
+      : new HttpResponse(null, { status: fail.status });
+  };
+  const find = (id: unknown) => state.items.find((candidate) => candidate.id === id);
+  const notFound = () => HttpResponse.json({ error: { message: 'Transcript not found', code: 'NOT_FOUND' } }, { status: 404 });
+  const record = (method: string, path: string, body?: unknown) => state.calls.push({ method, path, body });
+
+  server.use(
+    http.get('/api/library/transcripts', ({ request }) => {
+      const params = new URL(request.url).searchParams;
+      state.lists.push(params);
+      const failed = failure('list');
+      if (failed) return failed;
+      const page = Number(params.get('page') ?? 1);
+      const limit = Number(params.get('limit') ?? 20);
+      const q = params.get('q');
+      const tags = params.getAll('tags');
+      const types = params.getAll('sourceType');
+      const ratings = params.getAll('rating').map(Number);
+      const starred = params.get('isStarred');
+      const after = params.get('createdAfter');
+      const path = params.get('path');
+      const matching = state.items.filter(
+        (entry) =>
+          (!q || `${entry.title} ${state.contents[entry.id] ?? ''}`.toLowerCase().includes(q.toLowerCase())) &&
+          tags.every((tag) => entry.tags.includes(tag)) &&
+          (types.length === 0 || types.includes(entry.sourceType ?? '')) &&
+          (ratings.length === 0 || ratings.includes(entry.rating ?? 0)) &&
+          (starred === null || String(entry.isStarred) === starred) &&
+          (!after || entry.createdAt >= after) &&
+          (!path || entry.fileName === path),
+      );
+      const data = matching.slice((page - 1) * limit, page * limit).map((entry) => (q && state.hits[entry.id] ? { ...entry, ...state.hits[entry.id] } : entry));
+      return HttpResponse.json({ data, meta: { page, limit, total: matching.length, hasMore: page * limit < matching.length } });
+    }),
+    http.get('/api/library/transcripts/:id', ({ params }) => failure('item') ?? (find(params.id) ? HttpResponse.json({ data: find(params.id) }) : notFound())),
+    http.get('/api/library/transcripts/:id/content', ({ params }) =>
+      failure('content') ?? (find(params.id) ? HttpResponse.json({ data: { content: state.contents[params.id as string] ?? '' } }) : notFound()),
+    ),
+    http.get('/api/library/transcripts/:id/suggestions', ({ params }) =>
+      failure('suggestions') ?? HttpResponse.json({ data: state.suggestions[params.id as string] ?? { suggestedTags: [], suggestedRating: 3 } }),
+    ),
+    http.put('/api/library/transcripts/:id/metadata', async ({ params, request }) => {
+      const body = (await request.json()) as Partial<LibraryTranscript>;
+      record('PUT', `metadata/${params.id as string}`, body);
+      const failed = failure('metadata');
+      if (failed) return failed;
+      const entry = find(params.id);
+      if (!entry) return notFound();
+      Object.assign(entry, body);
+      return HttpResponse.json({ data: entry });
+    }),
+    http.put('/api/library/transcripts/:id/content', async ({ params, request }) => {
+      const body = (await request.json()) as { content: string };
+      record('PUT', `content/${params.id as string}`, body);
+      const failed = failure('updateContent');
+      if (failed) return failed;
+      state.contents[params.id as string] = body.content;
+      return HttpResponse.json({ data: find(params.id) });
+    }),
+    http.delete('/api/library/transcripts/:id', ({ params }) => {
+      record('DELETE', `item/${params.id as string}`);
+      const failed = failure('delete');
+      if (failed) return failed;
+      state.items = state.items.filter((candidate) => candidate.id !== params.id);
+      return HttpResponse.json({ data: { id: params.id, deleted: true } });
+    }),
+    http.post('/api/library/transcripts/:id/export', async ({ params, request }) => {
+      const body = (await request.json()) as { format: string };
+      record('POST', `export/${params.id as string}`, body);
+      const failed = failure('export');
+      if (failed) return failed;
+      const entry = find(params.id);
+      if (!entry) return notFound();
+      entry.lastExported = '2024-02-01T12:00:00Z';
+      return HttpResponse.json({ data: { downloadUrl: `/api/library/downloads/one-${entry.id}`, filename: `${entry.title}.${body.format}` } });
+    }),
+    http.post('/api/library/export/bulk', async ({ request }) => {
+      const body = (await request.json()) as { ids: string[]; format: string };
+      record('POST', 'bulk', body);
+      const failed = failure('bulk');
+      if (failed) return failed;
+      for (const entryId of body.ids) {
+        const entry = find(entryId);
+        if (entry) entry.lastExported = '2024-02-01T12:00:00Z';
+      }
+      return HttpResponse.json({ data: { downloadUrl: '/api/library/downloads/bulk-token', filename: 'vault-export.zip' } });
+    }),
+    http.post('/api/library/process/batch', ({ request }) => {
+      record('POST', `process?${new URL(request.url).searchParams.toString()}`);
+      return failure('process') ?? HttpResponse.json({ data: { processed: 3, remaining: 0 } });
+    }),
+    http.post('/api/library/system/init-tags', () => HttpResponse.json({ data: { created: 5 } })),
+    http.get('/api/library/stats', () => {
+      state.statsCalls += 1;
+      return failure('stats') ?? HttpResponse.json({ data: STATS });
+    }),
+    http.get('/api/library/tags', () =>
+      HttpResponse.json({
+        data: [
+          { id: 'tag-1', name: 'soil', count: 1 },
+          { id: 'tag-2', name: 'talk', count: 3 },
+        ],
+      }),
+    ),
+    http.get('/api/library/syllabus-sections', () =>
+      HttpResponse.json({ data: [{ id: 'sec-1', title: 'Gardening basics', description: null, position: 0, itemCount: 0 }] }),
+    ),
+  );
+  return state;
+}
+
+const toasts = (store: AppStore) => store.getState().toast.items.map(({ title, description }) => ({ title, description }));
+const cards = () => screen.queryAllByTestId('vault-item');
+const cardTitles = () => cards().map((card) => within(card).getByRole('heading').textContent);
+const cardOf = (title: string) => {
+  const found = cards().find((card) => within(card).getByRole('heading').textContent === title);
+  if (!found) throw new Error(`no card ${title}`);
+  return found;
+};
+const lastList = (backend: ReturnType<typeof vaultBackend>) => backend.lists.at(-1)!;
+
+/** Records the `<a href download>` clicks that start browser downloads. */
+function captureDownloads() {
+  const downloads: Array<{ href: string; download: string }> = [];
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push({ href: this.getAttribute('href') ?? '', download: this.download });
+  });
+  return downloads;
+}
+
+async function openDetail(user: ReturnType<typeof renderWithProviders>['user'], title: string) {
+  await user.click(await screen.findByRole('button', { name: title }));
+  return screen.findByRole('dialog', { name: title });
+}
+
+describe('/vault list', () => {
+  it('shows the title, the stats (This Week is thisMonth) and the items in list view by default, with a grid toggle', async () => {
+    vaultBackend([transcript('t1', 'Welcome talk'), transcript('t2', 'Meeting notes', { isStarred: true, rating: 4, gwthLevel: 2 })]);
     const { user } = renderWithProviders({ route: '/vault' });
-    expect(await screen.findByRole('heading', { name: 'Vault' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Vault', level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Your collected knowledge archive')).toBeInTheDocument();
-    expect(await screen.findByText('Welcome talk')).toBeInTheDocument();
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    expect(screen.getByTestId('stat-this-week')).toHaveTextContent('This Week4');
+    expect(screen.getByTestId('stat-total-transcripts')).toHaveTextContent('12');
+    expect(screen.getByTestId('stat-total-transcripts')).toHaveTextContent('1:02:05 of audio');
+    expect(screen.getByTestId('stat-average-rating')).toHaveTextContent('3.5');
+    expect(screen.getByTestId('stat-storage-used')).toHaveTextContent('2 KB');
     expect(screen.getAllByText('Scribevault · Jan 05, 2024 · 1:05')).toHaveLength(2);
-    const list = screen.getByRole('list', { name: 'Transcripts' });
+    const notes = cardOf('Meeting notes');
+    expect(within(notes).getByRole('button', { name: 'Star Meeting notes' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(notes).getByTestId('item-rating')).toHaveTextContent('4 of 5 stars');
+    expect(within(notes).getByText('Reviewed')).toBeInTheDocument();
+    expect(screen.getByText('2 items')).toBeInTheDocument();
+
+    const list = screen.getByRole('list', { name: 'Not Downloaded' });
     expect(list).toHaveClass('list');
+    expect(screen.getByRole('radio', { name: 'List view' })).toHaveAttribute('aria-checked', 'true');
     await user.click(screen.getByRole('radio', { name: 'Grid view' }));
-    expect(list).toHaveClass('grid');
+    expect(screen.getByRole('list', { name: 'Not Downloaded' })).toHaveClass('grid');
     expect(window.localStorage.getItem('vaultView')).toBe('grid');
   });
 
-  it('opens an item and reads its content', async () => {
+  it('shows skeletons while the first page loads', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    vaultBackend([transcript('t1', 'Welcome talk')]);
     server.use(
-      listHandler({ 1: [transcript('t1', 'Welcome talk')] }, 1),
-      http.get('/api/library/transcripts/t1/content', () => HttpResponse.json({ data: { content: 'Welcome to the show.' } })),
+      http.get('/api/library/transcripts', async () => {
+        await gate;
+        return HttpResponse.json({ data: [transcript('t1', 'Welcome talk')], meta: { page: 1, limit: 20, total: 1, hasMore: false } });
+      }),
     );
+    renderWithProviders({ route: '/vault' });
+    expect(await screen.findByLabelText('Loading transcripts')).toHaveAttribute('aria-busy', 'true');
+    release();
+    expect(await screen.findByRole('button', { name: 'Welcome talk' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Loading transcripts')).not.toBeInTheDocument();
+  });
+
+  it("shows 'Error loading vault' with Refresh Page, the toast and 'Failed to fetch transcripts' when the list fails", async () => {
+    const backend = vaultBackend([]);
+    backend.fail.list = { status: 500 };
+    const { store } = renderWithProviders({ route: '/vault' });
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
+    expect(within(alert).getByRole('heading', { name: 'Error loading vault' })).toBeInTheDocument();
+    expect(within(alert).getByText('Failed to fetch transcripts')).toBeInTheDocument();
+    expect(within(alert).getByRole('button', { name: 'Refresh Page' })).toBeInTheDocument();
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error loading data', description: 'Please refresh the page.' }));
+    expect(toasts(store)).toHaveLength(1);
+  });
+
+  it("prefers the server's message under 'Error loading vault'", async () => {
+    const backend = vaultBackend([]);
+    backend.fail.list = { status: 400, message: 'Unknown query parameter "foo"' };
+    renderWithProviders({ route: '/vault' });
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Unknown query parameter "foo"')).toBeInTheDocument();
+  });
+
+  it('says the Vault is empty, and that nothing matches when a tab or filter narrows it', async () => {
+    vaultBackend([]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    expect(await screen.findByText('Your Vault is empty')).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Starred' }));
+    expect(await screen.findByText('No transcripts match')).toBeInTheDocument();
+  });
+
+  it("groups by lastExported: 'Not Downloaded' first and expanded, then 'Downloaded on {date}' newest first, collapsed", async () => {
+    vaultBackend([
+      transcript('a', 'Old export', { lastExported: '2024-01-05T12:00:00Z' }),
+      transcript('b', 'Never exported'),
+      transcript('c', 'New export', { lastExported: '2024-01-06T12:00:00Z' }),
+      transcript('d', 'Also new', { lastExported: '2024-01-06T13:00:00Z' }),
+    ]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Never exported' });
+    const groups = screen.getAllByTestId('vault-group');
+    expect(groups.map((group) => group.querySelector('.vault-group-toggle')?.textContent)).toEqual([
+      'Not Downloaded1',
+      'Downloaded on Jan 06, 20242',
+      'Downloaded on Jan 05, 20241',
+    ]);
+    expect(within(groups[0]).getByRole('button', { name: /Not Downloaded/ })).toHaveAttribute('aria-expanded', 'true');
+    expect(within(groups[1]).getByRole('button', { name: /Downloaded on Jan 06, 2024/ })).toHaveAttribute('aria-expanded', 'false');
+    expect(cardTitles()).toEqual(['Never exported']);
+    await user.click(within(groups[1]).getByRole('button', { name: /Downloaded on Jan 06, 2024/ }));
+    expect(cardTitles()).toEqual(['Never exported', 'New export', 'Also new']);
+    await user.click(within(groups[0]).getByRole('button', { name: /Not Downloaded/ }));
+    expect(cardTitles()).toEqual(['New export', 'Also new']);
+  });
+
+  it('loads more: page 1 replaces, later pages append', async () => {
+    const first = Array.from({ length: 20 }, (_, index) => transcript(`a${index}`, `Item ${index}`));
+    const backend = vaultBackend([...first, transcript('b1', 'Page two item')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Item 19' });
+    expect(screen.getByText('21 items')).toBeInTheDocument();
+    expect(lastList(backend).get('page')).toBe('1');
+    expect(lastList(backend).get('limit')).toBe('20');
+    expect(lastList(backend).get('sortBy')).toBe('createdAt');
+    expect(lastList(backend).get('sortOrder')).toBe('desc');
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('button', { name: 'Page two item' })).toBeInTheDocument();
+    expect(lastList(backend).get('page')).toBe('2');
+    expect(cards()).toHaveLength(21);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it("a failed later page toasts 'Failed to fetch transcripts' and keeps what is listed", async () => {
+    const first = Array.from({ length: 20 }, (_, index) => transcript(`a${index}`, `Item ${index}`));
+    const backend = vaultBackend([...first, transcript('b1', 'Page two item')]);
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Item 19' });
+    backend.fail.list = { status: 404 };
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to fetch transcripts' }));
+    expect(cards()).toHaveLength(20);
+    expect(screen.queryByText('Error loading vault')).not.toBeInTheDocument();
+  });
+
+  it("a filter whose first page fails shows 'Error loading vault', not the previous list", async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    backend.fail.list = { status: 400, message: 'createdAfter must be an RFC 3339 date-time or YYYY-MM-DD' };
+    await user.click(screen.getByRole('tab', { name: 'Recent' }));
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: 'Error loading vault' })).toBeInTheDocument();
+    expect(within(alert).getByText('createdAfter must be an RFC 3339 date-time or YYYY-MM-DD')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Welcome talk' })).not.toBeInTheDocument();
+    // The tabs stay usable: back to All lists again.
+    delete backend.fail.list;
+    await user.click(screen.getByRole('tab', { name: 'All' }));
+    expect(await screen.findByRole('button', { name: 'Welcome talk' })).toBeInTheDocument();
+  });
+
+  it('tabs: recent asks createdAfter = now − 7 days, starred asks isStarred=true, all neither', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk', { isStarred: true })]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    expect(screen.getByRole('tab', { name: 'All' })).toHaveAttribute('aria-selected', 'true');
+
+    const before = Date.now();
+    await user.click(screen.getByRole('tab', { name: 'Recent' }));
+    await waitFor(() => expect(lastList(backend).get('createdAfter')).not.toBeNull());
+    const since = Date.parse(lastList(backend).get('createdAfter')!);
+    expect(Math.abs(since - (before - 7 * 86_400_000))).toBeLessThan(5000);
+    expect(lastList(backend).get('page')).toBe('1');
+    expect(lastList(backend).get('isStarred')).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Recent' })).toHaveAttribute('aria-selected', 'true');
+
+    await user.click(screen.getByRole('tab', { name: 'Starred' }));
+    await waitFor(() => expect(lastList(backend).get('isStarred')).toBe('true'));
+    expect(lastList(backend).get('createdAfter')).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Welcome talk' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'All' }));
+    await waitFor(() => {
+      expect(lastList(backend).get('isStarred')).toBeNull();
+      expect(lastList(backend).get('createdAfter')).toBeNull();
+    });
+  });
+
+  it('filters: repeated keys from the tag list, source types, ratings and starred; each change goes back to page 1', async () => {
+    const first = Array.from({ length: 20 }, (_, index) =>
+      transcript(`a${index}`, `Item ${index}`, index < 2 ? { tags: ['talk', 'soil'], sourceType: index === 0 ? 'PDF' : 'AUDIO', rating: 4 } : {}),
+    );
+    const backend = vaultBackend([...first, transcript('b1', 'Page two item')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Item 19' });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByRole('button', { name: 'Page two item' });
+
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    const panel = screen.getByRole('region', { name: 'Filters' });
+    await user.click(await within(panel).findByRole('checkbox', { name: /soil/ }));
+    await waitFor(() => expect(lastList(backend).getAll('tags')).toEqual(['soil']));
+    expect(lastList(backend).get('page')).toBe('1');
+    await waitFor(() => expect(cardTitles()).toEqual(['Item 0', 'Item 1']));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Filters/ })).toHaveTextContent('Filters1');
+
+    await user.click(within(panel).getByRole('checkbox', { name: 'Audio' }));
+    await user.click(within(panel).getByRole('checkbox', { name: 'PDF' }));
+    await waitFor(() => expect(lastList(backend).getAll('sourceType')).toEqual(['AUDIO', 'PDF']));
+    await user.click(within(panel).getByRole('checkbox', { name: '4 stars' }));
+    await user.click(within(panel).getByRole('checkbox', { name: '5 stars' }));
+    await waitFor(() => expect(lastList(backend).getAll('rating')).toEqual(['4', '5']));
+    await user.selectOptions(within(panel).getByLabelText('Starred'), 'Not starred');
+    await waitFor(() => expect(lastList(backend).get('isStarred')).toBe('false'));
+    expect(lastList(backend).get('page')).toBe('1');
+    expect(lastList(backend).toString()).toContain('tags=soil');
+
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Title A–Z');
+    await waitFor(() => expect(lastList(backend).get('sortBy')).toBe('title'));
+    expect(lastList(backend).get('sortOrder')).toBe('asc');
+
+    // Clearing the filters restores the default sort (spec §4).
+    await user.click(within(panel).getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(lastList(backend).getAll('tags')).toEqual([]));
+    const cleared = lastList(backend);
+    expect([cleared.get('sortBy'), cleared.get('sortOrder'), cleared.get('isStarred'), cleared.getAll('sourceType')]).toEqual([
+      'createdAt',
+      'desc',
+      null,
+      [],
+    ]);
+  });
+
+  it('going back to an earlier filter starts again at page 1 and reloads it', async () => {
+    const first = Array.from({ length: 20 }, (_, index) => transcript(`a${index}`, `Item ${index}`));
+    const backend = vaultBackend([...first, transcript('b1', 'Page two item')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Item 19' });
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await screen.findByRole('button', { name: 'Page two item' });
+    await user.click(screen.getByRole('tab', { name: 'Starred' }));
+    await screen.findByText('No transcripts match');
+    const asked = backend.lists.length;
+    await user.click(screen.getByRole('tab', { name: 'All' }));
+    await screen.findByRole('button', { name: 'Item 0' });
+    expect(screen.queryByRole('button', { name: 'Page two item' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Load more' })).toBeInTheDocument();
+    await waitFor(() => expect(backend.lists.length).toBe(asked + 1));
+    expect(lastList(backend).get('page')).toBe('1');
+  });
+
+  it('search: sends q without sortBy, shows sanitised highlights and the time of each audio match', async () => {
+    const backend = vaultBackend(
+      [transcript('t1', 'Garden talk'), transcript('t2', 'Budget meeting', { sourceType: 'PDF' })],
+      {
+        contents: { t1: 'Keep a small garden alive', t2: 'The garden budget' },
+        hits: {
+          t1: {
+            highlights: ['keep a small <mark>garden</mark> alive &amp; well', '&lt;img src=x onerror=alert(1)&gt; <mark>garden</mark> <script>bad()</script>'],
+            matches: [
+              { start: 65.4, end: 70, text: 'keep a small garden alive' },
+              { start: 3725, end: 3730, text: 'the garden again' },
+            ],
+          },
+          t2: { highlights: ['the <mark>garden</mark> budget'] },
+        },
+      },
+    );
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Garden talk' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search the Vault' }), 'garden');
+    await waitFor(() => expect(lastList(backend).get('q')).toBe('garden'));
+    expect(lastList(backend).get('sortBy')).toBeNull();
+    expect(lastList(backend).get('page')).toBe('1');
+    // Typing is debounced: one request for the whole word.
+    expect(backend.lists.filter((params) => params.get('q')).map((params) => params.get('q'))).toEqual(['garden']);
+    expect(await screen.findByText('2 results for “garden”')).toBeInTheDocument();
+    expect(screen.getByLabelText('Sort by')).toHaveDisplayValue('Relevance');
+
+    const card = cardOf('Garden talk');
+    const snippets = within(card).getByRole('list', { name: 'Matches in Garden talk' });
+    const marks = snippets.querySelectorAll('mark');
+    expect([...marks].map((mark) => mark.textContent)).toEqual(['garden', 'garden']);
+    expect(snippets).toHaveTextContent('keep a small garden alive & well');
+    // Only <mark> becomes markup: the rest is shown as text, never as elements.
+    expect(snippets).toHaveTextContent('<img src=x onerror=alert(1)> garden <script>bad()</script>');
+    expect(snippets.querySelector('img, script')).toBeNull();
+    const matches = within(card).getByRole('list', { name: 'Audio matches in Garden talk' });
+    expect(within(matches).getAllByRole('listitem').map((line) => line.textContent)).toEqual([
+      '1:05keep a small garden alive',
+      '1:02:05the garden again',
+    ]);
+    expect(within(cardOf('Budget meeting')).queryByRole('list', { name: /Audio matches/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Clear search' }));
+    await waitFor(() => expect(lastList(backend).get('q')).toBeNull());
+    expect(lastList(backend).get('sortBy')).toBe('createdAt');
+  });
+
+  it('selects items and exports them as one zip through the download link; list and stats are fetched again', async () => {
+    const backend = vaultBackend([
+      transcript('t1', 'Welcome talk'),
+      transcript('t2', 'Meeting notes'),
+      transcript('t3', 'A PDF', { sourceType: 'PDF' }),
+    ]);
+    const downloads = captureDownloads();
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select Welcome talk' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select Meeting notes' }));
+    const bar = screen.getByRole('region', { name: 'Selection' });
+    expect(bar).toHaveTextContent('2 selected');
+    const format = within(bar).getByLabelText('Format of the selection');
+    expect(within(format).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Markdown (.md)',
+      'Plain text (.txt)',
+      'JSON (.json)',
+      'Subtitles (.srt)',
+      'Web subtitles (.vtt)',
+    ]);
+    await user.click(screen.getByRole('checkbox', { name: 'Select A PDF' }));
+    expect(within(format).getAllByRole('option')).toHaveLength(3);
+    await user.selectOptions(format, 'JSON (.json)');
+    const lists = backend.lists.length;
+    const stats = backend.statsCalls;
+    await user.click(within(bar).getByRole('button', { name: 'Export selected' }));
+    await waitFor(() => expect(downloads).toEqual([{ href: '/api/library/downloads/bulk-token', download: 'vault-export.zip' }]));
+    expect(backend.calls).toContainEqual({ method: 'POST', path: 'bulk', body: { ids: ['t1', 't2', 't3'], format: 'json' } });
+    expect(toasts(store)).toContainEqual({ title: 'Download started', description: 'vault-export.zip' });
+    await waitFor(() => expect(backend.lists.length).toBeGreaterThan(lists));
+    await waitFor(() => expect(backend.statsCalls).toBeGreaterThan(stats));
+    // Exported items move to their 'Downloaded on' group; the selection is cleared.
+    expect(await screen.findByRole('button', { name: /Downloaded on Feb 01, 2024/ })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Selection' })).not.toBeInTheDocument();
+  });
+
+  it("select all takes every loaded item; a failed bulk export toasts 'Failed to export selected transcripts'", async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk'), transcript('t2', 'Meeting notes')]);
+    backend.fail.bulk = { status: 500 };
+    const downloads = captureDownloads();
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    expect(screen.getByRole('region', { name: 'Selection' })).toHaveTextContent('2 selected');
+    await user.click(screen.getByRole('button', { name: 'Export selected' }));
+    await waitFor(() =>
+      expect(toasts(store)).toContainEqual({ title: 'Failed to export selected transcripts', description: 'Failed to export transcripts' }),
+    );
+    expect(downloads).toEqual([]);
+    expect(screen.getByRole('region', { name: 'Selection' })).toHaveTextContent('2 selected');
+
+    backend.fail.bulk = { status: 400, message: 'ids must hold 1 to 500 ids' };
+    await user.click(screen.getByRole('button', { name: 'Export selected' }));
+    await waitFor(() =>
+      expect(toasts(store)).toContainEqual({ title: 'Failed to export selected transcripts', description: 'ids must hold 1 to 500 ids' }),
+    );
+  });
+
+  it('stars an item from its card', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await user.click(await screen.findByRole('button', { name: 'Star Welcome talk' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Star Welcome talk' })).toHaveAttribute('aria-pressed', 'true'));
+    expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { isStarred: true } });
+  });
+
+  it('Process transcripts posts the batch call and says what it did; a failure says so', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Process transcripts' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Transcripts processed', description: '3 processed, 0 remaining' }));
+    expect(backend.calls).toContainEqual({ method: 'POST', path: 'process?limit=50' });
+
+    backend.fail.process = { status: 503 };
+    await user.click(screen.getByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Process transcripts' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to process transcripts' }));
+  });
+
+  it('a failed stats call is only logged: the cards show dashes and the list still loads', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    backend.fail.stats = { status: 404 };
+    const { store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('library stats could not be loaded', expect.anything()));
+    expect(screen.getByTestId('stat-this-week')).toHaveTextContent('This Week—');
+    expect(toasts(store)).toEqual([]);
+  });
+
+  it('libraryUpdate events (created, updated, deleted) fetch the list again; only created toasts', async () => {
+    const sockets = installFakeSockets();
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    const { store } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    await waitFor(() => expect(sockets.sockets).toHaveLength(1));
+    const socket = sockets.latest();
+    act(() => socket.serverEmit('connect'));
+    for (const type of ['updated', 'deleted', 'created']) {
+      const before = backend.lists.length;
+      if (type === 'created') backend.items.push(transcript('t2', 'Fresh item'));
+      act(() => socket.serverEmit('libraryUpdate', { type, transcript: { id: 't2', title: 'Fresh item' } }));
+      await waitFor(() => expect(backend.lists.length).toBeGreaterThan(before));
+    }
+    expect(await screen.findByRole('button', { name: 'Fresh item' })).toBeInTheDocument();
+    expect(toasts(store).filter((toast) => toast.title === 'New Transcript')).toEqual([
+      { title: 'New Transcript', description: 'Fresh item has been processed and added to your library' },
+    ]);
+  });
+});
+
+describe('/vault detail view', () => {
+  it('opens an item by its id, renders its content as sanitised markdown, and closes', async () => {
+    vaultBackend([transcript('t1', 'Welcome talk')], {
+      contents: {
+        t1: [
+          '# Soil notes',
+          '',
+          'Some **bold** words and a [safe link](https://example.com) and a [bad link](javascript:alert(1)).',
+          '',
+          '- first point',
+          '- second point',
+          '',
+          '<script>window.__pwned = true</script>',
+          '',
+          '<img src="x" onerror="window.__pwned = true">',
+          '',
+          '<a href="javascript:alert(1)" onclick="alert(1)">raw link</a>',
+        ].join('\n'),
+      },
+    });
     const { user, router } = renderWithProviders({ route: '/vault' });
-    await user.click(await screen.findByRole('button', { name: /Welcome talk/ }));
-    const dialog = await screen.findByRole('dialog', { name: 'Welcome talk' });
-    expect(await within(dialog).findByText('Welcome to the show.')).toBeInTheDocument();
+    const dialog = await openDetail(user, 'Welcome talk');
     expect(router.state.location.search).toBe('?item=t1');
+    const content = within(dialog).getByTestId('transcript-content');
+    expect(await within(content).findByRole('heading', { name: 'Soil notes', level: 1 })).toBeInTheDocument();
+    expect(within(content).getByText('bold').tagName).toBe('STRONG');
+    expect(within(content).getAllByRole('listitem').map((entry) => entry.textContent)).toEqual(['first point', 'second point']);
+    expect(within(content).getByRole('link', { name: 'safe link' })).toHaveAttribute('href', 'https://example.com');
+    expect(within(content).getByRole('link', { name: 'safe link' })).toHaveAttribute('rel', 'noopener noreferrer nofollow');
+    // Nothing executable reaches the DOM.
+    expect(content.querySelector('script, img, iframe, [onerror], [onclick]')).toBeNull();
+    for (const link of content.querySelectorAll('a')) expect(link.getAttribute('href') ?? '').not.toMatch(/^javascript:/i);
+    expect((window as unknown as { __pwned?: boolean }).__pwned).toBeUndefined();
+
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(router.state.location.search).toBe('');
   });
 
-  it('opens the item named in ?item= directly', async () => {
+  it('/vault?item=<id> opens that item from GET /library/transcripts/{id}, even when the list does not hold it', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk'), transcript('t9', 'Deep item', { isStarred: true })], {
+      contents: { t9: 'Deep body' },
+    });
     server.use(
-      listHandler({ 1: [transcript('t1', 'Welcome talk'), transcript('t2', 'Second')] }, 2),
-      http.get('/api/library/transcripts/t2/content', () => HttpResponse.json({ data: { content: 'Second body' } })),
+      http.get('/api/library/transcripts', ({ request }) => {
+        backend.lists.push(new URL(request.url).searchParams);
+        return HttpResponse.json({ data: [backend.items[0]], meta: { page: 1, limit: 20, total: 1, hasMore: false } });
+      }),
     );
-    renderWithProviders({ route: '/vault?item=t2' });
-    const dialog = await screen.findByRole('dialog', { name: 'Second' });
-    expect(await within(dialog).findByText('Second body')).toBeInTheDocument();
+    renderWithProviders({ route: '/vault?item=t9' });
+    const dialog = await screen.findByRole('dialog', { name: 'Deep item' });
+    expect(await within(dialog).findByText('Deep body')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Star' })).toHaveAttribute('aria-pressed', 'true');
   });
 
-  it('loads more pages', async () => {
-    const first = Array.from({ length: 20 }, (_, index) => transcript(`a${index}`, `Item ${index}`));
-    server.use(listHandler({ 1: first, 2: [transcript('b1', 'Page two item')] }, 21));
+  it('an unknown item shows the server message in the dialog', async () => {
+    vaultBackend([]);
+    renderWithProviders({ route: '/vault?item=nope' });
+    const dialog = await screen.findByRole('dialog', { name: 'Transcript unavailable' });
+    expect(within(dialog).getByText('Transcript not found')).toBeInTheDocument();
+  });
+
+  it("a failed content fetch says 'Failed to fetch transcript content'", async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    backend.fail.content = { status: 404 };
     const { user } = renderWithProviders({ route: '/vault' });
-    await screen.findByText('Item 19');
-    expect(screen.getByText('21 items')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await screen.findByText('Page two item')).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    const dialog = await openDetail(user, 'Welcome talk');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to fetch transcript content');
   });
 
-  it('shows an empty state', async () => {
-    server.use(listHandler({}, 0));
-    renderWithProviders({ route: '/vault' });
-    expect(await screen.findByText('Your Vault is empty')).toBeInTheDocument();
+  it('edits the details (title, author, growth level, section), sending only what changed', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')], { contents: { t1: 'Body' } });
+    const { user } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    await user.click(within(dialog).getByRole('button', { name: 'Edit details' }));
+    const form = within(dialog).getByRole('form', { name: 'Edit details' });
+    await user.clear(within(form).getByLabelText('Title'));
+    await user.type(within(form).getByLabelText('Title'), 'Welcome, revised');
+    await user.selectOptions(within(form).getByLabelText('Growth level'), '3 · Understood');
+    await user.selectOptions(within(form).getByLabelText('Section'), await within(form).findByRole('option', { name: 'Gardening basics' }));
+    await user.click(within(form).getByRole('button', { name: 'Save details' }));
+    await waitFor(() =>
+      expect(backend.calls).toContainEqual({
+        method: 'PUT',
+        path: 'metadata/t1',
+        body: { title: 'Welcome, revised', gwthLevel: 3, sectionId: 'sec-1' },
+      }),
+    );
+    expect(await screen.findByRole('dialog', { name: 'Welcome, revised' })).toBeInTheDocument();
+    expect(within(dialog).queryByRole('form', { name: 'Edit details' })).not.toBeInTheDocument();
+    expect(within(dialog).getByText('3 · Understood')).toBeInTheDocument();
+    expect(within(dialog).getByText('Gardening basics')).toBeInTheDocument();
+    // The list shows the new title too.
+    expect(await screen.findByRole('button', { name: 'Welcome, revised', hidden: true })).toBeInTheDocument();
   });
 
-  it("shows 'Error loading vault' with Refresh Page on failure", async () => {
-    server.use(http.get('/api/library/transcripts', () => new HttpResponse(null, { status: 500 })));
-    renderWithProviders({ route: '/vault' });
-    expect(await screen.findByText('Error loading vault', {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Refresh Page' })).toBeInTheDocument();
-    expect(await screen.findByText('Error loading data')).toBeInTheDocument();
-    expect(screen.getByText('Please refresh the page.')).toBeInTheDocument();
+  it("a failed metadata save toasts 'Failed to update metadata', or the server's message, and keeps the form", async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    backend.fail.metadata = { status: 500 };
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    await user.click(within(dialog).getByRole('button', { name: 'Edit details' }));
+    await user.type(within(dialog).getByLabelText('Author'), 'Ada');
+    await user.click(within(dialog).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to update metadata' }));
+    expect(within(dialog).getByRole('form', { name: 'Edit details' })).toBeInTheDocument();
+
+    backend.fail.metadata = { status: 400, message: 'author must be at most 200 characters' };
+    await user.click(within(dialog).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'author must be at most 200 characters' }));
+  });
+
+  it('rates and stars the item', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    const { user } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    await user.click(within(dialog).getByRole('radio', { name: '4 stars' }));
+    await waitFor(() => expect(within(dialog).getByRole('radio', { name: '4 stars' })).toBeChecked());
+    expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { rating: 4 } });
+    await user.click(within(dialog).getByRole('button', { name: 'Star' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Star' })).toHaveAttribute('aria-pressed', 'true'));
+    expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { isStarred: true } });
+    await user.click(within(dialog).getByRole('button', { name: 'Clear rating' }));
+    await waitFor(() => expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { rating: null } }));
+  });
+
+  it('offers the suggested tags and rating; adds a suggested tag, a typed tag, and removes one', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk', { tags: ['talk'] })]);
+    backend.suggestions.t1 = { suggestedTags: ['soil', 'talk', 'garden'], suggestedRating: 4 };
+    const { user } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    const suggested = await within(dialog).findByRole('group', { name: 'Suggested tags' });
+    // A tag the item has is not offered again.
+    expect(within(suggested).getAllByRole('button').map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Add suggested tag soil',
+      'Add suggested tag garden',
+    ]);
+    expect(within(dialog).getByTestId('suggested-rating')).toHaveTextContent('Suggested rating: 4');
+
+    await user.click(within(suggested).getByRole('button', { name: 'Add suggested tag soil' }));
+    await waitFor(() => expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { tags: ['talk', 'soil'] } }));
+    const tagList = within(dialog).getByRole('list', { name: 'Tags' });
+    await waitFor(() => expect(within(tagList).getAllByRole('listitem').map((tag) => tag.textContent)).toEqual(['talk', 'soil']));
+    expect(within(dialog).queryByRole('button', { name: 'Add suggested tag soil' })).not.toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText('Add a tag'), 'compost{Enter}');
+    await waitFor(() =>
+      expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { tags: ['talk', 'soil', 'compost'] } }),
+    );
+    await user.click(await within(dialog).findByRole('button', { name: 'Remove tag talk' }));
+    await waitFor(() => expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { tags: ['soil', 'compost'] } }));
+
+    await user.click(within(dialog).getByRole('button', { name: 'Use it' }));
+    await waitFor(() => expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { rating: 4 } }));
+  });
+
+  it('a failed suggestions fetch offers no tags and a rating of 5', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
+    backend.fail.suggestions = { status: 404 };
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    expect(await within(dialog).findByTestId('suggested-rating')).toHaveTextContent('Suggested rating: 5');
+    expect(within(dialog).queryByRole('group', { name: 'Suggested tags' })).not.toBeInTheDocument();
+    expect(toasts(store)).toEqual([]);
+  });
+
+  it('edits the content and renders the saved text; a failed save toasts the §8 message', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk')], { contents: { t1: 'Old text' } });
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    await within(dialog).findByText('Old text');
+    await user.click(within(dialog).getByRole('button', { name: 'Edit content' }));
+    const editor = within(dialog).getByLabelText('Content (markdown)');
+    expect(editor).toHaveValue('Old text');
+
+    backend.fail.updateContent = { status: 500 };
+    await user.clear(editor);
+    await user.type(editor, '## New heading');
+    await user.click(within(dialog).getByRole('button', { name: 'Save content' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to update content' }));
+    expect(within(dialog).getByLabelText('Content (markdown)')).toBeInTheDocument();
+
+    delete backend.fail.updateContent;
+    await user.click(within(dialog).getByRole('button', { name: 'Save content' }));
+    expect(await within(dialog).findByRole('heading', { name: 'New heading', level: 2 })).toBeInTheDocument();
+    expect(backend.calls).toContainEqual({ method: 'PUT', path: 'content/t1', body: { content: '## New heading' } });
+  });
+
+  it('exports the item in a chosen format (srt and vtt only for audio) through the download link', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk'), transcript('p1', 'A PDF', { sourceType: 'PDF' })]);
+    const downloads = captureDownloads();
+    const { user, store } = renderWithProviders({ route: '/vault' });
+    let dialog = await openDetail(user, 'Welcome talk');
+    const format = within(dialog).getByLabelText('Export format');
+    expect(format).toHaveValue('markdown');
+    expect(within(format).getAllByRole('option')).toHaveLength(5);
+    await user.selectOptions(format, 'Subtitles (.srt)');
+    const lists = backend.lists.length;
+    await user.click(within(dialog).getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(downloads).toEqual([{ href: '/api/library/downloads/one-t1', download: 'Welcome talk.srt' }]));
+    expect(backend.calls).toContainEqual({ method: 'POST', path: 'export/t1', body: { format: 'srt' } });
+    expect(toasts(store)).toContainEqual({ title: 'Download started', description: 'Welcome talk.srt' });
+    // lastExported changed: the detail and the list (its groups) are fetched again.
+    expect(await within(dialog).findByText('Feb 01, 2024')).toBeInTheDocument();
+    await waitFor(() => expect(backend.lists.length).toBeGreaterThan(lists));
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByRole('button', { name: /Downloaded on Feb 01, 2024/ })).toBeInTheDocument();
+
+    dialog = await openDetail(user, 'A PDF');
+    expect(within(within(dialog).getByLabelText('Export format')).getAllByRole('option').map((option) => option.getAttribute('value'))).toEqual([
+      'markdown',
+      'txt',
+      'json',
+    ]);
+    backend.fail.export = { status: 502 };
+    await user.click(within(dialog).getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to export transcript' }));
+    expect(downloads).toHaveLength(1);
+  });
+
+  it('deletes after confirmation; Cancel keeps the item; a failure toasts the §8 message', async () => {
+    const backend = vaultBackend([transcript('t1', 'Welcome talk'), transcript('t2', 'Meeting notes')]);
+    const { user, store, router } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Welcome talk');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    let confirm = await screen.findByRole('dialog', { name: 'Delete transcript?' });
+    expect(confirm).toHaveTextContent('Welcome talk will be removed from your Vault. This cannot be undone.');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete transcript?' })).not.toBeInTheDocument());
+    expect(backend.calls.filter((call) => call.method === 'DELETE')).toEqual([]);
+
+    backend.fail.delete = { status: 500 };
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    confirm = await screen.findByRole('dialog', { name: 'Delete transcript?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toasts(store)).toContainEqual({ title: 'Error', description: 'Failed to delete transcript' }));
+    expect(screen.getByRole('dialog', { name: 'Delete transcript?' })).toBeInTheDocument();
+
+    delete backend.fail.delete;
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(toasts(store)).toContainEqual({ title: 'Transcript deleted', description: 'Welcome talk' });
+    expect(router.state.location.search).toBe('');
+    await waitFor(() => expect(cardTitles()).toEqual(['Meeting notes']));
   });
 });

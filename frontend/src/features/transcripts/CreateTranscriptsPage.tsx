@@ -18,6 +18,7 @@ import {
   X,
   XCircle,
 } from 'lucide-react';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -26,7 +27,7 @@ import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths, vaultItemHref } from '@/config/paths';
 import { formatDate, formatProcessingTime } from '@/lib/format';
-import { useGetTranscriptionHistoryQuery } from './transcriptsApi';
+import { useGetTranscriptionHistoryQuery, useGetVaultItemIdByPathQuery } from './transcriptsApi';
 import {
   cancelFile,
   importHandedOverFiles,
@@ -318,11 +319,7 @@ function TranscriptionRow({ file }: { file: TranscriptionFile }) {
               <X size={14} aria-hidden="true" /> Cancel
             </button>
           )}
-          {file.status === 'completed' && (
-            <Link className="btn btn-sm btn-outline" to={vaultItemHref(file.id)}>
-              <ExternalLink size={14} aria-hidden="true" /> Vault
-            </Link>
-          )}
+          {file.status === 'completed' && <VaultLink transcriptPath={file.transcriptPath} />}
           {!running && (
             <Dialog.Root open={confirmRemove} onOpenChange={setConfirmRemove}>
               <Dialog.Trigger asChild>
@@ -354,6 +351,24 @@ function TranscriptionRow({ file }: { file: TranscriptionFile }) {
         </div>
       </td>
     </tr>
+  );
+}
+
+/**
+ * A completed row's link to its Vault item, found by the row's transcript path: /vault?item=<id>
+ * once the Vault has the item, the Vault itself until then (or when the row has no path).
+ */
+function VaultLink({ transcriptPath }: { transcriptPath: string | null }) {
+  const { data: itemId, isFetching } = useGetVaultItemIdByPathQuery(transcriptPath ?? skipToken);
+  return (
+    <Link
+      className="btn btn-sm btn-outline"
+      to={itemId ? vaultItemHref(itemId) : paths.vault}
+      aria-busy={isFetching || undefined}
+      data-item-id={itemId ?? undefined}
+    >
+      <ExternalLink size={14} aria-hidden="true" /> Vault
+    </Link>
   );
 }
 

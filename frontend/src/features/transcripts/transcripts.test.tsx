@@ -204,7 +204,16 @@ describe('/transcripts running a job', () => {
 
   it('follows progress, completion and errors from the socket until all are done', async () => {
     const seen: StartBody[] = [];
-    server.use(startHandler('job-7', seen));
+    const lookups: string[] = [];
+    server.use(
+      startHandler('job-7', seen),
+      http.get('/api/library/transcripts', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        lookups.push(params.toString());
+        const data = params.get('path') === 't/a.txt' ? [{ id: 'vault-a', title: 'A' }] : [];
+        return HttpResponse.json({ data, meta: { page: 1, limit: 1, total: data.length, hasMore: false } });
+      }),
+    );
     handOver(['A', 'B']);
     const { user, socket } = await renderTranscripts();
     connect(socket);
@@ -229,7 +238,9 @@ describe('/transcripts running a job', () => {
     );
     expect(within(rowFor('A')).getByText('Completed')).toBeInTheDocument();
     expect(within(rowFor('A')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
-    expect(within(rowFor('A')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', `/vault?item=${a.id}`);
+    // The Vault link goes by the row's transcript path to the library item's id.
+    await waitFor(() => expect(within(rowFor('A')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', '/vault?item=vault-a'));
+    expect(lookups).toEqual(['path=t%2Fa.txt&limit=1']);
     expect(within(rowFor('A')).getByText('Processed in 12.3s')).toBeInTheDocument();
     expect(screen.queryByText('All transcriptions completed!')).not.toBeInTheDocument();
 
@@ -561,5 +572,41 @@ describe('/transcripts failure messages', () => {
     await user.click(screen.getByRole('button', { name: 'Stop All' }));
     expect(await screen.findByText('Failed to stop all transcriptions')).toBeInTheDocument();
     await waitFor(() => expect(within(rowFor('A')).getByText('Pending')).toBeInTheDocument());
+  });
+});
+
+describe('/transcripts Vault link', () => {
+  it('links to the Vault until the library has the item, then to /vault?item=<id>; a libraryUpdate asks again', async () => {
+    seed([storedFile({ id: 'f1', title: 'Done', status: 'completed', progress: 100, transcriptPath: 'transcripts/f1.txt' })]);
+    let known = false;
+    const lookups: Array<string | null> = [];
+    server.use(
+      http.get('/api/library/transcripts', ({ request }) => {
+        const params = new URL(request.url).searchParams;
+        lookups.push(params.get('path'));
+        const data = known ? [{ id: 'item-9', title: 'Done' }] : [];
+        return HttpResponse.json({ data, meta: { page: 1, limit: 1, total: data.length, hasMore: false } });
+      }),
+    );
+    const { socket, user, router } = await renderTranscripts();
+    connect(socket);
+    await waitFor(() => expect(lookups).toEqual(['transcripts/f1.txt']));
+    expect(within(rowFor('Done')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', '/vault');
+
+    known = true;
+    act(() => socket.serverEmit('libraryUpdate', { type: 'created', transcript: { id: 'item-9', title: 'Done' } }));
+    await waitFor(() => expect(within(rowFor('Done')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', '/vault?item=item-9'));
+    server.use(
+      http.get('/api/library/transcripts/item-9', () => HttpResponse.json({ data: { id: 'item-9', title: 'Done', tags: [], rating: null, isStarred: false, gwthLevel: null, sectionId: null, author: '', createdAt: '2024-01-05T10:00:00Z', lastExported: null, sourceType: 'AUDIO', duration: 7 } })),
+      http.get('/api/library/transcripts/item-9/content', () => HttpResponse.json({ data: { content: 'Done text' } })),
+      http.get('/api/library/transcripts/item-9/suggestions', () => HttpResponse.json({ data: { suggestedTags: [], suggestedRating: 3 } })),
+      http.get('/api/library/stats', () => HttpResponse.json({ data: { totalTranscripts: 1, totalDuration: 7, storageUsed: 10, avgRating: null, thisMonth: 1 } })),
+      http.get('/api/library/tags', () => HttpResponse.json({ data: [] })),
+      http.get('/api/library/syllabus-sections', () => HttpResponse.json({ data: [] })),
+    );
+    await user.click(within(rowFor('Done')).getByRole('link', { name: 'Vault' }));
+    expect(router.state.location.pathname).toBe('/vault');
+    const dialog = await screen.findByRole('dialog', { name: 'Done' });
+    expect(await within(dialog).findByText('Done text')).toBeInTheDocument();
   });
 });

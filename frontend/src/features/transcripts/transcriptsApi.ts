@@ -65,7 +65,20 @@ export const transcriptsApi = baseApi.injectEndpoints({
       transformResponse: (response: Envelope<HistoryEntry[]>) => response.data ?? [],
       providesTags: (_result, _error, jobId) => [{ type: 'History', id: jobId }, 'History'],
     }),
+    /**
+     * The id of the Vault item made from a transcript path (`GET /library/transcripts?path=…&limit=1`),
+     * null while the Vault has none. Provides the Vault lists' tag, so a libraryUpdate event (the
+     * item was created) asks again.
+     */
+    getVaultItemIdByPath: build.query<string | null, string>({
+      query: (path) => `/library/transcripts?${new URLSearchParams({ path, limit: '1' }).toString()}`,
+      transformResponse: (response: { data?: Array<{ id?: unknown }> } | null) => {
+        const id = Array.isArray(response?.data) ? response.data[0]?.id : undefined;
+        return typeof id === 'string' && id ? id : null;
+      },
+      providesTags: [{ type: 'Transcript', id: 'LIST' }],
+    }),
   }),
 });
 
-export const { useGetTranscriptionHistoryQuery } = transcriptsApi;
+export const { useGetTranscriptionHistoryQuery, useGetVaultItemIdByPathQuery } = transcriptsApi;

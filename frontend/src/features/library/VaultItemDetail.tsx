@@ -1,0 +1,526 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { Download, LoaderCircle, Pencil, Plus, Sparkles, Star, Trash2, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { errorMessage } from '@/api/errors';
+import { useAppDispatch } from '@/app/hooks';
+import { startLinkDownload } from '@/lib/download';
+import { formatDate, formatDuration } from '@/lib/format';
+import { showToast } from '@/lib/toast';
+import {
+  EXPORT_FORMAT_LABELS,
+  exportFormatsFor,
+  GWTH_LEVELS,
+  gwthLabel,
+  sourceTypeLabel,
+  useDeleteTranscriptMutation,
+  useExportTranscriptMutation,
+  useGetLibraryTagsQuery,
+  useGetSuggestionsQuery,
+  useGetSyllabusSectionsQuery,
+  useGetTranscriptContentQuery,
+  useGetVaultItemQuery,
+  useUpdateContentMutation,
+  useUpdateMetadataMutation,
+  VAULT_ERRORS,
+  type ExportFormat,
+  type LibraryTranscript,
+  type MetadataChanges,
+} from './libraryApi';
+import { MarkdownContent } from './MarkdownContent';
+
+/** The detail view of one item (`/vault?item=<id>`), fetched by its id. */
+export function VaultItemDetail({ itemId, onClose }: { itemId: string; onClose: () => void }) {
+  const { data: item, error, isLoading } = useGetVaultItemQuery(itemId);
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-lg vault-detail" data-testid="vault-detail">
+          {item ? (
+            <DetailBody item={item} onDeleted={onClose} />
+          ) : (
+            <>
+              <div className="dialog-header">
+                <div>
+                  <Dialog.Title className="dialog-title">{isLoading ? 'Loading...' : 'Transcript unavailable'}</Dialog.Title>
+                  <Dialog.Description className={isLoading ? 'muted' : 'text-danger'} role={error ? 'alert' : undefined}>
+                    {error ? errorMessage(error, VAULT_ERRORS.fetch) : 'Fetching the transcript.'}
+                  </Dialog.Description>
+                </div>
+                <CloseButton />
+              </div>
+            </>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function CloseButton() {
+  return (
+    <Dialog.Close asChild>
+      <button type="button" className="icon-button" aria-label="Close">
+        <X size={18} aria-hidden="true" />
+      </button>
+    </Dialog.Close>
+  );
+}
+
+function useFailureToast() {
+  const dispatch = useAppDispatch();
+  return (failure: unknown, fallback: string) =>
+    dispatch(showToast({ title: 'Error', description: errorMessage(failure, fallback), variant: 'destructive' }));
+}
+
+function DetailBody({ item, onDeleted }: { item: LibraryTranscript; onDeleted: () => void }) {
+  const failed = useFailureToast();
+  const [updateMetadata, { isLoading: saving }] = useUpdateMetadataMutation();
+  const [editingDetails, setEditingDetails] = useState(false);
+  const { data: sections = [] } = useGetSyllabusSectionsQuery();
+  const section = sections.find((candidate) => candidate.id === item.sectionId);
+  const meta = [item.author, formatDate(item.createdAt), sourceTypeLabel(item.sourceType), item.duration ? formatDuration(item.duration) : null]
+    .filter(Boolean)
+    .join(' · ');
+
+  /** Saves metadata; false when the call failed (its message is toasted). */
+  async function save(changes: MetadataChanges): Promise<boolean> {
+    try {
+      await updateMetadata({ id: item.id, changes }).unwrap();
+      return true;
+    } catch (failure) {
+      failed(failure, VAULT_ERRORS.metadata);
+      return false;
+    }
+  }
+
+  return (
+    <>
+      <div className="dialog-header">
+        <div className="vault-detail-heading">
+          <Dialog.Title className="dialog-title">{item.title}</Dialog.Title>
+          <Dialog.Description className="muted">{meta || 'Transcript'}</Dialog.Description>
+        </div>
+        <div className="button-row">
+          <button
+            type="button"
+            className={`icon-button${item.isStarred ? ' on' : ''}`}
+            aria-label="Star"
+            aria-pressed={item.isStarred}
+            disabled={saving}
+            onClick={() => void save({ isStarred: !item.isStarred })}
+          >
+            <Star size={18} className={item.isStarred ? 'star' : undefined} aria-hidden="true" />
+          </button>
+          <CloseButton />
+        </div>
+      </div>
+
+      <div className="vault-detail-body">
+        <div className="vault-detail-actions">
+          <ExportControl item={item} />
+          <button type="button" className="btn btn-sm btn-outline" aria-expanded={editingDetails} onClick={() => setEditingDetails((open) => !open)}>
+            <Pencil size={14} aria-hidden="true" /> Edit details
+          </button>
+          <DeleteButton item={item} onDeleted={onDeleted} />
+        </div>
+
+        {editingDetails ? (
+          <MetadataForm item={item} saving={saving} onSave={save} onDone={() => setEditingDetails(false)} />
+        ) : (
+          <dl className="vault-detail-meta">
+            <div>
+              <dt>Downloaded</dt>
+              <dd>{item.lastExported ? formatDate(item.lastExported) : 'Not downloaded'}</dd>
+            </div>
+            <div>
+              <dt>Growth level</dt>
+              <dd>{gwthLabel(item.gwthLevel) ? `${item.gwthLevel} · ${gwthLabel(item.gwthLevel)}` : 'Not set'}</dd>
+            </div>
+            <div>
+              <dt>Section</dt>
+              <dd>{section?.title ?? 'None'}</dd>
+            </div>
+            <div>
+              <dt>Author</dt>
+              <dd>{item.author || 'Unknown'}</dd>
+            </div>
+          </dl>
+        )}
+
+        <RatingAndTags item={item} saving={saving} onSave={save} />
+        <ContentSection item={item} />
+      </div>
+    </>
+  );
+}
+
+function ExportControl({ item }: { item: LibraryTranscript }) {
+  const dispatch = useAppDispatch();
+  const failed = useFailureToast();
+  const formatId = useId();
+  const formats = exportFormatsFor([item.sourceType]);
+  const [format, setFormat] = useState<ExportFormat>('markdown');
+  const [exportTranscript, { isLoading }] = useExportTranscriptMutation();
+
+  async function run() {
+    try {
+      const { downloadUrl, filename } = await exportTranscript({ id: item.id, format }).unwrap();
+      startLinkDownload(downloadUrl, filename);
+      dispatch(showToast({ title: 'Download started', description: filename, variant: 'success' }));
+    } catch (failure) {
+      failed(failure, VAULT_ERRORS.export);
+    }
+  }
+
+  return (
+    <div className="export-control">
+      <label htmlFor={formatId} className="visually-hidden">
+        Export format
+      </label>
+      <select id={formatId} className="select-sm" value={format} onChange={(event) => setFormat(event.target.value as ExportFormat)}>
+        {formats.map((candidate) => (
+          <option key={candidate} value={candidate}>
+            {EXPORT_FORMAT_LABELS[candidate]}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="btn btn-sm btn-primary" disabled={isLoading} onClick={() => void run()}>
+        {isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Download size={14} aria-hidden="true" />}
+        Export
+      </button>
+    </div>
+  );
+}
+
+function DeleteButton({ item, onDeleted }: { item: LibraryTranscript; onDeleted: () => void }) {
+  const dispatch = useAppDispatch();
+  const failed = useFailureToast();
+  const [open, setOpen] = useState(false);
+  const [deleteTranscript, { isLoading }] = useDeleteTranscriptMutation();
+
+  async function confirm() {
+    try {
+      await deleteTranscript(item.id).unwrap();
+      setOpen(false);
+      dispatch(showToast({ title: 'Transcript deleted', description: item.title, variant: 'success' }));
+      onDeleted();
+    } catch (failure) {
+      failed(failure, VAULT_ERRORS.delete);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !isLoading && setOpen(next)}>
+      <Dialog.Trigger asChild>
+        <button type="button" className="btn btn-sm btn-danger-outline">
+          <Trash2 size={14} aria-hidden="true" /> Delete
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay dialog-overlay-top" />
+        <Dialog.Content className="dialog dialog-sm dialog-top">
+          <div>
+            <Dialog.Title className="dialog-title">Delete transcript?</Dialog.Title>
+            <Dialog.Description className="muted">{item.title} will be removed from your Vault. This cannot be undone.</Dialog.Description>
+          </div>
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <button type="button" className="btn btn-outline" disabled={isLoading}>
+                Cancel
+              </button>
+            </Dialog.Close>
+            <button type="button" className="btn btn-danger" disabled={isLoading} onClick={() => void confirm()}>
+              {isLoading ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Trash2 size={16} aria-hidden="true" />}
+              {isLoading ? 'Deleting...' : 'Delete'}
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function MetadataForm({
+  item,
+  saving,
+  onSave,
+  onDone,
+}: {
+  item: LibraryTranscript;
+  saving: boolean;
+  onSave: (changes: MetadataChanges) => Promise<boolean>;
+  onDone: () => void;
+}) {
+  const baseId = useId();
+  const { data: sections = [] } = useGetSyllabusSectionsQuery();
+  const [title, setTitle] = useState(item.title);
+  const [author, setAuthor] = useState(item.author ?? '');
+  const [level, setLevel] = useState(item.gwthLevel === null ? '' : String(item.gwthLevel));
+  const [sectionId, setSectionId] = useState(item.sectionId ?? '');
+  const titleMissing = title.trim() === '';
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (titleMissing) return;
+    // Only what changed is sent.
+    const changes: MetadataChanges = {};
+    if (title.trim() !== item.title) changes.title = title.trim();
+    if (author.trim() !== (item.author ?? '')) changes.author = author.trim();
+    const nextLevel = level === '' ? null : Number(level);
+    if (nextLevel !== item.gwthLevel) changes.gwthLevel = nextLevel;
+    const nextSection = sectionId === '' ? null : sectionId;
+    if (nextSection !== item.sectionId) changes.sectionId = nextSection;
+    if (Object.keys(changes).length === 0 || (await onSave(changes))) onDone();
+  }
+
+  return (
+    <form className="vault-meta-form" aria-label="Edit details" onSubmit={(event) => void submit(event)} noValidate>
+      <div className="field">
+        <label htmlFor={`${baseId}-title`}>Title</label>
+        <input
+          id={`${baseId}-title`}
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          aria-invalid={titleMissing}
+          aria-describedby={titleMissing ? `${baseId}-title-error` : undefined}
+        />
+        {titleMissing && (
+          <p id={`${baseId}-title-error`} className="field-error">
+            A title is required
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={`${baseId}-author`}>Author</label>
+        <input id={`${baseId}-author`} value={author} onChange={(event) => setAuthor(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${baseId}-level`}>Growth level</label>
+        <select id={`${baseId}-level`} value={level} onChange={(event) => setLevel(event.target.value)}>
+          <option value="">Not set</option>
+          {GWTH_LEVELS.map(({ level: value, label }) => (
+            <option key={value} value={String(value)}>
+              {value} · {label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${baseId}-section`}>Section</label>
+        <select id={`${baseId}-section`} value={sectionId} onChange={(event) => setSectionId(event.target.value)}>
+          <option value="">None</option>
+          {sections.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="dialog-actions vault-meta-actions">
+        <button type="button" className="btn btn-sm btn-outline" disabled={saving} onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-sm btn-primary" disabled={saving || titleMissing}>
+          {saving && <LoaderCircle className="spin" size={14} aria-hidden="true" />}
+          Save details
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const starsText = (count: number) => (count === 1 ? '1 star' : `${count} stars`);
+
+function RatingAndTags({
+  item,
+  saving,
+  onSave,
+}: {
+  item: LibraryTranscript;
+  saving: boolean;
+  onSave: (changes: MetadataChanges) => Promise<boolean>;
+}) {
+  const baseId = useId();
+  const { data: suggestions, isFetching: suggesting } = useGetSuggestionsQuery(item.id);
+  const { data: libraryTags = [] } = useGetLibraryTagsQuery();
+  const [draft, setDraft] = useState('');
+  const tags = item.tags ?? [];
+  const has = (tag: string) => tags.some((existing) => existing.toLowerCase() === tag.toLowerCase());
+  const suggestedTags = (suggestions?.suggestedTags ?? []).filter((tag) => !has(tag));
+
+  async function addTag(raw: string) {
+    const tag = raw.trim();
+    if (!tag || has(tag)) {
+      setDraft('');
+      return;
+    }
+    if (await onSave({ tags: [...tags, tag] })) setDraft('');
+  }
+
+  return (
+    <div className="vault-detail-grid">
+      <fieldset className="rating-field" disabled={saving}>
+        <legend>Rating</legend>
+        <div className="rating-stars">
+          {[1, 2, 3, 4, 5].map((value) => (
+            <label key={value} className="rating-star" title={starsText(value)}>
+              <input
+                type="radio"
+                name={`${baseId}-rating`}
+                className="visually-hidden"
+                value={value}
+                checked={item.rating === value}
+                onChange={() => void onSave({ rating: value })}
+              />
+              <Star size={22} className={item.rating !== null && value <= item.rating ? 'star' : 'star-empty'} aria-hidden="true" />
+              <span className="visually-hidden">{starsText(value)}</span>
+            </label>
+          ))}
+          {item.rating !== null && (
+            <button type="button" className="btn btn-sm btn-ghost" onClick={() => void onSave({ rating: null })}>
+              Clear rating
+            </button>
+          )}
+        </div>
+        {suggestions && (
+          <p className="suggested-rating" data-testid="suggested-rating">
+            <Sparkles size={14} aria-hidden="true" /> Suggested rating: {suggestions.suggestedRating}
+            {item.rating !== suggestions.suggestedRating && (
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => void onSave({ rating: suggestions.suggestedRating })}>
+                Use it
+              </button>
+            )}
+          </p>
+        )}
+      </fieldset>
+
+      <fieldset className="tags-field" disabled={saving}>
+        <legend>Tags</legend>
+        {tags.length > 0 ? (
+          <ul className="tag-list" aria-label="Tags">
+            {tags.map((tag) => (
+              <li key={tag} className="tag tag-removable">
+                {tag}
+                <button type="button" aria-label={`Remove tag ${tag}`} onClick={() => void onSave({ tags: tags.filter((other) => other !== tag) })}>
+                  <X size={12} aria-hidden="true" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No tags yet.</p>
+        )}
+        <form
+          className="tag-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void addTag(draft);
+          }}
+        >
+          <label htmlFor={`${baseId}-tag`} className="visually-hidden">
+            Add a tag
+          </label>
+          <input
+            id={`${baseId}-tag`}
+            className="input-sm"
+            list={`${baseId}-known-tags`}
+            placeholder="Add a tag"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <datalist id={`${baseId}-known-tags`}>
+            {libraryTags.map((tag) => (
+              <option key={tag.id} value={tag.name} />
+            ))}
+          </datalist>
+          <button type="submit" className="btn btn-sm btn-outline" disabled={!draft.trim()}>
+            <Plus size={14} aria-hidden="true" /> Add
+          </button>
+        </form>
+        {suggesting && !suggestions ? (
+          <p className="muted suggestions-note">Finding suggestions...</p>
+        ) : suggestedTags.length > 0 ? (
+          <div className="suggested-tags" role="group" aria-label="Suggested tags">
+            <span className="muted">
+              <Sparkles size={14} aria-hidden="true" /> Suggested:
+            </span>
+            {suggestedTags.map((tag) => (
+              <button key={tag} type="button" className="tag tag-suggestion" aria-label={`Add suggested tag ${tag}`} onClick={() => void addTag(tag)}>
+                <Plus size={12} aria-hidden="true" /> {tag}
+              </button>
+            ))}
+          </div>
+        ) : null}
+      </fieldset>
+    </div>
+  );
+}
+
+function ContentSection({ item }: { item: LibraryTranscript }) {
+  const dispatch = useAppDispatch();
+  const failed = useFailureToast();
+  const editorId = useId();
+  const { data: content, isLoading, error } = useGetTranscriptContentQuery(item.id);
+  const [updateContent, { isLoading: saving }] = useUpdateContentMutation();
+  const [draft, setDraft] = useState<string | null>(null);
+
+  async function save() {
+    if (draft === null) return;
+    try {
+      await updateContent({ id: item.id, content: draft }).unwrap();
+      setDraft(null);
+      dispatch(showToast({ title: 'Content saved', description: item.title, variant: 'success' }));
+    } catch (failure) {
+      failed(failure, VAULT_ERRORS.updateContent);
+    }
+  }
+
+  return (
+    <section className="vault-content" aria-labelledby={`${editorId}-heading`}>
+      <div className="vault-content-head">
+        <h3 id={`${editorId}-heading`} className="group-title">
+          Content
+        </h3>
+        {draft === null && content !== undefined && !error && (
+          <button type="button" className="btn btn-sm btn-outline" onClick={() => setDraft(content)}>
+            <Pencil size={14} aria-hidden="true" /> Edit content
+          </button>
+        )}
+      </div>
+      {draft !== null ? (
+        <div className="content-editor">
+          <label htmlFor={editorId} className="visually-hidden">
+            Content (markdown)
+          </label>
+          <textarea id={editorId} value={draft} rows={14} onChange={(event) => setDraft(event.target.value)} />
+          <div className="dialog-actions">
+            <button type="button" className="btn btn-sm btn-outline" disabled={saving} onClick={() => setDraft(null)}>
+              Cancel
+            </button>
+            <button type="button" className="btn btn-sm btn-primary" disabled={saving} onClick={() => void save()}>
+              {saving && <LoaderCircle className="spin" size={14} aria-hidden="true" />}
+              Save content
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="transcript-content" data-testid="transcript-content">
+          {isLoading ? (
+            <p className="muted" role="status">
+              Loading...
+            </p>
+          ) : error ? (
+            <p className="row-error" role="alert">
+              {errorMessage(error, VAULT_ERRORS.content)}
+            </p>
+          ) : content ? (
+            <MarkdownContent content={content} />
+          ) : (
+            <p className="muted">This transcript has no text.</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
