@@ -448,6 +448,9 @@ async function vaultSteps(page, audioTitle) {
     await waitForLabeled(page.getByText(/results? for “garden”/), 'the search results', { timeout: 30_000 });
     const card = vaultCard(page, audioTitle);
     await waitForLabeled(card, `${audioTitle} among the results`, { timeout: 30_000 });
+    // The card is on screen from the list before the search; its snippet comes with the hits.
+    await waitForLabeled(card.locator('mark').first(), `a highlight in ${audioTitle}`, { timeout: 30_000 });
+    await waitForLabeled(card.locator('.match-time').first(), `a match time in ${audioTitle}`, { timeout: 30_000 });
     const marked = (await card.locator('mark').allInnerTexts()).map((text) => text.toLowerCase());
     if (!marked.includes('garden')) throw new Error(`the snippets mark ${JSON.stringify(marked)}, not "garden"`);
     const times = await card.locator('.match-time').allInnerTexts();

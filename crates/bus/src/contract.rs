@@ -88,6 +88,16 @@ pub struct LibraryIngest {
     pub traceparent: Option<String>,
 }
 
+/// One recognised stretch of speech, as the worker writes it to a transcript's
+/// `….segments.json` (a JSON array of these) and the library reads it back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptSegment {
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+}
+
 impl WorkItem for LibraryIngest {
     const QUEUE: &'static str = "library.ingest";
     fn traceparent(&self) -> Option<&str> {

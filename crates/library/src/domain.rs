@@ -72,13 +72,8 @@ pub struct ItemPage {
     pub has_more: bool,
 }
 
-/// One stretch of a transcript, as the worker's segment JSON holds it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Segment {
-    pub start_ms: i64,
-    pub end_ms: i64,
-    pub text: String,
-}
+/// One stretch of a transcript, in the format of the worker's segment JSON.
+pub use scribevault_bus::contract::TranscriptSegment as Segment;
 
 /// What a producer hands over to become a Vault item.
 #[derive(Debug, Clone, Default)]

@@ -6,17 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde::Serialize;
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
-/// One recognised stretch of speech.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Segment {
-    pub start_ms: i64,
-    pub end_ms: i64,
-    pub text: String,
-}
+/// One recognised stretch of speech: the segment JSON's format is a contract with the library.
+pub use scribevault_bus::contract::TranscriptSegment as Segment;
 
 /// Why whisper did not produce a transcript.
 #[derive(Debug, thiserror::Error)]

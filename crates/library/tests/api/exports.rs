@@ -58,7 +58,7 @@ async fn audio_item(app: &TestApp) -> String {
     app.put_blob(
         ALICE,
         "transcripts/j/f.segments.json",
-        br#"[{"start_ms":0,"end_ms":2500,"text":" Hello <there>."},{"start_ms":2500,"end_ms":61000,"text":" Second & last."}]"#,
+        br#"[{"startMs":0,"endMs":2500,"text":" Hello <there>."},{"startMs":2500,"endMs":61000,"text":" Second & last."}]"#,
     )
     .await;
     let mut request = ingest_request("t:1", "Talk: soil & roots", "Hello <there>. Second & last.");

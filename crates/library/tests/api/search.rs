@@ -183,9 +183,9 @@ async fn search_conformance_on_postgresql() {
 
 async fn segment_matches(app: TestApp) {
     let segments = serde_json::json!([
-        {"start_ms": 0, "end_ms": 4000, "text": " Welcome to the garden show."},
-        {"start_ms": 4000, "end_ms": 9500, "text": " Today we planted garlic in raised beds."},
-        {"start_ms": 9500, "end_ms": 15000, "text": " Garlic likes well drained soil."},
+        {"startMs": 0, "endMs": 4000, "text": " Welcome to the garden show."},
+        {"startMs": 4000, "endMs": 9500, "text": " Today we planted garlic in raised beds."},
+        {"startMs": 9500, "endMs": 15000, "text": " Garlic likes well drained soil."},
     ]);
     app.put_blob(
         ALICE,
@@ -202,6 +202,8 @@ async fn segment_matches(app: TestApp) {
     request.segments_path = Some("transcripts/job-1/file-1.segments.json".into());
     app.ingest_item(ALICE, request).await;
     let hits = app.query(ALICE, &[("q", "planting")]).await.unwrap();
+    let highlights = hits.transcripts[0].highlights.join(" ");
+    assert!(highlights.contains("<mark>planted</mark>"), "{highlights}");
     let matches = &hits.transcripts[0].matches;
     assert_eq!(matches.len(), 1, "{matches:?}");
     assert_eq!((matches[0].start, matches[0].end), (4.0, 9.5));

@@ -475,7 +475,7 @@ async fn saved_files_link_to_stored_transcripts_and_keep_other_paths_as_names() 
     app.put_blob(
         ALICE,
         "transcripts/job/f.segments.json",
-        br#"[{"start_ms":0,"end_ms":1500,"text":"hello garden"}]"#,
+        br#"[{"startMs":0,"endMs":1500,"text":"hello garden"}]"#,
     )
     .await;
     let save = |user: &'static str, files: Vec<pb::VaultFile>| {

@@ -165,6 +165,37 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
             .to_lowercase()
             .contains("welcome")
     );
+    // The worker's segments reached the Vault: a search says where in the recording a word was
+    // said, and the transcription screen finds the item by its transcript path.
+    let (status, hits) = app
+        .get("/api/library/transcripts?q=welcome", Some(&token))
+        .await;
+    assert_eq!(status, 200, "{hits}");
+    let hit = &hits["data"][0];
+    assert_eq!(hit["sourceType"], "AUDIO", "{hits}");
+    let matches = hit["matches"].as_array().unwrap();
+    assert!(
+        !matches.is_empty(),
+        "segments came with the transcript: {hits}"
+    );
+    assert!(
+        matches[0]["text"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("welcome")
+    );
+    assert!(matches[0]["end"].as_f64().unwrap() > matches[0]["start"].as_f64().unwrap());
+    let path = done["transcriptPath"].as_str().unwrap();
+    let (_, by_path) = app
+        .get(
+            &format!("/api/library/transcripts?path={}", url_encode(path)),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(by_path["meta"]["total"], 1, "{by_path}");
+    assert_eq!(by_path["data"][0]["title"], "sample-01-welcome");
+
     let job = app
         .wait_for_job(&token, &job_id, Duration::from_secs(5))
         .await;
@@ -573,4 +604,8 @@ async fn configured_models_are_offered_without_the_files() {
         body["error"]["message"],
         "Model 'medium' is not available. Available models: base.en, small. Give the workers ggml-medium.bin and add medium to SCRIBEVAULT_WHISPER_MODELS."
     );
+}
+
+fn url_encode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
