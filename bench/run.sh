@@ -23,6 +23,11 @@ cargo bench -q -p scribevault --bench discovery_all_scan -- 20 3 | tail -1 > ben
 echo "== downloads: 20 MP3s through the job path against yt-dlp alone"
 scripts/install-media-tools.sh
 cargo bench -q -p scribevault --bench download_jobs -- 5 | tail -1 > bench/results/downloads-latest.json
+echo "== the Vault at 100,000 items of 2,000 words (about 20 min per engine)"
+scripts/services.sh start >/dev/null
+eval "$(scripts/services.sh env)"
+cargo bench -q -p scribevault --bench vault_search -- sqlite 100000 2000 | tail -1 > bench/results/vault-sqlite-latest.json
+cargo bench -q -p scribevault --bench vault_search -- postgres 100000 2000 | tail -1 > bench/results/vault-postgres-latest.json
 echo "== server figures"
 server="$(python3 bench/measure.py "$CARGO_TARGET_DIR/release/scribevault" "$shared")"
 ours_wer="$(python3 bench/wer.py "$shared/audio/long-01-bread.txt" <<<"$pipeline2")"

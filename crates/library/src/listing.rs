@@ -164,7 +164,13 @@ fn parse_number(key: &str, value: &str, min: u32, max: u32) -> Result<u32, Strin
         .parse::<u32>()
         .ok()
         .filter(|number| (min..=max).contains(number))
-        .ok_or_else(|| format!("{key} must be a whole number from {min} to {max}"))
+        .ok_or_else(|| {
+            if max == u32::MAX {
+                format!("{key} must be a positive whole number")
+            } else {
+                format!("{key} must be a whole number from {min} to {max}")
+            }
+        })
 }
 
 fn parse_sort_key(value: &str) -> Result<SortKey, String> {
