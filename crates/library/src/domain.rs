@@ -106,15 +106,16 @@ pub struct IngestedTranscript {
 }
 
 /// A change to a value that may also be cleared.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Change<T> {
+    #[default]
     Keep,
     Clear,
     Set(T),
 }
 
 /// The metadata edits of `PUT …/metadata`; unnamed fields keep their value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct MetadataChanges {
     pub title: Option<String>,
     pub author: Option<String>,

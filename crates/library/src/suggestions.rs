@@ -6,7 +6,7 @@
 //! that are none of the user's tags come after, as new tags. The rating is the ratings of the
 //! user's most similar items (by the search index), weighted by rank.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -162,10 +162,10 @@ pub fn suggest_rating(similar: &[i32], user_average: Option<f64>) -> i32 {
 /// A search for items like one with these keywords: any of them.
 #[must_use]
 pub fn similarity_query(keywords: &[String]) -> String {
-    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     keywords
         .iter()
-        .filter(|keyword| seen.insert((*keyword).clone(), ()).is_none())
+        .filter(|keyword| seen.insert(keyword.as_str()))
         .map(|keyword| format!("\"{}\"", words_of(keyword).join(" ")))
         .collect::<Vec<_>>()
         .join(" OR ")

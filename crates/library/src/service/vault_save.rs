@@ -136,12 +136,7 @@ impl Library {
                     &id,
                     crate::domain::MetadataChanges {
                         title: Some(title),
-                        author: None,
-                        is_starred: None,
-                        gwth_level: crate::domain::Change::Keep,
-                        rating: crate::domain::Change::Keep,
-                        tags: None,
-                        section_id: crate::domain::Change::Keep,
+                        ..crate::domain::MetadataChanges::default()
                     },
                 )
                 .await?;

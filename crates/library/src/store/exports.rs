@@ -133,14 +133,12 @@ impl LibraryStore {
     }
 
     async fn find_by_seq(&self, user_id: &str, seq: i64) -> Result<Option<StoredItem>, DbErr> {
-        use crate::entity::library_item::{Column as C, Entity as Items};
-        let Some(row) = Items::find_by_id(seq)
-            .filter(C::UserId.eq(user_id))
-            .one(&self.db)
-            .await?
-        else {
-            return Ok(None);
-        };
-        self.find(user_id, &row.id).await
+        Self::find_where(
+            &self.db,
+            user_id,
+            crate::entity::library_item::Column::Seq,
+            seq,
+        )
+        .await
     }
 }

@@ -312,9 +312,19 @@ impl LibraryStore {
         user_id: &str,
         id: &str,
     ) -> Result<Option<StoredItem>, DbErr> {
+        Self::find_where(connection, user_id, Column::Id, id).await
+    }
+
+    /// The user's item whose `column` is `value`, without its text.
+    pub(super) async fn find_where(
+        connection: &impl ConnectionTrait,
+        user_id: &str,
+        column: Column,
+        value: impl Into<sea_orm::Value>,
+    ) -> Result<Option<StoredItem>, DbErr> {
         let select = row_select()
             .and_where(Expr::col((Items, Column::UserId)).eq(user_id))
-            .and_where(Expr::col((Items, Column::Id)).eq(id))
+            .and_where(Expr::col((Items, column)).eq(value.into()))
             .to_owned();
         let rows: Vec<ItemRow> = Self::rows(connection, &select).await?;
         Ok(Self::with_tags(connection, rows).await?.pop())
@@ -540,13 +550,8 @@ impl LibraryStore {
             user_id,
             id,
             MetadataChanges {
-                title: None,
-                author: None,
-                is_starred: None,
-                gwth_level: Change::Keep,
                 rating: Change::Set(rating),
-                tags: None,
-                section_id: Change::Keep,
+                ..MetadataChanges::default()
             },
         )
         .await
@@ -636,11 +641,6 @@ impl LibraryStore {
         user_id: &str,
         source_ref: &str,
     ) -> Result<Option<StoredItem>, DbErr> {
-        let select = row_select()
-            .and_where(Expr::col((Items, Column::UserId)).eq(user_id))
-            .and_where(Expr::col((Items, Column::SourceRef)).eq(source_ref))
-            .to_owned();
-        let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
-        Ok(Self::with_tags(&self.db, rows).await?.pop())
+        Self::find_where(&self.db, user_id, Column::SourceRef, source_ref).await
     }
 }

@@ -2,6 +2,7 @@
 //! items most like it.
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::sea_query::Order;
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DbErr, EntityTrait as _, PaginatorTrait as _,
@@ -128,8 +129,13 @@ impl LibraryStore {
     /// # Errors
     /// Database failure.
     pub async fn average_rating(&self, user_id: &str) -> Result<Option<f64>, DbErr> {
-        let stats = self.stats(user_id, Utc::now()).await?;
-        let rated: u64 = stats.distributions.rating.values().sum();
-        Ok((rated > 0).then_some(stats.avg_rating))
+        Items::find()
+            .select_only()
+            .expr(Expr::cust("CAST(AVG(rating) AS DOUBLE PRECISION)"))
+            .filter(Column::UserId.eq(user_id))
+            .into_tuple::<Option<f64>>()
+            .one(&self.db)
+            .await
+            .map(Option::flatten)
     }
 }

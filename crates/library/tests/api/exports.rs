@@ -260,7 +260,7 @@ async fn export_single(app: &TestApp, id: &str) -> String {
 #[tokio::test]
 async fn links_refuse_tampering_and_expire() {
     let app = spawn_app_with(LibraryConfig {
-        export_link_ttl: Duration::from_secs(1),
+        export_link_ttl: Duration::from_secs(3),
         ..LibraryConfig::for_tests()
     })
     .await;
@@ -287,7 +287,8 @@ async fn links_refuse_tampering_and_expire() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied);
-    tokio::time::sleep(Duration::from_millis(2100)).await;
+    // Links are checked in whole seconds: past the TTL plus one second, it has expired.
+    tokio::time::sleep(Duration::from_millis(4100)).await;
     let expired = download(&app, &url).await.unwrap_err();
     assert_eq!(expired.code(), Code::PermissionDenied);
     assert!(
