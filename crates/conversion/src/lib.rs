@@ -1,17 +1,30 @@
-//! Conversion of transcripts and PDFs to markdown.
+//! Conversion of transcripts and PDFs to markdown, and the users' templates (DESIGN §3).
 //!
-//! It will own markdown templates (DESIGN §3), read transcripts through storage, and convert PDFs
-//! behind `pdf/`.
-//!
-//! Only the target's skeleton exists so far: the gRPC server with health and reflection, whose
-//! RPCs all answer `UNIMPLEMENTED` until this service's issue lands. It owns no tables yet, so
-//! it has no `error.rs`, `domain.rs`, `store.rs` or `jobs/` yet: they arrive with the first
-//! rule, query and consumer, in the shape `docs/architecture.md` ("Anatomy of a service")
-//! gives.
+//! It reads transcripts from the blob store under the caller's own prefix, writes converted
+//! files to `converted/` (transcripts to `converted/transcripts/`, PDFs with their original to
+//! `converted/pdfs/`), and owns the templates table. It never writes Vault items itself: the
+//! SPA saves converted files through the library, and a premium reprocess hands the new
+//! content to the library over gRPC. PDFs are untrusted input and are converted in `pdf/`,
+//! which contains panics and runaway files.
 
 mod config;
+mod domain;
+mod error;
 mod grpc;
+mod migration;
+mod paragraphs;
+mod pdf;
+mod peers;
+mod service;
 mod startup;
+mod store;
+mod template;
+
+mod entity;
 
 pub use config::ConversionConfig;
-pub use startup::ConversionServer;
+pub use error::{ConversionError, RECOVERED_METADATA};
+pub use pdf::{OcrTools, PdfLimits};
+pub use peers::{LibraryClient, PeerError, Vault, VaultItem};
+pub use startup::{ConversionDependencies, ConversionServer};
+pub use template::DEFAULT_TEMPLATE;

@@ -1,21 +1,51 @@
 //! Building and running the conversion target.
 
+use std::sync::Arc;
+
+use scribevault_blob::BlobStore;
 use scribevault_proto::conversion::v1::conversion_service_server::ConversionServiceServer;
+use sea_orm::DatabaseConnection;
 
 use crate::config::ConversionConfig;
+use crate::error::ConversionError;
 use crate::grpc::ConversionGrpc;
+use crate::pdf::PdfConverter;
+use crate::peers::Vault;
+use crate::service::Conversion;
+use crate::store::ConversionStore;
+
+/// Largest gRPC message: a PDF arrives in 256 KiB chunks, but a converted document's markdown
+/// is answered whole.
+const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+
+/// What conversion talks to besides its database.
+pub struct ConversionDependencies {
+    /// Transcripts are read from here; converted files and kept PDFs are written here.
+    pub blobs: Arc<dyn BlobStore>,
+    /// The Vault, whose PDF items a premium reprocess converts again.
+    pub vault: Arc<dyn Vault>,
+}
 
 /// The conversion target.
 pub struct ConversionServer {
-    _config: ConversionConfig,
+    conversion: Conversion,
 }
 
 impl ConversionServer {
-    /// The target with its settings. (Building becomes fallible, and migrates the service's
-    /// tables, once it has some.)
-    #[must_use]
-    pub fn build(config: ConversionConfig) -> Self {
-        Self { _config: config }
+    /// Migrates conversion's tables.
+    ///
+    /// # Errors
+    /// Migration failure.
+    pub async fn build(
+        db: DatabaseConnection,
+        dependencies: ConversionDependencies,
+        config: ConversionConfig,
+    ) -> Result<Self, ConversionError> {
+        let store = ConversionStore::open(db).await?;
+        let pdf = PdfConverter::new(config.pdf, config.ocr, config.pdf_parallel);
+        Ok(Self {
+            conversion: Conversion::new(store, dependencies.blobs, pdf, dependencies.vault),
+        })
     }
 
     /// Serves gRPC on `listener` until `shutdown` resolves.
@@ -27,11 +57,9 @@ impl ConversionServer {
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        scribevault_proto::server::serve(
-            listener,
-            ConversionServiceServer::new(ConversionGrpc),
-            shutdown,
-        )
-        .await
+        let grpc = ConversionServiceServer::new(ConversionGrpc::new(self.conversion))
+            .max_decoding_message_size(MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(MAX_MESSAGE_BYTES);
+        scribevault_proto::server::serve(listener, grpc, shutdown).await
     }
 }

@@ -31,6 +31,11 @@ pub enum ErrorCode {
     UnsupportedMediaType,
     /// The caller is over a rate limit.
     TooManyRequests,
+    /// The request is well formed but its content cannot be processed (a password-protected
+    /// or damaged PDF).
+    Unprocessable,
+    /// Storing this would take the user past their storage quota.
+    InsufficientStorage,
     /// A dependency (database, bus, another service) cannot be reached right now.
     Unavailable,
     /// An outside provider (the YouTube Data API) refused or garbled a request we made; the
@@ -55,6 +60,8 @@ impl ErrorCode {
             Self::PayloadTooLarge => 413,
             Self::UnsupportedMediaType => 415,
             Self::TooManyRequests => 429,
+            Self::Unprocessable => 422,
+            Self::InsufficientStorage => 507,
             Self::Unavailable | Self::NotConfigured => 503,
             Self::BadGateway => 502,
             Self::Internal => 500,
@@ -71,7 +78,8 @@ impl ErrorCode {
             Self::NotFound => tonic::Code::NotFound,
             Self::Conflict => tonic::Code::AlreadyExists,
             Self::PayloadTooLarge => tonic::Code::OutOfRange,
-            Self::TooManyRequests => tonic::Code::ResourceExhausted,
+            Self::TooManyRequests | Self::InsufficientStorage => tonic::Code::ResourceExhausted,
+            Self::Unprocessable => tonic::Code::FailedPrecondition,
             Self::Unavailable => tonic::Code::Unavailable,
             Self::BadGateway => tonic::Code::Unknown,
             Self::NotConfigured => tonic::Code::FailedPrecondition,
@@ -107,6 +115,8 @@ impl ErrorCode {
             Self::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             Self::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             Self::TooManyRequests => "TOO_MANY_REQUESTS",
+            Self::Unprocessable => "UNPROCESSABLE",
+            Self::InsufficientStorage => "INSUFFICIENT_STORAGE",
             Self::Unavailable => "UNAVAILABLE",
             Self::BadGateway => "BAD_GATEWAY",
             Self::NotConfigured => "NOT_CONFIGURED",
@@ -164,6 +174,8 @@ impl ErrorCode {
             Self::PayloadTooLarge,
             Self::UnsupportedMediaType,
             Self::TooManyRequests,
+            Self::Unprocessable,
+            Self::InsufficientStorage,
             Self::Unavailable,
             Self::BadGateway,
             Self::NotConfigured,

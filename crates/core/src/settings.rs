@@ -51,6 +51,13 @@ download_retries = 3
 download_timeout_seconds = 3600
 download_stale_seconds = 20
 scheduler_interval_ms = 15000
+max_pdf_bytes = 104857600
+pdf_timeout_seconds = 120
+max_pdf_pages = 2000
+pdftoppm_path = "pdftoppm"
+tesseract_path = "tesseract"
+ocr_page_timeout_seconds = 120
+cleanup_interval_seconds = 86400
 "#;
 
 /// S3's smallest multipart part (every part but the last).
@@ -217,6 +224,20 @@ pub struct Settings {
     pub download_stale_seconds: u64,
     /// How often discovery looks for due schedules and abandoned download jobs.
     pub scheduler_interval_ms: u64,
+    /// Largest PDF conversion accepts, in bytes (larger ones answer 413).
+    pub max_pdf_bytes: u64,
+    /// Longest one PDF's conversion may take before it is answered as unconvertible.
+    pub pdf_timeout_seconds: u64,
+    /// Most pages of one PDF that are converted (a guard against runaway files).
+    pub max_pdf_pages: u32,
+    /// poppler's `pdftoppm`, which renders pages for OCR: a path or a name on the `PATH`.
+    pub pdftoppm_path: String,
+    /// The `tesseract` OCR command: a path or a name on the `PATH`.
+    pub tesseract_path: String,
+    /// Longest OCR of one page (rendering and recognition each) before the child is killed.
+    pub ocr_page_timeout_seconds: u64,
+    /// How often storage sweeps the MP3s of users with automatic clean-up on.
+    pub cleanup_interval_seconds: u64,
     /// `text` or `json`.
     pub log_format: String,
     /// Largest accepted upload in bytes.

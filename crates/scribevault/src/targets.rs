@@ -202,7 +202,19 @@ fn start_conversion(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<
     Box::pin(async move {
         let config = scribevault_conversion::ConversionConfig::try_from(ctx.settings.as_ref())?;
         let listener = ctx.listener("conversion")?;
-        let server = scribevault_conversion::ConversionServer::build(config);
+        let library =
+            scribevault_conversion::LibraryClient::connect_lazy(&ctx.address_of("library"))
+                .context("library's gRPC address")?;
+        let server = scribevault_conversion::ConversionServer::build(
+            ctx.backends.database().await?,
+            scribevault_conversion::ConversionDependencies {
+                blobs: ctx.backends.blobs().await?,
+                vault: Arc::new(library),
+            },
+            config,
+        )
+        .await
+        .map_err(boxed_error)?;
         Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
     })
 }

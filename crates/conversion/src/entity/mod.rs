@@ -1,0 +1,3 @@
+//! Tables owned by the conversion service.
+
+pub mod template;

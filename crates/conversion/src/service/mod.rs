@@ -1,0 +1,53 @@
+//! The use cases of conversion, one module per concern: templates, transcripts, PDFs and the
+//! premium reprocess of a Vault item.
+
+mod pdfs;
+mod reprocess;
+mod templates;
+mod transcripts;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use scribevault_blob::BlobStore;
+
+use crate::pdf::PdfConverter;
+use crate::peers::Vault;
+use crate::store::ConversionStore;
+
+/// The conversion service's use cases.
+#[derive(Clone)]
+pub struct Conversion {
+    store: ConversionStore,
+    blobs: Arc<dyn BlobStore>,
+    pdf: PdfConverter,
+    vault: Arc<dyn Vault>,
+}
+
+impl Conversion {
+    #[must_use]
+    pub fn new(
+        store: ConversionStore,
+        blobs: Arc<dyn BlobStore>,
+        pdf: PdfConverter,
+        vault: Arc<dyn Vault>,
+    ) -> Self {
+        Self {
+            store,
+            blobs,
+            pdf,
+            vault,
+        }
+    }
+
+    /// The largest PDF accepted, so the gRPC edge can stop reading an oversized stream early.
+    #[must_use]
+    pub fn max_pdf_bytes(&self) -> u64 {
+        self.pdf.max_bytes()
+    }
+}
+
+/// `{{date}}`: the day of the conversion.
+fn template_date(now: DateTime<Utc>) -> String {
+    now.format("%Y-%m-%d").to_string()
+}

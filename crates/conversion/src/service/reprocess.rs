@@ -1,0 +1,78 @@
+//! Premium mode: a PDF Vault item converted again from its kept original, with OCR for the
+//! pages that have no text layer, and the item's content replaced.
+
+use std::sync::Arc;
+
+use scribevault_blob::{BlobError, body_from_bytes, collect_body, owned_key};
+use scribevault_core::UserId;
+
+use super::Conversion;
+use super::pdfs::render;
+use crate::domain::{PdfConversion, PdfPaths};
+use crate::error::ConversionError;
+use crate::peers::PeerError;
+
+impl Conversion {
+    /// Converts the caller's Vault item `id` again from its PDF; `use_ocr` reads scanned pages.
+    ///
+    /// # Errors
+    /// Not the caller's item (404), not made from a PDF or its PDF is gone (422), OCR tools
+    /// missing (503), the conversion's own errors.
+    #[tracing::instrument(skip(self), fields(user = %user))]
+    pub async fn reprocess(
+        &self,
+        user: &UserId,
+        id: &str,
+        use_ocr: bool,
+    ) -> Result<PdfConversion, ConversionError> {
+        let item = self
+            .vault
+            .item(user, id)
+            .await
+            .map_err(|error| match error {
+                PeerError::NotFound => ConversionError::NotFound("transcript"),
+                PeerError::Unavailable(message) => ConversionError::Peer(message),
+            })?;
+        let paths = item
+            .file_name
+            .as_deref()
+            .and_then(PdfPaths::of_markdown)
+            .ok_or(ConversionError::NotFromPdf)?;
+        let original = match self
+            .blobs
+            .get(&owned_key(user.as_str(), &paths.original)?)
+            .await
+        {
+            Ok(body) => collect_body(body)
+                .await
+                .map_err(|error| ConversionError::Blob(error.into()))?,
+            Err(BlobError::NotFound(_)) => return Err(ConversionError::NotFromPdf),
+            Err(error) => return Err(error.into()),
+        };
+        let extracted = self.pdf.convert(Arc::new(original), use_ocr).await?;
+        let (content, unknown_placeholders) = render(&extracted, &item.title, "PDF document", None);
+        self.blobs
+            .put(
+                &owned_key(user.as_str(), &paths.markdown)?,
+                body_from_bytes(content.clone()),
+            )
+            .await?;
+        self.vault
+            .replace_content(user, id, &content)
+            .await
+            .map_err(|error| match error {
+                PeerError::NotFound => ConversionError::NotFound("transcript"),
+                PeerError::Unavailable(message) => ConversionError::Peer(message),
+            })?;
+        Ok(PdfConversion {
+            id: item.id,
+            title: item.title,
+            content,
+            markdown_path: paths.markdown,
+            pdf_path: paths.original,
+            pages: extracted.pages,
+            ocr_pages: extracted.pages_without_text,
+            unknown_placeholders,
+        })
+    }
+}
