@@ -59,20 +59,17 @@ impl ServiceError for ConversionError {
     }
 }
 
-/// Metadata key of the JSON of what a damaged PDF still gave (`{title, content, pages}`).
-pub const RECOVERED_METADATA: &str = "x-scribevault-recovered-bin";
-
 impl From<ConversionError> for tonic::Status {
     fn from(error: ConversionError) -> Self {
         let mut status = scribevault_core::error_code::into_status(&error);
         if let Some(recovered) = error.recovered() {
-            let json = serde_json::json!({
+            let json = serde_json::json!({ "recovered": {
                 "title": recovered.title,
                 "content": recovered.markdown,
                 "pages": recovered.pages,
-            });
+            }});
             status.metadata_mut().insert_bin(
-                RECOVERED_METADATA,
+                scribevault_core::error_code::ERROR_DETAILS_METADATA,
                 tonic::metadata::MetadataValue::from_bytes(json.to_string().as_bytes()),
             );
         }

@@ -23,7 +23,7 @@ mod template;
 mod entity;
 
 pub use config::ConversionConfig;
-pub use error::{ConversionError, RECOVERED_METADATA};
+pub use error::ConversionError;
 pub use pdf::{OcrTools, PdfLimits};
 pub use peers::{LibraryClient, PeerError, Vault, VaultItem};
 pub use startup::{ConversionDependencies, ConversionServer};

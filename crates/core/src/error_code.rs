@@ -10,6 +10,10 @@ use serde::Serialize;
 /// Metadata key of a status that names its [`ErrorCode`].
 const ERROR_CODE_METADATA: &str = "x-scribevault-error-code";
 
+/// Metadata key of extra facts about an error, as JSON, that the REST edge adds to its error
+/// object (a damaged PDF's `recovered` text, so the user loses nothing).
+pub const ERROR_DETAILS_METADATA: &str = "x-scribevault-error-details-bin";
+
 /// What kind of failure happened, independent of transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]

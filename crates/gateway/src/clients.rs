@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use scribevault_core::UserId;
 use scribevault_core::telemetry::{MetadataCarrier, inject_current_context};
+use scribevault_proto::conversion::v1::conversion_service_client::ConversionServiceClient;
 use scribevault_proto::discovery::v1::discovery_service_client::DiscoveryServiceClient;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
@@ -31,6 +32,7 @@ pub struct ServiceAddresses {
 /// need it land; every service is health-checked either way). Cloning is cheap (channels are shared).
 #[derive(Clone)]
 pub struct ServiceClients {
+    pub conversion: ConversionServiceClient<Channel>,
     pub discovery: DiscoveryServiceClient<Channel>,
     pub library: LibraryServiceClient<Channel>,
     pub storage: StorageServiceClient<Channel>,
@@ -50,6 +52,9 @@ impl ServiceClients {
         let conversion = scribevault_proto::server::connect_lazy(&addresses.conversion)?;
         let library = scribevault_proto::server::connect_lazy(&addresses.library)?;
         Ok(Self {
+            // A converted document's markdown is answered whole.
+            conversion: ConversionServiceClient::new(conversion.clone())
+                .max_decoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES),
             discovery: DiscoveryServiceClient::new(discovery.clone()),
             library: LibraryServiceClient::new(library.clone())
                 .max_decoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES)

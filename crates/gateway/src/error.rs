@@ -13,6 +13,8 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// Safe to show to the user.
     pub message: String,
+    /// More fields of the error object (a damaged PDF's `recovered` text).
+    pub details: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl ApiError {
@@ -22,6 +24,7 @@ impl ApiError {
         Self {
             code,
             message: message.into(),
+            details: None,
         }
     }
 
@@ -59,7 +62,15 @@ impl From<tonic::Status> for ApiError {
                 tracing::error!(error = %status, "downstream service unavailable");
                 Self::new(code, code.public_message())
             }
-            _ => Self::new(code, status.message()),
+            _ => {
+                let mut error = Self::new(code, status.message());
+                error.details = status
+                    .metadata()
+                    .get_bin(scribevault_core::error_code::ERROR_DETAILS_METADATA)
+                    .and_then(|value| value.to_bytes().ok())
+                    .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+                error
+            }
         }
     }
 }
@@ -76,9 +87,10 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status_code()).json(serde_json::json!({
-            "error": { "message": self.message, "code": self.code.as_str() }
-        }))
+        let mut error = self.details.clone().unwrap_or_default();
+        error.insert("message".into(), self.message.clone().into());
+        error.insert("code".into(), self.code.as_str().into());
+        HttpResponse::build(self.status_code()).json(serde_json::json!({ "error": error }))
     }
 }
 

@@ -22,11 +22,12 @@ use crate::migration::Migrator;
 use crate::readiness::{ReadinessCheck, ReadinessChecks};
 use crate::realtime::{EngineSessions, RealtimeHub, socket_io_endpoint};
 use crate::routes::config::ClientConfig;
+use crate::routes::conversion::PdfLimit;
 use crate::routes::spa::FrontendDir;
 use crate::routes::uploads::UploadLimit;
 use crate::routes::{
-    auth, config, discovery, downloads, health, library, schedules, sources, spa, transcription,
-    uploads,
+    auth, config, conversion, discovery, downloads, health, library, schedules, sources, spa,
+    transcription, uploads,
 };
 use crate::trace::trace_requests;
 
@@ -113,6 +114,7 @@ impl Gateway {
         let hub = web::Data::new(hub);
         let engine_sessions = web::Data::new(EngineSessions::default());
         let upload_limit = web::Data::new(UploadLimit(settings.max_upload_bytes));
+        let pdf_limit = web::Data::new(PdfLimit(settings.max_pdf_bytes));
         let serve_static = frontend_dir.join("index.html").is_file();
         let json_config = web::JsonConfig::default()
             .limit(settings.max_json_bytes)
@@ -151,6 +153,7 @@ impl Gateway {
                 .app_data(hub.clone())
                 .app_data(engine_sessions.clone())
                 .app_data(upload_limit.clone())
+                .app_data(pdf_limit.clone())
                 .route("/socket.io/", web::route().to(socket_io_endpoint))
                 .route("/healthz", web::get().to(health::healthz))
                 .route("/readyz", web::get().to(health::readyz))
@@ -242,6 +245,35 @@ impl Gateway {
                         .route(
                             "/youtube-discovery/export",
                             web::post().to(discovery::export),
+                        )
+                        .route(
+                            "/convert/markdown/batch",
+                            web::post().to(conversion::markdown_batch),
+                        )
+                        .route(
+                            "/convert/templates",
+                            web::get().to(conversion::list_templates),
+                        )
+                        .route(
+                            "/convert/templates",
+                            web::post().to(conversion::create_template),
+                        )
+                        .route(
+                            "/convert/templates/{id}",
+                            web::put().to(conversion::update_template),
+                        )
+                        .route(
+                            "/convert/templates/{id}",
+                            web::delete().to(conversion::delete_template),
+                        )
+                        .route("/convert/pdf", web::post().to(conversion::convert_pdf))
+                        .route(
+                            "/convert/pdf/batch",
+                            web::post().to(conversion::convert_pdf_batch),
+                        )
+                        .route(
+                            "/pdf-sources/reprocess-transcript/{id}",
+                            web::post().to(conversion::reprocess),
                         )
                         .route("/youtube-discovery/quota", web::get().to(discovery::quota))
                         .route("/sources", web::get().to(sources::list))

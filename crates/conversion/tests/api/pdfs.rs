@@ -233,13 +233,13 @@ async fn bad_files_get_their_own_errors_and_the_server_keeps_serving() {
     );
     let recovered = refused
         .metadata()
-        .get_bin(scribevault_conversion::RECOVERED_METADATA)
+        .get_bin(scribevault_core::error_code::ERROR_DETAILS_METADATA)
         .expect("what was recovered")
         .to_bytes()
         .unwrap();
     let recovered: serde_json::Value = serde_json::from_slice(&recovered).unwrap();
     assert!(
-        recovered["content"]
+        recovered["recovered"]["content"]
             .as_str()
             .unwrap()
             .contains("Composting turns kitchen scraps"),

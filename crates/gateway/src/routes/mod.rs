@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod config;
+pub mod conversion;
 pub mod discovery;
 pub mod downloads;
 pub mod health;
