@@ -283,6 +283,18 @@ pub struct Notification {
     /// `info`, `success`, `error`, …
     #[serde(rename = "type")]
     pub kind: String,
+    /// Which of the user's notification settings decides whether they get it; none: always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<NotificationCategory>,
+}
+
+/// The kinds of notification a user can switch off (settings `notifications.*`; errors are
+/// decided by `type` = `error`).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum NotificationCategory {
+    DownloadComplete,
+    ScheduledSync,
 }
 
 /// `systemMessage`.
@@ -352,6 +364,7 @@ mod tests {
                 title: "t".into(),
                 message: "m".into(),
                 kind: "error".into(),
+                category: Some(NotificationCategory::DownloadComplete),
             }),
             Event::SystemMessage(SystemMessage {
                 title: "t".into(),

@@ -211,6 +211,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn codes_of_our_own_survive_the_grpc_hop() {
+        for (code, status) in [
+            (ErrorCode::Unprocessable, 422),
+            (ErrorCode::InsufficientStorage, 507),
+            (ErrorCode::NotConfigured, 503),
+        ] {
+            let over_grpc = code.to_status("message");
+            assert_eq!(ErrorCode::of_status(&over_grpc), code);
+            assert_eq!(code.http_status(), status);
+        }
+    }
+
+    #[test]
     fn grpc_round_trip_keeps_the_code() {
         for code in [
             ErrorCode::BadRequest,

@@ -4,7 +4,9 @@
 use std::collections::HashSet;
 
 use chrono::Utc;
-use scribevault_bus::contract::{CurrentVideo, DownloadProgress, DownloadWork, Event};
+use scribevault_bus::contract::{
+    CurrentVideo, DownloadProgress, DownloadWork, Event, Notification, NotificationCategory,
+};
 use scribevault_bus::{EventEnvelope, enqueue_work};
 use scribevault_core::UserId;
 
@@ -277,6 +279,32 @@ impl Discovery {
         );
         if let Err(error) = self.events.publish(&envelope).await {
             tracing::warn!(error = %error, job = job.id, "downloadProgress not published");
+        }
+    }
+
+    /// Tells the owner a job has ended: how many videos arrived, as an error when none did.
+    /// (The user's notification settings decide at the gateway whether they see it.)
+    pub(crate) async fn notify_finished(&self, job: &DownloadJob) {
+        let arrived = job.total_videos.saturating_sub(job.failed_videos);
+        let (title, kind) = if arrived == 0 && job.total_videos > 0 {
+            ("Download failed", "error")
+        } else {
+            ("Download complete", "success")
+        };
+        let plural = if job.total_videos == 1 { "" } else { "s" };
+        let event = Event::Notification(Notification {
+            title: title.to_owned(),
+            message: format!("{arrived} of {} video{plural} downloaded", job.total_videos),
+            kind: kind.to_owned(),
+            category: Some(NotificationCategory::DownloadComplete),
+        });
+        let envelope = EventEnvelope::for_event(
+            &event,
+            &job.user_id,
+            scribevault_core::telemetry::current_traceparent(),
+        );
+        if let Err(error) = self.events.publish(&envelope).await {
+            tracing::warn!(error = %error, job = job.id, "download notification not published");
         }
     }
 }

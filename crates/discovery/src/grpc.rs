@@ -258,6 +258,17 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
         Ok(Response::new(job_to_proto(job)))
     }
 
+    async fn set_sync_preferences(
+        &self,
+        request: Request<pb::SetSyncPreferencesRequest>,
+    ) -> Result<Response<pb::SetSyncPreferencesResponse>, Status> {
+        let user = caller(&request)?;
+        self.discovery
+            .set_sync_preferences(&user, request.into_inner().auto_download)
+            .await?;
+        Ok(Response::new(pb::SetSyncPreferencesResponse {}))
+    }
+
     async fn list_schedules(
         &self,
         request: Request<pb::ListSchedulesRequest>,

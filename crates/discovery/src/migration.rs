@@ -15,6 +15,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(CreateDiscoveryTables),
             Box::new(CreateDownloadAndScheduleTables),
+            Box::new(CreateSyncPreferences),
         ]
     }
 }
@@ -447,5 +448,51 @@ impl MigrationTrait for CreateDownloadAndScheduleTables {
             )
             .await?;
         Ok(())
+    }
+}
+
+struct CreateSyncPreferences;
+
+impl MigrationName for CreateSyncPreferences {
+    fn name(&self) -> &str {
+        "m20261124_000003_sync_preferences"
+    }
+}
+
+#[derive(DeriveIden)]
+enum SyncPreferences {
+    Table,
+    UserId,
+    AutoDownload,
+    UpdatedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateSyncPreferences {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(SyncPreferences::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(SyncPreferences::UserId)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(SyncPreferences::AutoDownload)
+                            .boolean()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(SyncPreferences::UpdatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .to_owned(),
+            )
+            .await
     }
 }

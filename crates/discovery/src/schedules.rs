@@ -3,9 +3,11 @@
 
 use chrono::{DateTime, Utc};
 use scribevault_bus::EventEnvelope;
-use scribevault_bus::contract::{Event, Notification};
+use scribevault_bus::contract::{Event, Notification, NotificationCategory};
 use scribevault_core::UserId;
 
+use crate::download_job::MAX_JOB_VIDEOS;
+use crate::downloads::NewDownloadJob;
 use crate::error::DiscoveryError;
 use crate::schedule::{SOURCE_REQUIRED, Schedule, ScheduleChanges, ScheduleSource, Timing};
 use crate::service::Discovery;
@@ -171,8 +173,8 @@ impl Discovery {
     }
 
     /// One run: the source's new videos are added, `lastRunAt` is set, and the owner hears
-    /// about what is new. Auto-download of new videos waits for the user settings (the
-    /// settings issue); until then it is off, as the spec's default.
+    /// about what is new. With the owner's `autoDownload` on, the new videos are downloaded
+    /// too (in jobs of at most the job limit).
     ///
     /// # Errors
     /// API or database failures (the run is not retried before its next time).
@@ -196,6 +198,7 @@ impl Discovery {
                 title: "Scheduled sync".to_owned(),
                 message: new_videos_message(new.len(), &source.title),
                 kind: "info".to_owned(),
+                category: Some(NotificationCategory::ScheduledSync),
             });
             let envelope = EventEnvelope::for_event(
                 &event,
@@ -206,8 +209,49 @@ impl Discovery {
                 tracing::warn!(error = %error, "sync notification not published");
             }
         }
+        if !new.is_empty() && self.store.auto_download(user.as_str()).await? {
+            self.download_new_videos(&user, &source.id, &new).await;
+        }
         tracing::info!(schedule = schedule.id, new = new.len(), "source synced");
         Ok((schedule, new.len()))
+    }
+}
+
+impl Discovery {
+    /// Starts download jobs for `videos` of `source_id` (auto-download). A job that cannot be
+    /// made is logged: the sync itself succeeded and its videos are listed either way.
+    async fn download_new_videos(&self, user: &UserId, source_id: &str, videos: &[String]) {
+        for chunk in videos.chunks(MAX_JOB_VIDEOS) {
+            let job = NewDownloadJob {
+                source_id: source_id.to_owned(),
+                video_ids: chunk.to_vec(),
+                transcribe: false,
+                model: String::new(),
+                output_format: String::new(),
+            };
+            match self.create_download_job(user, job).await {
+                Ok(job) => {
+                    tracing::info!(job = job.id, videos = chunk.len(), "auto-download started")
+                }
+                Err(error) => tracing::warn!(error = %error, "auto-download not started"),
+            }
+        }
+    }
+
+    /// Records the user's `autoDownload` (handed over by the gateway from their settings).
+    ///
+    /// # Errors
+    /// Database failure.
+    #[tracing::instrument(skip(self), fields(user = %user))]
+    pub async fn set_sync_preferences(
+        &self,
+        user: &UserId,
+        auto_download: bool,
+    ) -> Result<(), DiscoveryError> {
+        Ok(self
+            .store
+            .set_auto_download(user.as_str(), auto_download)
+            .await?)
     }
 }
 

@@ -17,6 +17,7 @@ mod realtime;
 mod routes;
 mod startup;
 mod trace;
+mod user_settings;
 
 pub use clients::ServiceAddresses;
 pub use error::ApiError;

@@ -12,7 +12,7 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateUserAccounts)]
+        vec![Box::new(CreateUserAccounts), Box::new(CreateUserSettings)]
     }
 }
 
@@ -55,6 +55,49 @@ impl MigrationTrait for CreateUserAccounts {
                     )
                     .col(
                         ColumnDef::new(UserAccounts::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+struct CreateUserSettings;
+
+/// Named by hand: the derive names a migration after its file, which the first one took.
+impl MigrationName for CreateUserSettings {
+    fn name(&self) -> &str {
+        "m20261124_000002_user_settings"
+    }
+}
+
+#[derive(DeriveIden)]
+enum UserSettings {
+    Table,
+    UserId,
+    Settings,
+    UpdatedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateUserSettings {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(UserSettings::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(UserSettings::UserId)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(UserSettings::Settings).json().not_null())
+                    .col(
+                        ColumnDef::new(UserSettings::UpdatedAt)
                             .timestamp_with_time_zone()
                             .not_null(),
                     )

@@ -27,9 +27,10 @@ use crate::routes::spa::FrontendDir;
 use crate::routes::uploads::UploadLimit;
 use crate::routes::{
     auth, config, conversion, discovery, downloads, health, library, schedules, sources, spa,
-    transcription, uploads,
+    transcription, uploads, user_settings as settings_routes,
 };
 use crate::trace::trace_requests;
+use crate::user_settings::UserSettingsStore;
 
 /// What the binary hands the gateway: its database, where the services are, and the checks of
 /// the backends it was wired with.
@@ -110,7 +111,12 @@ impl Gateway {
         let frontend = web::Data::new(FrontendDir(settings.frontend_dir.clone()));
         let frontend_dir = settings.frontend_dir.clone();
         let hub = RealtimeHub::default();
-        let forwarding = tokio::spawn(hub.clone().forward_events(dependencies.events.clone()));
+        let settings_store = UserSettingsStore::new(dependencies.db.clone());
+        let forwarding = tokio::spawn(
+            hub.clone()
+                .forward_events(dependencies.events.clone(), settings_store.clone()),
+        );
+        let settings_store = web::Data::new(settings_store);
         let hub = web::Data::new(hub);
         let engine_sessions = web::Data::new(EngineSessions::default());
         let upload_limit = web::Data::new(UploadLimit(settings.max_upload_bytes));
@@ -154,6 +160,7 @@ impl Gateway {
                 .app_data(engine_sessions.clone())
                 .app_data(upload_limit.clone())
                 .app_data(pdf_limit.clone())
+                .app_data(settings_store.clone())
                 .route("/socket.io/", web::route().to(socket_io_endpoint))
                 .route("/healthz", web::get().to(health::healthz))
                 .route("/readyz", web::get().to(health::readyz))
@@ -274,6 +281,12 @@ impl Gateway {
                         .route(
                             "/pdf-sources/reprocess-transcript/{id}",
                             web::post().to(conversion::reprocess),
+                        )
+                        .route("/user/settings", web::get().to(settings_routes::get))
+                        .route("/user/settings", web::patch().to(settings_routes::update))
+                        .route(
+                            "/user/settings/reset",
+                            web::post().to(settings_routes::reset),
                         )
                         .route("/youtube-discovery/quota", web::get().to(discovery::quota))
                         .route("/sources", web::get().to(sources::list))

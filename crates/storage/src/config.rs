@@ -7,6 +7,8 @@ use scribevault_core::{Settings, SettingsError};
 pub struct StorageConfig {
     /// Largest upload accepted, in bytes.
     pub max_upload_bytes: u64,
+    /// How often old MP3s are swept for users with automatic clean-up on.
+    pub cleanup_interval: std::time::Duration,
 }
 
 impl TryFrom<&Settings> for StorageConfig {
@@ -19,8 +21,15 @@ impl TryFrom<&Settings> for StorageConfig {
                 "must be at least 1",
             ));
         }
+        if settings.cleanup_interval_seconds == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_CLEANUP_INTERVAL_SECONDS",
+                "must be at least 1",
+            ));
+        }
         Ok(Self {
             max_upload_bytes: settings.max_upload_bytes,
+            cleanup_interval: std::time::Duration::from_secs(settings.cleanup_interval_seconds),
         })
     }
 }

@@ -5,6 +5,40 @@ use chrono::{DateTime, Utc};
 /// The title an upload gets when the uploader sends none.
 pub const UNTITLED: &str = "Untitled";
 
+/// A user's quota and MP3 clean-up, from their settings (spec §3 defaults until they save).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoragePolicy {
+    /// Most bytes of audio the user may keep.
+    pub max_bytes: u64,
+    /// MP3s older than this many days are deleted by the daily sweep; `None`: kept.
+    pub cleanup_after_days: Option<u32>,
+}
+
+impl Default for StoragePolicy {
+    fn default() -> Self {
+        Self {
+            max_bytes: 10 * GIB,
+            cleanup_after_days: None,
+        }
+    }
+}
+
+/// Bytes in a GiB, the unit of the quota setting (`maxStorageGB`).
+pub const GIB: u64 = 1024 * 1024 * 1024;
+
+/// Bytes as the user reads them: `9.8 GB`, `512 MB`.
+#[must_use]
+pub fn human_size(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss)] // a display figure
+    let gb = bytes as f64 / GIB as f64;
+    if gb >= 1.0 {
+        let text = format!("{gb:.1}");
+        format!("{} GB", text.strip_suffix(".0").unwrap_or(&text))
+    } else {
+        format!("{} MB", bytes / (1024 * 1024))
+    }
+}
+
 /// What the uploader tells about the file.
 #[derive(Debug, Clone, Default)]
 pub struct Mp3Upload {
@@ -60,7 +94,15 @@ pub fn content_type_of(path: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::content_type_of;
+    use super::{GIB, content_type_of, human_size};
+
+    #[test]
+    fn sizes_read_as_users_write_them() {
+        assert_eq!(human_size(10 * GIB), "10 GB");
+        assert_eq!(human_size(GIB * 98 / 10), "9.8 GB");
+        assert_eq!(human_size(512 * 1024 * 1024), "512 MB");
+        assert_eq!(human_size(0), "0 MB");
+    }
 
     #[test]
     fn objects_are_served_with_the_type_of_their_extension() {

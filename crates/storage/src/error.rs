@@ -21,6 +21,14 @@ pub enum StorageError {
         /// The limit in MB.
         limit_mb: u64,
     },
+    /// Storing the upload would take the user past their quota.
+    #[error("Storage limit reached: {limit} allowed, {used} used")]
+    QuotaExceeded {
+        /// The quota, as the user set it (`10 GB`).
+        limit: String,
+        /// What the user's files take now.
+        used: String,
+    },
     /// Nothing of the caller's has this path.
     #[error("file not found")]
     NotFound,
@@ -49,6 +57,7 @@ impl ServiceError for StorageError {
             | Self::BadRequest(_)
             | Self::Interrupted => ErrorCode::BadRequest,
             Self::TooLarge { .. } => ErrorCode::PayloadTooLarge,
+            Self::QuotaExceeded { .. } => ErrorCode::InsufficientStorage,
             Self::NotFound => ErrorCode::NotFound,
             Self::Blob(_) => ErrorCode::Unavailable,
             Self::Database(_) => ErrorCode::Internal,

@@ -7,7 +7,7 @@ use scribevault_core::identity::caller;
 use scribevault_proto::storage::v1 as pb;
 use tonic::{Request, Response, Status, Streaming};
 
-use crate::domain::{Mp3Upload, content_type_of};
+use crate::domain::{Mp3Upload, StoragePolicy, content_type_of};
 use crate::error::StorageError;
 use crate::service::Storage;
 
@@ -25,6 +25,25 @@ type DownloadStream = Pin<Box<dyn Stream<Item = Result<pb::DownloadBlobResponse,
 
 #[tonic::async_trait]
 impl pb::storage_service_server::StorageService for StorageGrpc {
+    async fn set_storage_policy(
+        &self,
+        request: Request<pb::SetStoragePolicyRequest>,
+    ) -> Result<Response<pb::SetStoragePolicyResponse>, Status> {
+        let user = caller(&request)?;
+        let request = request.into_inner();
+        let used_bytes = self
+            .storage
+            .set_policy(
+                &user,
+                StoragePolicy {
+                    max_bytes: request.max_bytes,
+                    cleanup_after_days: request.cleanup_after_days,
+                },
+            )
+            .await?;
+        Ok(Response::new(pb::SetStoragePolicyResponse { used_bytes }))
+    }
+
     async fn upload_mp3(
         &self,
         request: Request<Streaming<pb::UploadMp3Request>>,

@@ -13,6 +13,8 @@ pub struct UploadInspection {
     pub hasher: Sha256,
     size: u64,
     limit: u64,
+    /// What the user's quota leaves, and the error that going past it gives.
+    room: Option<(u64, StorageError)>,
     /// The first bytes, until the audio offset is known (at most an ID3 header).
     head: Vec<u8>,
     audio_offset: Option<usize>,
@@ -27,6 +29,7 @@ impl UploadInspection {
             hasher: Sha256::new(),
             size: 0,
             limit,
+            room: None,
             head: Vec::new(),
             audio_offset: None,
             audio_prefix: Vec::new(),
@@ -35,9 +38,23 @@ impl UploadInspection {
         }
     }
 
+    /// Refuses the upload with `refusal` once it is larger than `room` bytes.
+    pub fn with_room(mut self, room: u64, refusal: StorageError) -> Self {
+        self.room = Some((room, refusal));
+        self
+    }
+
     pub fn inspect(&mut self, chunk: &[u8]) -> Result<(), ()> {
         let start = self.size;
         self.size += chunk.len() as u64;
+        if self
+            .room
+            .as_ref()
+            .is_some_and(|(room, _)| self.size > *room)
+        {
+            self.refused = self.room.take().map(|(_, refusal)| refusal);
+            return Err(());
+        }
         if self.size > self.limit {
             self.refused = Some(StorageError::TooLarge {
                 limit_mb: self.limit / (1024 * 1024),

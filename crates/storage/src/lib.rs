@@ -13,6 +13,7 @@ mod entity;
 mod error;
 mod grpc;
 mod inspection;
+mod jobs;
 mod migration;
 mod mp3_check;
 mod service;
@@ -21,4 +22,4 @@ mod store;
 
 pub use config::StorageConfig;
 pub use error::StorageError;
-pub use startup::StorageServer;
+pub use startup::{CleanupSweep, StorageServer};

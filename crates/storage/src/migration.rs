@@ -12,7 +12,10 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateStorageTables)]
+        vec![
+            Box::new(CreateStorageTables),
+            Box::new(CreateStoragePolicies),
+        ]
     }
 }
 
@@ -124,6 +127,59 @@ impl MigrationTrait for CreateStorageTables {
                     .col(Mp3Uploads::UserId)
                     .col(Mp3Uploads::VideoId)
                     .if_not_exists()
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+struct CreateStoragePolicies;
+
+/// Named by hand: the derive names a migration after its file, which the first one took.
+impl MigrationName for CreateStoragePolicies {
+    fn name(&self) -> &str {
+        "m20261124_000002_storage_policies"
+    }
+}
+
+#[derive(DeriveIden)]
+enum StoragePolicies {
+    Table,
+    UserId,
+    MaxBytes,
+    CleanupAfterDays,
+    UpdatedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateStoragePolicies {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(StoragePolicies::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(StoragePolicies::UserId)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(StoragePolicies::MaxBytes)
+                            .big_integer()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(StoragePolicies::CleanupAfterDays)
+                            .integer()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(StoragePolicies::UpdatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
                     .to_owned(),
             )
             .await

@@ -3,13 +3,13 @@
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use futures::{Stream, StreamExt as _};
 use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_key};
 use scribevault_core::UserId;
 use sha2::Digest as _;
 
-use crate::domain::{Mp3Upload, RegisteredMp3, StoredMp3, UNTITLED};
+use crate::domain::{Mp3Upload, RegisteredMp3, StoragePolicy, StoredMp3, UNTITLED, human_size};
 use crate::error::StorageError;
 use crate::inspection::{UploadInspection, lock};
 use crate::store::StorageStore;
@@ -53,7 +53,21 @@ impl Storage {
         let upload_id = uuid::Uuid::now_v7().simple().to_string();
         let path = format!("uploads/{upload_id}.mp3");
         let key = owned_key(user.as_str(), &path).map_err(invalid_path)?;
-        let inspection = Arc::new(Mutex::new(UploadInspection::new(self.max_upload_bytes)));
+        // The quota is checked as the upload streams: what is left of it is the upload's room.
+        // (Two uploads at once may each fit alone and pass together; the next one is refused.)
+        let policy = self.store.policy(user.as_str()).await?;
+        let used = self.store.used_bytes(user.as_str()).await?;
+        let over_quota = StorageError::QuotaExceeded {
+            limit: human_size(policy.max_bytes),
+            used: human_size(used),
+        };
+        let room = policy.max_bytes.saturating_sub(used);
+        if room == 0 {
+            return Err(over_quota);
+        }
+        let inspection = Arc::new(Mutex::new(
+            UploadInspection::new(self.max_upload_bytes).with_room(room, over_quota),
+        ));
         let watcher = inspection.clone();
         let checked: ByteStream = Box::pin(body.map(move |chunk| {
             // The body's own error (a malformed part, a broken stream) is the caller's answer.
@@ -205,5 +219,60 @@ impl Storage {
             Ok(None) => Err(StorageError::NotFound),
             Err(error) => Err(StorageError::Blob(error.to_string())),
         }
+    }
+
+    /// Records the caller's quota and clean-up policy; answers what their audio takes now.
+    ///
+    /// # Errors
+    /// A zero quota; database failure.
+    #[tracing::instrument(skip(self), fields(user = %user))]
+    pub async fn set_policy(
+        &self,
+        user: &UserId,
+        policy: StoragePolicy,
+    ) -> Result<u64, StorageError> {
+        if policy.max_bytes == 0 {
+            return Err(StorageError::BadRequest(
+                "the quota must be positive".into(),
+            ));
+        }
+        if policy.cleanup_after_days == Some(0) {
+            return Err(StorageError::BadRequest(
+                "cleanupAfterDays must be at least 1".into(),
+            ));
+        }
+        self.store.set_policy(user.as_str(), policy).await?;
+        Ok(self.store.used_bytes(user.as_str()).await?)
+    }
+
+    /// Deletes, for every user with clean-up on, the MP3s last uploaded more than their
+    /// `cleanupAfterDays` before `now`. Transcripts, converted files and Vault items are other
+    /// services' and are never touched. Logs each file removed; answers how many.
+    ///
+    /// # Errors
+    /// Database failure (a blob that cannot be deleted is logged and kept registered).
+    #[tracing::instrument(skip(self))]
+    pub async fn sweep_old_mp3s(&self, now: DateTime<Utc>) -> Result<usize, StorageError> {
+        let mut removed = 0;
+        for (user_id, days) in self.store.cleanup_policies().await? {
+            let before = now - chrono::Duration::days(i64::from(days));
+            for (path, size) in self.store.audio_older_than(&user_id, before).await? {
+                let key = owned_key(&user_id, &path).map_err(invalid_path)?;
+                if let Err(error) = self.blobs.delete(&key).await {
+                    tracing::warn!(user = user_id, path, error = %error, "old MP3 not deleted; kept for the next sweep");
+                    continue;
+                }
+                self.store.forget_audio(&user_id, &path).await?;
+                tracing::info!(
+                    user = user_id,
+                    path,
+                    size,
+                    older_than_days = days,
+                    "old MP3 removed by automatic clean-up"
+                );
+                removed += 1;
+            }
+        }
+        Ok(removed)
     }
 }

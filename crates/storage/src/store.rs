@@ -2,14 +2,15 @@
 //! per-video MP3 registry. Rows come out as domain types.
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::OnConflict;
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
-    QueryFilter as _, QueryOrder as _, Set,
+    QueryFilter as _, QueryOrder as _, QuerySelect as _, Set,
 };
 use sea_orm_migration::MigratorTrait as _;
 
-use crate::domain::RegisteredMp3;
-use crate::entity::{mp3_upload, stored_audio};
+use crate::domain::{RegisteredMp3, StoragePolicy};
+use crate::entity::{mp3_upload, storage_policy, stored_audio};
 use crate::migration::Migrator;
 
 /// Storage's tables.
@@ -148,5 +149,136 @@ impl StorageStore {
             .into_iter()
             .map(registered)
             .collect())
+    }
+
+    /// The user's policy, or the defaults when the gateway never handed one over.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn policy(&self, user_id: &str) -> Result<StoragePolicy, DbErr> {
+        Ok(storage_policy::Entity::find_by_id(user_id.to_owned())
+            .one(&self.db)
+            .await?
+            .map(policy_from_row)
+            .unwrap_or_default())
+    }
+
+    /// Records the user's policy.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn set_policy(&self, user_id: &str, policy: StoragePolicy) -> Result<(), DbErr> {
+        storage_policy::Entity::insert(storage_policy::ActiveModel {
+            user_id: Set(user_id.to_owned()),
+            max_bytes: Set(to_i64(policy.max_bytes)),
+            cleanup_after_days: Set(policy
+                .cleanup_after_days
+                .map(|days| i32::try_from(days).unwrap_or(i32::MAX))),
+            updated_at: Set(Utc::now()),
+        })
+        .on_conflict(
+            OnConflict::column(storage_policy::Column::UserId)
+                .update_columns([
+                    storage_policy::Column::MaxBytes,
+                    storage_policy::Column::CleanupAfterDays,
+                    storage_policy::Column::UpdatedAt,
+                ])
+                .to_owned(),
+        )
+        .exec(&self.db)
+        .await?;
+        Ok(())
+    }
+
+    /// The users whose MP3s are cleaned up, with their age limit in days.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn cleanup_policies(&self) -> Result<Vec<(String, u32)>, DbErr> {
+        Ok(storage_policy::Entity::find()
+            .filter(storage_policy::Column::CleanupAfterDays.is_not_null())
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .filter_map(|row| {
+                let days = u32::try_from(row.cleanup_after_days?).ok()?;
+                Some((row.user_id, days))
+            })
+            .collect())
+    }
+
+    /// Bytes of audio the user keeps (each stored object once, however often registered).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn used_bytes(&self, user_id: &str) -> Result<u64, DbErr> {
+        let total: Option<i64> = stored_audio::Entity::find()
+            .select_only()
+            .column_as(stored_audio::Column::Size.sum(), "total")
+            .filter(stored_audio::Column::UserId.eq(user_id))
+            .into_tuple::<Option<i64>>()
+            .one(&self.db)
+            .await?
+            .flatten();
+        Ok(total
+            .and_then(|total| u64::try_from(total).ok())
+            .unwrap_or(0))
+    }
+
+    /// The user's stored audio last uploaded before `before`: `(path, size)`. Audio uploaded
+    /// again since (the same content, stored once) counts from its latest upload.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn audio_older_than(
+        &self,
+        user_id: &str,
+        before: DateTime<Utc>,
+    ) -> Result<Vec<(String, u64)>, DbErr> {
+        let candidates = stored_audio::Entity::find()
+            .filter(stored_audio::Column::UserId.eq(user_id))
+            .filter(stored_audio::Column::CreatedAt.lt(before))
+            .all(&self.db)
+            .await?;
+        let mut old = Vec::new();
+        for audio in candidates {
+            let recent = mp3_upload::Entity::find()
+                .filter(mp3_upload::Column::UserId.eq(user_id))
+                .filter(mp3_upload::Column::Path.eq(audio.path.as_str()))
+                .filter(mp3_upload::Column::CreatedAt.gte(before))
+                .one(&self.db)
+                .await?;
+            if recent.is_none() {
+                old.push((audio.path, u64::try_from(audio.size).unwrap_or(0)));
+            }
+        }
+        Ok(old)
+    }
+
+    /// Forgets the user's audio at `path` and every registration of it.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn forget_audio(&self, user_id: &str, path: &str) -> Result<(), DbErr> {
+        mp3_upload::Entity::delete_many()
+            .filter(mp3_upload::Column::UserId.eq(user_id))
+            .filter(mp3_upload::Column::Path.eq(path))
+            .exec(&self.db)
+            .await?;
+        stored_audio::Entity::delete_many()
+            .filter(stored_audio::Column::UserId.eq(user_id))
+            .filter(stored_audio::Column::Path.eq(path))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+}
+
+fn policy_from_row(row: storage_policy::Model) -> StoragePolicy {
+    StoragePolicy {
+        max_bytes: u64::try_from(row.max_bytes).unwrap_or(0),
+        cleanup_after_days: row
+            .cleanup_after_days
+            .and_then(|days| u32::try_from(days).ok()),
     }
 }

@@ -8,4 +8,5 @@ pub mod quota_spend;
 pub mod schedule;
 pub mod source;
 pub mod source_video;
+pub mod sync_preference;
 pub mod video;

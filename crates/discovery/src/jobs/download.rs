@@ -168,6 +168,7 @@ async fn try_run_job(
             "download job ended"
         );
         discovery.publish_progress(&finished).await;
+        discovery.notify_finished(&finished).await;
     }
     Ok(())
 }

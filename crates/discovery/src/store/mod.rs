@@ -16,6 +16,7 @@ use crate::migration::Migrator;
 use crate::youtube::KeySpend;
 
 mod downloads;
+mod preferences;
 mod schedules;
 
 pub use downloads::Cancelled;

@@ -7,6 +7,7 @@ use scribevault_bus::EventBus;
 use tokio::sync::mpsc;
 
 use super::packet;
+use crate::user_settings::{UserSettingsStore, wants_event};
 
 /// Outgoing text frames of one socket.
 pub type SocketSender = mpsc::Sender<String>;
@@ -49,6 +50,14 @@ impl RealtimeHub {
         }
     }
 
+    /// Whether `user` has a socket on this replica.
+    fn has_sockets(&self, user: &str) -> bool {
+        self.sockets
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(user)
+    }
+
     /// How many sockets are connected (all users).
     #[must_use]
     pub fn connected_sockets(&self) -> usize {
@@ -60,8 +69,9 @@ impl RealtimeHub {
             .sum()
     }
 
-    /// Delivers every bus event to its user's sockets, for as long as the bus runs.
-    pub async fn forward_events(self, bus: Arc<dyn EventBus>) {
+    /// Delivers every bus event to its user's sockets, for as long as the bus runs, except the
+    /// notifications a user has switched off in their settings.
+    pub async fn forward_events(self, bus: Arc<dyn EventBus>, settings: UserSettingsStore) {
         let mut subscription = loop {
             match bus.subscribe().await {
                 Ok(subscription) => break subscription,
@@ -72,6 +82,25 @@ impl RealtimeHub {
             }
         };
         while let Some(event) = subscription.next().await {
+            if event.event_type == "notification" && !self.has_sockets(&event.user_id) {
+                continue;
+            }
+            if event.event_type == "notification" {
+                // Notifications are rare; their recipient's settings are read fresh each time,
+                // so a change applies at once on every replica.
+                let wanted = match settings.get(&event.user_id).await {
+                    Ok(user_settings) => {
+                        wants_event(&user_settings, &event.event_type, &event.data)
+                    }
+                    Err(error) => {
+                        tracing::warn!(error = %error, "settings unreadable; notification delivered");
+                        true
+                    }
+                };
+                if !wanted {
+                    continue;
+                }
+            }
             self.emit_to_user(&event.user_id, &event.event_type, &event.data);
         }
     }

@@ -12,3 +12,4 @@ pub mod sources;
 pub mod spa;
 pub mod transcription;
 pub mod uploads;
+pub mod user_settings;

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use reqwest::Method;
 use scribevault_test_support::media::{MediaServer, ytdlp};
-use scribevault_test_support::youtube::{FakeChannel, FakeYouTube, channel_id};
+use scribevault_test_support::youtube::{
+    FakeChannel, FakeVideo, FakeYouTube, channel_id, video_id,
+};
 use serde_json::{Value, json};
 
 use crate::helpers::{SocketClient, TestApp, audio, model_dir};
@@ -269,4 +271,131 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
     assert_eq!(list["data"], json!([]));
     let (status, _) = app.get("/api/schedules", None).await;
     assert_eq!(status, 401);
+}
+
+#[tokio::test]
+async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
+    let Some(s) = setup("settings").await else {
+        return;
+    };
+    let app = &s.app;
+    let mut socket = SocketClient::connect(&app.base, &s.alice_id, &s.alice).await;
+    socket
+        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+        .await;
+    // Download-complete notifications off: the job's progress still arrives, its toast not.
+    let (status, body) = app
+        .send(
+            Method::PATCH,
+            "/api/user/settings",
+            Some(&s.alice),
+            Some(&json!({ "notifications": { "downloadComplete": false } })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .post_json(
+            "/api/downloads",
+            &json!({ "sourceId": s.source_id, "videoIds": [s.video_ids[0]] }),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let first_job = body["data"]["id"].as_str().unwrap().to_owned();
+    socket
+        .wait_for(Duration::from_secs(60), |line| {
+            line["name"] == "downloadProgress"
+                && line["data"]["jobId"] == first_job.as_str()
+                && line["data"]["status"] == "COMPLETED"
+        })
+        .await;
+    // On again: the next job's notification arrives, and the first one's never did.
+    app.send(
+        Method::PATCH,
+        "/api/user/settings",
+        Some(&s.alice),
+        Some(&json!({ "notifications": { "downloadComplete": true } })),
+    )
+    .await;
+    let (_, body) = app
+        .post_json(
+            "/api/downloads",
+            &json!({ "sourceId": s.source_id, "videoIds": [s.video_ids[1]] }),
+            Some(&s.alice),
+        )
+        .await;
+    let second_job = body["data"]["id"].as_str().unwrap().to_owned();
+    let toast = socket
+        .wait_for(Duration::from_secs(60), |line| {
+            line["name"] == "notification" && line["data"]["title"] == "Download complete"
+        })
+        .await;
+    assert_eq!(toast["data"]["message"], "1 of 1 video downloaded");
+    socket.drain(Duration::from_millis(500)).await;
+    assert_eq!(
+        socket.events("notification").len(),
+        1,
+        "{:?}",
+        socket.events("notification")
+    );
+    assert!(
+        socket
+            .events("downloadProgress")
+            .iter()
+            .any(|data| data["jobId"] == second_job.as_str())
+    );
+
+    // autoDownload on: a sync that finds a new video starts a job for it.
+    app.send(
+        Method::PATCH,
+        "/api/user/settings",
+        Some(&s.alice),
+        Some(&json!({ "autoDownload": true, "notifications": { "scheduledSync": false } })),
+    )
+    .await;
+    let new_video = video_id(40_404);
+    s._youtube.publish(
+        &channel_id(404),
+        vec![FakeVideo::public(
+            &new_video,
+            "Audio Flow episode new",
+            "2030-01-01T00:00:00Z",
+            "PT1M",
+        )],
+    );
+    s._media.add_audio(
+        &new_video,
+        std::fs::read(audio("sample-03-meeting.mp3")).unwrap(),
+    );
+    let (status, body) = app
+        .post_json(
+            "/api/schedules",
+            &json!({ "sourceId": s.source_id, "frequency": "DAILY", "timeOfDay": "09:00" }),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let schedule = body["data"]["id"].as_str().unwrap().to_owned();
+    let (status, body) = app
+        .post_json(
+            &format!("/api/schedules/{schedule}/run"),
+            &json!({}),
+            Some(&s.alice),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["meta"]["newVideos"], 1);
+    let (_, jobs) = app.get("/api/downloads", Some(&s.alice)).await;
+    assert_eq!(jobs["data"].as_array().unwrap().len(), 3, "{jobs}");
+    assert_eq!(jobs["data"][0]["totalVideos"], 1);
+    // The scheduled-sync notification was switched off.
+    socket.drain(Duration::from_secs(1)).await;
+    assert!(
+        !socket
+            .events("notification")
+            .iter()
+            .any(|data| data["title"] == "Scheduled sync"),
+        "{:?}",
+        socket.events("notification")
+    );
 }

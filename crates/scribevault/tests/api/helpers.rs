@@ -488,6 +488,16 @@ impl SocketClient {
         }
     }
 
+    /// Reads whatever arrives within `window` into `seen` (to assert something did not come).
+    pub async fn drain(&mut self, window: Duration) {
+        let deadline = tokio::time::Instant::now() + window;
+        while let Ok(Ok(Some(line))) =
+            tokio::time::timeout_at(deadline, self.lines.next_line()).await
+        {
+            self.seen.push(serde_json::from_str(&line).unwrap());
+        }
+    }
+
     /// Like [`SocketClient::wait_for`], but a matching line received earlier counts too.
     pub async fn seen_or_wait_for(
         &mut self,

@@ -8,7 +8,7 @@ use scribevault_blob::{BlobStore, LocalBlobStore};
 use scribevault_db::TestDatabase;
 use scribevault_proto::storage::v1 as pb;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
-use scribevault_storage::{StorageConfig, StorageServer};
+use scribevault_storage::{CleanupSweep, StorageConfig, StorageServer};
 use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
 use tonic::transport::Channel;
 
@@ -26,6 +26,8 @@ pub struct TestApp {
     pub blob_dir: tempfile::TempDir,
     /// The service's database, deleted when the app is dropped.
     _db: TestDatabase,
+    /// The MP3 clean-up, to run with an injected clock.
+    pub cleanup: CleanupSweep,
     server: InProcessServer,
 }
 
@@ -33,6 +35,7 @@ pub struct TestApp {
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(StorageConfig {
         max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
+        cleanup_interval: std::time::Duration::from_secs(86_400),
     })
     .await
 }
@@ -49,6 +52,7 @@ pub async fn spawn_app_with(config: StorageConfig) -> TestApp {
     let server = StorageServer::build(connection, blobs, config)
         .await
         .expect("build the storage server");
+    let cleanup = server.cleanup();
     let server = InProcessServer::start(|listener, stop| server.run(listener, stopped(stop))).await;
     let channel = server.channel.clone();
     let client = StorageServiceClient::new(channel)
@@ -57,6 +61,7 @@ pub async fn spawn_app_with(config: StorageConfig) -> TestApp {
         client,
         blob_dir,
         _db: db,
+        cleanup,
         server,
     }
 }

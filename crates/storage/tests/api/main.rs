@@ -5,5 +5,6 @@
 
 mod blobs;
 mod helpers;
+mod policy;
 mod refusals;
 mod uploads;

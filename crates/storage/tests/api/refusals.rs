@@ -50,6 +50,7 @@ async fn an_upload_over_the_limit_is_refused_and_leaves_nothing() {
     let file = audio("sample-01-welcome.mp3");
     let app = spawn_app_with(StorageConfig {
         max_upload_bytes: file.len() as u64 - 1,
+        cleanup_interval: std::time::Duration::from_secs(86_400),
     })
     .await;
 
@@ -75,6 +76,7 @@ async fn an_upload_of_exactly_the_limit_is_accepted() {
     let file = audio("sample-01-welcome.mp3");
     let app = spawn_app_with(StorageConfig {
         max_upload_bytes: file.len() as u64,
+        cleanup_interval: std::time::Duration::from_secs(86_400),
     })
     .await;
 

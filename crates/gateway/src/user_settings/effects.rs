@@ -1,0 +1,100 @@
+//! Where settings take effect outside the SPA.
+//!
+//! The services that act on a setting keep their own copy, handed to them when it changes:
+//! storage the quota and clean-up policy, discovery `autoDownload`. Until a user saves, the
+//! services use the same defaults the gateway shows. The gateway applies `notifications.*`
+//! itself, to the events it forwards.
+
+use scribevault_bus::contract::NotificationCategory;
+use scribevault_core::UserId;
+use scribevault_proto::discovery::v1 as discovery;
+use scribevault_proto::storage::v1 as storage;
+
+use super::UserSettings;
+use crate::clients::{ServiceClients, on_behalf_of};
+use crate::error::ApiError;
+
+/// Hands the settings other services act on to them.
+///
+/// # Errors
+/// A service could not be reached; nothing is stored then, so the user can save again.
+pub async fn push_effects(
+    clients: &ServiceClients,
+    user: &UserId,
+    settings: &UserSettings,
+) -> Result<(), ApiError> {
+    let policy = storage::SetStoragePolicyRequest {
+        max_bytes: settings.max_storage_bytes(),
+        cleanup_after_days: settings
+            .storage
+            .auto_cleanup
+            .then_some(settings.storage.cleanup_after_days),
+    };
+    clients
+        .storage
+        .clone()
+        .set_storage_policy(on_behalf_of(user, policy)?)
+        .await?;
+    clients
+        .discovery
+        .clone()
+        .set_sync_preferences(on_behalf_of(
+            user,
+            discovery::SetSyncPreferencesRequest {
+                auto_download: settings.auto_download,
+            },
+        )?)
+        .await?;
+    Ok(())
+}
+
+/// Whether a user with `settings` gets the event `name` with `data`: `notification`s of a
+/// kind they switched off are dropped; every other event (progress, updates) always goes, as
+/// screens rely on them.
+#[must_use]
+pub fn wants_event(settings: &UserSettings, name: &str, data: &serde_json::Value) -> bool {
+    if name != "notification" {
+        return true;
+    }
+    if data["type"] == "error" && !settings.notifications.errors {
+        return false;
+    }
+    match serde_json::from_value::<NotificationCategory>(data["category"].clone()) {
+        Ok(NotificationCategory::DownloadComplete) => settings.notifications.download_complete,
+        Ok(NotificationCategory::ScheduledSync) => settings.notifications.scheduled_sync,
+        Err(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn switched_off_notifications_are_dropped_and_other_events_pass() {
+        let mut settings = UserSettings::default();
+        let download = json!({"title": "Download complete", "message": "3 videos", "type": "success", "category": "downloadComplete"});
+        let sync = json!({"title": "Sync", "message": "2 new videos", "type": "info", "category": "scheduledSync"});
+        let failure = json!({"title": "Download failed", "message": "x", "type": "error", "category": "downloadComplete"});
+        let plain = json!({"title": "Hello", "message": "x", "type": "info"});
+        for event in [&download, &sync, &failure, &plain] {
+            assert!(wants_event(&settings, "notification", event));
+        }
+        settings.notifications.download_complete = false;
+        assert!(!wants_event(&settings, "notification", &download));
+        assert!(!wants_event(&settings, "notification", &failure));
+        assert!(wants_event(&settings, "notification", &sync));
+        settings.notifications.download_complete = true;
+        settings.notifications.scheduled_sync = false;
+        assert!(!wants_event(&settings, "notification", &sync));
+        settings.notifications.errors = false;
+        assert!(!wants_event(&settings, "notification", &failure));
+        assert!(wants_event(&settings, "notification", &plain));
+        assert!(wants_event(
+            &settings,
+            "downloadProgress",
+            &json!({"status": "COMPLETED"})
+        ));
+    }
+}

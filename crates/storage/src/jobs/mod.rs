@@ -1,0 +1,3 @@
+//! Storage's background work.
+
+pub mod cleanup;
