@@ -15,8 +15,9 @@ run: build frontend model media-tools ## Build and start `scribevault all` on em
 	SCRIBEVAULT_YTDLP_PATH="$${SCRIBEVAULT_YTDLP_PATH:-$$(scripts/install-media-tools.sh --print-ytdlp)}" \
 	$(CARGO_TARGET_DIR)/release/scribevault all
 
-media-tools: ## Install ffmpeg and yt-dlp (pinned, in a venv under ~/.cache) for audio downloads
+media-tools: ## Install ffmpeg and yt-dlp (pinned, in a venv under ~/.cache), poppler-utils and tesseract
 	scripts/install-media-tools.sh
+	scripts/install-pdf-tools.sh
 
 model: build ## Fetch the default Whisper model (MODEL=small) unless it is there; never fails the run
 	@model_dir="$${SCRIBEVAULT_WHISPER_MODEL_DIR:-$(DATA_DIR)/models}"; \

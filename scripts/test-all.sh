@@ -25,6 +25,7 @@ eval "$(scripts/services.sh env)"
 scripts/install-build-deps.sh || { echo "cannot install the build tools"; exit 1; }
 scripts/install-test-tools.sh || { echo "cannot install the test tools"; exit 1; }
 scripts/install-media-tools.sh || { echo "cannot install ffmpeg and yt-dlp"; exit 1; }
+scripts/install-pdf-tools.sh || { echo "cannot install poppler-utils and tesseract"; exit 1; }
 SCRIBEVAULT_TEST_YTDLP="$(scripts/install-media-tools.sh --print-ytdlp)"
 export SCRIBEVAULT_TEST_YTDLP
 if ! cargo nextest --version >/dev/null 2>&1; then
