@@ -243,7 +243,10 @@ async fn read_template(field: &mut actix_multipart::Field) -> Result<String, Api
             return Err(ApiError::bad_request("The template is too long"));
         }
     }
-    String::from_utf8(value).map_err(|_| ApiError::bad_request("The template must be UTF-8 text"))
+    // Browsers send a textarea's line breaks as CRLF in a form; templates use LF.
+    String::from_utf8(value)
+        .map(|text| text.replace("\r\n", "\n"))
+        .map_err(|_| ApiError::bad_request("The template must be UTF-8 text"))
 }
 
 /// Streams one `pdf` part to conversion and answers its conversion.
