@@ -26,7 +26,7 @@ import {
   type LibraryTranscript,
   type MetadataChanges,
 } from './libraryApi';
-import { MarkdownContent } from './MarkdownContent';
+import { MarkdownContent } from '@/components/MarkdownContent';
 
 /** The detail view of one item (`/vault?item=<id>`), fetched by its id. */
 export function VaultItemDetail({ itemId, onClose }: { itemId: string; onClose: () => void }) {
