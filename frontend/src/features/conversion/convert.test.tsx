@@ -212,7 +212,7 @@ describe('/convert-pdf', () => {
     // jsdom's Blob has no text(): read it the old way.
     const text = await new Promise<string>((resolve) => {
       const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
+      reader.onload = () => resolve(reader.result as string);
       reader.readAsText(blob);
     });
     expect(text).toContain('# Garden tour');
