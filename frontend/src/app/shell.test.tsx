@@ -44,9 +44,10 @@ describe('app shell', () => {
     expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
-    await user.click(screen.getByRole('link', { name: 'PDF to Markdown' }));
+    // (Not PDF to Markdown: without handed-over transcripts it sends the user on to /transcripts.)
+    await user.click(screen.getByRole('link', { name: 'Settings' }));
     expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/convert-pdf');
+    expect(router.state.location.pathname).toBe('/settings');
   });
 
   it('shows the account button with the user', async () => {
