@@ -64,7 +64,6 @@ import {
   viewMemory,
 } from './vaultRules';
 
-type View = VaultView;
 const VIEW_STORAGE_KEY = 'vaultView';
 /** Typing pauses this long before the search is sent. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -84,7 +83,7 @@ export default function VaultPage() {
   const dispatch = useAppDispatch();
   // The user's settings choose the first view and the page size (spec §3).
   const { settings, status: settingsStatus } = useUserSettings();
-  const [pickedView, setPickedView] = useState<View | null>(null);
+  const [pickedView, setPickedView] = useState<VaultView | null>(null);
   const view = pickedView ?? rememberedView(readString('local', VIEW_STORAGE_KEY), settings.defaultView);
   const pageSize = settings.transcriptsPerPage;
   const [searchParams, setSearchParams] = useSearchParams();
@@ -437,7 +436,7 @@ function Group({
   onOpen,
 }: {
   group: VaultGroup;
-  view: View;
+  view: VaultView;
   expanded: boolean;
   onToggle: () => void;
   selected: ReadonlySet<string>;
