@@ -1,6 +1,7 @@
 import { AlertTriangle, Download, Eye, FileText, Library, LoaderCircle, Wand2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
+import { TEMPLATE_BODY_MAX_BYTES } from '@/api/convertTemplatesApi';
 import { errorMessage } from '@/api/errors';
 import { MAX_FILES_PER_VAULT_SAVE, useSaveToVaultMutation } from '@/api/vaultSaveApi';
 import { useAppDispatch } from '@/app/hooks';
@@ -78,6 +79,8 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
   const toConvert = rowsToConvert(items);
   const completed = items.filter((item) => item.status === 'completed');
   const failedCount = items.filter((item) => item.status === 'error').length;
+  // The server refuses a template over 64 KB; the editor says so, and Convert waits.
+  const templateTooLong = new TextEncoder().encode(template).length > TEMPLATE_BODY_MAX_BYTES;
   const previewed = items.find((item) => item.id === previewId && item.markdownContent !== null) ?? null;
 
   async function convert() {
@@ -206,7 +209,7 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
             {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Library size={16} aria-hidden="true" />}
             Save to Vault
           </button>
-          <button type="button" className="btn btn-primary" disabled={converting || toConvert.length === 0} onClick={() => void convert()}>
+          <button type="button" className="btn btn-primary" disabled={converting || toConvert.length === 0 || templateTooLong} onClick={() => void convert()}>
             {converting ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Wand2 size={16} aria-hidden="true" />}
             {converting ? 'Converting...' : completed.length === items.length ? 'Convert all again' : `Convert (${toConvert.length})`}
           </button>

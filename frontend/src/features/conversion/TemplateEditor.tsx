@@ -44,10 +44,11 @@ export function TemplateEditor({ template, onChange }: { template: string; onCha
   const failed = (failure: unknown, fallback: string) =>
     dispatch(showToast({ title: 'Error', description: errorMessage(failure, fallback), variant: 'destructive' }));
 
+  /** A saved template replaces the text; 'None' only lets go of the saved one and keeps the text. */
   function pick(id: string) {
     setSelectedId(id);
     const chosen = templates.find((candidate) => candidate.id === id);
-    onChange(chosen ? chosen.body : '');
+    if (chosen) onChange(chosen.body);
   }
 
   async function saveNew(event: FormEvent) {

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
@@ -124,6 +124,17 @@ describe('Vault: Import PDF', () => {
     expect(screen.getAllByTestId('import-row')).toHaveLength(2);
     expect(within(rowOf('notes.pdf')).getByText('Pending')).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Convert (2)' })).toBeEnabled();
+  });
+
+  it('takes dropped PDFs the same way and refuses the rest', async () => {
+    backend();
+    const { dialog } = await openImport();
+    fireEvent.drop(within(dialog).getByTestId('pdf-dropzone'), {
+      dataTransfer: { files: [pdf('dropped.pdf'), new File(['x'], 'slides.pptx', { type: 'application/vnd.ms-powerpoint' })], types: ['Files'] },
+    });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Not added: slides.pptx');
+    expect(screen.getAllByTestId('import-row')).toHaveLength(1);
+    expect(within(rowOf('dropped.pdf')).getByText('Pending')).toBeInTheDocument();
   });
 
   it('uploads each file with its progress and shows the result, the OCR pages and the server errors per file', async () => {
