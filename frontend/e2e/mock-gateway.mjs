@@ -10,7 +10,10 @@
 // downloadProgress events; the video svdemo00013 (episode 13) always fails ("Video unavailable").
 // Schedules keep their next run in their own time zone; "Sync now" finds 3 new videos the first
 // time a schedule runs and none afterwards. The Vault (docs/vault-api.md) lives in mock-vault.mjs:
-// every finished transcription becomes an AUDIO item found by its transcript path.
+// every finished transcription becomes an AUDIO item found by its transcript path. User
+// settings, templates, transcript and PDF conversion and premium OCR (docs/conversion-settings-api.md)
+// live in mock-conversion.mjs; like the gateway, the mock drops `notification` events of a kind the
+// user switched off (a finished download job, a scheduled sync that found videos, errors).
 //
 //   node e2e/mock-gateway.mjs            # serves dist/ and the API on http://127.0.0.1:8080
 //   PORT=8081 AUDIO_DIR=... node e2e/mock-gateway.mjs
@@ -20,6 +23,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Server } from 'socket.io';
+import { createConversion } from './mock-conversion.mjs';
 import { createVault, HttpError } from './mock-vault.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -127,7 +131,56 @@ io.use((socket, next) => {
   return next();
 });
 const toUser = (userId, event, payload) => io.to(userId).emit(event, payload);
-const vault = createVault({ toUser });
+const transcriptFiles = new Map(); // userId -> Map(transcriptPath -> {title, text, source})
+// The Vault asks the conversion service (made right after it) what a saved path is.
+const vault = createVault({ toUser, sourceTypeOf: (userId, filePath) => conversion.sourceTypeOfPath(userId, filePath) });
+const conversion = createConversion({ vault, transcriptOf: (userId, filePath) => transcriptFiles.get(userId)?.get(filePath) ?? null });
+
+/**
+ * A `notification` event, unless the user switched its kind off (the gateway does the same):
+ * `downloadComplete`, `scheduledSync`, and every notification of type error under `errors`.
+ */
+function notify(userId, kind, notification) {
+  const flags = conversion.settingsOf(userId).notifications;
+  if (notification.type === 'error' ? !flags.errors : !flags[kind]) return;
+  toUser(userId, 'notification', notification);
+}
+
+async function readJsonBody(req) {
+  const text = (await readBody(req)).toString('utf8');
+  if (!text.trim()) throw new HttpError(400, 'A JSON body is required');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The body is not valid JSON');
+  }
+}
+
+async function readFormBody(req) {
+  try {
+    return await new Request('http://local/', { method: 'POST', headers: req.headers, body: await readBody(req) }).formData();
+  } catch {
+    throw new HttpError(400, 'The body is not multipart form data');
+  }
+}
+
+/** Answers a settings or conversion route; false when the route is not one of theirs. */
+async function serveConversion(req, res, url, user) {
+  try {
+    const answer = await conversion.route(req, url, user, { readJson: readJsonBody, readForm: readFormBody });
+    if (!answer) return false;
+    if (answer.status === 204) {
+      res.writeHead(204);
+      res.end();
+    } else {
+      json(res, answer.status, answer.body);
+    }
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    fail(res, error.status, error.message, error.code);
+  }
+  return true;
+}
 
 /** Answers a Vault route (JSON or a download); false when the route is not the Vault's. */
 async function serveVault(req, res, url, user) {
@@ -220,6 +273,13 @@ function runDownloadJob(job) {
         job.status = job.failedVideos > 0 ? 'FAILED' : 'COMPLETED';
         job.completedAt = new Date().toISOString();
         send();
+        notify(
+          job.userId,
+          'downloadComplete',
+          job.status === 'COMPLETED'
+            ? { title: 'Download complete', message: `${job.sourceTitle}: ${job.processedVideos} of ${job.totalVideos} videos downloaded`, type: 'success' }
+            : { title: 'Download failed', message: `${job.sourceTitle}: ${job.failedVideos} of ${job.totalVideos} videos failed`, type: 'error' },
+        );
         return;
       }
       job.currentVideo = { videoId: video.videoId, title: video.title, percent };
@@ -355,6 +415,8 @@ function runJob(job) {
         markdownPath: `transcripts/${file.id}.md`,
         processingTime: Date.now() - started,
       });
+      transcriptFiles.set(job.userId, transcriptFiles.get(job.userId) ?? new Map());
+      transcriptFiles.get(job.userId).set(file.transcriptPath, { title: file.title, text: transcriptText(file.title).trim(), source: file.mp3Path });
       // The Vault keeps the transcript; the transcription screen finds it by this path.
       vault.addTranscript(job.userId, {
         title: file.title,
@@ -615,6 +677,10 @@ async function api(req, res, url) {
       schedule.runs += 1;
       schedule.lastRunAt = new Date().toISOString();
       await new Promise((resolve) => setTimeout(resolve, 400));
+      if (newVideos > 0) {
+        const title = scheduleView(schedule, user.id).source?.title ?? 'A source';
+        notify(user.id, 'scheduledSync', { title: 'Scheduled sync', message: `${newVideos} new videos in ${title}`, type: 'info' });
+      }
       return json(res, 200, { data: scheduleView(schedule, user.id), meta: { newVideos } });
     }
   }
@@ -656,6 +722,7 @@ async function api(req, res, url) {
     if (!job || job.userId !== user.id) return fail(res, 404, 'Job not found', 'NOT_FOUND');
     return json(res, 200, { data: { id: job.id, status: job.status, files: job.files } });
   }
+  if (await serveConversion(req, res, url, user)) return undefined;
   if (await serveVault(req, res, url, user)) return undefined;
   return fail(res, 404, `No route for ${route}`, 'NOT_FOUND');
 }

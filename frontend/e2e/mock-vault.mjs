@@ -225,7 +225,12 @@ function highlightsOf(record, terms) {
 }
 
 // ---------- the Vault ----------
-export function createVault({ toUser, secret = randomBytes(32) }) {
+/**
+ * `sourceTypeOf(userId, path)` says what a saved path is (the conversion mock knows its converted
+ * files: AUDIO for a transcript's markdown, PDF for a PDF's); null falls back to PDF for a path
+ * ending .pdf and TEXT otherwise.
+ */
+export function createVault({ toUser, secret = randomBytes(32), sourceTypeOf = () => null }) {
   /** userId -> Map(id -> record): the item's fields plus content, segments, processed, userId. */
   const archives = new Map();
   /** userId -> Map(lowercase name -> {id, name}) */
@@ -678,7 +683,7 @@ export function createVault({ toUser, secret = randomBytes(32) }) {
           title: file.title.trim(),
           content: file.content,
           fileName: file.path ?? null,
-          sourceType: /\.pdf$/i.test(file.path ?? '') ? 'PDF' : 'TEXT',
+          sourceType: sourceTypeOf(userId, file.path ?? '') ?? (/\.pdf$/i.test(file.path ?? '') ? 'PDF' : 'TEXT'),
           processed: false,
         }),
       );
@@ -748,7 +753,22 @@ export function createVault({ toUser, secret = randomBytes(32) }) {
     return null;
   }
 
-  return { route, addTranscript, HttpError };
+  /** One item as the API shows it, or null (premium mode reads its fileName). */
+  function itemOf(userId, id) {
+    const record = archiveOf(userId).get(id);
+    return record ? view(record) : null;
+  }
+
+  /** New content for an item (premium mode's OCR), announced like an edit. */
+  function replaceContent(userId, id, content) {
+    const record = archiveOf(userId).get(id);
+    if (!record) return;
+    record.content = content;
+    if (record.sourceType === 'AUDIO') record.segments = segmentsOf(content);
+    announce(userId, 'updated', [record]);
+  }
+
+  return { route, addTranscript, itemOf, replaceContent, HttpError };
 }
 
 export { HttpError };

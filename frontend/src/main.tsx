@@ -4,6 +4,7 @@ import { App } from '@/app/App';
 import { createAppRouter } from '@/app/router';
 import { setupStore } from '@/app/store';
 import { loadAppConfig } from '@/config/appConfig';
+import { applyTheme, lastThemeChoice } from '@/lib/theme';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -18,6 +19,8 @@ function renderMessage(text: string) {
   );
 }
 
+// The previous visit's theme, before anything is drawn; the user's setting follows once loaded.
+applyTheme(lastThemeChoice());
 renderMessage('Loading...');
 loadAppConfig()
   .then((config) => {

@@ -23,6 +23,8 @@ export const baseApi = createApi({
     'DiscoveryQuota',
     'DownloadJob',
     'Schedule',
+    'UserSettings',
+    'ConvertTemplate',
   ],
   endpoints: () => ({}),
 });

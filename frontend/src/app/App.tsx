@@ -15,7 +15,7 @@ export function App({ store, config, router }: { store: AppStore; config: AppCon
       <AuthProvider config={config}>
         <Tooltip.Provider delayDuration={300}>
           <RouterProvider router={router} />
-          <Toaster />
+          <Toaster navigate={(to) => void router.navigate(to)} />
         </Tooltip.Provider>
       </AuthProvider>
     </Provider>

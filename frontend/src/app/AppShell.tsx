@@ -18,12 +18,14 @@ import {
 } from 'lucide-react';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
+import { useUserSettings } from '@/api/userSettingsApi';
 import { LoadingScreen } from '@/components/LoadingScreen';
 import { paths } from '@/config/paths';
 import { useAuthActions } from '@/features/auth/authActions';
 import { selectCurrentUser } from '@/features/auth/authSlice';
 import { ConnectionStatus } from '@/features/realtime/ConnectionStatus';
 import { useRealtimeConnection } from '@/features/realtime/useRealtimeConnection';
+import { lastThemeChoice, useTheme } from '@/lib/theme';
 import { useAppSelector } from './hooks';
 
 interface NavItem {
@@ -49,6 +51,7 @@ export const MAIN_NAV: NavItem[] = [
 
 export function AppShell() {
   useRealtimeConnection();
+  useUserSettingsApplied();
   const [menuOpen, setMenuOpen] = useState(false);
   const closeButton = useRef<HTMLButtonElement>(null);
 
@@ -120,6 +123,16 @@ export function AppShell() {
       </div>
     </div>
   );
+}
+
+/**
+ * Loads the user's settings as soon as the user is signed in (the shell only renders then) and
+ * applies the theme. While they load, the previous visit's theme stays, so nothing flashes; when
+ * loading fails, the defaults (system) apply.
+ */
+function useUserSettingsApplied() {
+  const { settings, status } = useUserSettings();
+  useTheme(status === 'loading' ? lastThemeChoice() : settings.theme);
 }
 
 function NavSection({ items, onNavigate }: { items: NavItem[]; onNavigate: () => void }) {

@@ -10,14 +10,18 @@ const ICONS = {
   warning: AlertTriangle,
 } as const;
 
-/** Renders the toasts of the store with Radix Toast (announced to screen readers, swipe to close). */
-export function Toaster() {
+/**
+ * Renders the toasts of the store with Radix Toast (announced to screen readers, swipe to close).
+ * The toasts sit outside the router, so a toast's link navigates through `navigate`.
+ */
+export function Toaster({ navigate }: { navigate: (to: string) => void }) {
   const toasts = useAppSelector((state) => state.toast.items);
   const dispatch = useAppDispatch();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right">
       {toasts.map((toast: Toast) => {
         const Icon = ICONS[toast.variant];
+        const link = toast.link;
         return (
           <ToastPrimitive.Root
             key={toast.id}
@@ -32,6 +36,20 @@ export function Toaster() {
               <ToastPrimitive.Title className="toast-title">{toast.title}</ToastPrimitive.Title>
               {toast.description && (
                 <ToastPrimitive.Description className="toast-description">{toast.description}</ToastPrimitive.Description>
+              )}
+              {link && (
+                <ToastPrimitive.Action altText={link.label} asChild>
+                  <a
+                    className="toast-link"
+                    href={link.to}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      navigate(link.to);
+                    }}
+                  >
+                    {link.label}
+                  </a>
+                </ToastPrimitive.Action>
               )}
             </div>
             <ToastPrimitive.Close className="icon-button toast-close" aria-label="Dismiss notification">

@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
-import { ComingSoonPage } from '@/components/ComingSoonPage';
 import { paths } from '@/config/paths';
 import { AccountSettings } from '@/features/auth/AccountSettings';
 import AuthPage from '@/features/auth/AuthPage';
@@ -16,6 +15,7 @@ const VaultPage = lazy(() => import(/* webpackChunkName: "vault" */ '@/features/
 const FindVideosPage = lazy(() => import(/* webpackChunkName: "discovery" */ '@/features/discovery/FindVideosPage'));
 const SourcesPage = lazy(() => import(/* webpackChunkName: "sources" */ '@/features/discovery/SourcesPage'));
 const DownloadsPage = lazy(() => import(/* webpackChunkName: "downloads" */ '@/features/downloads/DownloadsPage'));
+const ConvertPage = lazy(() => import(/* webpackChunkName: "convert" */ '@/features/conversion/ConvertPage'));
 const SettingsPage = lazy(() => import(/* webpackChunkName: "settings" */ '@/features/settings/SettingsPage'));
 
 export const appRoutes: RouteObject[] = [
@@ -37,7 +37,7 @@ export const appRoutes: RouteObject[] = [
           { path: paths.uploads, element: <BulkUploadPage /> },
           { path: paths.transcripts, element: <CreateTranscriptsPage /> },
           { path: paths.vault, element: <VaultPage /> },
-          { path: paths.convertPdf, element: <ComingSoonPage title="PDF to Markdown" /> },
+          { path: paths.convertPdf, element: <ConvertPage /> },
           // The Account tab belongs to the auth feature; the settings feature only places it.
           { path: paths.settings, element: <SettingsPage account={<AccountSettings />} /> },
           { path: paths.sources, element: <SourcesPage /> },

@@ -1,6 +1,8 @@
 import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/testing/renderWithProviders';
+import { server } from '@/testing/server';
 
 describe('app shell', () => {
   it('lists the six menu links with Sources and Downloads after Find Videos, highlighting the current route', async () => {
@@ -42,9 +44,10 @@ describe('app shell', () => {
     expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
-    await user.click(screen.getByRole('link', { name: 'PDF to Markdown' }));
+    // (Not PDF to Markdown: without handed-over transcripts it sends the user on to /transcripts.)
+    await user.click(screen.getByRole('link', { name: 'Settings' }));
     expect(screen.queryByTestId('menu-backdrop')).not.toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/convert-pdf');
+    expect(router.state.location.pathname).toBe('/settings');
   });
 
   it('shows the account button with the user', async () => {
@@ -62,10 +65,11 @@ describe('app shell', () => {
     expect(screen.queryByRole('heading', { name: 'Coming soon' })).not.toBeInTheDocument();
   });
 
-  it('/convert-pdf shows its title and a coming-soon note', async () => {
+  it('/convert-pdf shows its title when transcripts were handed over', async () => {
+    window.sessionStorage.setItem('transcripts', JSON.stringify([{ id: 't1', title: 'Talk', transcriptPath: 'transcripts/t1.txt' }]));
+    server.use(http.get('/api/convert/templates', () => HttpResponse.json({ data: [] })));
     renderWithProviders({ route: '/convert-pdf' });
     expect(await screen.findByRole('heading', { level: 1, name: 'PDF to Markdown' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Coming soon' })).toBeInTheDocument();
   });
 
   it('gives Settings its subtitle', async () => {

@@ -7,6 +7,14 @@ export interface Toast {
   title: string;
   description?: string;
   variant: ToastVariant;
+  /** An in-app link shown in the toast (e.g. 'Open the Vault' after a save). */
+  link?: ToastLink;
+}
+
+export interface ToastLink {
+  label: string;
+  /** A route of the app, e.g. '/vault'. */
+  to: string;
 }
 
 export interface ToastState {
@@ -29,7 +37,7 @@ const toastSlice = createSlice({
         state.items.push(action.payload);
         if (state.items.length > MAX_TOASTS) state.items.splice(0, state.items.length - MAX_TOASTS);
       },
-      prepare(toast: { title: string; description?: string; variant?: ToastVariant }) {
+      prepare(toast: { title: string; description?: string; variant?: ToastVariant; link?: ToastLink }) {
         const payload: Toast = { id: nanoid(), variant: 'default', ...toast };
         return { payload };
       },

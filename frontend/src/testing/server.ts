@@ -1,4 +1,12 @@
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
+
+/**
+ * Handlers every test has: the app shell loads the user's settings as soon as someone is signed
+ * in, so each test starts with the defaults stored. A test overrides them with `server.use`.
+ */
+export const defaultHandlers = [http.get('/api/user/settings', () => HttpResponse.json({ data: DEFAULT_USER_SETTINGS }))];
 
 /** MSW server shared by all tests; each test adds its handlers with `server.use(...)`. */
-export const server = setupServer();
+export const server = setupServer(...defaultHandlers);

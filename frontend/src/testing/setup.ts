@@ -48,6 +48,7 @@ beforeAll(async () => {
     import('@/features/discovery/SourcesPage'),
     import('@/features/downloads/DownloadsPage'),
     import('@/features/settings/SettingsPage'),
+    import('@/features/conversion/ConvertPage'),
   ]);
 });
 beforeEach(() => {

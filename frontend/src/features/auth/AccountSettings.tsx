@@ -1,22 +1,97 @@
-import { LogOut, UserRound } from 'lucide-react';
+import { AlertTriangle, CreditCard, Download, HardDrive, KeyRound, LogOut, Mail, Pencil, ShieldCheck, UserRound, type LucideIcon } from 'lucide-react';
+import { useId, type ReactNode } from 'react';
 import { useAppSelector } from '@/app/hooks';
 import { useAuthActions } from './authActions';
 import { selectCurrentUser } from './authSlice';
 
-/** The Account tab of /settings: who is signed in, and signing out. */
+/**
+ * What a button whose behaviour the spec does not show says: it is there (spec §2 lists it) but
+ * disabled, so nothing looks like it works when it does not.
+ */
+const NOT_AVAILABLE = 'Not available yet';
+
+/**
+ * The Account tab of /settings. Spec §2 asks for static placeholder cards that make no calls
+ * (Profile, Storage, Privacy & Security, Danger Zone, Subscription); the Profile card also shows
+ * who is signed in and keeps Sign out, the one account action that works.
+ */
 export function AccountSettings() {
+  return (
+    <div className="account-settings">
+      <ProfileCard />
+      <StorageCard />
+      <PrivacySecurityCard />
+      <SubscriptionCard />
+      <DangerZoneCard />
+    </div>
+  );
+}
+
+function AccountCard({
+  title,
+  icon: Icon,
+  tone,
+  children,
+  footer,
+}: {
+  title: string;
+  icon: LucideIcon;
+  tone?: 'danger';
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section className={`card account-card-section${tone === 'danger' ? ' danger-zone' : ''}`} aria-labelledby={headingId}>
+      <div className="card-header">
+        <h2 id={headingId} className="card-title">
+          <Icon size={18} aria-hidden="true" /> {title}
+        </h2>
+      </div>
+      <div className="card-body">{children}</div>
+      {footer && <div className="card-footer">{footer}</div>}
+    </section>
+  );
+}
+
+/** A button of the placeholder cards: shown, named, and disabled with the reason as its title. */
+function UnavailableButton({ icon: Icon, children, danger = false }: { icon?: LucideIcon; children: string; danger?: boolean }) {
+  return (
+    <button type="button" className={`btn btn-sm ${danger ? 'btn-danger-outline' : 'btn-outline'}`} disabled title={NOT_AVAILABLE}>
+      {Icon && <Icon size={14} aria-hidden="true" />} {children}
+    </button>
+  );
+}
+
+/** One line of a card: what it is, a short explanation and its button. */
+function AccountRow({ label, description, action }: { label: string; description: string; action: ReactNode }) {
+  return (
+    <div className="account-row">
+      <div>
+        <p className="account-row-label">{label}</p>
+        <p className="field-hint">{description}</p>
+      </div>
+      {action}
+    </div>
+  );
+}
+
+function ProfileCard() {
   const user = useAppSelector(selectCurrentUser);
   const { signOut } = useAuthActions();
   const email = user?.email ?? null;
   const name = user?.name && user.name !== email ? user.name : null;
   return (
-    <section className="card" aria-labelledby="account-heading">
-      <div className="card-header">
-        <h2 id="account-heading" className="card-title">
-          <UserRound size={18} aria-hidden="true" /> Profile
-        </h2>
-      </div>
-      <div className="card-body account-card">
+    <AccountCard
+      title="Profile"
+      icon={UserRound}
+      footer={
+        <button type="button" className="btn btn-outline" onClick={() => signOut()}>
+          <LogOut size={16} aria-hidden="true" /> Sign out
+        </button>
+      }
+    >
+      <div className="account-card">
         <span className="avatar avatar-lg" aria-hidden="true">
           {(email ?? name ?? '?').slice(0, 1).toUpperCase()}
         </span>
@@ -32,12 +107,69 @@ export function AccountSettings() {
             <dd>{email ?? 'Not available'}</dd>
           </div>
         </dl>
+        <UnavailableButton icon={Pencil}>Edit</UnavailableButton>
       </div>
-      <div className="card-footer">
-        <button type="button" className="btn btn-outline" onClick={() => signOut()}>
-          <LogOut size={16} aria-hidden="true" /> Sign out
-        </button>
+      <AccountRow
+        label="Email Preferences"
+        description="Which emails Scribevault may send you."
+        action={<UnavailableButton icon={Mail}>Manage</UnavailableButton>}
+      />
+    </AccountCard>
+  );
+}
+
+function StorageCard() {
+  return (
+    <AccountCard title="Storage" icon={HardDrive} footer={<UnavailableButton>Manage Files</UnavailableButton>}>
+      <p className="storage-usage">
+        <span>Used</span>
+        <span className="tabular">0 MB / 10 GB</span>
+      </p>
+      <div className="storage-meter" role="meter" aria-label="Storage used" aria-valuemin={0} aria-valuemax={10} aria-valuenow={0} aria-valuetext="0 MB of 10 GB">
+        <span className="storage-meter-fill" style={{ width: '0%' }} />
       </div>
-    </section>
+    </AccountCard>
+  );
+}
+
+function PrivacySecurityCard() {
+  return (
+    <AccountCard title="Privacy & Security" icon={ShieldCheck}>
+      <AccountRow
+        label="Data Export"
+        description="Download a copy of everything in your account."
+        action={<UnavailableButton icon={Download}>Export</UnavailableButton>}
+      />
+      <AccountRow
+        label="Two-Factor Auth"
+        description="A second step when you sign in."
+        action={<UnavailableButton icon={KeyRound}>Setup</UnavailableButton>}
+      />
+    </AccountCard>
+  );
+}
+
+function SubscriptionCard() {
+  return (
+    <AccountCard title="Subscription" icon={CreditCard} footer={<UnavailableButton>Upgrade</UnavailableButton>}>
+      <p className="plan-name">Free Plan</p>
+      <ul className="plan-features">
+        <li>10 GB storage</li>
+        <li>Basic features</li>
+        <li>Community support</li>
+      </ul>
+    </AccountCard>
+  );
+}
+
+function DangerZoneCard() {
+  return (
+    <AccountCard title="Danger Zone" icon={AlertTriangle} tone="danger">
+      <AccountRow
+        label="Delete Account"
+        description="Remove your account and everything in it. This cannot be undone."
+        action={<UnavailableButton danger>Delete Account</UnavailableButton>}
+      />
+    </AccountCard>
   );
 }

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { Download, LoaderCircle, Pencil, Plus, Sparkles, Star, Trash2, X } from 'lucide-react';
+import { Download, LoaderCircle, Pencil, Plus, ScanText, Sparkles, Star, Trash2, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
@@ -19,6 +19,7 @@ import {
   useGetSyllabusSectionsQuery,
   useGetTranscriptContentQuery,
   useGetVaultItemQuery,
+  useReprocessWithPremiumMutation,
   useUpdateContentMutation,
   useUpdateMetadataMutation,
   VAULT_ERRORS,
@@ -26,7 +27,7 @@ import {
   type LibraryTranscript,
   type MetadataChanges,
 } from './libraryApi';
-import { MarkdownContent } from './MarkdownContent';
+import { MarkdownContent } from '@/components/MarkdownContent';
 
 /** The detail view of one item (`/vault?item=<id>`), fetched by its id. */
 export function VaultItemDetail({ itemId, onClose }: { itemId: string; onClose: () => void }) {
@@ -122,6 +123,7 @@ function DetailBody({ item, onDeleted }: { item: LibraryTranscript; onDeleted: (
           <button type="button" className="btn btn-sm btn-outline" aria-expanded={editingDetails} onClick={() => setEditingDetails((open) => !open)}>
             <Pencil size={14} aria-hidden="true" /> Edit details
           </button>
+          {item.sourceType === 'PDF' && <ReprocessWithOcrButton item={item} />}
           <DeleteButton item={item} onDeleted={onDeleted} />
         </div>
 
@@ -190,6 +192,44 @@ function ExportControl({ item }: { item: LibraryTranscript }) {
         Export
       </button>
     </div>
+  );
+}
+
+/** The pages as the notices say them: 'Page 3', 'Pages 3, 4'. */
+export function pagesText(pages: number[]): string {
+  return `${pages.length === 1 ? 'Page' : 'Pages'} ${pages.join(', ')}`;
+}
+
+/**
+ * Premium mode for an item made from a PDF: the server reads the kept PDF again, with OCR on the
+ * pages that have no text layer (scans), and the new content replaces what is shown.
+ */
+function ReprocessWithOcrButton({ item }: { item: LibraryTranscript }) {
+  const dispatch = useAppDispatch();
+  const failed = useFailureToast();
+  const [reprocess, { isLoading }] = useReprocessWithPremiumMutation();
+
+  async function run() {
+    try {
+      const result = await reprocess(item.id).unwrap();
+      const remaining = Array.isArray(result?.ocrPages) ? result.ocrPages : [];
+      dispatch(
+        showToast(
+          remaining.length === 0
+            ? { title: 'Reprocessed with OCR', description: `${item.title}: every page has text now.`, variant: 'success' }
+            : { title: 'Reprocessed with OCR', description: `${pagesText(remaining)} ${remaining.length === 1 ? 'still has' : 'still have'} no text.`, variant: 'warning' },
+        ),
+      );
+    } catch (failure) {
+      failed(failure, VAULT_ERRORS.reprocess);
+    }
+  }
+
+  return (
+    <button type="button" className="btn btn-sm btn-outline" disabled={isLoading} onClick={() => void run()}>
+      {isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <ScanText size={14} aria-hidden="true" />}
+      {isLoading ? 'Reprocessing...' : 'Reprocess with OCR (premium)'}
+    </button>
   );
 }
 

@@ -6,6 +6,7 @@ import {
   ChevronRight,
   Download,
   FileText,
+  FileUp,
   Layers,
   LayoutGrid,
   List,
@@ -19,7 +20,9 @@ import {
 } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { skipToken } from '@reduxjs/toolkit/query';
 import { errorMessage } from '@/api/errors';
+import { useUserSettings } from '@/api/userSettingsApi';
 import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { paths } from '@/config/paths';
@@ -38,6 +41,7 @@ import {
   type ExportFormat,
   type LibraryTranscript,
 } from './libraryApi';
+import { ImportPdfDialog } from './ImportPdfDialog';
 import { VaultFiltersPanel } from './VaultFiltersPanel';
 import { VaultItemCard } from './VaultItemCard';
 import { VaultItemDetail } from './VaultItemDetail';
@@ -49,26 +53,20 @@ import {
   groupByExport,
   NOT_DOWNLOADED,
   recentSince,
+  rememberedView,
   SORT_CHOICES,
   sortChoiceOf,
   VAULT_TABS,
   type VaultFilters,
   type VaultGroup,
   type VaultTab,
+  type VaultView,
+  viewMemory,
 } from './vaultRules';
 
-type View = 'list' | 'grid';
 const VIEW_STORAGE_KEY = 'vaultView';
 /** Typing pauses this long before the search is sent. */
 export const SEARCH_DEBOUNCE_MS = 300;
-
-/**
- * The view the user last chose, else list: the default of spec §3 (defaultView) until the user
- * settings exist.
- */
-function readView(): View {
-  return readString('local', VIEW_STORAGE_KEY) === 'grid' ? 'grid' : 'list';
-}
 
 interface ListState {
   tab: VaultTab;
@@ -83,12 +81,17 @@ const INITIAL_STATE: ListState = { tab: 'all', since: null, q: '', filters: EMPT
 /** /vault: the archive (spec §2 and §4), its search, filters, groups, selection and detail view. */
 export default function VaultPage() {
   const dispatch = useAppDispatch();
-  const [view, setView] = useState<View>(readView);
+  // The user's settings choose the first view and the page size (spec §3).
+  const { settings, status: settingsStatus } = useUserSettings();
+  const [pickedView, setPickedView] = useState<VaultView | null>(null);
+  const view = pickedView ?? rememberedView(readString('local', VIEW_STORAGE_KEY), settings.defaultView);
+  const pageSize = settings.transcriptsPerPage;
   const [searchParams, setSearchParams] = useSearchParams();
   const openId = searchParams.get('item');
   const [state, setState] = useState<ListState>(INITIAL_STATE);
   const [searchText, setSearchText] = useState('');
   const [filtersOpen, setFiltersOpen] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const [expanded, setExpanded] = useState<Record<string, boolean>>({});
   const filtersId = useId();
@@ -96,7 +99,11 @@ export default function VaultPage() {
   const sortId = useId();
   const tabsId = useId();
 
-  const query = useMemo(() => buildVaultQuery(state.tab, state.since, state.q, state.filters), [state]);
+  const query = useMemo(
+    () => buildVaultQuery(state.tab, state.since, state.q, state.filters, pageSize),
+    [state, pageSize],
+  );
+  // Waits for the settings, so the first page is asked once, with the user's page size.
   const {
     data: lastData,
     currentData,
@@ -108,7 +115,7 @@ export default function VaultPage() {
     fetchNextPage,
     isFetchingNextPage,
     isFetchNextPageError,
-  } = useGetVaultTranscriptsInfiniteQuery(query, { refetchOnMountOrArgChange: true });
+  } = useGetVaultTranscriptsInfiniteQuery(settingsStatus === 'loading' ? skipToken : query, { refetchOnMountOrArgChange: true });
   // While another query loads, the last list stays on screen; once it failed, it is not shown.
   const data = currentData ?? (isFetching ? lastData : undefined);
   const items = useMemo(() => data?.pages.flatMap((page) => page.data) ?? [], [data]);
@@ -124,7 +131,7 @@ export default function VaultPage() {
    * (spec §4), even when the query was seen before and its later pages are still cached.
    */
   function changeList(next: ListState) {
-    const nextQuery = buildVaultQuery(next.tab, next.since, next.q, next.filters);
+    const nextQuery = buildVaultQuery(next.tab, next.since, next.q, next.filters, pageSize);
     dispatch(
       libraryApi.util.updateQueryData('getVaultTranscripts', nextQuery, (draft) => {
         draft.pages.splice(1);
@@ -164,8 +171,8 @@ export default function VaultPage() {
 
   function changeView(next: string) {
     if (next !== 'list' && next !== 'grid') return;
-    setView(next);
-    writeString('local', VIEW_STORAGE_KEY, next);
+    setPickedView(next);
+    writeString('local', VIEW_STORAGE_KEY, viewMemory(next, settings.defaultView));
   }
 
   function open(id: string | null) {
@@ -214,6 +221,9 @@ export default function VaultPage() {
                 <LayoutGrid size={16} aria-hidden="true" /> <span>Grid</span>
               </ToggleGroup.Item>
             </ToggleGroup.Root>
+            <button type="button" className="btn btn-outline" onClick={() => setImporting(true)}>
+              <FileUp size={16} aria-hidden="true" /> Import PDF
+            </button>
             <VaultMenu />
           </>
         }
@@ -289,7 +299,7 @@ export default function VaultPage() {
       </section>
 
       <div className="vault-results" role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${state.tab}`}>
-        {isLoading ? (
+        {isLoading || settingsStatus === 'loading' ? (
           <div className={`vault-items ${view}`} aria-busy="true" aria-label="Loading transcripts">
             {Array.from({ length: 6 }, (_, index) => (
               <div key={index} className="card vault-card skeleton" />
@@ -375,6 +385,7 @@ export default function VaultPage() {
         )}
       </div>
       {openId && <VaultItemDetail key={openId} itemId={openId} onClose={() => open(null)} />}
+      {importing && <ImportPdfDialog onClose={() => setImporting(false)} />}
     </div>
   );
 }
@@ -425,7 +436,7 @@ function Group({
   onOpen,
 }: {
   group: VaultGroup;
-  view: View;
+  view: VaultView;
   expanded: boolean;
   onToggle: () => void;
   selected: ReadonlySet<string>;

@@ -151,6 +151,8 @@ export type SortOrder = 'asc' | 'desc';
 
 /** The list's query: every filter key of `GET /library/transcripts` the screen uses. */
 export interface VaultQuery {
+  /** Page size: the user's transcriptsPerPage (spec §3), 20 by default. */
+  limit: number;
   /** Full-text query; empty for none. */
   q: string;
   tags: string[];
@@ -164,7 +166,7 @@ export interface VaultQuery {
   sortOrder: SortOrder;
 }
 
-/** Vault pagination limit (spec §9). */
+/** Vault pagination limit (spec §9) unless the user's transcriptsPerPage says otherwise. */
 export const VAULT_PAGE_SIZE = 20;
 
 /** The spec's default sort (§3): createdAt, desc. */
@@ -178,7 +180,7 @@ export const DEFAULT_SORT = { sortBy: 'createdAt', sortOrder: 'desc' } as const;
 export function vaultListParams(query: VaultQuery, page: number): URLSearchParams {
   const params = new URLSearchParams();
   params.set('page', String(page));
-  params.set('limit', String(VAULT_PAGE_SIZE));
+  params.set('limit', String(query.limit || VAULT_PAGE_SIZE));
   const q = query.q.trim();
   if (q) params.set('q', q);
   const sortBy = query.sortBy === 'relevance' && !q ? null : query.sortBy;
@@ -208,7 +210,17 @@ export const VAULT_ERRORS = {
   process: 'Failed to process transcripts',
   delete: 'Failed to delete transcript',
   exportSelected: 'Failed to export selected transcripts',
+  reprocess: 'Failed to reprocess with premium mode',
 } as const;
+
+/** The answer of a premium (OCR) reprocessing: the item's new content and its pages. */
+export interface ReprocessResult {
+  id: string;
+  content: string;
+  pages: number;
+  /** Pages that still have no text after OCR (none, when OCR read them all). */
+  ocrPages: number[];
+}
 
 const id = (value: string) => encodeURIComponent(value);
 /** The list caches provide this tag; the library listener's bare 'Transcript' covers it too. */
@@ -327,6 +339,23 @@ export const libraryApi = baseApi.injectEndpoints({
       extraOptions: once,
       invalidatesTags: (_result, error) => (error ? [] : ['Transcript', 'LibraryStats', 'LibraryTag']),
     }),
+    /**
+     * `POST /pdf-sources/reprocess-transcript/{id} {usePremiumMode: true}`: the server converts the
+     * item's kept PDF again, with OCR on the pages without a text layer, and stores the new content.
+     */
+    reprocessWithPremium: build.mutation<ReprocessResult, string>({
+      query: (itemId) => ({ url: `/pdf-sources/reprocess-transcript/${id(itemId)}`, method: 'POST', body: { usePremiumMode: true } }),
+      transformResponse: (response: Envelope<ReprocessResult>) => response.data,
+      extraOptions: once,
+      async onQueryStarted(itemId, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data && typeof data.content === 'string') {
+          dispatch(libraryApi.util.updateQueryData('getTranscriptContent', itemId, () => data.content));
+        }
+      },
+      invalidatesTags: (_result, error, itemId) =>
+        error ? [] : [LIST, 'LibraryStats', { type: 'Suggestions', id: itemId }],
+    }),
     initTags: build.mutation<{ created: number }, 'starter' | 'gwth'>({
       query: (kind) => ({ url: kind === 'gwth' ? '/library/system/init-gwth-tags' : '/library/system/init-tags', method: 'POST' }),
       transformResponse: (response: Envelope<{ created: number }>) => response.data,
@@ -351,4 +380,5 @@ export const {
   useExportTranscriptsMutation,
   useProcessTranscriptsMutation,
   useInitTagsMutation,
+  useReprocessWithPremiumMutation,
 } = libraryApi;

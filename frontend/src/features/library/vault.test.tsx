@@ -234,7 +234,8 @@ describe('/vault list', () => {
     expect(screen.getByRole('radio', { name: 'List view' })).toHaveAttribute('aria-checked', 'true');
     await user.click(screen.getByRole('radio', { name: 'Grid view' }));
     expect(screen.getByRole('list', { name: 'Not Downloaded' })).toHaveClass('grid');
-    expect(window.localStorage.getItem('vaultView')).toBe('grid');
+    // Remembered with the default view it overrides (see vaultRules.rememberedView).
+    expect(JSON.parse(window.localStorage.getItem('vaultView')!)).toEqual({ view: 'grid', defaultView: 'list' });
   });
 
   it('shows skeletons while the first page loads', async () => {

@@ -1,5 +1,5 @@
 import { formatDate } from '@/lib/format';
-import type { LibraryTranscript, SortOrder, VaultQuery, VaultSortBy } from './libraryApi';
+import { VAULT_PAGE_SIZE, type LibraryTranscript, type SortOrder, type VaultQuery, type VaultSortBy } from './libraryApi';
 
 /** The filter tabs of spec §4. */
 export type VaultTab = 'all' | 'recent' | 'starred';
@@ -36,8 +36,15 @@ export function activeFilterCount(filters: VaultFilters): number {
 }
 
 /** The list query for a tab, the search text and the panel's filters. Arrays are sorted so equal filters share a cache entry. */
-export function buildVaultQuery(tab: VaultTab, since: string | null, q: string, filters: VaultFilters): VaultQuery {
+export function buildVaultQuery(
+  tab: VaultTab,
+  since: string | null,
+  q: string,
+  filters: VaultFilters,
+  limit: number = VAULT_PAGE_SIZE,
+): VaultQuery {
   return {
+    limit,
     q: q.trim(),
     tags: [...filters.tags].sort(),
     sourceType: [...filters.sourceType].sort(),
@@ -157,4 +164,28 @@ export function snippetParts(html: string): SnippetPart[] {
     else parts.push({ text, marked });
   }
   return parts;
+}
+
+export type VaultView = 'list' | 'grid';
+
+/**
+ * The Vault's view memory (localStorage `vaultView`): the view last picked with the toggle and the
+ * `defaultView` setting in force when it was picked. The setting is the default; a pick overrides
+ * it until the setting changes, so changing Default view in Settings always shows on the next
+ * visit. The old plain 'list'/'grid' value counts as picked under the old default, list.
+ */
+export function rememberedView(stored: string | null, defaultView: VaultView): VaultView {
+  if (!stored) return defaultView;
+  if (stored === 'list' || stored === 'grid') return defaultView === 'list' ? stored : defaultView;
+  try {
+    const memory = JSON.parse(stored) as { view?: unknown; defaultView?: unknown };
+    const picked = memory.view === 'grid' || memory.view === 'list' ? memory.view : null;
+    return picked && memory.defaultView === defaultView ? picked : defaultView;
+  } catch {
+    return defaultView;
+  }
+}
+
+export function viewMemory(view: VaultView, defaultView: VaultView): string {
+  return JSON.stringify({ view, defaultView });
 }

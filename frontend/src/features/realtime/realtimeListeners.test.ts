@@ -7,6 +7,7 @@ import {
   socketOpened,
   socketReconnected,
 } from '@/api/realtimeSlice';
+import { DEFAULT_USER_SETTINGS, userSettingsApi } from '@/api/userSettingsApi';
 import { setupStore } from '@/app/store';
 
 const toasts = (store: ReturnType<typeof setupStore>) =>
@@ -63,6 +64,19 @@ describe('realtime listeners', () => {
       { title: 'Maintenance', description: 'Down', variant: 'destructive' },
       { title: 'Notification', description: undefined, variant: 'default' },
     ]);
+  });
+
+  it("drops an error notification while the user's errors notifications are off", async () => {
+    const store = setupStore();
+    await store.dispatch(
+      userSettingsApi.util.upsertQueryData('getUserSettings', undefined, {
+        ...DEFAULT_USER_SETTINGS,
+        notifications: { ...DEFAULT_USER_SETTINGS.notifications, errors: false },
+      }),
+    );
+    store.dispatch(realtimeEventReceived({ name: 'notification', data: { title: 'Download failed', message: 'x', type: 'error' } }));
+    store.dispatch(realtimeEventReceived({ name: 'notification', data: { title: 'Download complete', message: 'y', type: 'success' } }));
+    expect(toasts(store)).toEqual([{ title: 'Download complete', description: 'y', variant: 'default' }]);
   });
 
   it('testMessage is logged, not toasted', () => {

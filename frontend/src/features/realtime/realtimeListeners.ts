@@ -5,6 +5,7 @@ import {
   socketOpened,
   socketReconnected,
 } from '@/api/realtimeSlice';
+import { selectUserSettings } from '@/api/userSettingsApi';
 import type { AppStartListening } from '@/app/store';
 import { showToast, type ToastVariant } from '@/lib/toast';
 
@@ -73,6 +74,9 @@ export function registerRealtimeListeners(startListening: AppStartListening): vo
   startListening({
     predicate: isRealtimeEvent<NotificationEvent>('notification'),
     effect: ({ payload: { data: event } }, api) => {
+      // The gateway already drops switched-off kinds; an error notification that slips through
+      // (sent before the setting changed, or by an older gateway) is not shown either.
+      if (event?.type === 'error' && !selectUserSettings(api.getState()).notifications.errors) return;
       api.dispatch(showToast({ title: event?.title ?? 'Notification', description: event?.message, variant: variantFor(event?.type) }));
     },
   });

@@ -2,6 +2,7 @@ import { CalendarClock, SlidersHorizontal, UserRound, type LucideIcon } from 'lu
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/PageHeader';
+import { PreferencesPanel } from './PreferencesPanel';
 import { ScheduledSyncs } from './ScheduledSyncs';
 
 export type SettingsTab = 'preferences' | 'schedules' | 'account';
@@ -80,22 +81,5 @@ export default function SettingsPage({ account }: { account: ReactNode }) {
         {current === 'account' && account}
       </div>
     </div>
-  );
-}
-
-/** The preferences API is not built yet: say so rather than show controls that save nothing. */
-function PreferencesPanel() {
-  return (
-    <section className="card" aria-labelledby="preferences-heading">
-      <div className="card-header">
-        <h2 id="preferences-heading" className="card-title">
-          <SlidersHorizontal size={18} aria-hidden="true" /> Preferences
-        </h2>
-      </div>
-      <p className="card-body muted">
-        Preferences (appearance, downloads, notifications, privacy and storage) are not available yet. They will appear here
-        once the server can keep them.
-      </p>
-    </section>
   );
 }

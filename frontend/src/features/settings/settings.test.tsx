@@ -111,15 +111,14 @@ async function chooseFromMenu(user: ReturnType<typeof renderWithProviders>['user
 }
 
 describe('/settings', () => {
-  it('has three tabs, Preferences first and selected, with an honest preferences note', async () => {
+  it('has three tabs, Preferences first and selected', async () => {
     const { user, router } = renderWithProviders({ route: '/settings' });
     expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Manage your account, preferences, and scheduled syncs')).toBeInTheDocument();
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Account']);
     expect(tabs[0]).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByRole('tabpanel', { name: 'Preferences' })).toHaveTextContent('are not available yet');
-    expect(within(screen.getByRole('tabpanel')).queryByRole('button')).not.toBeInTheDocument();
+    expect(await within(screen.getByRole('tabpanel', { name: 'Preferences' })).findByRole('region', { name: 'Appearance' })).toBeInTheDocument();
 
     schedulesBackend();
     await user.click(tabs[1]);

@@ -1,4 +1,5 @@
 import { errorMessage } from '@/api/errors';
+import { SETTINGS_ERRORS, userSettingsApi } from '@/api/userSettingsApi';
 import type { AppStartListening } from '@/app/store';
 import { showToast } from '@/lib/toast';
 import { schedulesApi } from './schedulesApi';
@@ -14,8 +15,9 @@ export const SCHEDULE_ERRORS = {
 } as const;
 
 /**
- * A failed fetch of the schedules shows a destructive toast titled Error (spec §8); the store
- * keeps nothing of it, so it is shown once and cleared.
+ * A failed fetch of the schedules or of the user's settings shows a destructive toast titled
+ * Error (spec §8); the store keeps nothing of it, so it is shown once and cleared. Without their
+ * settings the app goes on with the defaults.
  */
 export function registerSettingsListeners(startListening: AppStartListening): void {
   startListening({
@@ -24,6 +26,13 @@ export function registerSettingsListeners(startListening: AppStartListening): vo
       // RTK Query also rejects a fetch it skipped (one already running): that is no failure.
       if (action.meta.condition) return;
       api.dispatch(showToast({ title: 'Error', description: errorMessage(action.payload, SCHEDULE_ERRORS.fetch), variant: 'destructive' }));
+    },
+  });
+  startListening({
+    matcher: userSettingsApi.endpoints.getUserSettings.matchRejected,
+    effect: (action, api) => {
+      if (action.meta.condition) return;
+      api.dispatch(showToast({ title: 'Error', description: errorMessage(action.payload, SETTINGS_ERRORS.fetch), variant: 'destructive' }));
     },
   });
 }

@@ -8,6 +8,7 @@ import {
   ExternalLink,
   FileAudio,
   FileText,
+  FileType2,
   History,
   Play,
   RotateCcw,
@@ -20,13 +21,14 @@ import {
 } from 'lucide-react';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths, vaultItemHref } from '@/config/paths';
 import { formatDate, formatProcessingTime } from '@/lib/format';
+import { HANDOFF_KEYS, writeJson } from '@/lib/storage';
 import { useGetTranscriptionHistoryQuery, useGetVaultItemIdByPathQuery } from './transcriptsApi';
 import {
   cancelFile,
@@ -208,11 +210,14 @@ export default function CreateTranscriptsPage() {
           <h2 id="transcription-files-heading" className="card-title">
             Files <span className="count">{files.length}</span>
           </h2>
-          {isProcessing && (
-            <span className="badge badge-info" role="status">
-              Transcribing...
-            </span>
-          )}
+          <div className="button-row wrap">
+            {isProcessing && (
+              <span className="badge badge-info" role="status">
+                Transcribing...
+              </span>
+            )}
+            {counts.completed > 0 && <ConvertToMarkdownButton files={files} count={counts.completed} />}
+          </div>
         </div>
         {files.length === 0 ? (
           <div className="empty-state compact">
@@ -226,6 +231,27 @@ export default function CreateTranscriptsPage() {
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * Hands the list over to /convert-pdf, which converts its completed rows: the list already lives
+ * in session storage under `transcripts` (each row has id, title and transcriptPath), written
+ * again here so the hand-off does not depend on the listener having run.
+ */
+function ConvertToMarkdownButton({ files, count }: { files: TranscriptionFile[]; count: number }) {
+  const navigate = useNavigate();
+  return (
+    <button
+      type="button"
+      className="btn btn-sm btn-outline"
+      onClick={() => {
+        writeJson('session', HANDOFF_KEYS.transcripts, files);
+        void navigate(paths.convertPdf);
+      }}
+    >
+      <FileType2 size={14} aria-hidden="true" /> Convert to Markdown ({count})
+    </button>
   );
 }
 

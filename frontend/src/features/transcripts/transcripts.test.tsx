@@ -610,3 +610,18 @@ describe('/transcripts Vault link', () => {
     expect(await within(dialog).findByText('Done text')).toBeInTheDocument();
   });
 });
+
+describe('/transcripts → /convert-pdf', () => {
+  it("offers 'Convert to Markdown' once a row is completed and hands the list over", async () => {
+    seed([
+      storedFile({ id: 'done', title: 'Finished talk', status: 'completed', progress: 100, transcriptPath: 'transcripts/done.txt' }),
+      storedFile({ id: 'todo', title: 'Waiting talk' }),
+    ]);
+    server.use(http.get('/api/convert/templates', () => HttpResponse.json({ data: [] })));
+    const { user, router } = await renderTranscripts();
+    await user.click(screen.getByRole('button', { name: 'Convert to Markdown (1)' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/convert-pdf'));
+    const rows = await screen.findAllByTestId('conversion-row');
+    expect(rows.map((row) => row.querySelector('.file-title')?.textContent?.trim())).toEqual(['Finished talk']);
+  });
+});
