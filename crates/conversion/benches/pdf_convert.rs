@@ -13,7 +13,10 @@ use scribevault_conversion::{ConversionConfig, PdfConverter};
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|arg| arg != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| arg != "--bench")
+        .collect();
     let [out_dir, repeats, files @ ..] = args.as_slice() else {
         eprintln!("usage: pdf_convert OUT_DIR REPEATS FILE...");
         std::process::exit(2);
@@ -37,8 +40,13 @@ async fn main() {
             Ok(extracted) => (extracted.pages, extracted.markdown),
             Err(error) => (0, format!("ERROR: {error}")),
         };
-        let stem = Path::new(file).file_stem().unwrap().to_string_lossy().into_owned();
-        std::fs::write(Path::new(out_dir).join(format!("{stem}.md")), markdown).unwrap();
+        let stem = Path::new(file)
+            .file_stem()
+            .expect("a file name")
+            .to_string_lossy()
+            .into_owned();
+        std::fs::write(Path::new(out_dir).join(format!("{stem}.md")), markdown)
+            .expect("OUT_DIR is writable");
         println!(
             "{}",
             serde_json::json!({

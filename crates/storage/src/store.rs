@@ -212,14 +212,17 @@ impl StorageStore {
     /// # Errors
     /// Database failure.
     pub async fn used_bytes(&self, user_id: &str) -> Result<u64, DbErr> {
+        // PostgreSQL sums a BIGINT as NUMERIC; the cast keeps one type on both engines.
         let total: Option<i64> = stored_audio::Entity::find()
             .select_only()
-            .column_as(stored_audio::Column::Size.sum(), "total")
+            .column_as(
+                sea_orm::sea_query::Expr::cust("CAST(COALESCE(SUM(size), 0) AS BIGINT)"),
+                "total",
+            )
             .filter(stored_audio::Column::UserId.eq(user_id))
-            .into_tuple::<Option<i64>>()
+            .into_tuple::<i64>()
             .one(&self.db)
-            .await?
-            .flatten();
+            .await?;
         Ok(total
             .and_then(|total| u64::try_from(total).ok())
             .unwrap_or(0))

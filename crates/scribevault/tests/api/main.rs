@@ -18,4 +18,5 @@ mod oidc;
 mod pipeline;
 mod realtime_polling;
 mod recovery;
+mod settings;
 mod tracing_propagation;
