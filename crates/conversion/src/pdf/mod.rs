@@ -253,6 +253,40 @@ fn render(parsed: Parsed) -> ExtractedPdf {
 mod tests {
     use super::*;
 
+    fn converter(timeout: Duration) -> PdfConverter {
+        let ocr = OcrTools {
+            pdftoppm: "pdftoppm".into(),
+            tesseract: "tesseract".into(),
+            page_timeout: Duration::from_secs(1),
+        };
+        let limits = PdfLimits {
+            max_bytes: 1024,
+            max_pages: 10,
+            timeout,
+        };
+        PdfConverter::new(limits, ocr, 1)
+    }
+
+    #[tokio::test]
+    async fn a_panic_in_the_parser_is_an_unconvertible_pdf_and_frees_its_permit() {
+        let converter = converter(Duration::from_secs(5));
+        let panicked = converter
+            .contained(|| -> u32 { panic!("a parser bug") })
+            .await;
+        assert!(matches!(panicked, Err(PdfError::Unconvertible)));
+        // The one permit came back: the next conversion runs.
+        assert_eq!(converter.contained(|| 7).await.ok(), Some(7));
+    }
+
+    #[tokio::test]
+    async fn work_past_the_deadline_is_an_unconvertible_pdf() {
+        let converter = converter(Duration::from_millis(50));
+        let slow = converter
+            .contained(|| std::thread::sleep(Duration::from_millis(500)))
+            .await;
+        assert!(matches!(slow, Err(PdfError::Unconvertible)));
+    }
+
     #[test]
     fn a_pdf_is_recognised_by_its_header() {
         assert!(looks_like_pdf(b"%PDF-1.7\n..."));

@@ -321,3 +321,52 @@ async fn templates_are_kept_per_user() {
         .await;
     assert_eq!(status, 204);
 }
+
+#[tokio::test]
+async fn several_pdfs_convert_in_one_request_each_with_its_own_answer() {
+    let app = TestApp::spawn().await;
+    let (alice, _) = app.sign_up("alice@example.com").await;
+    let mut form =
+        reqwest::multipart::Form::new().text("template", "# {{title}}\r\n\r\n{{content}}");
+    for name in ["chromium.pdf", "encrypted.pdf", "hyphenated.pdf"] {
+        form = form.part(
+            "pdf",
+            reqwest::multipart::Part::bytes(fixture(name))
+                .file_name(name)
+                .mime_str("application/pdf")
+                .unwrap(),
+        );
+    }
+    let response = app
+        .http
+        .post(app.url("/api/convert/pdf/batch"))
+        .bearer_auth(&alice)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let body: Value = response.json().await.unwrap();
+    let answers = body["data"].as_array().unwrap();
+    assert_eq!(answers.len(), 3, "{body}");
+    assert_eq!(answers[0]["fileName"], "chromium.pdf");
+    // The form's CRLF line breaks are the template's LF.
+    assert!(
+        answers[0]["result"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("# Browser Printed Guide\n\n"),
+        "{body}"
+    );
+    assert_eq!(
+        answers[1]["error"]["message"],
+        "This PDF is password-protected"
+    );
+    assert_eq!(answers[1]["error"]["code"], "UNPROCESSABLE");
+    assert!(
+        answers[2]["result"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("transcription")
+    );
+}
