@@ -66,11 +66,19 @@ pub struct ItemPage {
     pub page: u32,
     /// Page size used.
     pub limit: u32,
-    /// Items in total.
+    /// Items in total; for a search, at most [`SEARCH_WINDOW`].
     pub total: u64,
     /// Whether a later page exists.
     pub has_more: bool,
+    /// A search matched more than [`SEARCH_WINDOW`] items: `total` is a lower bound and the
+    /// pages hold the newest [`SEARCH_WINDOW`] of them.
+    pub total_capped: bool,
 }
+
+/// How many of a search's matches are listed: the newest ones. Counting and ranking every
+/// match of a common word costs time in proportion to the Vault's size (ADR 0016); nobody
+/// pages past the first thousand results of a search, they refine it.
+pub const SEARCH_WINDOW: u64 = 1000;
 
 /// One stretch of a transcript, in the format of the worker's segment JSON.
 pub use scribevault_bus::contract::TranscriptSegment as Segment;

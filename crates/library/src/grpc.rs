@@ -153,6 +153,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                 limit: page.limit,
                 total: page.total,
                 has_more: page.has_more,
+                total_capped: page.total_capped,
             }),
         }))
     }

@@ -124,10 +124,14 @@ pub async fn list_transcripts(
             }
         })
         .collect();
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "data": items,
-        "meta": { "page": meta.page, "limit": meta.limit, "total": meta.total, "hasMore": meta.has_more },
-    })))
+    let mut page_meta = serde_json::json!({
+        "page": meta.page, "limit": meta.limit, "total": meta.total, "hasMore": meta.has_more,
+    });
+    // Only a search with more matches than it lists says so (the spec's meta has four keys).
+    if meta.total_capped {
+        page_meta["totalCapped"] = true.into();
+    }
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "data": items, "meta": page_meta })))
 }
 
 /// `GET /api/library/stats`

@@ -24,9 +24,18 @@ pub trait FullTextIndex: Send + Sync {
     /// Restricts `select` (a query over `library_items`) to the items `query` matches.
     fn restrict(&self, select: &mut SelectStatement, query: &SearchQuery);
 
-    /// An expression over a restricted select that is larger for better matches; `None` when
-    /// the query has nothing to rank by (exclusions only).
-    fn relevance(&self, query: &SearchQuery) -> Option<SimpleExpr>;
+    /// The order a restricted select walks its hits newest first in, cheaply: the engine's
+    /// own order where it has one, so a window of the newest hits stops early.
+    fn newest_first(&self) -> SimpleExpr;
+
+    /// How well each of the items `seqs` matches the positive part of `query` (larger is
+    /// better). Only a window of hits is ranked, never every match (ADR 0016).
+    async fn ranks(
+        &self,
+        db: &DatabaseConnection,
+        query: &SearchQuery,
+        seqs: &[i64],
+    ) -> Result<HashMap<i64, f64>, DbErr>;
 
     /// Highlighted title and text snippets of the items `seqs`, as raw engine output with
     /// `highlight::MARK_START`/`MARK_END` around the hits: `(title, snippet)` per item.

@@ -12,6 +12,12 @@ use super::{FullTextIndex, SearchQuery};
 pub struct PostgresFullText;
 
 #[derive(FromQueryResult)]
+struct RankRow {
+    seq: i64,
+    rank: f64,
+}
+
+#[derive(FromQueryResult)]
 struct SnippetRow {
     seq: i64,
     title: Option<String>,
@@ -20,12 +26,22 @@ struct SnippetRow {
 
 #[async_trait::async_trait]
 impl FullTextIndex for PostgresFullText {
+    /// The required words go to the GIN index; excluded words are a `NOT IN` over their own
+    /// index scan. Written as one tsquery with `!`, every candidate's `tsvector` would be read
+    /// back from TOAST to recheck the exclusion.
     fn restrict(&self, select: &mut SelectStatement, query: &SearchQuery) {
-        if let Some(positive) = query.websearch_positive() {
+        if let Some(required) = query.websearch_required() {
             select.and_where(Expr::cust_with_values(
                 "library_items.search_tsv @@ websearch_to_tsquery('english', $1)",
-                [positive],
+                [required],
             ));
+            if let Some(excluded) = query.websearch_excluded_any() {
+                select.and_where(Expr::cust_with_values(
+                    "library_items.seq NOT IN (SELECT x.seq FROM library_items x \
+                     WHERE x.search_tsv @@ websearch_to_tsquery('english', $1))",
+                    [excluded],
+                ));
+            }
         } else if let Some(excluded) = query.websearch_excluded_any() {
             select.and_where(Expr::cust_with_values(
                 "NOT (library_items.search_tsv @@ websearch_to_tsquery('english', $1))",
@@ -34,13 +50,36 @@ impl FullTextIndex for PostgresFullText {
         }
     }
 
-    fn relevance(&self, query: &SearchQuery) -> Option<SimpleExpr> {
-        query.websearch_positive().map(|positive| {
-            Expr::cust_with_values(
-                "ts_rank_cd(library_items.search_tsv, websearch_to_tsquery('english', $1))",
-                [positive],
-            )
-        })
+    fn newest_first(&self) -> SimpleExpr {
+        Expr::cust("library_items.seq")
+    }
+
+    async fn ranks(
+        &self,
+        db: &DatabaseConnection,
+        query: &SearchQuery,
+        seqs: &[i64],
+    ) -> Result<HashMap<i64, f64>, DbErr> {
+        let Some(positive) = query.websearch_positive() else {
+            return Ok(HashMap::new());
+        };
+        if seqs.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
+        let sql = format!(
+            "SELECT i.seq, CAST(ts_rank_cd(i.search_tsv, q) AS DOUBLE PRECISION) AS rank \
+             FROM library_items i, websearch_to_tsquery('english', $1) q WHERE i.seq IN ({})",
+            ids.join(",")
+        );
+        let rows = RankRow::find_by_statement(Statement::from_sql_and_values(
+            sea_orm::DatabaseBackend::Postgres,
+            sql,
+            [positive.into()],
+        ))
+        .all(db)
+        .await?;
+        Ok(rows.into_iter().map(|row| (row.seq, row.rank)).collect())
     }
 
     async fn snippets(

@@ -363,6 +363,24 @@ impl SearchQuery {
         Some(parts.join(" "))
     }
 
+    /// The `websearch_to_tsquery` text of the required part alone, without the exclusions.
+    #[must_use]
+    pub fn websearch_required(&self) -> Option<String> {
+        (!self.groups.is_empty()).then(|| {
+            self.groups
+                .iter()
+                .map(|group| {
+                    group
+                        .iter()
+                        .map(websearch_term)
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
     /// `websearch_to_tsquery` text of "any excluded term".
     #[must_use]
     pub fn websearch_excluded_any(&self) -> Option<String> {

@@ -12,6 +12,12 @@ use super::{FullTextIndex, SearchQuery};
 pub struct SqliteFullText;
 
 #[derive(FromQueryResult)]
+struct RankRow {
+    seq: i64,
+    rank: f64,
+}
+
+#[derive(FromQueryResult)]
 struct SnippetRow {
     seq: i64,
     title: Option<String>,
@@ -26,10 +32,6 @@ impl FullTextIndex for SqliteFullText {
         if let Some(positive) = query.fts5_positive() {
             let hits = Query::select()
                 .expr_as(Expr::cust("rowid"), Alias::new("fts_rowid"))
-                .expr_as(
-                    Expr::cust("bm25(library_fts, 10.0, 5.0, 1.0)"),
-                    Alias::new("fts_rank"),
-                )
                 .from(Alias::new("library_fts"))
                 .and_where(Expr::cust_with_values("library_fts MATCH ?", [positive]))
                 .to_owned();
@@ -51,11 +53,40 @@ impl FullTextIndex for SqliteFullText {
         }
     }
 
-    fn relevance(&self, query: &SearchQuery) -> Option<SimpleExpr> {
-        // bm25 is smaller for better matches.
-        query
-            .has_positive_terms()
-            .then(|| Expr::cust("(0 - hits.fts_rank)"))
+    /// FTS5 yields hits in rowid order, and a rowid is the item's `seq`: newest first with no
+    /// sort, so the window stops after its first thousand.
+    fn newest_first(&self) -> SimpleExpr {
+        Expr::cust("hits.fts_rowid")
+    }
+
+    async fn ranks(
+        &self,
+        db: &DatabaseConnection,
+        query: &SearchQuery,
+        seqs: &[i64],
+    ) -> Result<HashMap<i64, f64>, DbErr> {
+        let Some(positive) = query.fts5_positive() else {
+            return Ok(HashMap::new());
+        };
+        if seqs.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
+        // bm25 weighs a title hit 10 and a tag hit 5 times a text hit; it is smaller for
+        // better matches.
+        let sql = format!(
+            "SELECT rowid AS seq, 0 - bm25(library_fts, 10.0, 5.0, 1.0) AS rank \
+             FROM library_fts WHERE library_fts MATCH ? AND rowid IN ({})",
+            ids.join(",")
+        );
+        let rows = RankRow::find_by_statement(Statement::from_sql_and_values(
+            sea_orm::DatabaseBackend::Sqlite,
+            sql,
+            [positive.into()],
+        ))
+        .all(db)
+        .await?;
+        Ok(rows.into_iter().map(|row| (row.seq, row.rank)).collect())
     }
 
     async fn snippets(

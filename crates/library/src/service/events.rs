@@ -2,12 +2,18 @@
 //! changed or deleted, and `statsUpdate` with the new figures. A failed publish is logged; the
 //! change itself has happened.
 
+use std::sync::PoisonError;
+use std::time::Duration;
+
 use chrono::Utc;
 use scribevault_bus::contract::{LibraryItemRef, LibraryUpdate};
 use scribevault_bus::{Event, EventEnvelope};
 use scribevault_core::UserId;
 
 use super::Library;
+
+/// How long `statsUpdate` waits for more changes of the same burst.
+const STATS_COALESCE: Duration = Duration::from_millis(300);
 
 /// What happened to an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,8 +61,34 @@ impl Library {
         self.announce_stats(user).await;
     }
 
-    /// Sends the owner's current stats.
+    /// Sends the owner's current stats, once for a burst of changes: the first change of a
+    /// burst schedules one `statsUpdate` [`STATS_COALESCE`] later, and changes until then ride
+    /// along. (Computing the figures on every change made a bulk ingest spend most of its time
+    /// on stats nobody had time to look at.) A change after the figures were read schedules the
+    /// next one, so the last `statsUpdate` is always current.
     pub(super) async fn announce_stats(&self, user: &UserId) {
+        let first_of_burst = self
+            .stats_pending
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(user.as_str().to_owned());
+        if !first_of_burst {
+            return;
+        }
+        let library = self.clone();
+        let user = user.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(STATS_COALESCE).await;
+            library
+                .stats_pending
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(user.as_str());
+            library.publish_stats(&user).await;
+        });
+    }
+
+    async fn publish_stats(&self, user: &UserId) {
         match self.store.stats(user.as_str(), Utc::now()).await {
             Ok(stats) => match serde_json::to_value(&stats) {
                 Ok(value) => self.publish(user, Event::StatsUpdate(value)).await,

@@ -45,8 +45,9 @@ impl Library {
             items,
             page: query.page,
             limit: query.limit,
-            total,
-            has_more: u64::from(query.page) * u64::from(query.limit) < total,
+            total: total.count,
+            has_more: u64::from(query.page) * u64::from(query.limit) < total.count,
+            total_capped: total.capped,
         })
     }
 

@@ -9,7 +9,8 @@ mod organise;
 mod processing;
 mod vault_save;
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
 use scribevault_blob::BlobStore;
 use scribevault_bus::EventBus;
@@ -28,6 +29,8 @@ pub struct Library {
     events: Arc<dyn EventBus>,
     signer: LinkSigner,
     link_ttl: chrono::Duration,
+    /// Users with a `statsUpdate` scheduled (see `events.rs`).
+    stats_pending: Arc<Mutex<HashSet<String>>>,
 }
 
 impl Library {
@@ -47,6 +50,7 @@ impl Library {
             signer: LinkSigner::new(config.export_link_key.clone()),
             link_ttl: chrono::Duration::from_std(config.export_link_ttl)
                 .unwrap_or_else(|_| chrono::Duration::minutes(10)),
+            stats_pending: Arc::default(),
         }
     }
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{
-    Expr, ExprTrait as _, NullOrdering, OnConflict, Order, Query, SelectStatement,
+    Alias, Expr, ExprTrait as _, NullOrdering, OnConflict, Order, Query, SelectStatement,
 };
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
@@ -13,7 +13,8 @@ use sea_orm::{
 
 use super::LibraryStore;
 use crate::domain::{
-    Change, HitContext, LibraryItem, ListedItem, MetadataChanges, NewLibraryItem, Segment,
+    Change, HitContext, LibraryItem, ListedItem, MetadataChanges, NewLibraryItem, SEARCH_WINDOW,
+    Segment,
 };
 use crate::entity::library_export_item::{Column as ExportItemColumn, Entity as ExportItems};
 use crate::entity::library_item::{self, Column, Entity as Items};
@@ -22,7 +23,7 @@ use crate::entity::library_section::{Column as SectionColumn, Entity as Sections
 use crate::entity::library_segment::{self, Entity as Segments};
 use crate::entity::library_tag::{Column as TagColumn, Entity as Tags};
 use crate::listing::{ListQuery, SortKey, SortOrder};
-use crate::search::{highlights, matching_segments};
+use crate::search::{SearchQuery, highlights, matching_segments};
 use crate::tags::{gwth_level_of, gwth_tag};
 
 /// An item with the integer key the index and the join tables use.
@@ -79,6 +80,49 @@ const ROW_COLUMNS: [Column; 16] = [
     Column::FileName,
     Column::SourceUrl,
 ];
+
+/// How many items a list matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageTotal {
+    pub count: u64,
+    /// A search matched more than it lists ([`SEARCH_WINDOW`]).
+    pub capped: bool,
+}
+
+#[derive(FromQueryResult)]
+struct SeqRow {
+    seq: i64,
+}
+
+/// Orders `select` as the list asks (items without a value last) and cuts its page.
+fn order_page(select: &mut SelectStatement, query: &ListQuery) {
+    let order = match query.order {
+        SortOrder::Asc => Order::Asc,
+        SortOrder::Desc => Order::Desc,
+    };
+    match query.sort {
+        SortKey::Relevance | SortKey::CreatedAt => {
+            select.order_by((Items, Column::CreatedAt), order.clone());
+        }
+        SortKey::Title => {
+            select.order_by((Items, Column::Title), order.clone());
+        }
+        SortKey::Rating => {
+            select.order_by_with_nulls((Items, Column::Rating), order.clone(), NullOrdering::Last);
+        }
+        SortKey::LastExported => {
+            select.order_by_with_nulls(
+                (Items, Column::LastExported),
+                order.clone(),
+                NullOrdering::Last,
+            );
+        }
+    }
+    select
+        .order_by((Items, Column::Seq), order)
+        .offset(query.offset())
+        .limit(u64::from(query.limit));
+}
 
 fn row_select() -> SelectStatement {
     let mut select = Query::select();
@@ -175,7 +219,7 @@ impl LibraryStore {
         &self,
         user_id: &str,
         query: &ListQuery,
-    ) -> Result<(Vec<LibraryItem>, u64), DbErr> {
+    ) -> Result<(Vec<LibraryItem>, PageTotal), DbErr> {
         let (stored, total) = self.page_rows(user_id, query).await?;
         Ok((
             stored.into_iter().map(|stored| stored.item).collect(),
@@ -187,50 +231,85 @@ impl LibraryStore {
         &self,
         user_id: &str,
         query: &ListQuery,
-    ) -> Result<(Vec<StoredItem>, u64), DbErr> {
+    ) -> Result<(Vec<StoredItem>, PageTotal), DbErr> {
+        if let Some(search) = query
+            .search
+            .as_ref()
+            .filter(|search| search.has_positive_terms())
+        {
+            return self.search_page_rows(user_id, query, search).await;
+        }
         let mut select = row_select();
         super::filters::apply(&mut select, user_id, &query.filter);
         if let Some(search) = &query.search {
             self.search.restrict(&mut select, search);
         }
         let total = Self::count(&self.db, select.clone()).await?;
-        let order = match query.order {
-            SortOrder::Asc => Order::Asc,
-            SortOrder::Desc => Order::Desc,
+        order_page(&mut select, query);
+        let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
+        Ok((
+            Self::with_tags(&self.db, rows).await?,
+            PageTotal {
+                count: total,
+                capped: false,
+            },
+        ))
+    }
+
+    /// A search lists the newest [`SEARCH_WINDOW`] matches (ADR 0016): the engine walks its
+    /// hits newest first and stops there, so neither the count nor the ranking reads every
+    /// match of a common word. Relevance is then ranked within that window.
+    async fn search_page_rows(
+        &self,
+        user_id: &str,
+        query: &ListQuery,
+        search: &SearchQuery,
+    ) -> Result<(Vec<StoredItem>, PageTotal), DbErr> {
+        let mut window = Query::select();
+        window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
+        window.from(Items);
+        super::filters::apply(&mut window, user_id, &query.filter);
+        self.search.restrict(&mut window, search);
+        window
+            .order_by_expr(self.search.newest_first(), Order::Desc)
+            .limit(SEARCH_WINDOW + 1);
+        let mut seqs: Vec<i64> = Self::rows::<SeqRow>(&self.db, &window)
+            .await?
+            .into_iter()
+            .map(|row| row.seq)
+            .collect();
+        let capped = seqs.len() as u64 > SEARCH_WINDOW;
+        seqs.truncate(usize::try_from(SEARCH_WINDOW).unwrap_or(usize::MAX));
+        let total = PageTotal {
+            count: seqs.len() as u64,
+            capped,
         };
-        let relevance = query
-            .search
-            .as_ref()
-            .and_then(|search| self.search.relevance(search));
-        match (query.sort, relevance) {
-            (SortKey::Relevance, Some(relevance)) => {
-                select.order_by_expr(relevance, order.clone());
-            }
-            (SortKey::Relevance | SortKey::CreatedAt, _) => {
-                select.order_by((Items, Column::CreatedAt), order.clone());
-            }
-            (SortKey::Title, _) => {
-                select.order_by((Items, Column::Title), order.clone());
-            }
-            (SortKey::Rating, _) => {
-                select.order_by_with_nulls(
-                    (Items, Column::Rating),
-                    order.clone(),
-                    NullOrdering::Last,
-                );
-            }
-            (SortKey::LastExported, _) => {
-                select.order_by_with_nulls(
-                    (Items, Column::LastExported),
-                    order.clone(),
-                    NullOrdering::Last,
-                );
-            }
+        let offset = usize::try_from(query.offset()).unwrap_or(usize::MAX);
+        let limit = query.limit as usize;
+        if offset >= seqs.len() {
+            return Ok((Vec::new(), total));
         }
-        select
-            .order_by((Items, Column::Seq), order)
-            .offset(query.offset())
-            .limit(u64::from(query.limit));
+        if query.sort == SortKey::Relevance {
+            let ranks = self.search.ranks(&self.db, search, &seqs).await?;
+            let rank = |seq: &i64| ranks.get(seq).copied().unwrap_or(f64::MIN);
+            seqs.sort_by(|a, b| {
+                let by_rank = rank(a).total_cmp(&rank(b));
+                let ordered = match query.order {
+                    SortOrder::Asc => by_rank,
+                    SortOrder::Desc => by_rank.reverse(),
+                };
+                ordered.then(b.cmp(a))
+            });
+            let page: Vec<i64> = seqs.into_iter().skip(offset).take(limit).collect();
+            let mut select = row_select();
+            select.and_where(Expr::col((Items, Column::Seq)).is_in(page.iter().copied()));
+            let mut rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
+            rows.sort_by_key(|row| page.iter().position(|seq| *seq == row.seq));
+            return Ok((Self::with_tags(&self.db, rows).await?, total));
+        }
+        let mut select = row_select();
+        select.and_where(Expr::col((Items, Column::Seq)).is_in(seqs.iter().copied()));
+        order_page(&mut select, query);
         let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
         Ok((Self::with_tags(&self.db, rows).await?, total))
     }
@@ -244,7 +323,7 @@ impl LibraryStore {
         &self,
         user_id: &str,
         query: &ListQuery,
-    ) -> Result<(Vec<ListedItem>, u64), DbErr> {
+    ) -> Result<(Vec<ListedItem>, PageTotal), DbErr> {
         let (stored, total) = self.page_rows(user_id, query).await?;
         let Some(search) = &query.search else {
             return Ok((

@@ -1,31 +1,26 @@
-//! The stats cards' figures as SQL aggregates: four queries over the covering index
-//! `library_items_user_figures`, none of which reads an item's text.
+//! The stats cards' figures as SQL aggregates: one grouped pass over the covering index
+//! `library_items_user_figures`, which never reads an item's text.
 
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Datelike as _, TimeZone as _, Utc};
-use sea_orm::sea_query::{Alias, Expr, ExprTrait as _, Query, SelectStatement};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait as _, Query};
 use sea_orm::{DbErr, FromQueryResult};
 
 use super::LibraryStore;
 use crate::domain::{Distributions, ExportStats, LibraryStats, TOP_RATED_FROM, TOP_SCORE};
 use crate::entity::library_item::{Column, Entity as Items};
 
+/// One group of the user's items: the same source type, growth level and rating.
 #[derive(FromQueryResult)]
-struct TotalsRow {
+struct FiguresRow {
+    source_type: String,
+    gwth_level: Option<i32>,
+    rating: Option<i32>,
     total: i64,
     duration: Option<f64>,
     bytes: Option<i64>,
-    avg_rating: Option<f64>,
     this_month: Option<i64>,
-    exported: Option<i64>,
-    top_rated: Option<i64>,
-}
-
-#[derive(FromQueryResult)]
-struct GroupRow {
-    key: Option<String>,
-    total: i64,
     exported: Option<i64>,
 }
 
@@ -35,15 +30,6 @@ fn count(value: Option<i64>) -> u64 {
         .unwrap_or(0)
 }
 
-fn owned(user_id: &str) -> SelectStatement {
-    Query::select()
-        .from(Items)
-        .and_where(Expr::col(Column::UserId).eq(user_id))
-        .to_owned()
-}
-
-const EXPORTED: &str = "CAST(SUM(CASE WHEN last_exported IS NOT NULL THEN 1 ELSE 0 END) AS BIGINT)";
-
 /// 1–5 with zero counts, so charts have every bar.
 fn every_score() -> BTreeMap<String, u64> {
     (1..=TOP_SCORE)
@@ -52,8 +38,10 @@ fn every_score() -> BTreeMap<String, u64> {
 }
 
 impl LibraryStore {
-    /// The user's stats. `this_month` counts items created since the first of `now`'s month
-    /// (UTC).
+    /// The user's stats, from one pass over the covering index `library_items_user_figures`:
+    /// the items grouped by source type, growth level and rating (a few dozen groups), each
+    /// figure then added up here. `this_month` counts items created since the first of `now`'s
+    /// month (UTC).
     ///
     /// # Errors
     /// Database failure.
@@ -67,16 +55,13 @@ impl LibraryStore {
             sea_orm::DatabaseBackend::Postgres => "$1",
             _ => "?",
         };
-        let totals = owned(user_id)
+        let select = Query::select()
+            .columns([Column::SourceType, Column::GwthLevel, Column::Rating])
             .expr_as(Expr::cust("COUNT(*)"), Alias::new("total"))
             .expr_as(Expr::cust("SUM(duration_seconds)"), Alias::new("duration"))
             .expr_as(
                 Expr::cust("CAST(SUM(content_bytes) AS BIGINT)"),
                 Alias::new("bytes"),
-            )
-            .expr_as(
-                Expr::cust("CAST(AVG(rating) AS DOUBLE PRECISION)"),
-                Alias::new("avg_rating"),
             )
             .expr_as(
                 Expr::cust_with_values(
@@ -87,29 +72,27 @@ impl LibraryStore {
                 ),
                 Alias::new("this_month"),
             )
-            .expr_as(Expr::cust(EXPORTED), Alias::new("exported"))
             .expr_as(
-                Expr::cust_with_values(
-                    format!("CAST(SUM(CASE WHEN rating >= {value} THEN 1 ELSE 0 END) AS BIGINT)"),
-                    [TOP_RATED_FROM],
+                Expr::cust(
+                    "CAST(SUM(CASE WHEN last_exported IS NOT NULL THEN 1 ELSE 0 END) AS BIGINT)",
                 ),
-                Alias::new("top_rated"),
+                Alias::new("exported"),
             )
+            .from(Items)
+            .and_where(Expr::col(Column::UserId).eq(user_id))
+            .group_by_columns([Column::SourceType, Column::GwthLevel, Column::Rating])
             .to_owned();
-        let totals = Self::rows::<TotalsRow>(&self.db, &totals)
-            .await?
-            .pop()
-            .ok_or_else(|| DbErr::RecordNotFound("stats".into()))?;
+        let groups = Self::rows::<FiguresRow>(&self.db, &select).await?;
 
         let mut stats = LibraryStats {
-            total_transcripts: count(Some(totals.total)),
-            total_duration: totals.duration.unwrap_or(0.0),
-            storage_used: count(totals.bytes),
-            avg_rating: totals.avg_rating.unwrap_or(0.0),
-            this_month: count(totals.this_month),
+            total_transcripts: 0,
+            total_duration: 0.0,
+            storage_used: 0,
+            avg_rating: 0.0,
+            this_month: 0,
             export: ExportStats {
-                total_exported: count(totals.exported),
-                top_rated_count: count(totals.top_rated),
+                total_exported: 0,
+                top_rated_count: 0,
                 by_gwth_level: BTreeMap::new(),
                 by_source_type: BTreeMap::new(),
             },
@@ -119,39 +102,61 @@ impl LibraryStore {
                 source_type: BTreeMap::new(),
             },
         };
-        for (column, key) in [
-            (Column::SourceType, "source_type"),
-            (Column::GwthLevel, "CAST(gwth_level AS TEXT)"),
-            (Column::Rating, "CAST(rating AS TEXT)"),
-        ] {
-            let select = owned(user_id)
-                .expr_as(Expr::cust(key), Alias::new("key"))
-                .expr_as(Expr::cust("COUNT(*)"), Alias::new("total"))
-                .expr_as(Expr::cust(EXPORTED), Alias::new("exported"))
-                .and_where(Expr::col(column).is_not_null())
-                .group_by_col(column)
-                .to_owned();
-            for row in Self::rows::<GroupRow>(&self.db, &select).await? {
-                let Some(key) = row.key else { continue };
-                let exported = count(row.exported);
-                let total = count(Some(row.total));
-                match column {
-                    Column::SourceType => {
-                        stats.distributions.source_type.insert(key.clone(), total);
-                        if exported > 0 {
-                            stats.export.by_source_type.insert(key, exported);
-                        }
-                    }
-                    Column::GwthLevel => {
-                        stats.distributions.gwth_level.insert(key.clone(), total);
-                        if exported > 0 {
-                            stats.export.by_gwth_level.insert(key, exported);
-                        }
-                    }
-                    _ => {
-                        stats.distributions.rating.insert(key, total);
-                    }
+        let (mut rated, mut rating_sum) = (0u64, 0f64);
+        for group in groups {
+            let total = count(Some(group.total));
+            let exported = count(group.exported);
+            stats.total_transcripts += total;
+            stats.total_duration += group.duration.unwrap_or(0.0);
+            stats.storage_used += count(group.bytes);
+            stats.this_month += count(group.this_month);
+            stats.export.total_exported += exported;
+            *stats
+                .distributions
+                .source_type
+                .entry(group.source_type.clone())
+                .or_default() += total;
+            if exported > 0 {
+                *stats
+                    .export
+                    .by_source_type
+                    .entry(group.source_type)
+                    .or_default() += exported;
+            }
+            if let Some(level) = group.gwth_level {
+                *stats
+                    .distributions
+                    .gwth_level
+                    .entry(level.to_string())
+                    .or_default() += total;
+                if exported > 0 {
+                    *stats
+                        .export
+                        .by_gwth_level
+                        .entry(level.to_string())
+                        .or_default() += exported;
                 }
+            }
+            if let Some(rating) = group.rating {
+                rated += total;
+                #[allow(clippy::cast_precision_loss)] // counts far below 2^52
+                {
+                    rating_sum += f64::from(rating) * total as f64;
+                }
+                *stats
+                    .distributions
+                    .rating
+                    .entry(rating.to_string())
+                    .or_default() += total;
+                if rating >= TOP_RATED_FROM {
+                    stats.export.top_rated_count += total;
+                }
+            }
+        }
+        if rated > 0 {
+            #[allow(clippy::cast_precision_loss)]
+            {
+                stats.avg_rating = rating_sum / rated as f64;
             }
         }
         Ok(stats)

@@ -235,3 +235,101 @@ async fn audio_hits_say_where_the_words_were_said_on_postgresql() {
     };
     segment_matches(app).await;
 }
+
+/// More matches than a search lists (1,000): the newest are listed, the count says it is a
+/// lower bound, relevance ranks within them, and exclusions still apply.
+async fn window(app: TestApp) {
+    for index in 0..1003 {
+        let content = if index % 2 == 0 {
+            format!("compost heap number {index}")
+        } else {
+            format!("compost heap number {index} with weeds")
+        };
+        let title = if index == 2 {
+            "Compost compost compost"
+        } else {
+            "Notes"
+        };
+        app.ingest_item(ALICE, ingest_request(&format!("w{index}"), title, &content))
+            .await;
+    }
+    app.ingest_item(BOB, ingest_request("bob", "Compost", "compost of bob"))
+        .await;
+    let listed = app
+        .query(ALICE, &[("q", "compost"), ("limit", "20")])
+        .await
+        .unwrap();
+    let meta = listed.meta.unwrap();
+    assert_eq!(
+        (meta.total, meta.total_capped, meta.has_more),
+        (1000, true, true)
+    );
+    // The three oldest are outside the window, among them the title hit that would rank first.
+    assert!(listed.transcripts.iter().all(|item| item.title == "Notes"));
+    let newest = app
+        .query(
+            ALICE,
+            &[("q", "compost"), ("sortBy", "createdAt"), ("limit", "1")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(newest.transcripts[0].source_ref, "w1002");
+    let last_page = app
+        .query(ALICE, &[("q", "compost"), ("limit", "100"), ("page", "10")])
+        .await
+        .unwrap();
+    let meta = last_page.meta.unwrap();
+    assert_eq!((last_page.transcripts.len(), meta.has_more), (100, false));
+    let past = app
+        .query(ALICE, &[("q", "compost"), ("limit", "100"), ("page", "11")])
+        .await
+        .unwrap();
+    assert!(past.transcripts.is_empty());
+    // Fewer matches than the window: exact, not capped.
+    let weeds = app
+        .query(ALICE, &[("q", "compost -weeds"), ("limit", "5")])
+        .await
+        .unwrap();
+    let meta = weeds.meta.unwrap();
+    assert_eq!((meta.total, meta.total_capped), (502, false));
+    // Relevance ranks within the window: without the window, the title hit would lead.
+    let ranked = app
+        .query(
+            ALICE,
+            &[("q", "compost"), ("sortBy", "relevance"), ("limit", "5")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(ranked.transcripts.len(), 5);
+    assert!(ranked.transcripts.iter().all(|item| item.title == "Notes"));
+    let all = app
+        .query(
+            ALICE,
+            &[
+                ("q", "compost -weeds"),
+                ("sortBy", "relevance"),
+                ("limit", "1"),
+            ],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        all.transcripts[0].title, "Compost compost compost",
+        "within a small result set the title hit leads"
+    );
+}
+
+#[tokio::test]
+async fn a_search_lists_its_newest_thousand_matches_on_sqlite() {
+    window(spawn_app().await).await;
+}
+
+#[tokio::test]
+async fn a_search_lists_its_newest_thousand_matches_on_postgresql() {
+    let Some(app) =
+        spawn_app_on_postgres("a_search_lists_its_newest_thousand_matches_on_postgresql").await
+    else {
+        return;
+    };
+    window(app).await;
+}
