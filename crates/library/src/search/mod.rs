@@ -28,6 +28,10 @@ pub trait FullTextIndex: Send + Sync {
     /// own order where it has one, so a window of the newest hits stops early.
     fn newest_first(&self) -> SimpleExpr;
 
+    /// A rank the window query itself can select (larger is better), for engines that rank
+    /// hits as they walk them; `None`: [`FullTextIndex::ranks`] ranks the window afterwards.
+    fn window_rank(&self) -> Option<SimpleExpr>;
+
     /// How well each of the items `seqs` matches the positive part of `query` (larger is
     /// better). Only a window of hits is ranked, never every match (ADR 0016).
     async fn ranks(

@@ -54,6 +54,11 @@ impl FullTextIndex for PostgresFullText {
         Expr::cust("library_items.seq")
     }
 
+    /// PostgreSQL would compute a target-list rank for every hit before the sort and limit.
+    fn window_rank(&self) -> Option<SimpleExpr> {
+        None
+    }
+
     async fn ranks(
         &self,
         db: &DatabaseConnection,

@@ -90,8 +90,9 @@ pub struct PageTotal {
 }
 
 #[derive(FromQueryResult)]
-struct SeqRow {
+struct WindowRow {
     seq: i64,
+    rank: Option<f64>,
 }
 
 /// Orders `select` as the list asks (items without a value last) and cuts its page.
@@ -265,19 +266,33 @@ impl LibraryStore {
         query: &ListQuery,
         search: &SearchQuery,
     ) -> Result<(Vec<StoredItem>, PageTotal), DbErr> {
+        let by_relevance = query.sort == SortKey::Relevance;
+        let walk_rank = if by_relevance {
+            self.search.window_rank()
+        } else {
+            None
+        };
         let mut window = Query::select();
         window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
+        match &walk_rank {
+            Some(rank) => window.expr_as(rank.clone(), Alias::new("rank")),
+            None => window.expr_as(
+                Expr::cust("CAST(NULL AS DOUBLE PRECISION)"),
+                Alias::new("rank"),
+            ),
+        };
         window.from(Items);
         super::filters::apply(&mut window, user_id, &query.filter);
         self.search.restrict(&mut window, search);
         window
             .order_by_expr(self.search.newest_first(), Order::Desc)
             .limit(SEARCH_WINDOW + 1);
-        let mut seqs: Vec<i64> = Self::rows::<SeqRow>(&self.db, &window)
-            .await?
-            .into_iter()
-            .map(|row| row.seq)
+        let walked = Self::rows::<WindowRow>(&self.db, &window).await?;
+        let mut ranks: HashMap<i64, f64> = walked
+            .iter()
+            .map(|row| (row.seq, row.rank.unwrap_or(f64::MIN)))
             .collect();
+        let mut seqs: Vec<i64> = walked.into_iter().map(|row| row.seq).collect();
         let capped = seqs.len() as u64 > SEARCH_WINDOW;
         seqs.truncate(usize::try_from(SEARCH_WINDOW).unwrap_or(usize::MAX));
         let total = PageTotal {
@@ -289,8 +304,10 @@ impl LibraryStore {
         if offset >= seqs.len() {
             return Ok((Vec::new(), total));
         }
-        if query.sort == SortKey::Relevance {
-            let ranks = self.search.ranks(&self.db, search, &seqs).await?;
+        if by_relevance {
+            if walk_rank.is_none() {
+                ranks = self.search.ranks(&self.db, search, &seqs).await?;
+            }
             let rank = |seq: &i64| ranks.get(seq).copied().unwrap_or(f64::MIN);
             seqs.sort_by(|a, b| {
                 let by_rank = rank(a).total_cmp(&rank(b));
