@@ -39,6 +39,8 @@ export interface PageMeta {
   limit: number;
   total: number;
   hasMore: boolean;
+  /** A search matched more than the server lists (its newest 1,000): `total` is a lower bound. */
+  totalCapped?: boolean;
 }
 
 export interface PagedEnvelope<T> {

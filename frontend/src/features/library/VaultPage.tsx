@@ -120,6 +120,7 @@ export default function VaultPage() {
   const data = currentData ?? (isFetching ? lastData : undefined);
   const items = useMemo(() => data?.pages.flatMap((page) => page.data) ?? [], [data]);
   const total = data?.pages[0]?.meta?.total ?? items.length;
+  const totalCapped = data?.pages[0]?.meta?.totalCapped === true;
   const groups = useMemo(() => groupByExport(items), [items]);
   const searching = query.q !== '';
   const filterCount = activeFilterCount(state.filters);
@@ -355,7 +356,9 @@ export default function VaultPage() {
               </label>
               <p className="muted vault-summary" aria-live="polite">
                 {searching
-                  ? `${total} result${total === 1 ? '' : 's'} for “${query.q}”`
+                  ? totalCapped
+                    ? `More than ${total.toLocaleString('en-US')} results for “${query.q}”: showing the newest ${total.toLocaleString('en-US')}. Add words to narrow it.`
+                    : `${total} result${total === 1 ? '' : 's'} for “${query.q}”`
                   : `${total} item${total === 1 ? '' : 's'}`}
                 {isFetching && !isFetchingNextPage && <LoaderCircle className="spin" size={14} aria-label="Refreshing" />}
               </p>

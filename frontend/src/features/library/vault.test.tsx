@@ -257,6 +257,27 @@ describe('/vault list', () => {
     expect(screen.queryByLabelText('Loading transcripts')).not.toBeInTheDocument();
   });
 
+  it('says when a search matched more than the server lists', async () => {
+    vaultBackend([transcript('t1', 'Welcome talk')]);
+    server.use(
+      http.get('/api/library/transcripts', ({ request }) => {
+        const searching = new URL(request.url).searchParams.get('q') !== null;
+        return HttpResponse.json({
+          data: [transcript('t1', 'Welcome talk')],
+          meta: searching
+            ? { page: 1, limit: 20, total: 1000, hasMore: true, totalCapped: true }
+            : { page: 1, limit: 20, total: 1, hasMore: false },
+        });
+      }),
+    );
+    const { user } = renderWithProviders({ route: '/vault' });
+    await screen.findByRole('button', { name: 'Welcome talk' });
+    await user.type(screen.getByRole('searchbox', { name: 'Search the Vault' }), 'garden');
+    expect(
+      await screen.findByText('More than 1,000 results for “garden”: showing the newest 1,000. Add words to narrow it.'),
+    ).toBeInTheDocument();
+  });
+
   it("shows 'Error loading vault' with Refresh Page, the toast and 'Failed to fetch transcripts' when the list fails", async () => {
     const backend = vaultBackend([]);
     backend.fail.list = { status: 500 };
