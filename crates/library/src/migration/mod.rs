@@ -3,6 +3,7 @@
 
 use sea_orm_migration::prelude::*;
 
+mod sort_indexes;
 mod vault;
 
 pub struct Migrator;
@@ -14,7 +15,11 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateLibraryItems), Box::new(vault::FullVault)]
+        vec![
+            Box::new(CreateLibraryItems),
+            Box::new(vault::FullVault),
+            Box::new(sort_indexes::SortIndexes),
+        ]
     }
 }
 

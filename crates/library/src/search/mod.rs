@@ -7,6 +7,7 @@ mod highlight;
 mod matches;
 mod postgres;
 mod query;
+mod snippet;
 mod sqlite;
 
 use std::collections::HashMap;
@@ -31,6 +32,12 @@ pub trait FullTextIndex: Send + Sync {
     /// A rank the window query itself can select (larger is better), for engines that rank
     /// hits as they walk them; `None`: [`FullTextIndex::ranks`] ranks the window afterwards.
     fn window_rank(&self) -> Option<SimpleExpr>;
+
+    /// A statement to run, in the window query's own transaction, before it (PostgreSQL:
+    /// keep the planner off a sequential scan it does not know the cost of).
+    fn window_setting(&self) -> Option<&'static str> {
+        None
+    }
 
     /// How well each of the items `seqs` matches the positive part of `query` (larger is
     /// better). Only a window of hits is ranked, never every match (ADR 0016).

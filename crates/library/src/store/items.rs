@@ -8,7 +8,7 @@ use sea_orm::sea_query::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
-    FromQueryResult, QueryFilter as _, Set,
+    FromQueryResult, QueryFilter as _, Set, TransactionTrait as _,
 };
 
 use super::LibraryStore;
@@ -287,7 +287,16 @@ impl LibraryStore {
         window
             .order_by_expr(self.search.newest_first(), Order::Desc)
             .limit(SEARCH_WINDOW + 1);
-        let walked = Self::rows::<WindowRow>(&self.db, &window).await?;
+        let walked = match self.search.window_setting() {
+            Some(setting) => {
+                let transaction = self.db.begin().await?;
+                transaction.execute_unprepared(setting).await?;
+                let walked = Self::rows::<WindowRow>(&transaction, &window).await?;
+                transaction.commit().await?;
+                walked
+            }
+            None => Self::rows::<WindowRow>(&self.db, &window).await?,
+        };
         let mut ranks: HashMap<i64, f64> = walked
             .iter()
             .map(|row| (row.seq, row.rank.unwrap_or(f64::MIN)))
