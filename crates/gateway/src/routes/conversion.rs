@@ -3,13 +3,13 @@
 
 use actix_multipart::Multipart;
 use actix_web::{HttpRequest, HttpResponse, web};
-use bytes::BytesMut;
 use futures::StreamExt as _;
 use scribevault_core::ErrorCode;
 use scribevault_proto::conversion::v1 as pb;
 use serde::{Deserialize, Serialize};
 use tokio_stream::wrappers::ReceiverStream;
 
+use super::uploads::forward_field;
 use crate::auth::AuthenticatedUser;
 use crate::clients::{ServiceClients, on_behalf_of};
 use crate::error::{ApiError, data};
@@ -17,8 +17,6 @@ use crate::error::{ApiError, data};
 /// The largest PDF accepted (`SCRIBEVAULT_MAX_PDF_BYTES`); conversion checks it again.
 pub struct PdfLimit(pub u64);
 
-/// Size of the messages a PDF is streamed to conversion in.
-const PDF_MESSAGE_BYTES: usize = 256 * 1024;
 /// Most PDFs one batch upload carries.
 const MAX_PDFS_PER_BATCH: usize = 20;
 /// The template field is text; anything bigger is not a template.
@@ -249,6 +247,14 @@ async fn read_template(field: &mut actix_multipart::Field) -> Result<String, Api
         .map_err(|_| ApiError::bad_request("The template must be UTF-8 text"))
 }
 
+fn file_name_of(field: &actix_multipart::Field) -> String {
+    field
+        .content_disposition()
+        .and_then(|disposition| disposition.get_filename())
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// Streams one `pdf` part to conversion and answers its conversion.
 async fn send_pdf(
     user: &AuthenticatedUser,
@@ -256,11 +262,7 @@ async fn send_pdf(
     template: Option<String>,
     mut field: actix_multipart::Field,
 ) -> Result<pb::PdfConversion, ApiError> {
-    let file_name = field
-        .content_disposition()
-        .and_then(|disposition| disposition.get_filename())
-        .unwrap_or_default()
-        .to_owned();
+    let file_name = file_name_of(&field);
     let (sender, receiver) = tokio::sync::mpsc::channel::<pb::ConvertPdfToMarkdownRequest>(4);
     let request = on_behalf_of(&user.0, ReceiverStream::new(receiver))?;
     let mut conversion = clients.conversion.clone();
@@ -273,38 +275,14 @@ async fn send_pdf(
             },
         )),
     };
-    let mut interrupted = false;
-    if sender.send(header).await.is_ok() {
-        let mut pending = BytesMut::with_capacity(PDF_MESSAGE_BYTES);
-        loop {
-            let (finished, failed) = match field.next().await {
-                Some(Ok(chunk)) => {
-                    pending.extend_from_slice(&chunk);
-                    (false, false)
-                }
-                Some(Err(_)) => (true, true),
-                None => (true, false),
-            };
-            if failed {
-                interrupted = true;
-                break;
+    let interrupted = sender.send(header).await.is_ok()
+        && forward_field(&mut field, &sender, |chunk| {
+            pb::ConvertPdfToMarkdownRequest {
+                part: Some(pb::convert_pdf_to_markdown_request::Part::Chunk(chunk)),
             }
-            if pending.len() >= PDF_MESSAGE_BYTES || (finished && !pending.is_empty()) {
-                let chunk = pb::ConvertPdfToMarkdownRequest {
-                    part: Some(pb::convert_pdf_to_markdown_request::Part::Chunk(
-                        pending.split().freeze(),
-                    )),
-                };
-                if sender.send(chunk).await.is_err() {
-                    // Conversion stopped reading (too large): its answer says why.
-                    break;
-                }
-            }
-            if finished {
-                break;
-            }
-        }
-    }
+        })
+        .await
+        .is_err();
     if interrupted {
         call.abort();
         return Err(ApiError::bad_request("The upload was interrupted"));
@@ -377,11 +355,7 @@ pub async fn convert_pdf_batch(
                         "At most {MAX_PDFS_PER_BATCH} PDFs can be converted at once"
                     )));
                 }
-                let file_name = field
-                    .content_disposition()
-                    .and_then(|disposition| disposition.get_filename())
-                    .unwrap_or_default()
-                    .to_owned();
+                let file_name = file_name_of(&field);
                 let answer = match send_pdf(&user, &clients, template.clone(), field).await {
                     Ok(converted) => {
                         serde_json::json!({ "fileName": file_name, "result": pdf_view(converted) })

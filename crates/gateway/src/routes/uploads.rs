@@ -125,40 +125,12 @@ async fn send_file(
     let first = pb::UploadMp3Request {
         part: Some(pb::upload_mp3_request::Part::Metadata(metadata)),
     };
-    let mut interrupted = false;
-    if sender.send(first).await.is_ok() {
-        // Multipart chunks are small; coalescing them into larger messages halves the per-byte
-        // cost of the gRPC hop while memory stays bounded by a few messages.
-        let mut pending = BytesMut::with_capacity(UPLOAD_MESSAGE_BYTES);
-        loop {
-            let next = field.next().await;
-            let finished = match next {
-                Some(Ok(chunk)) => {
-                    pending.extend_from_slice(&chunk);
-                    false
-                }
-                Some(Err(_)) => {
-                    interrupted = true;
-                    break;
-                }
-                None => true,
-            };
-            if pending.len() >= UPLOAD_MESSAGE_BYTES || (finished && !pending.is_empty()) {
-                let part = pb::UploadMp3Request {
-                    part: Some(pb::upload_mp3_request::Part::Chunk(
-                        pending.split().freeze(),
-                    )),
-                };
-                if sender.send(part).await.is_err() {
-                    // Storage stopped reading: it has refused the file; its answer says why.
-                    break;
-                }
-            }
-            if finished {
-                break;
-            }
-        }
-    }
+    let interrupted = sender.send(first).await.is_ok()
+        && forward_field(&mut field, &sender, |chunk| pb::UploadMp3Request {
+            part: Some(pb::upload_mp3_request::Part::Chunk(chunk)),
+        })
+        .await
+        .is_err();
     if interrupted {
         // Dropping the stream without its end tells storage the upload broke off.
         call.abort();
@@ -167,6 +139,40 @@ async fn send_file(
     drop(sender);
     let answer = call.await.map_err(ApiError::internal)??;
     Ok(answer.into_inner())
+}
+
+/// The multipart field broke off before its end.
+pub(super) struct Interrupted;
+
+/// Forwards the bytes of a multipart `field` into a gRPC client stream, each message made by
+/// `wrap`. Multipart chunks are small; coalescing them into messages of
+/// [`UPLOAD_MESSAGE_BYTES`] halves the per-byte cost of the gRPC hop while memory stays bounded
+/// by a few messages. Ends early, without error, when the receiving service stops reading: it
+/// has refused the file, and its answer says why.
+pub(super) async fn forward_field<M>(
+    field: &mut actix_multipart::Field,
+    sender: &tokio::sync::mpsc::Sender<M>,
+    wrap: impl Fn(bytes::Bytes) -> M,
+) -> Result<(), Interrupted> {
+    let mut pending = BytesMut::with_capacity(UPLOAD_MESSAGE_BYTES);
+    loop {
+        let finished = match field.next().await {
+            Some(Ok(chunk)) => {
+                pending.extend_from_slice(&chunk);
+                false
+            }
+            Some(Err(_)) => return Err(Interrupted),
+            None => true,
+        };
+        if (pending.len() >= UPLOAD_MESSAGE_BYTES || (finished && !pending.is_empty()))
+            && sender.send(wrap(pending.split().freeze())).await.is_err()
+        {
+            return Ok(());
+        }
+        if finished {
+            return Ok(());
+        }
+    }
 }
 
 fn upload_view(stored: pb::UploadMp3Response) -> serde_json::Value {

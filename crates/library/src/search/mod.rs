@@ -40,13 +40,16 @@ pub trait FullTextIndex: Send + Sync {
     }
 
     /// How well each of the items `seqs` matches the positive part of `query` (larger is
-    /// better). Only a window of hits is ranked, never every match (ADR 0016).
+    /// better), for engines without a [`FullTextIndex::window_rank`]. Only a window of hits is
+    /// ranked, never every match (ADR 0016).
     async fn ranks(
         &self,
-        db: &DatabaseConnection,
-        query: &SearchQuery,
-        seqs: &[i64],
-    ) -> Result<HashMap<i64, f64>, DbErr>;
+        _db: &DatabaseConnection,
+        _query: &SearchQuery,
+        _seqs: &[i64],
+    ) -> Result<HashMap<i64, f64>, DbErr> {
+        Ok(HashMap::new())
+    }
 
     /// Highlighted title and text snippets of the items `seqs`, as raw engine output with
     /// `highlight::MARK_START`/`MARK_END` around the hits: `(title, snippet)` per item.
@@ -59,6 +62,14 @@ pub trait FullTextIndex: Send + Sync {
 }
 
 /// The engine of `backend`.
+/// `seqs` as a comma-separated SQL list (integers only, so nothing needs quoting).
+fn id_list(seqs: &[i64]) -> String {
+    seqs.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[must_use]
 pub fn index_for(backend: DatabaseBackend) -> Box<dyn FullTextIndex> {
     match backend {

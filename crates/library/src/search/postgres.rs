@@ -8,7 +8,7 @@ use sea_orm::sea_query::{Expr, SelectStatement, SimpleExpr};
 use sea_orm::{DatabaseConnection, DbErr, FromQueryResult, Statement};
 
 use super::snippet::{Stems, fragments, highlight_all};
-use super::{FullTextIndex, SearchQuery};
+use super::{FullTextIndex, SearchQuery, id_list};
 
 pub struct PostgresFullText;
 
@@ -72,11 +72,10 @@ impl FullTextIndex for PostgresFullText {
         if seqs.is_empty() {
             return Ok(HashMap::new());
         }
-        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
         let sql = format!(
             "SELECT i.seq, CAST(ts_rank_cd(i.search_tsv, q) AS DOUBLE PRECISION) AS rank \
              FROM library_items i, websearch_to_tsquery('english', $1) q WHERE i.seq IN ({})",
-            ids.join(",")
+            id_list(seqs)
         );
         let rows = RankRow::find_by_statement(Statement::from_sql_and_values(
             sea_orm::DatabaseBackend::Postgres,
@@ -99,10 +98,9 @@ impl FullTextIndex for PostgresFullText {
         if seqs.is_empty() || !query.has_positive_terms() {
             return Ok(HashMap::new());
         }
-        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
         let sql = format!(
             "SELECT seq, title, left(content, 400000) AS content FROM library_items WHERE seq IN ({})",
-            ids.join(",")
+            id_list(seqs)
         );
         let rows = TextRow::find_by_statement(Statement::from_string(
             sea_orm::DatabaseBackend::Postgres,

@@ -341,26 +341,12 @@ impl SearchQuery {
     /// typed; rendered from the parsed terms, so both engines see the same query.
     #[must_use]
     pub fn websearch_positive(&self) -> Option<String> {
-        if self.groups.is_empty() {
-            return None;
+        let mut text = self.websearch_required()?;
+        for term in &self.excluded {
+            text.push_str(" -");
+            text.push_str(&websearch_term(term));
         }
-        let mut parts: Vec<String> = self
-            .groups
-            .iter()
-            .map(|group| {
-                group
-                    .iter()
-                    .map(websearch_term)
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            })
-            .collect();
-        parts.extend(
-            self.excluded
-                .iter()
-                .map(|term| format!("-{}", websearch_term(term))),
-        );
-        Some(parts.join(" "))
+        Some(text)
     }
 
     /// The `websearch_to_tsquery` text of the required part alone, without the exclusions.

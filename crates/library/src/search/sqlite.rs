@@ -7,15 +7,9 @@ use std::collections::HashMap;
 use sea_orm::sea_query::{Alias, Expr, JoinType, Query, SelectStatement, SimpleExpr};
 use sea_orm::{DatabaseConnection, DbErr, FromQueryResult, Statement};
 
-use super::{FullTextIndex, SearchQuery};
+use super::{FullTextIndex, SearchQuery, id_list};
 
 pub struct SqliteFullText;
-
-#[derive(FromQueryResult)]
-struct RankRow {
-    seq: i64,
-    rank: f64,
-}
 
 #[derive(FromQueryResult)]
 struct SnippetRow {
@@ -66,39 +60,10 @@ impl FullTextIndex for SqliteFullText {
     }
 
     /// bm25 is smaller for better matches; computed as FTS5 walks the window's hits (a
-    /// separate `rowid IN (…)` query would run the MATCH once per listed rowid).
+    /// separate `rowid IN (…)` query would run the MATCH once per listed rowid), so SQLite
+    /// keeps the trait's empty `ranks`.
     fn window_rank(&self) -> Option<SimpleExpr> {
         Some(Expr::cust("(0 - hits.fts_rank)"))
-    }
-
-    async fn ranks(
-        &self,
-        db: &DatabaseConnection,
-        query: &SearchQuery,
-        seqs: &[i64],
-    ) -> Result<HashMap<i64, f64>, DbErr> {
-        let Some(positive) = query.fts5_positive() else {
-            return Ok(HashMap::new());
-        };
-        if seqs.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
-        // bm25 weighs a title hit 10 and a tag hit 5 times a text hit; it is smaller for
-        // better matches.
-        let sql = format!(
-            "SELECT rowid AS seq, 0 - bm25(library_fts, 10.0, 5.0, 1.0) AS rank \
-             FROM library_fts WHERE library_fts MATCH ? AND rowid IN ({})",
-            ids.join(",")
-        );
-        let rows = RankRow::find_by_statement(Statement::from_sql_and_values(
-            sea_orm::DatabaseBackend::Sqlite,
-            sql,
-            [positive.into()],
-        ))
-        .all(db)
-        .await?;
-        Ok(rows.into_iter().map(|row| (row.seq, row.rank)).collect())
     }
 
     async fn snippets(
@@ -113,13 +78,12 @@ impl FullTextIndex for SqliteFullText {
         if seqs.is_empty() {
             return Ok(HashMap::new());
         }
-        let ids: Vec<String> = seqs.iter().map(i64::to_string).collect();
         let sql = format!(
             "SELECT rowid AS seq, \
              highlight(library_fts, 0, char(57344), char(57345)) AS title, \
              snippet(library_fts, 2, char(57344), char(57345), '…', 24) AS snippet \
              FROM library_fts WHERE library_fts MATCH ? AND rowid IN ({})",
-            ids.join(",")
+            id_list(seqs)
         );
         let rows = SnippetRow::find_by_statement(Statement::from_sql_and_values(
             sea_orm::DatabaseBackend::Sqlite,
