@@ -33,8 +33,8 @@ pub trait FullTextIndex: Send + Sync {
     /// hits as they walk them; `None`: [`FullTextIndex::ranks`] ranks the window afterwards.
     fn window_rank(&self) -> Option<SimpleExpr>;
 
-    /// A statement to run, in the window query's own transaction, before it (PostgreSQL:
-    /// keep the planner off a sequential scan it does not know the cost of).
+    /// Statements to run, in the window query's own transaction, before it (PostgreSQL: keep
+    /// the planner off plans that read every candidate's `tsvector`, a cost it does not see).
     fn window_setting(&self) -> Option<&'static str> {
         None
     }

@@ -123,9 +123,13 @@ impl FullTextIndex for PostgresFullText {
             .collect())
     }
 
-    /// The planner does not cost reading a `tsvector` back from TOAST, so for a common word it
-    /// may choose a sequential scan that decompresses every item's (a second at 100,000 items).
+    /// The planner does not cost reading a `tsvector` back from TOAST. Left alone it may walk
+    /// the whole table, or the `seq` index backwards, and test each item's `tsvector` on the
+    /// way: 18,000 of them for two words that are each common (185 ms, and a second for a
+    /// sequential scan). With both off, the only plans left are bitmap scans, where the GIN
+    /// index decides the matches and no `tsvector` is read: at most the heap rows of the
+    /// matches are visited (26 ms for a word in 60% of 100,000 items).
     fn window_setting(&self) -> Option<&'static str> {
-        Some("SET LOCAL enable_seqscan = off")
+        Some("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off")
     }
 }

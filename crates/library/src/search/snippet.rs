@@ -33,9 +33,16 @@ impl Stems {
         Self { stemmer, wanted }
     }
 
+    /// Stemming is most of a snippet's cost, so a word is stemmed only when it could match:
+    /// the English (Porter2) stemmer rewrites endings and a few whole words ('dying' → 'die'),
+    /// but never a word's first letter.
     fn matches(&self, word: &str) -> bool {
-        let stem = self.stemmer.stem(&word.to_lowercase()).into_owned();
-        self.wanted.contains(&stem)
+        let first = word.chars().flat_map(char::to_lowercase).next();
+        let possible = self.wanted.iter().any(|stem| stem.chars().next() == first);
+        possible && {
+            let stem = self.stemmer.stem(&word.to_lowercase()).into_owned();
+            self.wanted.contains(&stem)
+        }
     }
 }
 
@@ -103,21 +110,23 @@ pub fn fragments(stems: &Stems, text: &str) -> String {
     if spans.is_empty() {
         return String::new();
     }
-    let hits: Vec<bool> = spans
-        .iter()
-        .map(|&(s, e)| stems.matches(&text[s..e]))
-        .collect();
+    // Words are looked at only until the last fragment is complete.
+    let mut hits = vec![false; spans.len()];
     let mut windows: Vec<(usize, usize)> = Vec::new();
-    for (index, _) in hits.iter().enumerate().filter(|(_, hit)| **hit) {
-        if windows.last().is_some_and(|&(_, to)| index < to) {
+    for (index, &(start, end)) in spans.iter().enumerate() {
+        let in_window = windows.last().is_some_and(|&(_, to)| index < to);
+        if !in_window && windows.len() == MAX_FRAGMENTS {
+            break;
+        }
+        if !stems.matches(&text[start..end]) {
             continue;
         }
-        windows.push((
-            index.saturating_sub(CONTEXT_WORDS),
-            (index + CONTEXT_WORDS + 1).min(spans.len()),
-        ));
-        if windows.len() == MAX_FRAGMENTS {
-            break;
+        hits[index] = true;
+        if !in_window {
+            windows.push((
+                index.saturating_sub(CONTEXT_WORDS),
+                (index + CONTEXT_WORDS + 1).min(spans.len()),
+            ));
         }
     }
     if windows.is_empty() {
@@ -158,6 +167,80 @@ mod tests {
             plain(&highlight_all(&stems, "Planting <b>cover</b>!")),
             "[Planting] <b>[cover]</b>!"
         );
+    }
+
+    /// `Stems::matches` skips stemming on this property; the stemmer's exceptional forms and
+    /// the endings it rewrites most are here.
+    #[test]
+    fn the_stemmer_keeps_the_first_letter_of_a_word() {
+        let stemmer = Stemmer::create(Algorithm::English);
+        for word in [
+            "skis",
+            "skies",
+            "dying",
+            "lying",
+            "tying",
+            "idly",
+            "gently",
+            "ugly",
+            "early",
+            "only",
+            "singly",
+            "news",
+            "howe",
+            "atlas",
+            "cosmos",
+            "bias",
+            "andes",
+            "ties",
+            "cries",
+            "pies",
+            "yelling",
+            "ayes",
+            "by",
+            "a",
+            "i",
+            "is",
+            "us",
+            "gas",
+            "caresses",
+            "ponies",
+            "hoping",
+            "generously",
+            "rationalisation",
+            "agreed",
+            "feed",
+            "happily",
+            "conditional",
+            "eed",
+            "ied",
+            "ies",
+            "sses",
+            "ing",
+            "ly",
+            "yy",
+            "y",
+            "oed",
+            "émigrés",
+        ] {
+            let stem = stemmer.stem(word).into_owned();
+            assert_eq!(stem.chars().next(), word.chars().next(), "{word} -> {stem}");
+        }
+    }
+
+    #[test]
+    fn only_the_first_hits_need_looking_at_and_every_hit_in_a_fragment_is_marked() {
+        let stems = Stems::of(&SearchQuery::parse("bread").unwrap());
+        let text = format!(
+            "{} bread and breads {} bread {} bread at the end",
+            "flour ".repeat(30),
+            "water ".repeat(30),
+            "salt ".repeat(30)
+        );
+        let snippet = plain(&fragments(&stems, &text));
+        assert!(snippet.contains("[bread] and [breads]"), "{snippet}");
+        assert_eq!(snippet.matches('[').count(), 3, "{snippet}");
+        assert!(!snippet.contains("end"), "{snippet}");
     }
 
     #[test]
