@@ -246,7 +246,7 @@ async fn main() {
     let index_bytes: i64 = {
         use sea_orm::{ConnectionTrait as _, Statement};
         let sql = if backend == "postgres" {
-            "SELECT CAST(pg_relation_size('library_items_search') + \
+            "SELECT CAST(pg_relation_size('library_items_search_seq') + \
              (SELECT COALESCE(SUM(pg_column_size(search_tsv)), 0) FROM library_items) AS BIGINT) AS size"
         } else {
             "SELECT CAST(COALESCE(SUM(LENGTH(block)), 0) + \

@@ -3,6 +3,7 @@
 
 use sea_orm_migration::prelude::*;
 
+mod search_newest_first;
 mod sort_indexes;
 mod vault;
 
@@ -19,6 +20,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateLibraryItems),
             Box::new(vault::FullVault),
             Box::new(sort_indexes::SortIndexes),
+            Box::new(search_newest_first::SearchNewestFirst),
         ]
     }
 }

@@ -1,6 +1,7 @@
-//! PostgreSQL: the generated, weighted `search_tsv` column with its GIN index (created by the
-//! library's migration), `websearch_to_tsquery`, and `ts_rank_cd` over the window of hits
-//! only (ADR 0016). Snippets are made in Rust (`snippet.rs`).
+//! PostgreSQL: the generated, weighted `search_tsv` column with its GIN index over the column
+//! and the item's `seq` (created by the library's migrations), `websearch_to_tsquery`, and
+//! `ts_rank_cd` over the window of hits only (ADR 0016). Snippets are made in Rust
+//! (`snippet.rs`).
 
 use std::collections::HashMap;
 
@@ -45,10 +46,21 @@ impl FullTextIndex for PostgresFullText {
             }
         } else if let Some(excluded) = query.websearch_excluded_any() {
             select.and_where(Expr::cust_with_values(
-                "NOT (library_items.search_tsv @@ websearch_to_tsquery('english', $1))",
+                "library_items.seq NOT IN (SELECT x.seq FROM library_items x \
+                 WHERE x.search_tsv @@ websearch_to_tsquery('english', $1))",
                 [excluded],
             ));
         }
+    }
+
+    /// `seq + 0` is the second column of the GIN index `library_items_search_seq` (btree_gin),
+    /// and no other index has it: the range can only be applied inside the full-text index
+    /// scan, together with the words. On plain `seq`, the planner may instead take the range
+    /// from the primary key and test every item in it against its `tsvector`.
+    fn newer_than(&self, query: &SearchQuery, floor: i64) -> Option<SimpleExpr> {
+        query
+            .websearch_required()
+            .map(|_| Expr::cust_with_values("library_items.seq + 0 > CAST($1 AS BIGINT)", [floor]))
     }
 
     fn newest_first(&self) -> SimpleExpr {

@@ -23,7 +23,7 @@ use crate::entity::library_section::{Column as SectionColumn, Entity as Sections
 use crate::entity::library_segment::{self, Entity as Segments};
 use crate::entity::library_tag::{Column as TagColumn, Entity as Tags};
 use crate::listing::{ListQuery, SortKey, SortOrder};
-use crate::search::{SearchQuery, highlights, matching_segments};
+use crate::search::{NEWEST_SLICE, SearchQuery, highlights, matching_segments};
 use crate::tags::{gwth_level_of, gwth_tag};
 
 /// An item with the integer key the index and the join tables use.
@@ -93,6 +93,11 @@ pub struct PageTotal {
 struct WindowRow {
     seq: i64,
     rank: Option<f64>,
+}
+
+#[derive(FromQueryResult)]
+struct NewestRow {
+    seq: Option<i64>,
 }
 
 /// Orders `select` as the list asks (items without a value last) and cuts its page.
@@ -287,16 +292,7 @@ impl LibraryStore {
         window
             .order_by_expr(self.search.newest_first(), Order::Desc)
             .limit(SEARCH_WINDOW + 1);
-        let walked = match self.search.window_setting() {
-            Some(setting) => {
-                let transaction = self.db.begin().await?;
-                transaction.execute_unprepared(setting).await?;
-                let walked = Self::rows::<WindowRow>(&transaction, &window).await?;
-                transaction.commit().await?;
-                walked
-            }
-            None => Self::rows::<WindowRow>(&self.db, &window).await?,
-        };
+        let walked = self.walk_window(&window, search).await?;
         let mut ranks: HashMap<i64, f64> = walked
             .iter()
             .map(|row| (row.seq, row.rank.unwrap_or(f64::MIN)))
@@ -338,6 +334,45 @@ impl LibraryStore {
         order_page(&mut select, query);
         let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
         Ok((Self::with_tags(&self.db, rows).await?, total))
+    }
+
+    /// The rows of the window query `window`: the newest [`SEARCH_WINDOW`] + 1 matches, from
+    /// the newest [`NEWEST_SLICE`] items when they hold that many and the engine can look
+    /// there first, else from every match.
+    async fn walk_window(
+        &self,
+        window: &SelectStatement,
+        search: &SearchQuery,
+    ) -> Result<Vec<WindowRow>, DbErr> {
+        let Some(setting) = self.search.window_setting() else {
+            return Self::rows(&self.db, window).await;
+        };
+        let transaction = self.db.begin().await?;
+        // Before the setting, which would keep this off the primary key's index.
+        let newest: Vec<NewestRow> = Self::rows(
+            &transaction,
+            Query::select()
+                .expr_as(Expr::col(Column::Seq).max(), Alias::new("seq"))
+                .from(Items),
+        )
+        .await?;
+        transaction.execute_unprepared(setting).await?;
+        let newer = newest
+            .first()
+            .and_then(|row| row.seq)
+            .and_then(|newest| self.search.newer_than(search, newest - NEWEST_SLICE));
+        if let Some(newer) = newer {
+            let mut slice = window.clone();
+            slice.and_where(newer);
+            let rows: Vec<WindowRow> = Self::rows(&transaction, &slice).await?;
+            if rows.len() as u64 > SEARCH_WINDOW {
+                transaction.commit().await?;
+                return Ok(rows);
+            }
+        }
+        let rows = Self::rows(&transaction, window).await?;
+        transaction.commit().await?;
+        Ok(rows)
     }
 
     /// One page of `user_id`'s items as `query` asks, and how many match in all; a search's

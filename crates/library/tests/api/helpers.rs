@@ -29,7 +29,8 @@ pub struct TestApp {
     /// The blob store the service reads segments and saved files from.
     pub blobs: Arc<dyn BlobStore>,
     _blob_dir: tempfile::TempDir,
-    _db: TestDatabase,
+    /// The database the service runs on.
+    pub db: TestDatabase,
     server: InProcessServer,
 }
 
@@ -84,7 +85,7 @@ pub async fn spawn_app_on(db: TestDatabase, config: LibraryConfig) -> TestApp {
         bus,
         blobs,
         _blob_dir: blob_dir,
-        _db: db,
+        db,
         server,
     }
 }

@@ -333,3 +333,68 @@ async fn a_search_lists_its_newest_thousand_matches_on_postgresql() {
     };
     window(app).await;
 }
+
+/// PostgreSQL looks among the newest items (by `seq`) first. When they hold fewer matches than
+/// a window, the older matches still fill it, newest first.
+#[tokio::test]
+async fn a_search_looks_past_the_newest_items_when_they_hold_too_few_matches_on_postgresql() {
+    let Some(app) = spawn_app_on_postgres("a_search_looks_past_the_newest_items").await else {
+        return;
+    };
+    for index in 0..600 {
+        app.ingest_item(
+            ALICE,
+            ingest_request(&format!("old{index}"), "Notes", "compost from last year"),
+        )
+        .await;
+    }
+    // The numbering jumps far past the newest items the search looks at first.
+    let db = scribevault_db::connect(&app.db.url).await.unwrap();
+    sea_orm::ConnectionTrait::execute_unprepared(
+        &db,
+        "ALTER TABLE library_items ALTER COLUMN seq RESTART WITH 1000000",
+    )
+    .await
+    .unwrap();
+    for index in 0..600 {
+        app.ingest_item(
+            ALICE,
+            ingest_request(&format!("new{index}"), "Notes", "compost from this spring"),
+        )
+        .await;
+    }
+    let first = newest_first_page(&app, "1").await;
+    let meta = first.meta.unwrap();
+    assert_eq!((meta.total, meta.total_capped), (1000, true));
+    assert_eq!(first.transcripts[0].source_ref, "new599");
+    // 600 new, then the 400 newest old ones.
+    let last = newest_first_page(&app, "10").await;
+    let refs: Vec<&str> = last
+        .transcripts
+        .iter()
+        .map(|item| item.source_ref.as_str())
+        .collect();
+    assert_eq!(refs.first(), Some(&"old299"));
+    assert_eq!(refs.last(), Some(&"old200"));
+    // Only the new items say "spring": the window is exact again.
+    let spring = app
+        .query(ALICE, &[("q", "compost spring"), ("limit", "5")])
+        .await
+        .unwrap();
+    let meta = spring.meta.unwrap();
+    assert_eq!((meta.total, meta.total_capped), (600, false));
+}
+
+async fn newest_first_page(app: &TestApp, page: &str) -> pb::ListTranscriptsResponse {
+    app.query(
+        ALICE,
+        &[
+            ("q", "compost"),
+            ("sortBy", "createdAt"),
+            ("limit", "100"),
+            ("page", page),
+        ],
+    )
+    .await
+    .unwrap()
+}
