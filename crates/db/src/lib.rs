@@ -125,6 +125,38 @@ pub struct TestDatabase {
     /// URL to hand to the code under test.
     pub url: String,
     _dir: Option<tempfile::TempDir>,
+    /// PostgreSQL: the admin URL and the database's name, to drop it again.
+    postgres: Option<(String, String)>,
+}
+
+/// A PostgreSQL test database is dropped with the test: a benchmark's holds gigabytes, and a
+/// run of the suite made fifty that would otherwise stay until someone cleaned up by hand.
+/// `WITH (FORCE)` ends the connections the code under test may still hold. On its own thread
+/// and runtime, as this may run inside the test's runtime, which cannot be blocked on.
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        let Some((admin_url, name)) = self.postgres.take() else {
+            return;
+        };
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .ok()?;
+            runtime.block_on(async {
+                let admin = connect(&admin_url).await.ok()?;
+                let dropped = admin
+                    .execute_unprepared(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
+                    .await;
+                admin.close().await.ok();
+                dropped.ok()
+            })
+        })
+        .join();
+        if !matches!(dropped, Ok(Some(_))) {
+            eprintln!("warning: a PostgreSQL test database could not be dropped");
+        }
+    }
 }
 
 impl TestDatabase {
@@ -139,6 +171,7 @@ impl TestDatabase {
         Self {
             url,
             _dir: Some(dir),
+            postgres: None,
         }
     }
 
@@ -160,6 +193,7 @@ impl TestDatabase {
         Ok(Self {
             url: url.to_string(),
             _dir: None,
+            postgres: Some((admin_url.to_owned(), name)),
         })
     }
 }
