@@ -111,6 +111,9 @@ pub struct PdfConversion {
 pub struct PdfPaths {
     pub markdown: String,
     pub original: String,
+    /// The uploaded file's name as the markdown's `{{source}}` showed it, so that a premium
+    /// reprocess can show it again.
+    pub source_name: String,
 }
 
 impl PdfPaths {
@@ -123,6 +126,7 @@ impl PdfPaths {
         Self {
             markdown: format!("{}{id}.md", Self::FOLDER),
             original: format!("{}{id}.pdf", Self::FOLDER),
+            source_name: format!("{}{id}.name", Self::FOLDER),
         }
     }
 
@@ -192,6 +196,7 @@ mod tests {
         let paths = PdfPaths::of("abc");
         assert_eq!(paths.markdown, "converted/pdfs/abc.md");
         assert_eq!(paths.original, "converted/pdfs/abc.pdf");
+        assert_eq!(paths.source_name, "converted/pdfs/abc.name");
         assert_eq!(
             PdfPaths::of_markdown("converted/pdfs/abc.md"),
             Some(paths.clone())

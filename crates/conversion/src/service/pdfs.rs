@@ -43,6 +43,12 @@ impl Conversion {
         self.blobs
             .put(&markdown_key, body_from_bytes(content.clone()))
             .await?;
+        self.blobs
+            .put(
+                &owned_key(user.as_str(), &paths.source_name)?,
+                body_from_bytes(source.into_bytes()),
+            )
+            .await?;
         Ok(PdfConversion {
             id: paths.id().to_owned(),
             title,

@@ -49,8 +49,9 @@ impl Conversion {
             Err(BlobError::NotFound(_)) => return Err(ConversionError::NotFromPdf),
             Err(error) => return Err(error.into()),
         };
+        let source = self.source_name(user, &paths).await?;
         let extracted = self.pdf.convert(Arc::new(original), use_ocr).await?;
-        let (content, unknown_placeholders) = render(&extracted, &item.title, "PDF document", None);
+        let (content, unknown_placeholders) = render(&extracted, &item.title, &source, None);
         self.blobs
             .put(
                 &owned_key(user.as_str(), &paths.markdown)?,
@@ -74,5 +75,28 @@ impl Conversion {
             ocr_pages: extracted.pages_without_text,
             unknown_placeholders,
         })
+    }
+
+    /// The uploaded file's name kept beside the PDF; PDFs converted before it was kept are
+    /// named by what they are.
+    async fn source_name(
+        &self,
+        user: &UserId,
+        paths: &PdfPaths,
+    ) -> Result<String, ConversionError> {
+        match self
+            .blobs
+            .get(&owned_key(user.as_str(), &paths.source_name)?)
+            .await
+        {
+            Ok(body) => {
+                let bytes = collect_body(body)
+                    .await
+                    .map_err(|error| ConversionError::Blob(error.into()))?;
+                Ok(String::from_utf8_lossy(&bytes).into_owned())
+            }
+            Err(BlobError::NotFound(_)) => Ok("PDF document".to_owned()),
+            Err(error) => Err(error.into()),
+        }
     }
 }

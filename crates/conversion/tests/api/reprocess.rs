@@ -69,6 +69,11 @@ async fn ocr_reads_the_scanned_page_and_updates_the_item() {
         redone.content
     );
     assert!(lower.contains("this first page has a text layer"));
+    assert!(
+        redone.content.contains("letter.pdf"),
+        "the source line names the uploaded file again: {}",
+        redone.content
+    );
     let content = app
         .library
         .clone()
