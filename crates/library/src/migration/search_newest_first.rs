@@ -29,8 +29,8 @@ impl MigrationTrait for SearchNewestFirst {
         }
         let db = manager.get_connection();
         // The build reads every item's `tsvector`: 47–57 s for 100,000 items of 2,000 words
-        // with this much memory (the default 64 MB spills to disk). Migrations run at start, so the
-        // library's startup probe allows for it (k8s/base/library/deployment.yaml).
+        // with this much memory (the default 64 MB spills to disk). Migrations run at start,
+        // so the library's startup probe allows for it (k8s/base/library/deployment.yaml).
         for statement in [
             "SET LOCAL maintenance_work_mem = '256MB'",
             "CREATE EXTENSION IF NOT EXISTS btree_gin",
