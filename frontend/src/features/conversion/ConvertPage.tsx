@@ -5,6 +5,7 @@ import { TEMPLATE_BODY_MAX_BYTES } from '@/api/convertTemplatesApi';
 import { errorMessage } from '@/api/errors';
 import { MAX_FILES_PER_VAULT_SAVE, useSaveToVaultMutation } from '@/api/vaultSaveApi';
 import { useAppDispatch } from '@/app/hooks';
+import { FileTableHead } from '@/components/FileTableHead';
 import { MarkdownPreviewDialog } from '@/components/MarkdownPreviewDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
@@ -185,18 +186,7 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
         </div>
         <div className="table-wrap">
           <table className="table conversion-table">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="col-progress">
-                  Progress
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <FileTableHead />
             <tbody>
               {items.map((item) => (
                 <ConversionRow key={item.id} item={item} onPreview={() => setPreviewId(item.id)} />

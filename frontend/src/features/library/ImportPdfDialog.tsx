@@ -1,10 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { AlertTriangle, Eye, FileUp, Library, LoaderCircle, Trash2, UploadCloud, Wand2, X } from 'lucide-react';
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { AlertTriangle, Eye, FileUp, Library, LoaderCircle, Trash2, Wand2, X } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
 import { useGetConvertTemplatesQuery } from '@/api/convertTemplatesApi';
 import { errorMessage } from '@/api/errors';
 import { MAX_FILES_PER_VAULT_SAVE, useSaveToVaultMutation } from '@/api/vaultSaveApi';
 import { useAppDispatch } from '@/app/hooks';
+import { DropZone } from '@/components/DropZone';
 import { MarkdownPreviewDialog } from '@/components/MarkdownPreviewDialog';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
@@ -50,10 +51,9 @@ const SAVE_ERROR = 'Failed to save to vault';
  */
 export function ImportPdfDialog({ onClose }: { onClose: () => void }) {
   const dispatch = useAppDispatch();
-  const ids = { input: useId(), template: useId() };
+  const templateFieldId = useId();
   const [items, setItems] = useState<ImportItem[]>([]);
   const [refused, setRefused] = useState<string[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [templateId, setTemplateId] = useState('');
   const [running, setRunning] = useState(false);
   const [previewId, setPreviewId] = useState<string | null>(null);
@@ -143,12 +143,6 @@ export function ImportPdfDialog({ onClose }: { onClose: () => void }) {
     }
   }
 
-  function onDrop(event: DragEvent) {
-    event.preventDefault();
-    setDragging(false);
-    if (!busy) addFiles(event.dataTransfer.files);
-  }
-
   return (
     <Dialog.Root open onOpenChange={(open) => !open && !busy && onClose()}>
       <Dialog.Portal>
@@ -167,38 +161,21 @@ export function ImportPdfDialog({ onClose }: { onClose: () => void }) {
           </div>
 
           <div className="import-pdf-body">
-            <section
-              className={`dropzone dropzone-compact${dragging ? ' dragging' : ''}`}
-              aria-label="PDF drop zone"
-              data-testid="pdf-dropzone"
-              onDragOver={(event) => {
-                event.preventDefault();
-                setDragging(true);
-              }}
-              onDragLeave={() => setDragging(false)}
-              onDrop={onDrop}
-            >
-              <span className="dropzone-icon" aria-hidden="true">
-                <UploadCloud size={28} />
-              </span>
-              <p className="dropzone-title">Drop PDF files here</p>
-              <p className="muted">PDF only (.pdf). Scanned pages can be read with Premium OCR after saving.</p>
-              <input
-                id={ids.input}
-                className="visually-hidden"
-                type="file"
-                accept=".pdf,application/pdf"
-                multiple
-                disabled={busy}
-                onChange={(event) => {
-                  addFiles(event.target.files);
-                  event.target.value = '';
-                }}
-              />
-              <label htmlFor={ids.input} className={`btn btn-outline${busy ? ' disabled' : ''}`}>
-                <FileUp size={16} aria-hidden="true" /> Choose PDFs
-              </label>
-            </section>
+            <DropZone
+              label="PDF drop zone"
+              title="Drop PDF files here"
+              hint="PDF only (.pdf). Scanned pages can be read with Premium OCR after saving."
+              accept=".pdf,application/pdf"
+              chooseLabel={
+                <>
+                  <FileUp size={16} aria-hidden="true" /> Choose PDFs
+                </>
+              }
+              onFiles={addFiles}
+              disabled={busy}
+              compact
+              testId="pdf-dropzone"
+            />
 
             {refused.length > 0 && (
               <p className="alert alert-error" role="alert">
@@ -210,8 +187,8 @@ export function ImportPdfDialog({ onClose }: { onClose: () => void }) {
             )}
 
             <div className="field field-inline">
-              <label htmlFor={ids.template}>Template</label>
-              <select id={ids.template} value={templateId} disabled={busy} onChange={(event) => setTemplateId(event.target.value)}>
+              <label htmlFor={templateFieldId}>Template</label>
+              <select id={templateFieldId} value={templateId} disabled={busy} onChange={(event) => setTemplateId(event.target.value)}>
                 <option value="">Default layout</option>
                 {templates.map((candidate) => (
                   <option key={candidate.id} value={candidate.id}>

@@ -23,6 +23,7 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { FileTableHead } from '@/components/FileTableHead';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
@@ -275,18 +276,7 @@ function TranscriptionTable({ files }: { files: TranscriptionFile[] }) {
   return (
     <div className="table-wrap">
       <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="col-progress">
-              Progress
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <FileTableHead />
         <tbody>
           {files.map((file) => (
             <TranscriptionRow key={file.id} file={file} />

@@ -1,11 +1,13 @@
 import { AlertCircle, CheckCircle2, FileAudio, LoaderCircle, Trash2, UploadCloud, Wand2, X } from 'lucide-react';
-import { useCallback, useId, useReducer, useState, type DragEvent } from 'react';
+import { useCallback, useReducer, useState } from 'react';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useNavigate } from 'react-router';
 import { baseApi } from '@/api/baseApi';
 import { useGetMp3StatusForVideosQuery, type Mp3Status } from '@/api/mp3Api';
 import { uploadMp3 } from '@/api/mp3Upload';
 import { useAppDispatch } from '@/app/hooks';
+import { DropZone } from '@/components/DropZone';
+import { FileTableHead } from '@/components/FileTableHead';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
@@ -154,7 +156,15 @@ export default function BulkUploadPage() {
         title="Bulk Upload MP3 Files"
         description={`Upload up to ${MAX_FILES_PER_SELECTION} MP3 files at once, then turn them into transcripts.`}
       />
-      <DropZone onFiles={addFiles} disabled={isUploading} />
+      <DropZone
+        label="MP3 drop zone"
+        title="Drag and drop MP3 files here"
+        hint={`MP3 only, up to ${MAX_FILES_PER_SELECTION} files per selection.`}
+        accept=".mp3,audio/mpeg"
+        chooseLabel="Choose MP3 files"
+        onFiles={addFiles}
+        disabled={isUploading}
+      />
       {message && (
         <div className="alert alert-error" role="alert">
           <AlertCircle size={18} aria-hidden="true" />
@@ -214,52 +224,6 @@ export default function BulkUploadPage() {
         </div>
       </section>
     </div>
-  );
-}
-
-function DropZone({ onFiles, disabled }: { onFiles: (files: FileList | null) => void; disabled: boolean }) {
-  const inputId = useId();
-  const [dragging, setDragging] = useState(false);
-
-  function onDrop(event: DragEvent) {
-    event.preventDefault();
-    setDragging(false);
-    if (!disabled) onFiles(event.dataTransfer.files);
-  }
-
-  return (
-    <section
-      className={`dropzone${dragging ? ' dragging' : ''}`}
-      data-testid="dropzone"
-      aria-label="MP3 drop zone"
-      onDragOver={(event) => {
-        event.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
-    >
-      <span className="dropzone-icon" aria-hidden="true">
-        <UploadCloud size={32} />
-      </span>
-      <p className="dropzone-title">Drag and drop MP3 files here</p>
-      <p className="muted">MP3 only, up to {MAX_FILES_PER_SELECTION} files per selection.</p>
-      <input
-        id={inputId}
-        className="visually-hidden"
-        type="file"
-        accept=".mp3,audio/mpeg"
-        multiple
-        disabled={disabled}
-        onChange={(event) => {
-          onFiles(event.target.files);
-          event.target.value = '';
-        }}
-      />
-      <label htmlFor={inputId} className={`btn btn-outline${disabled ? ' disabled' : ''}`}>
-        Choose MP3 files
-      </label>
-    </section>
   );
 }
 
@@ -367,19 +331,7 @@ function UploadTable({ items, onRemove }: { items: UploadItem[]; onRemove: (id: 
   return (
     <div className="table-wrap">
       <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Size</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="col-progress">
-              Progress
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <FileTableHead extraColumns={['Size']} />
         <tbody>
           {items.map((item) => (
             <tr key={item.id} data-testid="upload-row">
