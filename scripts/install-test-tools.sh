@@ -14,3 +14,5 @@ if ! python3 -c "import socketio, websocket" 2>/dev/null; then
   echo "installing python-socketio"
   python3 -m pip install -q --disable-pip-version-check "python-socketio[client]" websocket-client
 fi
+# The OpenID provider (npm's oidc-provider) the OIDC tests sign in against.
+"$(dirname "$0")/oidc-provider/install.sh"

@@ -17,7 +17,7 @@ use futures::Stream;
 
 pub use key::BlobKey;
 pub use local::LocalBlobStore;
-pub use owned::{CLIENT_PATH_ROOTS, owned_key};
+pub use owned::{CLIENT_PATH_ROOTS, owned_folder, owned_key};
 pub use s3::{MIN_PART_SIZE, S3BlobStore, S3Settings};
 
 /// A stream of body chunks.
@@ -69,6 +69,11 @@ pub trait BlobStore: Send + Sync {
     async fn delete(&self, key: &BlobKey) -> Result<(), BlobError>;
     /// Every object whose key starts with `prefix`, in key order.
     async fn list(&self, prefix: &str) -> Result<Vec<BlobMeta>, BlobError>;
+    /// Deletes every object in the folder `folder` (each key that starts with `<folder>/`;
+    /// `a/b` never reaches `a/bc/…`) and answers how many there were. Deleting an empty or
+    /// missing folder is not an error. An object written while it runs may survive it; calling
+    /// it again deletes that one too.
+    async fn delete_prefix(&self, folder: &BlobKey) -> Result<u64, BlobError>;
     /// Whether the store is usable (for readiness probes).
     async fn check_ready(&self) -> Result<(), BlobError>;
 }

@@ -110,9 +110,76 @@ impl BlobStore for LocalBlobStore {
             .map_err(|e| BlobError::Backend(e.to_string()))?
     }
 
+    async fn delete_prefix(&self, folder: &BlobKey) -> Result<u64, BlobError> {
+        let directory = self.path_of(folder);
+        let root = self.root.clone();
+        tokio::task::spawn_blocking(move || {
+            let removed = delete_tree(&directory)?;
+            remove_empty_parents(&root, &directory);
+            Ok(removed)
+        })
+        .await
+        .map_err(|e| BlobError::Backend(e.to_string()))?
+    }
+
     async fn check_ready(&self) -> Result<(), BlobError> {
         tokio::fs::metadata(self.root.join(TEMP_DIR)).await?;
         Ok(())
+    }
+}
+
+/// Removes the files under `directory` (as `list` sees them: regular files, never through a
+/// symbolic link), then the directories they leave empty, `directory` included. Answers how
+/// many files it removed. A directory that is not empty (a file arrived meanwhile) stays.
+fn delete_tree(directory: &Path) -> Result<u64, BlobError> {
+    match std::fs::symlink_metadata(directory) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Ok(0),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(error) => return Err(error.into()),
+    }
+    let mut removed = 0;
+    // Directories in the order they were found: parents before children, so the reverse
+    // order removes children first.
+    let mut directories = vec![directory.to_path_buf()];
+    let mut pending = vec![directory.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(error) => return Err(error.into()),
+        };
+        for entry in entries {
+            let entry = entry?;
+            let file_type = entry.file_type()?;
+            if file_type.is_dir() {
+                directories.push(entry.path());
+                pending.push(entry.path());
+            } else if file_type.is_file() {
+                match std::fs::remove_file(entry.path()) {
+                    Ok(()) => removed += 1,
+                    Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(error) => return Err(error.into()),
+                }
+            }
+        }
+    }
+    for dir in directories.iter().rev() {
+        // Not empty (a file arrived, or something that is not an object) or gone: left as is.
+        let _ = std::fs::remove_dir(dir);
+    }
+    Ok(removed)
+}
+
+/// Removes the directories above `directory` that are now empty, up to (not including) `root`:
+/// a deleted user's last folder goes with their last object, so not even their id is left.
+fn remove_empty_parents(root: &Path, directory: &Path) {
+    let mut current = directory.parent();
+    while let Some(dir) = current {
+        if dir == root || !dir.starts_with(root) || std::fs::remove_dir(dir).is_err() {
+            break;
+        }
+        current = dir.parent();
     }
 }
 
@@ -149,4 +216,26 @@ fn list_files(root: &Path, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
     }
     found.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn deleting_a_folder_leaves_no_directory_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LocalBlobStore::new(dir.path()).unwrap();
+        for key in ["users/u1/uploads/a.mp3", "users/u1/uploads/x/b.mp3"] {
+            store
+                .put(&BlobKey::parse(key).unwrap(), crate::body_from_bytes("x"))
+                .await
+                .unwrap();
+        }
+        let folder = BlobKey::parse("users/u1/uploads").unwrap();
+        assert_eq!(store.delete_prefix(&folder).await.unwrap(), 2);
+        assert!(!dir.path().join("users/u1/uploads").exists());
+        assert!(dir.path().join("users/u1").is_dir(), "only the folder goes");
+        assert_eq!(store.delete_prefix(&folder).await.unwrap(), 0);
+    }
 }

@@ -16,9 +16,7 @@ pub const CLIENT_PATH_ROOTS: [&str; 4] = ["uploads/", "transcripts/", "exports/"
 /// [`BlobError::InvalidKey`] for an absolute path, `..`, NUL, an unknown root folder, or a user
 /// id that cannot be a single key segment.
 pub fn owned_key(user_id: &str, client_path: &str) -> Result<BlobKey, BlobError> {
-    if user_id.is_empty() || user_id.contains('/') || user_id == "." || user_id == ".." {
-        return Err(BlobError::InvalidKey(format!("invalid owner {user_id:?}")));
-    }
+    check_owner(user_id)?;
     let path = BlobKey::parse(client_path)?;
     if !CLIENT_PATH_ROOTS
         .iter()
@@ -29,6 +27,33 @@ pub fn owned_key(user_id: &str, client_path: &str) -> Result<BlobKey, BlobError>
         )));
     }
     BlobKey::parse(&format!("users/{}/{}", user_id, path.as_str()))
+}
+
+/// The folder holding every object of `user_id` under one of the [`CLIENT_PATH_ROOTS`]
+/// (`owned_folder("u1", "uploads/")` is `users/u1/uploads`), for
+/// [`BlobStore::delete_prefix`](crate::BlobStore::delete_prefix).
+///
+/// # Errors
+/// [`BlobError::InvalidKey`] for a root that is not one of [`CLIENT_PATH_ROOTS`], or a user id
+/// that cannot be a single key segment.
+pub fn owned_folder(user_id: &str, root: &str) -> Result<BlobKey, BlobError> {
+    check_owner(user_id)?;
+    let Some(root) = CLIENT_PATH_ROOTS
+        .iter()
+        .find(|known| **known == root)
+        .and_then(|known| known.strip_suffix('/'))
+    else {
+        return Err(BlobError::InvalidKey(format!("unknown root {root:?}")));
+    };
+    BlobKey::parse(&format!("users/{user_id}/{root}"))
+}
+
+/// A user id is one key segment: never empty, `.`, `..` or containing `/`.
+fn check_owner(user_id: &str) -> Result<(), BlobError> {
+    if user_id.is_empty() || user_id.contains('/') || user_id == "." || user_id == ".." {
+        return Err(BlobError::InvalidKey(format!("invalid owner {user_id:?}")));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -60,5 +85,28 @@ mod tests {
             assert!(owned_key("u1", bad).is_err(), "{bad:?}");
         }
         assert!(owned_key("../u2", "uploads/a.mp3").is_err());
+    }
+
+    #[test]
+    fn a_folder_is_one_root_of_one_owner() {
+        assert_eq!(
+            owned_folder("u1", "uploads/").unwrap().as_str(),
+            "users/u1/uploads"
+        );
+        assert_eq!(
+            owned_folder("auth0|abc", "converted/").unwrap().as_str(),
+            "users/auth0|abc/converted"
+        );
+        for (owner, root) in [
+            ("u1", "uploads"),
+            ("u1", ""),
+            ("u1", "users/"),
+            ("u1", "../"),
+            ("", "uploads/"),
+            ("..", "uploads/"),
+            ("u1/u2", "uploads/"),
+        ] {
+            assert!(owned_folder(owner, root).is_err(), "{owner:?} {root:?}");
+        }
     }
 }

@@ -14,6 +14,9 @@ use crate::{BlobError, BlobKey, BlobMeta, BlobStore, ByteStream};
 /// The smallest part S3 accepts (except the last).
 pub const MIN_PART_SIZE: usize = 5 * 1024 * 1024;
 
+/// Deletes a folder's objects this many at a time.
+const DELETES_IN_FLIGHT: usize = 16;
+
 /// Where and how to reach the S3 server. Its `Debug` output leaves the secret key out.
 #[derive(Clone)]
 pub struct S3Settings {
@@ -321,6 +324,31 @@ impl BlobStore for S3BlobStore {
         }
         found.sort_by(|a, b| a.key.cmp(&b.key));
         Ok(found)
+    }
+
+    async fn delete_prefix(&self, folder: &BlobKey) -> Result<u64, BlobError> {
+        // One DeleteObject per key, a few at a time: every S3-compatible server has it, while
+        // the batch DeleteObjects is missing or checksummed differently on some of them.
+        let objects = self.list(&format!("{}/", folder.as_str())).await?;
+        let deleted = futures::stream::iter(objects)
+            .map(|object| async move {
+                self.client
+                    .delete_object()
+                    .bucket(&self.bucket)
+                    .key(object.key)
+                    .send()
+                    .await
+                    .map_err(sdk_error)
+            })
+            .buffer_unordered(DELETES_IN_FLIGHT)
+            .collect::<Vec<_>>()
+            .await;
+        let mut count = 0;
+        for outcome in deleted {
+            outcome?;
+            count += 1;
+        }
+        Ok(count)
     }
 
     async fn check_ready(&self) -> Result<(), BlobError> {

@@ -152,6 +152,58 @@ async fn delete_removes_and_list_filters_by_prefix(store: Store) {
     );
 }
 
+async fn delete_prefix_empties_one_folder_only(store: Store) {
+    for name in ["x/1", "x/deep/er/2", "xy/3", "y/x/4"] {
+        store
+            .store
+            .put(&store.key(name), body_from_bytes(name.to_owned()))
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        store.store.delete_prefix(&store.key("x")).await.unwrap(),
+        2,
+        "x/1 and x/deep/er/2"
+    );
+    let left: Vec<String> = store
+        .store
+        .list(&format!("{}/", store.prefix))
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.key)
+        .collect();
+    assert_eq!(
+        left,
+        vec![
+            format!("{}/xy/3", store.prefix),
+            format!("{}/y/x/4", store.prefix)
+        ],
+        "a sibling sharing the name's start and a deeper namesake stay"
+    );
+    assert!(store.store.head(&store.key("x/1")).await.unwrap().is_none());
+    assert_eq!(
+        store.store.delete_prefix(&store.key("x")).await.unwrap(),
+        0,
+        "a second call finds nothing"
+    );
+    assert_eq!(
+        store
+            .store
+            .delete_prefix(&store.key("never-written"))
+            .await
+            .unwrap(),
+        0
+    );
+    // A folder can be written again after it was emptied.
+    store
+        .store
+        .put(&store.key("x/1"), body_from_bytes("again"))
+        .await
+        .unwrap();
+    assert!(store.store.head(&store.key("x/1")).await.unwrap().is_some());
+}
+
 async fn a_failing_body_leaves_nothing(store: Store) {
     let key = store.key("broken");
     let body: ByteStream = Box::pin(futures::stream::iter(vec![
@@ -202,8 +254,8 @@ macro_rules! conformance {
     };
 }
 
-conformance!(local: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, a_failing_body_leaves_nothing, overwrite_replaces);
-conformance!(s3: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, a_failing_body_leaves_nothing, overwrite_replaces);
+conformance!(local: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, delete_prefix_empties_one_folder_only, a_failing_body_leaves_nothing, overwrite_replaces);
+conformance!(s3: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, delete_prefix_empties_one_folder_only, a_failing_body_leaves_nothing, overwrite_replaces);
 
 #[test]
 fn keys_cannot_escape_the_root() {

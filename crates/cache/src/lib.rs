@@ -1,7 +1,8 @@
 //! A small key-value cache with per-entry time-to-live, in-process (moka) or in Redis.
 //!
-//! Used for data that is expensive to fetch and fine to lose: channel metadata from the YouTube
-//! API, OIDC key sets. With several replicas, Redis makes one replica's fetch serve them all.
+//! Used for state that is fine to lose and must be shared by gateway replicas: the login
+//! limiter's counters (an atomic [`Cache::increment`] with expiry). With several replicas,
+//! Redis makes one replica's count the others'.
 
 use std::time::{Duration, Instant};
 
@@ -22,6 +23,10 @@ pub trait Cache: Send + Sync {
     async fn set(&self, key: &str, value: Vec<u8>, ttl: Duration) -> Result<(), CacheError>;
     /// Removes `key`.
     async fn delete(&self, key: &str) -> Result<(), CacheError>;
+    /// Adds one to the counter at `key` and returns the new count. A counter that did not
+    /// exist (or had expired) starts at 1 and lives for `ttl`; later increments keep its
+    /// expiry, so a window opened by the first event closes on time however busy it is.
+    async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, CacheError>;
 }
 
 /// In-process cache; entries expire individually.
@@ -99,6 +104,39 @@ impl Cache for InProcessCache {
         self.entries.invalidate(key).await;
         Ok(())
     }
+
+    async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, CacheError> {
+        // `and_compute_with` runs under the entry's lock: concurrent increments never lose one.
+        let result = self
+            .entries
+            .entry_by_ref(key)
+            .and_compute_with(|current| {
+                let now = Instant::now();
+                let live = current
+                    .map(moka::Entry::into_value)
+                    .filter(|entry| entry.expires_at > now);
+                let next = match live {
+                    Some(entry) => Entry {
+                        value: (counter_value(&entry.value) + 1).to_le_bytes().to_vec(),
+                        expires_at: entry.expires_at,
+                    },
+                    None => Entry {
+                        value: 1_u64.to_le_bytes().to_vec(),
+                        expires_at: now + ttl,
+                    },
+                };
+                std::future::ready(moka::ops::compute::Op::Put(next))
+            })
+            .await;
+        Ok(result
+            .into_entry()
+            .map_or(1, |entry| counter_value(&entry.into_value().value)))
+    }
+}
+
+/// A counter as [`InProcessCache::increment`] stores it (a value set otherwise counts as 0).
+fn counter_value(bytes: &[u8]) -> u64 {
+    <[u8; 8]>::try_from(bytes).map_or(0, u64::from_le_bytes)
 }
 
 /// Redis-backed cache; keys are namespaced with `scribevault:`.
@@ -159,5 +197,26 @@ impl Cache for RedisCache {
             .query_async::<()>(&mut connection)
             .await
             .map_err(|e| unavailable(&e))
+    }
+
+    async fn increment(&self, key: &str, ttl: Duration) -> Result<u64, CacheError> {
+        let mut connection = self.connection.clone();
+        let millis = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let key = Self::namespaced(key);
+        // One transaction: the expiry is set only on the increment that created the counter
+        // (`NX`), and no crash between the two commands can leave a counter that never expires.
+        let (count,): (u64,) = redis::pipe()
+            .atomic()
+            .cmd("INCR")
+            .arg(&key)
+            .cmd("PEXPIRE")
+            .arg(&key)
+            .arg(millis)
+            .arg("NX")
+            .ignore()
+            .query_async(&mut connection)
+            .await
+            .map_err(|e| unavailable(&e))?;
+        Ok(count)
     }
 }

@@ -67,6 +67,57 @@ async fn delete_removes(cache: Box<dyn Cache>) {
     assert_eq!(cache.get(&key).await.unwrap(), None);
 }
 
+async fn counters_count_atomically_and_expire_from_their_first_increment(cache: Box<dyn Cache>) {
+    let cache: std::sync::Arc<dyn Cache> = cache.into();
+    let key = unique_name("counter");
+    let increments = (0..50).map(|_| {
+        let cache = cache.clone();
+        let key = key.clone();
+        tokio::spawn(async move {
+            cache
+                .increment(&key, Duration::from_millis(700))
+                .await
+                .unwrap()
+        })
+    });
+    let mut counts = Vec::new();
+    for increment in increments {
+        counts.push(increment.await.unwrap());
+    }
+    counts.sort_unstable();
+    assert_eq!(
+        counts,
+        (1..=50).collect::<Vec<u64>>(),
+        "no increment lost or doubled"
+    );
+    // Later increments keep the first one's expiry.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        cache
+            .increment(&key, Duration::from_secs(60))
+            .await
+            .unwrap(),
+        51
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        cache
+            .increment(&key, Duration::from_secs(60))
+            .await
+            .unwrap(),
+        1,
+        "the window closed 700 ms after it opened"
+    );
+    cache.delete(&key).await.unwrap();
+    assert_eq!(
+        cache
+            .increment(&key, Duration::from_secs(60))
+            .await
+            .unwrap(),
+        1
+    );
+}
+
 macro_rules! conformance {
     ($backend:ident: $($test:ident),*) => {
         mod $backend {
@@ -81,5 +132,5 @@ macro_rules! conformance {
     };
 }
 
-conformance!(in_process: set_then_get, entries_expire_after_their_ttl, delete_removes);
-conformance!(redis: set_then_get, entries_expire_after_their_ttl, delete_removes);
+conformance!(in_process: set_then_get, entries_expire_after_their_ttl, delete_removes, counters_count_atomically_and_expire_from_their_first_increment);
+conformance!(redis: set_then_get, entries_expire_after_their_ttl, delete_removes, counters_count_atomically_and_expire_from_their_first_increment);

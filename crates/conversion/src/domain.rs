@@ -105,6 +105,19 @@ pub struct PdfConversion {
     pub unknown_placeholders: Vec<String>,
 }
 
+/// The folder of a user's objects that conversion owns: every converted file (transcripts'
+/// markdown, and each PDF with its markdown and name).
+pub const CONVERTED_ROOT: &str = "converted/";
+
+/// What deleting a user's data removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeletedUserData {
+    /// Database rows: the user's templates.
+    pub rows: u64,
+    /// Stored objects: the user's converted files.
+    pub blobs: u64,
+}
+
 /// Where the converted files of a PDF live: the original is kept beside its markdown, so a
 /// Vault item made from the markdown can be converted again (premium OCR).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -195,4 +195,16 @@ impl ConversionService for ConversionGrpc {
             .await?;
         Ok(Response::new(pb::DeleteTemplateResponse {}))
     }
+
+    async fn delete_user_data(
+        &self,
+        request: Request<pb::DeleteUserDataRequest>,
+    ) -> Result<Response<pb::DeleteUserDataResponse>, Status> {
+        let user = caller(&request)?;
+        let deleted = self.conversion.delete_user_data(&user).await?;
+        Ok(Response::new(pb::DeleteUserDataResponse {
+            rows_deleted: deleted.rows,
+            blobs_deleted: deleted.blobs,
+        }))
+    }
 }

@@ -136,4 +136,16 @@ impl ConversionStore {
             .await?;
         Ok(result.rows_affected > 0)
     }
+
+    /// Deletes every row of the user's (their templates); answers how many.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn delete_user(&self, user_id: &str) -> Result<u64, DbErr> {
+        Ok(template::Entity::delete_many()
+            .filter(template::Column::UserId.eq(user_id))
+            .exec(&self.db)
+            .await?
+            .rows_affected)
+    }
 }

@@ -1,20 +1,291 @@
 //! The caller's identity as it crosses process boundaries.
 //!
-//! The gateway authenticates the request and puts the user id into gRPC metadata; services never
-//! see tokens. Every service reads the id with [`UserId::from_metadata`] and scopes every read
-//! and write by it.
+//! The gateway authenticates the request; services never see tokens. What travels in gRPC
+//! metadata is an identity assertion: the user id, an expiry and a request id, signed with
+//! HMAC-SHA256 under the service key every process of one instance shares
+//! (`SCRIBEVAULT_SERVICE_KEY`). A bare user id proves nothing (anyone who can open a TCP
+//! connection to a service port could write one), so services accept only an assertion that
+//! verifies, and read the caller with [`caller`].
+//!
+//! The key is installed once per process ([`install_service_key`]) rather than threaded through
+//! every client: the peers that sign (gateway, discovery, conversion, worker) call deep from
+//! inside their use cases, and one key per process is exactly the deployment model.
 
 use std::fmt;
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hmac::{Hmac, Mac as _};
 use serde::{Deserialize, Serialize};
+use sha2::Sha256;
 
-/// gRPC metadata key carrying the authenticated user id.
-pub const USER_ID_METADATA_KEY: &str = "x-scribevault-user-id";
+/// gRPC metadata key carrying the signed identity assertion.
+pub const IDENTITY_METADATA_KEY: &str = "x-scribevault-identity";
+
+/// How long an assertion is accepted after it was made. Calls are verified when they start, so
+/// this bounds replay of a captured assertion, not the length of a call.
+pub const ASSERTION_LIFETIME: Duration = Duration::from_secs(60);
+
+/// Shortest service key accepted (bytes).
+pub const MIN_SERVICE_KEY_BYTES: usize = 32;
+
+const VERSION: &str = "v1";
+
+type HmacSha256 = Hmac<Sha256>;
 
 /// An authenticated user's stable id (a UUID for local accounts, the token `sub` for OIDC).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct UserId(String);
+
+/// The key that signs and verifies identity assertions.
+#[derive(Clone)]
+pub struct ServiceKey(Vec<u8>);
+
+impl fmt::Debug for ServiceKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ServiceKey(..)")
+    }
+}
+
+/// Why a service key cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ServiceKeyError {
+    /// Under [`MIN_SERVICE_KEY_BYTES`].
+    #[error("the service key must be at least {MIN_SERVICE_KEY_BYTES} bytes")]
+    TooShort,
+    /// Another key is already installed in this process.
+    #[error("another service key is already installed in this process")]
+    AlreadyInstalled,
+}
+
+impl ServiceKey {
+    /// A key from configured bytes.
+    ///
+    /// # Errors
+    /// Shorter than [`MIN_SERVICE_KEY_BYTES`].
+    pub fn new(bytes: impl Into<Vec<u8>>) -> Result<Self, ServiceKeyError> {
+        let bytes = bytes.into();
+        if bytes.len() < MIN_SERVICE_KEY_BYTES {
+            return Err(ServiceKeyError::TooShort);
+        }
+        Ok(Self(bytes))
+    }
+
+    /// A fresh random key: for one process that runs every service (`scribevault all`) and for
+    /// tests, where no other process needs to verify.
+    #[must_use]
+    pub fn random() -> Self {
+        use rand::RngCore as _;
+        let mut bytes = vec![0_u8; 64];
+        rand::thread_rng().fill_bytes(&mut bytes);
+        Self(bytes)
+    }
+
+    fn mac(&self, payload: &str) -> HmacSha256 {
+        // HMAC accepts keys of any length.
+        let mut mac = HmacSha256::new_from_slice(&self.0).unwrap_or_else(|_| unreachable!());
+        mac.update(payload.as_bytes());
+        mac
+    }
+
+    /// An assertion that `user` is calling, valid for [`ASSERTION_LIFETIME`] from `now`.
+    #[must_use]
+    pub fn assert_user(&self, user: &UserId, now: SystemTime) -> String {
+        self.assert(&Principal::User(user.clone()), now)
+    }
+
+    /// An assertion that `principal` is calling, valid for [`ASSERTION_LIFETIME`] from `now`.
+    #[must_use]
+    pub fn assert(&self, principal: &Principal, now: SystemTime) -> String {
+        let expires = unix_seconds(now) + ASSERTION_LIFETIME.as_secs();
+        let request_id = uuid_like();
+        let (kind, id) = match principal {
+            Principal::User(user) => ("u", user.as_str()),
+            Principal::Service(name) => ("s", name.as_str()),
+        };
+        let payload = format!(
+            "{VERSION}.{kind}.{}.{expires}.{request_id}",
+            URL_SAFE_NO_PAD.encode(id)
+        );
+        let signature = URL_SAFE_NO_PAD.encode(self.mac(&payload).finalize().into_bytes());
+        format!("{payload}.{signature}")
+    }
+
+    /// Puts an assertion that `user` is calling, signed with this key, into `request`: for a
+    /// client that talks to another process's services (tests, benchmarks, tools).
+    pub fn attach_user<T>(&self, request: &mut tonic::Request<T>, user: &UserId) {
+        if let Ok(value) = self.assert_user(user, SystemTime::now()).parse() {
+            request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
+        }
+    }
+
+    /// The user an assertion names, if it was signed with this key, has not expired and names
+    /// a user (not a service).
+    ///
+    /// # Errors
+    /// Why the assertion is refused (for the log; callers answer one `Unauthenticated`).
+    pub fn verify(&self, assertion: &str, now: SystemTime) -> Result<UserId, AssertionError> {
+        match self.verify_principal(assertion, now)? {
+            Principal::User(user) => Ok(user),
+            Principal::Service(_) => Err(AssertionError::NotAUser),
+        }
+    }
+
+    /// Who an assertion names, if it was signed with this key and has not expired.
+    ///
+    /// # Errors
+    /// Why the assertion is refused.
+    pub fn verify_principal(
+        &self,
+        assertion: &str,
+        now: SystemTime,
+    ) -> Result<Principal, AssertionError> {
+        let (payload, signature) = assertion
+            .rsplit_once('.')
+            .ok_or(AssertionError::Malformed)?;
+        let signature = URL_SAFE_NO_PAD
+            .decode(signature)
+            .map_err(|_| AssertionError::Malformed)?;
+        self.mac(payload)
+            .verify_slice(&signature)
+            .map_err(|_| AssertionError::BadSignature)?;
+        let mut parts = payload.split('.');
+        let (Some(VERSION), Some(kind), Some(id), Some(expires), Some(_request_id), None) = (
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+        ) else {
+            return Err(AssertionError::Malformed);
+        };
+        let expires: u64 = expires.parse().map_err(|_| AssertionError::Malformed)?;
+        if unix_seconds(now) > expires {
+            return Err(AssertionError::Expired);
+        }
+        let id = URL_SAFE_NO_PAD
+            .decode(id)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .filter(|id| !id.is_empty())
+            .ok_or(AssertionError::Malformed)?;
+        match kind {
+            "u" => Ok(Principal::User(UserId::new(id))),
+            "s" => Ok(Principal::Service(id)),
+            _ => Err(AssertionError::Malformed),
+        }
+    }
+}
+
+/// Who a call is made by: a user (through the gateway or a peer acting for them), or one of the
+/// instance's own services acting for nobody in particular (the gateway serving a signed export
+/// link, whose signature the library checks itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Principal {
+    User(UserId),
+    Service(String),
+}
+
+/// Why an identity assertion was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum AssertionError {
+    /// No assertion in the metadata (a bare user-id header counts as none).
+    #[error("no identity assertion")]
+    Missing,
+    /// Not of the assertion's shape.
+    #[error("malformed identity assertion")]
+    Malformed,
+    /// Signed with another key, or altered.
+    #[error("identity assertion signed with another key")]
+    BadSignature,
+    /// Past its expiry.
+    #[error("identity assertion expired")]
+    Expired,
+    /// Names a service where a user is needed.
+    #[error("identity assertion names a service, not a user")]
+    NotAUser,
+    /// This process has no service key installed.
+    #[error("no service key installed")]
+    NoKey,
+}
+
+fn unix_seconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+/// 128 random bits as hex: the request id that makes each assertion unique in logs.
+fn uuid_like() -> String {
+    use rand::RngCore as _;
+    let mut bytes = [0_u8; 16];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+static SERVICE_KEY: OnceLock<ServiceKey> = OnceLock::new();
+
+/// Installs this process's service key. Installing the same key twice is fine (tests start
+/// many servers in one process); a different one is refused.
+///
+/// # Errors
+/// Another key is installed.
+pub fn install_service_key(key: ServiceKey) -> Result<(), ServiceKeyError> {
+    let installed = SERVICE_KEY.get_or_init(|| key.clone());
+    if installed.0 == key.0 {
+        Ok(())
+    } else {
+        Err(ServiceKeyError::AlreadyInstalled)
+    }
+}
+
+/// Installs a random key unless one is installed: the processes where every signer and
+/// verifier shares this address space (`scribevault all`, tests).
+pub fn install_process_service_key() {
+    SERVICE_KEY.get_or_init(ServiceKey::random);
+}
+
+/// The installed key.
+fn service_key() -> Option<&'static ServiceKey> {
+    SERVICE_KEY.get()
+}
+
+/// The verified caller a service's interceptor put into the request's extensions.
+#[derive(Debug, Clone)]
+pub struct VerifiedCaller(pub Principal);
+
+/// Checks the assertion of an incoming call; on success the call carries a [`VerifiedCaller`]
+/// extension that [`caller`] reads. Every gRPC service is wrapped with this (in the proto
+/// crate's `serve`), so no handler can forget it.
+///
+/// # Errors
+/// `Unauthenticated` for a missing, forged or expired assertion.
+pub fn verify_incoming(
+    mut request: tonic::Request<()>,
+) -> Result<tonic::Request<()>, tonic::Status> {
+    let result = service_key().ok_or(AssertionError::NoKey).and_then(|key| {
+        let assertion = request
+            .metadata()
+            .get(IDENTITY_METADATA_KEY)
+            .and_then(|value| value.to_str().ok())
+            .ok_or(AssertionError::Missing)?;
+        key.verify_principal(assertion, SystemTime::now())
+    });
+    match result {
+        Ok(principal) => {
+            request.extensions_mut().insert(VerifiedCaller(principal));
+            Ok(request)
+        }
+        Err(reason) => {
+            tracing::warn!(%reason, "gRPC call refused");
+            Err(tonic::Status::unauthenticated(
+                "missing or invalid caller identity",
+            ))
+        }
+    }
+}
 
 impl UserId {
     /// Wraps an id that an authenticator has already verified.
@@ -29,31 +300,37 @@ impl UserId {
         &self.0
     }
 
-    /// Reads the caller from request metadata; a request without one is unauthenticated.
+    /// Adds a signed assertion that this user is calling to outgoing request metadata.
     ///
     /// # Errors
-    /// `Unauthenticated` when the entry is missing, empty or not valid ASCII.
-    pub fn from_metadata(metadata: &tonic::metadata::MetadataMap) -> Result<Self, tonic::Status> {
-        metadata
-            .get(USER_ID_METADATA_KEY)
-            .and_then(|value| value.to_str().ok())
-            .filter(|value| !value.is_empty())
-            .map(Self::new)
-            .ok_or_else(|| tonic::Status::unauthenticated("missing caller identity"))
-    }
-
-    /// Adds this user to outgoing request metadata.
-    ///
-    /// # Errors
-    /// `InvalidArgument` if the id cannot be a metadata value (it never can for ids we issue).
+    /// `Internal` when this process has no service key (a start-up bug: every target installs
+    /// one before serving).
     pub fn attach_to<T>(&self, request: &mut tonic::Request<T>) -> Result<(), tonic::Status> {
-        let value = self
-            .0
+        let key = service_key()
+            .ok_or_else(|| tonic::Status::internal("no service key installed in this process"))?;
+        let value = key
+            .assert_user(self, SystemTime::now())
             .parse()
-            .map_err(|_| tonic::Status::invalid_argument("user id is not valid metadata"))?;
-        request.metadata_mut().insert(USER_ID_METADATA_KEY, value);
+            .map_err(|_| tonic::Status::internal("identity assertion is not valid metadata"))?;
+        request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
         Ok(())
     }
+}
+
+/// Adds a signed assertion that this process's service `name` is calling (for the few calls
+/// made on nobody's behalf).
+///
+/// # Errors
+/// `Internal` when this process has no service key.
+pub fn attach_service<T>(name: &str, request: &mut tonic::Request<T>) -> Result<(), tonic::Status> {
+    let key = service_key()
+        .ok_or_else(|| tonic::Status::internal("no service key installed in this process"))?;
+    let value = key
+        .assert(&Principal::Service(name.to_owned()), SystemTime::now())
+        .parse()
+        .map_err(|_| tonic::Status::internal("identity assertion is not valid metadata"))?;
+    request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
+    Ok(())
 }
 
 impl fmt::Display for UserId {
@@ -62,10 +339,82 @@ impl fmt::Display for UserId {
     }
 }
 
-/// Reads the caller of a gRPC request.
+/// The verified user calling a gRPC method.
 ///
 /// # Errors
-/// `Unauthenticated` when the request carries no user id.
+/// `Unauthenticated` when the request did not pass [`verify_incoming`] or names a service.
 pub fn caller<T>(request: &tonic::Request<T>) -> Result<UserId, tonic::Status> {
-    UserId::from_metadata(request.metadata())
+    match request.extensions().get::<VerifiedCaller>() {
+        Some(VerifiedCaller(Principal::User(user))) => Ok(user.clone()),
+        _ => Err(tonic::Status::unauthenticated("missing caller identity")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(seconds: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(seconds)
+    }
+
+    #[test]
+    fn an_assertion_verifies_under_its_key_until_it_expires() {
+        let key = ServiceKey::random();
+        let user = UserId::new("auth0|ada.lovelace");
+        let assertion = key.assert_user(&user, at(1_000));
+        assert_eq!(key.verify(&assertion, at(1_000)), Ok(user.clone()));
+        assert_eq!(key.verify(&assertion, at(1_060)), Ok(user));
+        assert_eq!(
+            key.verify(&assertion, at(1_061)),
+            Err(AssertionError::Expired)
+        );
+    }
+
+    #[test]
+    fn another_key_or_an_altered_user_is_refused() {
+        let key = ServiceKey::random();
+        let assertion = key.assert_user(&UserId::new("alice"), at(1_000));
+        assert_eq!(
+            ServiceKey::random().verify(&assertion, at(1_000)),
+            Err(AssertionError::BadSignature)
+        );
+        let forged = assertion.replacen(
+            &URL_SAFE_NO_PAD.encode("alice"),
+            &URL_SAFE_NO_PAD.encode("mallory"),
+            1,
+        );
+        assert_eq!(
+            key.verify(&forged, at(1_000)),
+            Err(AssertionError::BadSignature)
+        );
+        assert_eq!(
+            key.verify("alice", at(1_000)),
+            Err(AssertionError::Malformed)
+        );
+        assert_eq!(key.verify("", at(1_000)), Err(AssertionError::Malformed));
+    }
+
+    #[test]
+    fn a_service_assertion_is_not_a_user() {
+        let key = ServiceKey::random();
+        let assertion = key.assert(&Principal::Service("gateway".into()), at(1_000));
+        assert_eq!(
+            key.verify_principal(&assertion, at(1_000)),
+            Ok(Principal::Service("gateway".into()))
+        );
+        assert_eq!(
+            key.verify(&assertion, at(1_000)),
+            Err(AssertionError::NotAUser)
+        );
+    }
+
+    #[test]
+    fn short_keys_are_refused() {
+        assert_eq!(
+            ServiceKey::new(vec![1; 31]).unwrap_err(),
+            ServiceKeyError::TooShort
+        );
+        assert!(ServiceKey::new(vec![1; 32]).is_ok());
+    }
 }

@@ -9,6 +9,7 @@ pub mod error_code;
 pub mod identity;
 pub mod key_file;
 pub mod local_time;
+pub mod net;
 pub mod settings;
 pub mod telemetry;
 

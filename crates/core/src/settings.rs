@@ -23,8 +23,13 @@ youtube_api_base = "https://www.googleapis.com/youtube/v3"
 log_format = "text"
 max_upload_bytes = 524288000
 max_json_bytes = 1048576
-token_ttl_seconds = 86400
+token_ttl_seconds = 900
+session_ttl_seconds = 2592000
 login_attempts_per_minute = 10
+signup = "invite"
+invitation_hours = 72
+grpc_reflection = false
+argon2_concurrency = 0
 oidc_jwks_refetch_seconds = 60
 whisper_threads = 2
 whisper_concurrency = 1
@@ -244,10 +249,53 @@ pub struct Settings {
     pub max_upload_bytes: u64,
     /// Largest accepted JSON body in bytes.
     pub max_json_bytes: usize,
-    /// Lifetime of locally issued tokens.
+    /// Lifetime of a locally issued access token; the SPA renews it while its session lasts.
     pub token_ttl_seconds: u64,
-    /// Login attempts allowed per email and per client address each minute.
+    /// A local session ends when it has not been renewed for this long (sign-in again).
+    pub session_ttl_seconds: u64,
+    /// Failed logins allowed per account and client pair (and, more loosely, per client) each
+    /// minute before the pair backs off exponentially.
     pub login_attempts_per_minute: u32,
+    /// Who may create a local account: `open` (anyone), `invite` (with an invitation from an
+    /// admin) or `closed`. The very first account of an instance is always allowed and becomes
+    /// its admin.
+    pub signup: String,
+    /// Default lifetime of an invitation link.
+    pub invitation_hours: u64,
+    /// Comma-separated CIDRs of reverse proxies whose `Forwarded`/`X-Forwarded-For` and
+    /// `X-Forwarded-Proto` are believed. Unset: the socket peer is the client.
+    #[serde(default)]
+    pub trusted_proxies: Option<String>,
+    /// Where `/metrics` and the verbose readiness are served (never on the public port).
+    /// Unset: `127.0.0.1:0` in `all` mode, logged at start.
+    #[serde(default)]
+    pub admin_http_addr: Option<String>,
+    /// Serves gRPC server reflection (a debugging aid that hands out the whole internal API).
+    pub grpc_reflection: bool,
+    /// Key (at least 32 bytes) that signs the identity assertions services trust. Required
+    /// when services run as separate processes; `scribevault all` makes a random one.
+    #[serde(default)]
+    pub service_key: Option<SecretString>,
+    /// Key (at least 32 bytes) that signs local access tokens. Unset: a random key kept in
+    /// `<data_dir>/auth/jwt-hs256.key`; gateway replicas must then share the data dir.
+    #[serde(default)]
+    pub jwt_key: Option<SecretString>,
+    /// Password hashes computed at once (argon2 takes 19 MiB and a core each); 0 means one per
+    /// core. Beyond it a sign-in waits briefly, then answers 503.
+    pub argon2_concurrency: usize,
+    /// OIDC mode: comma-separated emails allowed in (case-insensitive).
+    #[serde(default)]
+    pub oidc_allowed_emails: Option<String>,
+    /// OIDC mode: comma-separated email domains allowed in.
+    #[serde(default)]
+    pub oidc_allowed_domains: Option<String>,
+    /// OIDC mode: `claim=value` a token must carry (a string equal to the value, or an array
+    /// containing it), e.g. `https://scribevault/roles=member`.
+    #[serde(default)]
+    pub oidc_required_claim: Option<String>,
+    /// Comma-separated emails that are admins (OIDC mode; in local mode the first account is).
+    #[serde(default)]
+    pub admin_emails: Option<String>,
     /// gRPC address of the discovery service (`host:port`).
     #[serde(default)]
     pub discovery_grpc_addr: Option<String>,
@@ -381,6 +429,45 @@ impl Settings {
                 ));
             }
         }
+        if !matches!(self.signup.as_str(), "open" | "invite" | "closed") {
+            return Err(invalid(
+                "SCRIBEVAULT_SIGNUP",
+                "expected open, invite or closed",
+            ));
+        }
+        if let Some(proxies) = &self.trusted_proxies {
+            for cidr in list(proxies) {
+                crate::net::Cidr::parse(cidr).map_err(|reason| {
+                    invalid("SCRIBEVAULT_TRUSTED_PROXIES", format!("{cidr:?}: {reason}"))
+                })?;
+            }
+        }
+        if let Some(claim) = &self.oidc_required_claim
+            && claim
+                .split_once('=')
+                .is_none_or(|(name, _)| name.trim().is_empty())
+        {
+            return Err(invalid(
+                "SCRIBEVAULT_OIDC_REQUIRED_CLAIM",
+                "expected claim=value",
+            ));
+        }
+        for (key, secret) in [
+            ("SCRIBEVAULT_SERVICE_KEY", &self.service_key),
+            ("SCRIBEVAULT_JWT_KEY", &self.jwt_key),
+        ] {
+            if let Some(secret) = secret
+                && secrecy::ExposeSecret::expose_secret(secret).len() < 32
+            {
+                return Err(invalid(key, "must be at least 32 bytes"));
+            }
+        }
+        if self.token_ttl_seconds < 60 || self.session_ttl_seconds < self.token_ttl_seconds {
+            return Err(invalid(
+                "SCRIBEVAULT_TOKEN_TTL_SECONDS",
+                "at least 60, and no longer than SCRIBEVAULT_SESSION_TTL_SECONDS",
+            ));
+        }
         if self.max_deliveries == 0 {
             return Err(invalid("SCRIBEVAULT_MAX_DELIVERIES", "must be at least 1"));
         }
@@ -448,6 +535,19 @@ impl Settings {
             }
         }
         Ok(())
+    }
+
+    /// The CIDRs of `SCRIBEVAULT_TRUSTED_PROXIES` (validated at load).
+    #[must_use]
+    pub fn trusted_proxy_ranges(&self) -> Vec<crate::net::Cidr> {
+        self.trusted_proxies
+            .as_deref()
+            .map(|proxies| {
+                list(proxies)
+                    .filter_map(|cidr| crate::net::Cidr::parse(cidr).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The configured authentication mode.
@@ -530,6 +630,14 @@ fn name_env_keys(message: &str) -> String {
         }
         None => message.to_owned(),
     }
+}
+
+/// The non-empty, trimmed entries of a comma-separated setting.
+pub fn list(value: &str) -> impl Iterator<Item = &str> {
+    value
+        .split(',')
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
 }
 
 #[cfg(test)]

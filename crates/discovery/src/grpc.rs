@@ -269,6 +269,19 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
         Ok(Response::new(pb::SetSyncPreferencesResponse {}))
     }
 
+    async fn delete_user_data(
+        &self,
+        request: Request<pb::DeleteUserDataRequest>,
+    ) -> Result<Response<pb::DeleteUserDataResponse>, Status> {
+        let user = caller(&request)?;
+        let rows_deleted = self.discovery.delete_user_data(&user).await?;
+        Ok(Response::new(pb::DeleteUserDataResponse {
+            rows_deleted,
+            // Discovery keeps no objects: downloaded audio is storage's.
+            blobs_deleted: 0,
+        }))
+    }
+
     async fn list_schedules(
         &self,
         request: Request<pb::ListSchedulesRequest>,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use chrono::{Duration, Utc};
 use scribevault_bus::{EventBus, WorkQueue};
+use scribevault_core::UserId;
 
 use crate::domain::{ExportType, QuotaUsage, is_video_id};
 use crate::error::DiscoveryError;
@@ -123,6 +124,23 @@ impl Discovery {
             limit: self.policy.daily_quota_per_key * self.policy.keys.max(1) as u64,
             resets_at: next_pacific_midnight(now),
         })
+    }
+
+    /// Deletes everything the caller has here: their sources with their videos, schedules,
+    /// download jobs with their videos, and sync preferences; answers how many rows went.
+    /// A job of theirs that is running stops within a second, as on a cancel (its runner's
+    /// heartbeat finds it gone and kills yt-dlp); a queued one is gone when a runner asks for
+    /// it. The shared channel and video cache and the quota ledger are nobody's and stay.
+    /// Another user's data is never read. Deleting again finds nothing and succeeds. No event
+    /// is sent: the account is going away.
+    ///
+    /// # Errors
+    /// Database failure (a second call finishes the work).
+    #[tracing::instrument(skip(self), fields(user = %user))]
+    pub async fn delete_user_data(&self, user: &UserId) -> Result<u64, DiscoveryError> {
+        let rows = self.store.delete_user(user.as_str()).await?;
+        tracing::info!(rows, "user data deleted");
+        Ok(rows)
     }
 
     /// The videos `video_ids` as a CSV file, in the order given; ids the cache does not know

@@ -138,6 +138,17 @@ pub fn path_error(
 }
 
 /// The `{"data": …}` envelope of every successful answer.
+#[derive(serde::Serialize)]
+pub struct Envelope<T> {
+    pub data: T,
+}
+
+/// 200 with `value` in the envelope.
 pub fn data(value: impl serde::Serialize) -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({ "data": value }))
+    HttpResponse::Ok().json(Envelope { data: value })
+}
+
+/// 201 with `value` in the envelope.
+pub fn created(value: impl serde::Serialize) -> HttpResponse {
+    HttpResponse::Created().json(Envelope { data: value })
 }

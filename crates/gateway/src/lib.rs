@@ -1,10 +1,11 @@
 //! The gateway is the only public face of Scribevault: the REST API of the spec under `/api`,
-//! authentication (local accounts or an OIDC issuer), `/healthz`, `/readyz`, `/metrics`,
-//! `/config.json` and the built SPA.
+//! authentication (local accounts or an OIDC issuer) and the instance's owner model,
+//! `/healthz`, `/readyz`, `/config.json` and the built SPA on the public port; `/metrics` and
+//! detailed readiness on a separate admin listener.
 //!
-//! It holds no job state, so any number of replicas can run. It owns only local accounts and
-//! user settings; everything else it asks of the services over gRPC, passing the authenticated
-//! user id in metadata.
+//! It holds no job state, so any number of replicas can run. It owns only accounts, members,
+//! sessions, invitations and user settings; everything else it asks of the services over gRPC,
+//! with a signed identity assertion for the authenticated user.
 
 pub mod auth;
 mod clients;
@@ -12,9 +13,11 @@ mod entity;
 mod error;
 mod metrics;
 mod migration;
+pub mod operator;
 mod readiness;
 mod realtime;
 mod routes;
+mod security_headers;
 mod startup;
 mod trace;
 mod user_settings;
@@ -23,4 +26,5 @@ pub use clients::ServiceAddresses;
 pub use error::ApiError;
 pub use readiness::{ReadinessCheck, ReadinessChecks};
 pub use realtime::RealtimeHub;
-pub use startup::{Gateway, GatewayDependencies, StartupError};
+pub use routes::table::{Access, route_table};
+pub use startup::{Gateway, GatewayDependencies, GatewayHandle, StartupError};

@@ -1,4 +1,4 @@
-//! Schema of the gateway (local accounts), applied at start.
+//! Schema of the gateway (local accounts, members, sessions, invitations), applied at start.
 #![allow(elided_lifetimes_in_paths)] // async-trait expands sea-orm-migration's trait methods with hidden lifetimes
 
 use sea_orm_migration::prelude::*;
@@ -12,7 +12,11 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateUserAccounts), Box::new(CreateUserSettings)]
+        vec![
+            Box::new(CreateUserAccounts),
+            Box::new(CreateUserSettings),
+            Box::new(CreateOwnership),
+        ]
     }
 }
 
@@ -104,5 +108,206 @@ impl MigrationTrait for CreateUserSettings {
                     .to_owned(),
             )
             .await
+    }
+}
+
+/// Members (role, status, storage cap), local sessions and invitations. Existing local accounts
+/// become members; the oldest is the instance's admin, as it would have been had it signed up
+/// after this migration.
+struct CreateOwnership;
+
+impl MigrationName for CreateOwnership {
+    fn name(&self) -> &str {
+        "m20261126_000003_ownership"
+    }
+}
+
+#[derive(DeriveIden)]
+enum Members {
+    Table,
+    UserId,
+    Email,
+    IsAdmin,
+    Disabled,
+    CreatedAt,
+    LastSignInAt,
+    StorageCapGb,
+}
+
+#[derive(DeriveIden)]
+enum AuthSessions {
+    Table,
+    Id,
+    UserId,
+    CreatedAt,
+    ExpiresAt,
+    EndedAt,
+}
+
+#[derive(DeriveIden)]
+enum Invitations {
+    Table,
+    Id,
+    SecretHash,
+    CreatedBy,
+    CreatedAt,
+    ExpiresAt,
+    UsedAt,
+    UsedBy,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateOwnership {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Members::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(Members::UserId)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(Members::Email).string().not_null())
+                    .col(
+                        ColumnDef::new(Members::IsAdmin)
+                            .boolean()
+                            .not_null()
+                            .default(false),
+                    )
+                    .col(
+                        ColumnDef::new(Members::Disabled)
+                            .boolean()
+                            .not_null()
+                            .default(false),
+                    )
+                    .col(
+                        ColumnDef::new(Members::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Members::LastSignInAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(ColumnDef::new(Members::StorageCapGb).integer().null())
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(AuthSessions::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(AuthSessions::Id)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(AuthSessions::UserId).string().not_null())
+                    .col(
+                        ColumnDef::new(AuthSessions::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(AuthSessions::ExpiresAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(AuthSessions::EndedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("auth_sessions_user")
+                    .table(AuthSessions::Table)
+                    .col(AuthSessions::UserId)
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(Invitations::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(Invitations::Id)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(Invitations::SecretHash)
+                            .string()
+                            .not_null()
+                            .unique_key(),
+                    )
+                    .col(ColumnDef::new(Invitations::CreatedBy).string().not_null())
+                    .col(
+                        ColumnDef::new(Invitations::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Invitations::ExpiresAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Invitations::UsedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(ColumnDef::new(Invitations::UsedBy).string().null())
+                    .to_owned(),
+            )
+            .await?;
+        // Accounts made before owners existed: all members, the oldest the admin.
+        let backfill = Query::insert()
+            .into_table(Members::Table)
+            .columns([
+                Members::UserId,
+                Members::Email,
+                Members::IsAdmin,
+                Members::Disabled,
+                Members::CreatedAt,
+            ])
+            .select_from(
+                Query::select()
+                    .column(UserAccounts::Id)
+                    .column(UserAccounts::Email)
+                    .expr(Expr::val(false))
+                    .expr(Expr::val(false))
+                    .column(UserAccounts::CreatedAt)
+                    .from(UserAccounts::Table)
+                    .to_owned(),
+            )
+            .map_err(|e| DbErr::Custom(e.to_string()))?
+            .to_owned();
+        manager.exec_stmt(backfill).await?;
+        let oldest = Query::select()
+            .column(UserAccounts::Id)
+            .from(UserAccounts::Table)
+            .order_by(UserAccounts::CreatedAt, Order::Asc)
+            .limit(1)
+            .to_owned();
+        let promote = Query::update()
+            .table(Members::Table)
+            .value(Members::IsAdmin, true)
+            .and_where(Expr::col(Members::UserId).in_subquery(oldest))
+            .to_owned();
+        manager.exec_stmt(promote).await
     }
 }

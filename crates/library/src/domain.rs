@@ -17,6 +17,18 @@ pub const MAX_NAME_CHARS: usize = 300;
 /// Longest item text kept (bytes): larger edits are refused, not cut.
 pub const MAX_CONTENT_BYTES: usize = 8 * 1024 * 1024;
 
+/// The folder of a user's objects that the library owns (`exports/`).
+pub const EXPORTS_ROOT: &str = "exports/";
+
+/// What deleting a user's data removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeletedUserData {
+    /// Database rows, of every table keyed by the user or by one of their items or exports.
+    pub rows: u64,
+    /// Stored objects.
+    pub blobs: u64,
+}
+
 /// One Vault item (without its content, which is read on its own).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LibraryItem {

@@ -488,4 +488,16 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
             created: outcome.created,
         }))
     }
+
+    async fn delete_user_data(
+        &self,
+        request: Request<pb::DeleteUserDataRequest>,
+    ) -> Result<Response<pb::DeleteUserDataResponse>, Status> {
+        let user = caller(&request)?;
+        let deleted = self.library.delete_user_data(&user).await?;
+        Ok(Response::new(pb::DeleteUserDataResponse {
+            rows_deleted: deleted.rows,
+            blobs_deleted: deleted.blobs,
+        }))
+    }
 }

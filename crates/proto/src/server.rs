@@ -1,9 +1,13 @@
-//! Serving any of our gRPC services the same way: with `grpc.health.v1` health (so Kubernetes'
-//! native gRPC probes and `grpc_health_probe` work), server reflection (so `grpcurl` works with
-//! no `.proto` files at hand), and one span per call whose parent is the caller's trace.
+//! Serving any of our gRPC services the same way: every call of the service must carry an
+//! identity assertion signed with the instance's service key (checked here, by an interceptor,
+//! so no handler can forget it), `grpc.health.v1` health (so Kubernetes' native gRPC probes and
+//! `grpc_health_probe` work, without an assertion), server reflection only when
+//! `SCRIBEVAULT_GRPC_REFLECTION` turns it on (it hands a stranger the whole API), and one span
+//! per call whose parent is the caller's trace.
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tonic::server::NamedService;
 use tonic_health::ServingStatus;
@@ -12,6 +16,14 @@ use tonic_health::ServingStatus;
 /// update every 64 KiB; a few MiB keep the pipe full on any network the services share.
 const STREAM_WINDOW_BYTES: u32 = 4 * 1024 * 1024;
 const CONNECTION_WINDOW_BYTES: u32 = 8 * 1024 * 1024;
+
+static REFLECTION: AtomicBool = AtomicBool::new(false);
+
+/// Serves gRPC server reflection on every server this process starts from now on (a debugging
+/// aid, off by default).
+pub fn enable_reflection() {
+    REFLECTION.store(true, Ordering::Relaxed);
+}
 
 /// Serves `service` on `listener` until `shutdown` resolves.
 ///
@@ -38,10 +50,20 @@ where
     health_reporter
         .set_service_status(S::NAME, ServingStatus::Serving)
         .await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(crate::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+    let reflection = if REFLECTION.load(Ordering::Relaxed) {
+        Some(
+            tonic_reflection::server::Builder::configure()
+                .register_encoded_file_descriptor_set(crate::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+                .build_v1()?,
+        )
+    } else {
+        None
+    };
+    let service = tonic::service::interceptor::InterceptedService::new(
+        service,
+        scribevault_core::identity::verify_incoming,
+    );
     tonic::transport::Server::builder()
         .initial_stream_window_size(STREAM_WINDOW_BYTES)
         .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
@@ -54,7 +76,7 @@ where
             span
         })
         .add_service(health_service)
-        .add_service(reflection)
+        .add_optional_service(reflection)
         .add_service(service)
         .serve_with_incoming_shutdown(incoming_without_nagle(listener), shutdown)
         .await?;

@@ -38,6 +38,9 @@ const SYLLABLES: [&str; 24] = [
 ];
 const REQUESTS: usize = 300;
 
+/// The service key of the server the benchmark starts (its gRPC calls must be signed).
+const BENCH_SERVICE_KEY: &str = "bench-service-key-0123456789abcdef0123456789abcdef";
+
 fn word(rank: usize) -> String {
     let mut n = rank + 24;
     let mut word = String::new();
@@ -134,6 +137,7 @@ async fn main() {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
         .arg("all")
         .env("SCRIBEVAULT_DATA_DIR", data_dir.path())
+        .env("SCRIBEVAULT_SERVICE_KEY", BENCH_SERVICE_KEY)
         .env("SCRIBEVAULT_DATABASE_URL", &database_url)
         .env("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:0")
         .env("SCRIBEVAULT_FRONTEND_DIR", data_dir.path().join("none"))
@@ -225,9 +229,9 @@ async fn main() {
                     file_name: None,
                     segments_path: None,
                 });
-                request
-                    .metadata_mut()
-                    .insert("x-scribevault-user-id", user.parse().unwrap());
+                scribevault_core::identity::ServiceKey::new(BENCH_SERVICE_KEY)
+                    .unwrap()
+                    .attach_user(&mut request, &scribevault_core::UserId::new(user.clone()));
                 client.ingest_transcript(request).await.unwrap();
             }
             bytes

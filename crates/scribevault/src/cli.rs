@@ -42,6 +42,36 @@ pub enum Target {
     /// Manage Whisper models in the model directory.
     #[command(subcommand)]
     Model(ModelCommand),
+    /// The instance owner's tools, for when the web interface is out of reach (works on the
+    /// gateway's database: run it with the same settings as the gateway).
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+/// `scribevault admin …`
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum AdminCommand {
+    /// Lists every account: email, role, status, created, last sign-in.
+    ListUsers,
+    /// Makes the account with this email an admin (and enables it).
+    MakeAdmin {
+        /// The account's email.
+        email: String,
+    },
+    /// Gives a local account a new random password (printed) and signs it out everywhere.
+    ResetPassword {
+        /// The account's email.
+        email: String,
+    },
+    /// Prints a single-use sign-up invitation link.
+    Invite {
+        /// How long the link works.
+        #[arg(long, default_value_t = 72, value_parser = clap::value_parser!(u64).range(1..=720))]
+        hours: u64,
+        /// Where users reach the instance (the link's origin).
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        base_url: String,
+    },
 }
 
 /// `scribevault model …`
@@ -74,6 +104,7 @@ impl Target {
             Self::Conversion => "conversion",
             Self::Library => "library",
             Self::Model(_) => "model",
+            Self::Admin(_) => "admin",
         }
     }
 }

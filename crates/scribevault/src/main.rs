@@ -1,6 +1,7 @@
 //! `scribevault`: one binary, every target. `scribevault all` (the default) runs every service in
 //! one process; `scribevault <target>` runs one, for microservice deployments.
 
+mod admin;
 mod backends;
 mod cli;
 mod listening;

@@ -430,10 +430,12 @@ fn service_named(name: &str) -> Option<&'static ServiceTarget> {
 
 /// Runs `target` until SIGINT/SIGTERM or until a part of it fails.
 pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
+    install_service_key(&settings, &target)?;
     let settings = Arc::new(settings);
     let shutdown = Shutdown::listen();
     match target {
         Target::All => run_all(settings, shutdown).await,
+        Target::Admin(command) => crate::admin::run(&settings, command).await,
         Target::Model(ModelCommand::Fetch { name, source }) => {
             crate::model_fetch::fetch_model(&settings.effective_model_dir(), &name, &source)
                 .await
@@ -476,6 +478,29 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     }
 }
 
+/// Every process of an instance signs and verifies gRPC identity assertions with one key. In
+/// `all` mode nobody outside the process needs it, so a random one is safest.
+fn install_service_key(settings: &Settings, target: &Target) -> anyhow::Result<()> {
+    use scribevault_core::identity::{self, ServiceKey};
+    use secrecy::ExposeSecret as _;
+    match (&settings.service_key, target) {
+        (Some(key), _) => {
+            identity::install_service_key(ServiceKey::new(key.expose_secret().as_bytes())?)?;
+        }
+        (None, Target::All | Target::Model(_) | Target::Admin(_)) => {
+            identity::install_process_service_key();
+        }
+        (None, _) => anyhow::bail!(
+            "SCRIBEVAULT_SERVICE_KEY is required when services run as separate processes \
+             (the same key, at least 32 bytes, in every process of the instance)"
+        ),
+    }
+    if settings.grpc_reflection {
+        scribevault_proto::server::enable_reflection();
+    }
+    Ok(())
+}
+
 fn warn_without_shared_bus(settings: &Settings, target: &str) {
     if settings.amqp_url.is_none() {
         tracing::warn!(
@@ -501,6 +526,17 @@ async fn run_gateway(
     });
     let host = settings.http_socket_addr()?.ip();
     announce("http", SocketAddr::new(host, gateway.port()));
+    announce(
+        "admin",
+        SocketAddr::new(
+            settings
+                .admin_http_addr
+                .as_deref()
+                .and_then(|addr| addr.parse::<SocketAddr>().ok())
+                .map_or(std::net::IpAddr::from([127, 0, 0, 1]), |addr| addr.ip()),
+            gateway.admin_port(),
+        ),
+    );
     tracing::info!(
         "scribevault gateway listening on http://{host}:{}",
         gateway.port()

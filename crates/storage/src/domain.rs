@@ -81,6 +81,18 @@ pub struct RegisteredMp3 {
     pub created_at: DateTime<Utc>,
 }
 
+/// The folder of a user's objects that storage owns: the MP3s (`uploads/<id>.mp3`).
+pub const UPLOADS_ROOT: &str = "uploads/";
+
+/// What deleting a user's data removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeletedUserData {
+    /// Database rows, of every table keyed by the user.
+    pub rows: u64,
+    /// Stored objects.
+    pub blobs: u64,
+}
+
 /// The content type a stored object is served with, from the extension storage gave it.
 #[must_use]
 pub fn content_type_of(path: &str) -> &'static str {

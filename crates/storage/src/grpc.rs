@@ -44,6 +44,27 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
         Ok(Response::new(pb::SetStoragePolicyResponse { used_bytes }))
     }
 
+    async fn get_storage_usage(
+        &self,
+        request: Request<pb::GetStorageUsageRequest>,
+    ) -> Result<Response<pb::GetStorageUsageResponse>, Status> {
+        let user = caller(&request)?;
+        let used_bytes = self.storage.used_bytes(&user).await?;
+        Ok(Response::new(pb::GetStorageUsageResponse { used_bytes }))
+    }
+
+    async fn delete_user_data(
+        &self,
+        request: Request<pb::DeleteUserDataRequest>,
+    ) -> Result<Response<pb::DeleteUserDataResponse>, Status> {
+        let user = caller(&request)?;
+        let deleted = self.storage.delete_user_data(&user).await?;
+        Ok(Response::new(pb::DeleteUserDataResponse {
+            rows_deleted: deleted.rows,
+            blobs_deleted: deleted.blobs,
+        }))
+    }
+
     async fn upload_mp3(
         &self,
         request: Request<Streaming<pb::UploadMp3Request>>,

@@ -5,11 +5,14 @@ use std::sync::{Arc, Mutex};
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use futures::{Stream, StreamExt as _};
-use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_key};
+use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_folder, owned_key};
 use scribevault_core::UserId;
 use sha2::Digest as _;
 
-use crate::domain::{Mp3Upload, RegisteredMp3, StoragePolicy, StoredMp3, UNTITLED, human_size};
+use crate::domain::{
+    DeletedUserData, Mp3Upload, RegisteredMp3, StoragePolicy, StoredMp3, UNTITLED, UPLOADS_ROOT,
+    human_size,
+};
 use crate::error::StorageError;
 use crate::inspection::{UploadInspection, lock};
 use crate::store::StorageStore;
@@ -51,7 +54,7 @@ impl Storage {
         body: impl Stream<Item = Result<Bytes, StorageError>> + Send + 'static,
     ) -> Result<StoredMp3, StorageError> {
         let upload_id = uuid::Uuid::now_v7().simple().to_string();
-        let path = format!("uploads/{upload_id}.mp3");
+        let path = format!("{UPLOADS_ROOT}{upload_id}.mp3");
         let key = owned_key(user.as_str(), &path).map_err(invalid_path)?;
         // The quota is checked as the upload streams: what is left of it is the upload's room.
         // (Two uploads at once may each fit alone and pass together; the next one is refused.)
@@ -243,6 +246,38 @@ impl Storage {
         }
         self.store.set_policy(user.as_str(), policy).await?;
         Ok(self.store.used_bytes(user.as_str()).await?)
+    }
+
+    /// Bytes of audio the caller keeps: what their quota counts, each stored MP3 once however
+    /// often it was uploaded.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn used_bytes(&self, user: &UserId) -> Result<u64, StorageError> {
+        Ok(self.store.used_bytes(user.as_str()).await?)
+    }
+
+    /// Deletes everything the caller has here: their rows (the MP3 registry, stored audio,
+    /// policy) and every object under their `uploads/`. Another user's data is never read.
+    /// Deleting again finds nothing and succeeds; an upload that was streaming meanwhile may
+    /// leave its file, which the next call deletes.
+    ///
+    /// # Errors
+    /// Database or blob store failure (a second call finishes the work).
+    #[tracing::instrument(skip(self), fields(user = %user))]
+    pub async fn delete_user_data(&self, user: &UserId) -> Result<DeletedUserData, StorageError> {
+        let rows = self.store.delete_user(user.as_str()).await?;
+        // A user id that cannot be one key segment (a `/` in it) never owned an object.
+        let blobs = match owned_folder(user.as_str(), UPLOADS_ROOT) {
+            Ok(folder) => self
+                .blobs
+                .delete_prefix(&folder)
+                .await
+                .map_err(|error| StorageError::Blob(error.to_string()))?,
+            Err(_) => 0,
+        };
+        tracing::info!(rows, blobs, "user data deleted");
+        Ok(DeletedUserData { rows, blobs })
     }
 
     /// Deletes, for every user with clean-up on, the MP3s last uploaded more than their

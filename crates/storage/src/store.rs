@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
-    QueryFilter as _, QueryOrder as _, QuerySelect as _, Set,
+    QueryFilter as _, QueryOrder as _, QuerySelect as _, Set, TransactionTrait as _,
 };
 use sea_orm_migration::MigratorTrait as _;
 
@@ -274,6 +274,29 @@ impl StorageStore {
             .exec(&self.db)
             .await?;
         Ok(())
+    }
+
+    /// Deletes every row of the user's, in one transaction: the MP3 registry, the stored audio
+    /// (and so their usage) and their policy. Answers how many rows went.
+    ///
+    /// # Errors
+    /// Database failure (nothing is deleted then).
+    pub async fn delete_user(&self, user_id: &str) -> Result<u64, DbErr> {
+        let transaction = self.db.begin().await?;
+        let registry = mp3_upload::Entity::delete_many()
+            .filter(mp3_upload::Column::UserId.eq(user_id))
+            .exec(&transaction)
+            .await?;
+        let audio = stored_audio::Entity::delete_many()
+            .filter(stored_audio::Column::UserId.eq(user_id))
+            .exec(&transaction)
+            .await?;
+        let policy = storage_policy::Entity::delete_many()
+            .filter(storage_policy::Column::UserId.eq(user_id))
+            .exec(&transaction)
+            .await?;
+        transaction.commit().await?;
+        Ok(registry.rows_affected + audio.rows_affected + policy.rows_affected)
     }
 }
 

@@ -30,6 +30,7 @@ impl InProcessServer {
         Run: FnOnce(tokio::net::TcpListener, oneshot::Receiver<()>) -> Running,
         Running: Future<Output = RunResult> + Send + 'static,
     {
+        scribevault_core::identity::install_process_service_key();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind a loopback port");
@@ -77,9 +78,22 @@ pub async fn stopped(stop: oneshot::Receiver<()>) {
 /// # Panics
 /// If `user` cannot travel in metadata.
 pub fn as_user<T>(user: &str, message: T) -> tonic::Request<T> {
+    scribevault_core::identity::install_process_service_key();
     let mut request = tonic::Request::new(message);
     UserId::new(user)
         .attach_to(&mut request)
         .expect("a valid user id");
+    request
+}
+
+/// `message` as one of the instance's services sends it on nobody's behalf (the gateway
+/// serving a signed export link).
+///
+/// # Panics
+/// Never for names we use.
+pub fn as_service<T>(name: &str, message: T) -> tonic::Request<T> {
+    scribevault_core::identity::install_process_service_key();
+    let mut request = tonic::Request::new(message);
+    scribevault_core::identity::attach_service(name, &mut request).expect("a service key");
     request
 }

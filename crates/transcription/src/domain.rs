@@ -58,6 +58,15 @@ impl FileStatus {
         }
     }
 
+    /// The states of a file not yet finished: waiting for a worker or its window, or held by
+    /// one (every state [`is_finished`](Self::is_finished) is not).
+    pub const WAITING: [Self; 4] = [
+        Self::Pending,
+        Self::Scheduled,
+        Self::Transcribing,
+        Self::Retrying,
+    ];
+
     /// Whether no worker will touch the file again without a user's action.
     #[must_use]
     pub fn is_finished(self) -> bool {
@@ -311,6 +320,19 @@ impl ClaimRefusal {
     }
 }
 
+/// The folder of a user's objects that transcription owns: the transcripts its workers store
+/// (`transcripts/<job>/<file>.{txt,md,segments.json}`).
+pub const TRANSCRIPTS_ROOT: &str = "transcripts/";
+
+/// What deleting a user's data removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeletedUserData {
+    /// Database rows: the user's jobs and files.
+    pub rows: u64,
+    /// Stored objects.
+    pub blobs: u64,
+}
+
 /// What a worker produced for a file.
 #[derive(Debug, Clone, Default)]
 pub struct CompletedTranscript {
@@ -450,6 +472,15 @@ mod tests {
             .filter(|status| status.is_finished())
             .collect();
         assert_eq!(finished, [Completed, Error, Failed]);
+    }
+
+    #[test]
+    fn the_waiting_states_are_every_state_not_finished() {
+        let unfinished: Vec<FileStatus> = FileStatus::ALL
+            .into_iter()
+            .filter(|status| !status.is_finished())
+            .collect();
+        assert_eq!(unfinished, FileStatus::WAITING);
     }
 
     #[test]

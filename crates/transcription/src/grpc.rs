@@ -190,6 +190,27 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
         }))
     }
 
+    async fn count_waiting_files(
+        &self,
+        request: Request<pb::CountWaitingFilesRequest>,
+    ) -> Result<Response<pb::CountWaitingFilesResponse>, Status> {
+        let user = caller(&request)?;
+        let waiting = self.service.count_waiting(&user).await?;
+        Ok(Response::new(pb::CountWaitingFilesResponse { waiting }))
+    }
+
+    async fn delete_user_data(
+        &self,
+        request: Request<pb::DeleteUserDataRequest>,
+    ) -> Result<Response<pb::DeleteUserDataResponse>, Status> {
+        let user = caller(&request)?;
+        let deleted = self.service.delete_user_data(&user).await?;
+        Ok(Response::new(pb::DeleteUserDataResponse {
+            rows_deleted: deleted.rows,
+            blobs_deleted: deleted.blobs,
+        }))
+    }
+
     async fn claim_transcription_file(
         &self,
         request: Request<pb::ClaimTranscriptionFileRequest>,

@@ -23,6 +23,7 @@ mod models;
 mod service;
 mod startup;
 mod store;
+mod user_data;
 mod window;
 
 pub use config::TranscriptionConfig;

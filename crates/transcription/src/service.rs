@@ -1,7 +1,7 @@
 //! The transcription service's use cases share one handle. They are split by concern: job
 //! intake (`intake.rs`), the file life cycle (`lifecycle.rs`), the model catalogue
-//! (`models.rs`), events (`events.rs`), the hand-off to the Vault (`handoff.rs`) and the
-//! recovery sweeps (`jobs/housekeeping.rs`).
+//! (`models.rs`), events (`events.rs`), the hand-off to the Vault (`handoff.rs`), an account's
+//! data for administrators (`user_data.rs`) and the recovery sweeps (`jobs/housekeeping.rs`).
 
 use std::sync::Arc;
 

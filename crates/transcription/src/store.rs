@@ -6,7 +6,8 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, Condition, DatabaseConnection, DbErr,
-    EntityTrait as _, QueryFilter as _, QueryOrder as _, Set, TransactionTrait as _,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, Set,
+    TransactionTrait as _,
 };
 use sea_orm_migration::MigratorTrait as _;
 
@@ -280,6 +281,41 @@ impl TranscriptionStore {
                 .all(&self.db)
                 .await?,
         )
+    }
+
+    /// How many of the user's files are in one of `states`.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn count_files_in(&self, user_id: &str, states: &[FileStatus]) -> Result<u64, DbErr> {
+        FileEntity::find()
+            .filter(FileColumn::UserId.eq(user_id))
+            .filter(FileColumn::Status.is_in(statuses(states)))
+            .count(&self.db)
+            .await
+    }
+
+    /// Deletes the user's files and jobs in one transaction. Answers the files as they were
+    /// when deleted (read by the delete itself, so a claim just before it shows as
+    /// `transcribing`) and how many rows went.
+    ///
+    /// # Errors
+    /// Database failure or an unreadable row (nothing is deleted then).
+    pub async fn delete_user(&self, user_id: &str) -> Result<(Vec<TranscriptionFile>, u64), DbErr> {
+        let transaction = self.db.begin().await?;
+        let files = files_from_rows(
+            FileEntity::delete_many()
+                .filter(FileColumn::UserId.eq(user_id))
+                .exec_with_returning(&transaction)
+                .await?,
+        )?;
+        let jobs = JobEntity::delete_many()
+            .filter(transcription_job::Column::UserId.eq(user_id))
+            .exec(&transaction)
+            .await?;
+        transaction.commit().await?;
+        let rows = u64::try_from(files.len()).unwrap_or(u64::MAX) + jobs.rows_affected;
+        Ok((files, rows))
     }
 
     /// Files in error whose automatic retry is due.

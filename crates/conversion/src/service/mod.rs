@@ -1,10 +1,11 @@
-//! The use cases of conversion, one module per concern: templates, transcripts, PDFs and the
-//! premium reprocess of a Vault item.
+//! The use cases of conversion, one module per concern: templates, transcripts, PDFs, the
+//! premium reprocess of a Vault item, and the deletion of an account's data.
 
 mod pdfs;
 mod reprocess;
 mod templates;
 mod transcripts;
+mod user_data;
 
 use std::sync::Arc;
 

@@ -27,7 +27,9 @@ pub struct TestApp {
     pub channel: Channel,
     pub blobs: Arc<dyn BlobStore>,
     _blob_dir: tempfile::TempDir,
-    _dbs: (TestDatabase, TestDatabase),
+    /// Conversion's database.
+    pub db: TestDatabase,
+    _library_db: TestDatabase,
     server: InProcessServer,
     _library_server: InProcessServer,
 }
@@ -37,8 +39,26 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(ConversionConfig::for_tests()).await
 }
 
-/// Conversion with `config`.
+/// Conversion with `config` on SQLite.
 pub async fn spawn_app_with(config: ConversionConfig) -> TestApp {
+    spawn_app_on(TestDatabase::sqlite(), config).await
+}
+
+/// Conversion with the test config on a fresh PostgreSQL database (the library beside it on
+/// SQLite), or `None` (after a loud message) when no server is configured outside CI.
+pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
+    let admin = scribevault_test_support::real_server(
+        scribevault_test_support::POSTGRES_URL_ENV,
+        test_name,
+    )?;
+    let db = TestDatabase::postgres(&admin)
+        .await
+        .expect("create a PostgreSQL test database");
+    Some(spawn_app_on(db, ConversionConfig::for_tests()).await)
+}
+
+/// Conversion over `conversion_db` with `config`.
+pub async fn spawn_app_on(conversion_db: TestDatabase, config: ConversionConfig) -> TestApp {
     let blob_dir = tempfile::tempdir().expect("a blob dir");
     let blobs: Arc<dyn BlobStore> =
         Arc::new(LocalBlobStore::new(blob_dir.path().join("blobs")).expect("a blob store"));
@@ -59,7 +79,6 @@ pub async fn spawn_app_with(config: ConversionConfig) -> TestApp {
     .expect("build the library");
     let library_server =
         InProcessServer::start(|listener, stop| library.run(listener, stopped(stop))).await;
-    let conversion_db = TestDatabase::sqlite();
     let server = ConversionServer::build(
         scribevault_db::connect(&conversion_db.url)
             .await
@@ -81,7 +100,8 @@ pub async fn spawn_app_with(config: ConversionConfig) -> TestApp {
         channel: server.channel.clone(),
         blobs,
         _blob_dir: blob_dir,
-        _dbs: (library_db, conversion_db),
+        db: conversion_db,
+        _library_db: library_db,
         server,
         _library_server: library_server,
     }
@@ -170,4 +190,46 @@ pub fn error_code(status: &tonic::Status) -> String {
         .and_then(|value| value.to_str().ok())
         .unwrap_or_default()
         .to_owned()
+}
+
+/// Every table of the database at `url` with its number of rows; the migrations' bookkeeping
+/// is left out. Listed from the schema, so a table added later is counted without a change
+/// here.
+pub async fn table_counts(url: &str) -> std::collections::BTreeMap<String, i64> {
+    use sea_orm::{ConnectionTrait as _, DatabaseBackend, Statement};
+    let db = scribevault_db::connect(url)
+        .await
+        .expect("open the database");
+    let backend = db.get_database_backend();
+    let tables = match backend {
+        DatabaseBackend::Postgres => {
+            "SELECT table_name AS name FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        }
+        _ => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    for row in db
+        .query_all_raw(Statement::from_string(backend, tables))
+        .await
+        .expect("list the tables")
+    {
+        let name: String = row.try_get("", "name").expect("a table name");
+        if name.starts_with("seaql_migrations") {
+            continue;
+        }
+        let count = db
+            .query_one_raw(Statement::from_string(
+                backend,
+                format!("SELECT COUNT(*) AS n FROM \"{name}\""),
+            ))
+            .await
+            .expect("count a table's rows")
+            .expect("one row")
+            .try_get::<i64>("", "n")
+            .expect("a count");
+        counts.insert(name, count);
+    }
+    db.close().await.ok();
+    counts
 }

@@ -10,3 +10,4 @@ mod reprocess;
 mod server;
 mod templates;
 mod transcripts;
+mod user_data;

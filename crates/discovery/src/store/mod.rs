@@ -18,6 +18,7 @@ use crate::youtube::KeySpend;
 mod downloads;
 mod preferences;
 mod schedules;
+mod user_data;
 
 pub use downloads::Cancelled;
 

@@ -415,6 +415,108 @@ async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
     assert_eq!(twice.message(), "This job has already ended");
 }
 
+/// yt-dlp processes downloading the video `id` from this media server.
+fn ytdlp_processes_for(media: &MediaServer, id: &str) -> usize {
+    let needle = media.watch_url().replace("{id}", id);
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+                .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(&needle))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn deleting_the_owners_data_stops_their_running_download_and_no_one_elses() {
+    let Some(setup) = setup("delete_user_data", 2, &[]).await else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    // Alice's video takes about 30 s; Bob's a few seconds.
+    let mut long = sample("sample-01-welcome.mp3");
+    long.extend(sample("sample-02-subscribe.mp3"));
+    long.extend(sample("sample-03-meeting.mp3"));
+    setup
+        .media
+        .add_slow_audio(&ids[0], long, 4096, Duration::from_millis(100));
+    setup.media.add_slow_audio(
+        &ids[1],
+        sample("sample-02-subscribe.mp3"),
+        16 * 1024,
+        Duration::from_millis(100),
+    );
+    let bob_source = add_source(&setup.app, "bob", "https://www.youtube.com/@downloads").await;
+    let mut events = setup.app.events().await;
+    let alice_job = create_job(&setup.app, "alice", &setup.source.id, &ids[..1], false)
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(Instant::now() < deadline, "the download never started");
+        let envelope = tokio::time::timeout(Duration::from_secs(30), events.next())
+            .await
+            .unwrap()
+            .unwrap();
+        if let Some(Event::DownloadProgress(progress)) = envelope.event()
+            && progress.job_id == alice_job.id
+            && progress.current_video.is_some()
+        {
+            break;
+        }
+    }
+    assert!(
+        ytdlp_processes_for(&setup.media, &ids[0]) >= 1,
+        "yt-dlp is running"
+    );
+    let bob_job = create_job(&setup.app, "bob", &bob_source.id, &ids[1..], false)
+        .await
+        .unwrap();
+
+    let deleted_at = Instant::now();
+    let deleted = setup
+        .app
+        .client
+        .clone()
+        .delete_user_data(as_user("alice", pb::DeleteUserDataRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    // Her source with its two videos, her job with its one video.
+    assert_eq!(deleted.rows_deleted, 5);
+    while ytdlp_processes_for(&setup.media, &ids[0]) > 0 {
+        assert!(
+            deleted_at.elapsed() < Duration::from_secs(2),
+            "yt-dlp still running 2 s after the deletion"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(jobs(&setup.app, "alice").await.is_empty());
+
+    // Bob's job runs to its end.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let listed = jobs(&setup.app, "bob").await;
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].id, bob_job.id);
+        if listed[0].status == "COMPLETED" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline && listed[0].status != "FAILED",
+            "bob's job did not complete: {listed:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(mp3_status(&setup.app, "bob", &ids[1..]).await, [true]);
+    // Nothing of Alice's arrived in storage, and her job stays gone.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(mp3_status(&setup.app, "alice", &ids).await, [false, false]);
+    assert!(jobs(&setup.app, "alice").await.is_empty());
+}
+
 #[tokio::test]
 async fn transcribe_true_queues_each_downloaded_mp3_for_transcription() {
     let Some(setup) = setup("transcribe", 2, &[]).await else {

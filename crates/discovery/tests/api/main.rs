@@ -11,3 +11,4 @@ mod helpers;
 mod schedules;
 mod skeleton;
 mod sources;
+mod user_data;

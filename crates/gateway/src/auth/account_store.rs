@@ -52,15 +52,45 @@ impl AccountStore {
             .map(account))
     }
 
+    /// The account with this id.
+    pub async fn by_id(&self, id: &str) -> Result<Option<Account>, DbErr> {
+        Ok(UserAccount::find_by_id(id.to_owned())
+            .one(&self.db)
+            .await?
+            .map(account))
+    }
+
+    /// Replaces an account's password hash.
+    pub async fn set_password_hash(&self, id: &str, password_hash: String) -> Result<(), DbErr> {
+        UserAccount::update_many()
+            .col_expr(
+                user_account::Column::PasswordHash,
+                sea_orm::sea_query::Expr::value(password_hash),
+            )
+            .filter(user_account::Column::Id.eq(id))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Removes an account's credentials.
+    pub async fn delete(&self, id: &str) -> Result<(), DbErr> {
+        UserAccount::delete_by_id(id.to_owned())
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
     /// Adds an account.
     pub async fn insert(
         &self,
+        id: String,
         email: String,
         password_hash: String,
         created_at: DateTime<Utc>,
     ) -> Result<Account, InsertAccountError> {
         let row = user_account::ActiveModel {
-            id: Set(uuid::Uuid::new_v4().to_string()),
+            id: Set(id),
             email: Set(email),
             password_hash: Set(password_hash),
             created_at: Set(created_at),

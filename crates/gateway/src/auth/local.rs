@@ -1,33 +1,68 @@
-//! Built-in accounts: argon2id password hashes in the gateway's database, and HS256 JWTs signed
-//! with a key generated once and kept in the data dir (every replica sharing the data dir, or
-//! the same key file, accepts every other's tokens).
+//! Built-in accounts: argon2id password hashes in the gateway's database, sessions that access
+//! tokens name, and short-lived HS256 access tokens signed with `SCRIBEVAULT_JWT_KEY` or a key
+//! generated once in the data dir (replicas must then share it).
+//!
+//! A token is checked against its session and its member on every request, so signing out, a
+//! password change or an admin disabling the account ends it at once, not when it expires.
 
-use std::num::NonZeroU32;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
-use argon2::Argon2;
-use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher as _, PasswordVerifier as _, SaltString};
-use chrono::Utc;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use chrono::{DateTime, Utc};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use scribevault_core::UserId;
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 
-use super::account_store::{Account, AccountStore, InsertAccountError};
-use super::{AuthError, TokenVerifier};
+use super::account_store::{AccountStore, InsertAccountError};
+use super::invitations::Invitations;
+use super::limiter::{LoginLimiter, Verdict};
+use super::members::{Member, Members};
+use super::password::PasswordHashing;
+use super::sessions::Sessions;
+use super::{AuthError, Caller, Revocations, Revoked, TokenVerifier, internal};
 
 const ISSUER: &str = "scribevault-local";
 const AUDIENCE: &str = "scribevault";
 const MIN_PASSWORD_CHARS: usize = 8;
+const MAX_PASSWORD_BYTES: usize = 1024;
 
-/// Claims of a locally issued token.
+/// Who may create a local account (`SCRIBEVAULT_SIGNUP`). The first account of an instance
+/// is always allowed: it becomes the admin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignUpPolicy {
+    Open,
+    Invite,
+    Closed,
+}
+
+impl SignUpPolicy {
+    /// From the validated setting.
+    #[must_use]
+    pub fn from_setting(value: &str) -> Self {
+        match value {
+            "open" => Self::Open,
+            "closed" => Self::Closed,
+            _ => Self::Invite,
+        }
+    }
+
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Invite => "invite",
+            Self::Closed => "closed",
+        }
+    }
+}
+
+/// Claims of a locally issued access token.
 #[derive(Debug, Serialize, Deserialize)]
 struct Claims {
     sub: String,
+    /// The session the token belongs to.
+    sid: String,
     email: String,
     iss: String,
     aud: String,
@@ -37,63 +72,143 @@ struct Claims {
 
 /// A signed-in account as the SPA sees it.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AccountView {
     pub id: String,
     pub email: String,
+    pub is_admin: bool,
 }
 
-/// Local sign-up, login and token verification.
+/// A fresh access token.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IssuedToken {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// What a sign-in or sign-up answers.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignedIn {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+    pub user: AccountView,
+}
+
+/// What the local accounts need besides the database.
+pub struct LocalAccountsConfig {
+    pub jwt_key: Option<Vec<u8>>,
+    pub token_ttl: Duration,
+    pub session_ttl: Duration,
+    pub sign_up: SignUpPolicy,
+}
+
+/// Local sign-up, sign-in, sessions and token verification.
 pub struct LocalAccounts {
     accounts: AccountStore,
+    members: Members,
+    sessions: Sessions,
+    invitations: Invitations,
+    hashing: PasswordHashing,
+    limiter: LoginLimiter,
+    revocations: Revocations,
     encoding_key: EncodingKey,
     decoding_key: DecodingKey,
     token_ttl: Duration,
-    attempts_by_email: Arc<DefaultKeyedRateLimiter<String>>,
-    attempts_by_client: Arc<DefaultKeyedRateLimiter<String>>,
+    session_ttl: Duration,
+    sign_up: SignUpPolicy,
     /// Verified against when the email is unknown, so both failures take the same time.
     dummy_hash: String,
 }
 
+/// What [`LocalAccounts`] shares with the rest of the gateway.
+pub struct LocalAccountsParts {
+    pub hashing: PasswordHashing,
+    pub limiter: LoginLimiter,
+    pub revocations: Revocations,
+}
+
 impl LocalAccounts {
-    /// Loads (or creates) the signing key under `data_dir`.
+    /// Loads (or creates) the signing key.
     ///
     /// # Errors
     /// The key file cannot be read or written.
     pub fn new(
-        db: DatabaseConnection,
+        db: &DatabaseConnection,
         data_dir: &Path,
-        token_ttl: Duration,
-        attempts_per_minute: u32,
+        config: LocalAccountsConfig,
+        parts: LocalAccountsParts,
     ) -> Result<Self, AuthError> {
-        let key = load_or_create_key(&data_dir.join("auth").join("jwt-hs256.key"))?;
-        let quota = Quota::per_minute(
-            NonZeroU32::new(attempts_per_minute.max(1)).unwrap_or(NonZeroU32::MIN),
-        );
-        let dummy_hash = hash_password("not-a-real-password")?;
+        let key = match config.jwt_key {
+            Some(key) => key,
+            None => scribevault_core::key_file::load_or_create(
+                &data_dir.join("auth").join("jwt-hs256.key"),
+            )
+            .map_err(AuthError::Internal)?,
+        };
         Ok(Self {
-            accounts: AccountStore::new(db),
+            accounts: AccountStore::new(db.clone()),
+            members: Members::new(db.clone()),
+            sessions: Sessions::new(db.clone()),
+            invitations: Invitations::new(db.clone()),
+            hashing: parts.hashing,
+            limiter: parts.limiter,
+            revocations: parts.revocations,
             encoding_key: EncodingKey::from_secret(&key),
             decoding_key: DecodingKey::from_secret(&key),
-            token_ttl,
-            attempts_by_email: Arc::new(RateLimiter::keyed(quota)),
-            attempts_by_client: Arc::new(RateLimiter::keyed(quota)),
-            dummy_hash,
+            token_ttl: config.token_ttl,
+            session_ttl: config.session_ttl,
+            sign_up: config.sign_up,
+            dummy_hash: super::password::hash_password("not-a-real-password")?,
         })
     }
 
-    /// Creates an account and signs it in.
+    #[must_use]
+    pub fn sign_up_policy(&self) -> SignUpPolicy {
+        self.sign_up
+    }
+
+    /// Creates an account and signs it in. The first account of the instance needs nothing
+    /// and becomes its admin; after that the policy decides.
     ///
     /// # Errors
-    /// Invalid email, short password, duplicate email.
+    /// Rate limit, invitation required or sign-up closed, invalid email or password, taken
+    /// email.
     pub async fn sign_up(
         &self,
         email: &str,
         password: &str,
-    ) -> Result<(String, AccountView), AuthError> {
-        let email = normalise_email(email)?;
-        if password.chars().count() < MIN_PASSWORD_CHARS {
-            return Err(AuthError::PasswordTooShort);
+        invitation: Option<&str>,
+        client: &str,
+    ) -> Result<SignedIn, AuthError> {
+        if let Verdict::Blocked(wait) =
+            self.limiter.check_sign_up(client).await.map_err(internal)?
+        {
+            return Err(AuthError::RateLimited(wait.as_secs()));
         }
+        let now = Utc::now();
+        let first = self.members.is_empty().await.map_err(internal)?;
+        let invitation = if first {
+            None
+        } else {
+            match self.sign_up {
+                SignUpPolicy::Open => None,
+                SignUpPolicy::Closed => return Err(AuthError::SignUpClosed),
+                SignUpPolicy::Invite => {
+                    let secret = invitation.ok_or(AuthError::InvitationRequired)?;
+                    Some(
+                        self.invitations
+                            .find_open(secret, now)
+                            .await
+                            .map_err(internal)?
+                            .ok_or(AuthError::InvitationRequired)?,
+                    )
+                }
+            }
+        };
+        let email = normalise_email(email)?;
+        check_password_shape(password)?;
         if self
             .accounts
             .by_email(&email)
@@ -103,112 +218,334 @@ impl LocalAccounts {
         {
             return Err(AuthError::EmailTaken);
         }
-        let password = password.to_owned();
-        let password_hash = tokio::task::spawn_blocking(move || hash_password(&password))
+        let password_hash = self.hashing.hash(password).await?;
+        let user_id = uuid::Uuid::new_v4().to_string();
+        match self
+            .accounts
+            .insert(user_id.clone(), email.clone(), password_hash, now)
             .await
-            .map_err(internal)??;
-        let account = match self.accounts.insert(email, password_hash, Utc::now()).await {
-            Ok(account) => account,
+        {
+            Ok(_) => {}
             // Two sign-ups racing for one email: the unique index decides.
             Err(InsertAccountError::EmailTaken) => return Err(AuthError::EmailTaken),
             Err(InsertAccountError::Database(error)) => return Err(internal(error)),
-        };
-        self.issue(&account)
+        }
+        if let Some(invitation) = invitation
+            && !self
+                .invitations
+                .consume(&invitation.id, &user_id, now)
+                .await
+                .map_err(internal)?
+        {
+            // Another sign-up used the link first.
+            self.accounts.delete(&user_id).await.map_err(internal)?;
+            return Err(AuthError::InvitationRequired);
+        }
+        let member = self
+            .members
+            .insert(&user_id, &email, now)
+            .await
+            .map_err(internal)?;
+        self.start_session(&member, now).await
     }
 
-    /// Checks the password and signs in. Rate-limited per email and per client address.
+    /// Checks the password and signs in. Limited per (account, client) pair.
     ///
     /// # Errors
-    /// Rate limit, unknown email or wrong password (one message for both).
+    /// Rate limit, unknown email or wrong password (one message for both), disabled account.
     pub async fn log_in(
         &self,
         email: &str,
         password: &str,
         client: &str,
-    ) -> Result<(String, AccountView), AuthError> {
+    ) -> Result<SignedIn, AuthError> {
         let email = normalise_email(email).map_err(|_| AuthError::InvalidCredentials)?;
-        let email_ok = self.attempts_by_email.check_key(&email).is_ok();
-        let client_ok = self
-            .attempts_by_client
-            .check_key(&client.to_owned())
-            .is_ok();
-        if !email_ok || !client_ok {
-            return Err(AuthError::RateLimited);
+        if let Verdict::Blocked(wait) = self
+            .limiter
+            .check_login(&email, client)
+            .await
+            .map_err(internal)?
+        {
+            return Err(AuthError::RateLimited(wait.as_secs()));
+        }
+        if password.len() > MAX_PASSWORD_BYTES {
+            return Err(AuthError::InvalidCredentials);
         }
         let account = self.accounts.by_email(&email).await.map_err(internal)?;
-        let stored_hash = account.as_ref().map_or_else(
-            || self.dummy_hash.clone(),
-            |account| account.password_hash.clone(),
-        );
-        let password = password.to_owned();
-        let matches = tokio::task::spawn_blocking(move || verify_password(&password, &stored_hash))
+        let stored_hash = account
+            .as_ref()
+            .map_or(self.dummy_hash.as_str(), |account| {
+                account.password_hash.as_str()
+            });
+        let matches = self.hashing.verify(password, stored_hash).await?;
+        let Some(account) = account.filter(|_| matches) else {
+            self.limiter
+                .record_failure(&email, client)
+                .await
+                .map_err(internal)?;
+            return Err(AuthError::InvalidCredentials);
+        };
+        self.limiter
+            .record_success(&email, client)
             .await
             .map_err(internal)?;
-        match account {
-            Some(account) if matches => self.issue(&account),
-            _ => Err(AuthError::InvalidCredentials),
+        let now = Utc::now();
+        let member = match self.members.get(&account.id).await.map_err(internal)? {
+            Some(member) => member,
+            // An account whose member row is missing (made by hand): it joins now.
+            None => self
+                .members
+                .insert(&account.id, &account.email, now)
+                .await
+                .map_err(internal)?,
+        };
+        if member.disabled {
+            return Err(AuthError::AccountDisabled);
         }
+        self.members
+            .record_sign_in(&member.user_id, now)
+            .await
+            .map_err(internal)?;
+        self.start_session(&member, now).await
     }
 
-    fn issue(&self, account: &Account) -> Result<(String, AccountView), AuthError> {
-        let now = Utc::now().timestamp();
+    async fn start_session(
+        &self,
+        member: &Member,
+        now: DateTime<Utc>,
+    ) -> Result<SignedIn, AuthError> {
+        let session = self
+            .sessions
+            .start(&member.user_id, now, now + self.session_ttl)
+            .await
+            .map_err(internal)?;
+        let issued = self.issue(&member.user_id, &member.email, &session.id, now)?;
+        Ok(SignedIn {
+            token: issued.token,
+            expires_at: issued.expires_at,
+            user: AccountView {
+                id: member.user_id.clone(),
+                email: member.email.clone(),
+                is_admin: member.is_admin,
+            },
+        })
+    }
+
+    /// A new access token for the session a token names, and the session extended by its
+    /// lifetime. The token may have expired (a laptop that slept, a tab reopened): its signature
+    /// and its session decide, so a user is not thrown out while the session lives.
+    ///
+    /// # Errors
+    /// Not our token, the session has ended, the account is disabled.
+    pub async fn refresh(&self, token: &str) -> Result<IssuedToken, AuthError> {
+        let claims = self.decode(token, false)?;
+        let caller = self.caller_of(claims).await?;
+        let session = caller
+            .session
+            .as_deref()
+            .ok_or_else(|| AuthError::InvalidToken("not a local session".into()))?;
+        let now = Utc::now();
+        if !self
+            .sessions
+            .renew(session, now, now + self.session_ttl)
+            .await
+            .map_err(internal)?
+        {
+            return Err(AuthError::InvalidToken("session ended".into()));
+        }
+        self.issue(caller.user.as_str(), &caller.email, session, now)
+    }
+
+    /// Ends the caller's session.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn log_out(&self, caller: &Caller) -> Result<(), AuthError> {
+        if let Some(session) = &caller.session {
+            self.sessions
+                .end(session, Utc::now())
+                .await
+                .map_err(internal)?;
+            self.revocations.announce(Revoked::Session(session.clone()));
+        }
+        Ok(())
+    }
+
+    /// Ends every session of `user` (sign out everywhere, a disabled account).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn end_sessions(&self, user: &str, except: Option<&str>) -> Result<(), AuthError> {
+        self.sessions
+            .end_all(user, except, Utc::now())
+            .await
+            .map_err(internal)?;
+        // Sockets re-verify their token on this: those of the sessions just ended close, the
+        // kept session's stays open.
+        self.revocations.announce(Revoked::User(user.to_owned()));
+        Ok(())
+    }
+
+    /// Changes the caller's password; every other session ends.
+    ///
+    /// # Errors
+    /// Wrong current password, bad new password.
+    pub async fn change_password(
+        &self,
+        caller: &Caller,
+        current: &str,
+        new: &str,
+    ) -> Result<IssuedToken, AuthError> {
+        let account = self
+            .accounts
+            .by_id(caller.user.as_str())
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| AuthError::InvalidToken("account gone".into()))?;
+        if current.len() > MAX_PASSWORD_BYTES
+            || !self.hashing.verify(current, &account.password_hash).await?
+        {
+            return Err(AuthError::WrongCurrentPassword);
+        }
+        check_password_shape(new)?;
+        let hash = self.hashing.hash(new).await?;
+        self.accounts
+            .set_password_hash(&account.id, hash)
+            .await
+            .map_err(internal)?;
+        self.end_sessions(&account.id, caller.session.as_deref())
+            .await?;
+        let session = caller
+            .session
+            .as_deref()
+            .ok_or_else(|| AuthError::InvalidToken("not a local session".into()))?;
+        self.issue(caller.user.as_str(), &caller.email, session, Utc::now())
+    }
+
+    /// Sets a new password for `email` and ends every session (the owner locked out, from the
+    /// command line).
+    ///
+    /// # Errors
+    /// No such account, or database failure.
+    pub async fn reset_password(&self, email: &str, password: &str) -> Result<(), AuthError> {
+        let email = normalise_email(email)?;
+        check_password_shape(password)?;
+        let account = self
+            .accounts
+            .by_email(&email)
+            .await
+            .map_err(internal)?
+            .ok_or(AuthError::InvalidCredentials)?;
+        let hash = self.hashing.hash(password).await?;
+        self.accounts
+            .set_password_hash(&account.id, hash)
+            .await
+            .map_err(internal)?;
+        self.end_sessions(&account.id, None).await
+    }
+
+    /// Removes the credentials and sessions of a deleted member.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn forget(&self, user: &str) -> Result<(), AuthError> {
+        self.accounts.delete(user).await.map_err(internal)?;
+        self.sessions.delete_all(user).await.map_err(internal)?;
+        self.revocations.announce(Revoked::User(user.to_owned()));
+        Ok(())
+    }
+
+    fn issue(
+        &self,
+        user: &str,
+        email: &str,
+        session: &str,
+        now: DateTime<Utc>,
+    ) -> Result<IssuedToken, AuthError> {
+        let ttl = chrono::Duration::from_std(self.token_ttl).map_err(internal)?;
+        let expires_at = now + ttl;
         let claims = Claims {
-            sub: account.id.clone(),
-            email: account.email.clone(),
+            sub: user.to_owned(),
+            sid: session.to_owned(),
+            email: email.to_owned(),
             iss: ISSUER.to_owned(),
             aud: AUDIENCE.to_owned(),
-            iat: now,
-            exp: now + i64::try_from(self.token_ttl.as_secs()).unwrap_or(i64::MAX / 2),
+            iat: now.timestamp(),
+            exp: expires_at.timestamp(),
         };
         let token =
             jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding_key)
                 .map_err(internal)?;
-        Ok((
-            token,
-            AccountView {
-                id: account.id.clone(),
-                email: account.email.clone(),
-            },
-        ))
+        Ok(IssuedToken { token, expires_at })
+    }
+}
+
+impl LocalAccounts {
+    /// The claims of a token we signed; `check_expiry` off only for renewal.
+    fn decode(&self, token: &str, check_expiry: bool) -> Result<Claims, AuthError> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.leeway = 5;
+        validation.validate_exp = check_expiry;
+        jsonwebtoken::decode::<Claims>(token, &self.decoding_key, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| AuthError::InvalidToken(e.to_string()))
+    }
+
+    /// The caller a token's claims name, if the member may come in and the session lives.
+    async fn caller_of(&self, claims: Claims) -> Result<Caller, AuthError> {
+        // The member first: a disabled account is told so, not just signed out.
+        let member = self
+            .members
+            .get(&claims.sub)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
+        if member.disabled {
+            return Err(AuthError::AccountDisabledToken);
+        }
+        let session = self
+            .sessions
+            .get(&claims.sid)
+            .await
+            .map_err(internal)?
+            .filter(|session| session.user_id == claims.sub && session.is_live(Utc::now()))
+            .ok_or_else(|| AuthError::InvalidToken("session ended".into()))?;
+        Ok(Caller {
+            user: UserId::new(member.user_id),
+            email: member.email,
+            is_admin: member.is_admin,
+            session: Some(session.id),
+            expires_at: claims.exp,
+        })
     }
 }
 
 #[async_trait::async_trait]
 impl TokenVerifier for LocalAccounts {
-    async fn verify(&self, token: &str) -> Result<UserId, AuthError> {
-        let mut validation = Validation::new(Algorithm::HS256);
-        validation.set_issuer(&[ISSUER]);
-        validation.set_audience(&[AUDIENCE]);
-        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        validation.leeway = 30;
-        let data = jsonwebtoken::decode::<Claims>(token, &self.decoding_key, &validation)
-            .map_err(|e| AuthError::InvalidToken(e.to_string()))?;
-        Ok(UserId::new(data.claims.sub))
+    async fn verify(&self, token: &str) -> Result<Caller, AuthError> {
+        let claims = self.decode(token, true)?;
+        self.caller_of(claims).await
     }
 }
 
-fn internal(error: impl std::fmt::Display) -> AuthError {
-    AuthError::Internal(error.to_string())
-}
-
-fn hash_password(password: &str) -> Result<String, AuthError> {
-    let salt = SaltString::generate(&mut OsRng);
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|hash| hash.to_string())
-        .map_err(internal)
-}
-
-fn verify_password(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored).is_ok_and(|hash| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &hash)
-            .is_ok()
-    })
+fn check_password_shape(password: &str) -> Result<(), AuthError> {
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(AuthError::PasswordTooShort);
+    }
+    if password.len() > MAX_PASSWORD_BYTES {
+        return Err(AuthError::PasswordTooLong);
+    }
+    Ok(())
 }
 
 /// Lower-cases and checks the shape `local@domain.tld`, with no spaces.
-fn normalise_email(email: &str) -> Result<String, AuthError> {
+///
+/// # Errors
+/// Not a plausible address.
+pub fn normalise_email(email: &str) -> Result<String, AuthError> {
     let email = email.trim().to_lowercase();
     let valid = email.len() <= 254
         && !email.chars().any(char::is_whitespace)
@@ -223,10 +560,6 @@ fn normalise_email(email: &str) -> Result<String, AuthError> {
     } else {
         Err(AuthError::InvalidEmail)
     }
-}
-
-fn load_or_create_key(path: &Path) -> Result<Vec<u8>, AuthError> {
-    scribevault_core::key_file::load_or_create(path).map_err(AuthError::Internal)
 }
 
 #[cfg(test)]
@@ -254,9 +587,15 @@ mod tests {
     }
 
     #[test]
-    fn password_hashes_verify_only_the_right_password() {
-        let hash = hash_password("correct horse").unwrap();
-        assert!(verify_password("correct horse", &hash));
-        assert!(!verify_password("wrong horse", &hash));
+    fn passwords_have_a_floor_and_a_ceiling() {
+        assert!(matches!(
+            check_password_shape("short"),
+            Err(AuthError::PasswordTooShort)
+        ));
+        assert!(check_password_shape("long enough").is_ok());
+        assert!(matches!(
+            check_password_shape(&"x".repeat(1025)),
+            Err(AuthError::PasswordTooLong)
+        ));
     }
 }

@@ -1,19 +1,29 @@
-//! Authentication at the edge: a middleware that refuses every `/api` request without a valid
-//! token (except `/api/auth/*`), and the [`AuthenticatedUser`] extractor handlers use to learn
-//! who is calling. Tokens are verified by a [`TokenVerifier`]: local accounts or an OIDC issuer.
+//! Authentication at the edge. Routes declare their access level in the route table
+//! (`routes::table`): public, signed in, or admin. The signed-in ones are wrapped with
+//! [`require_authentication`], which verifies the bearer token with a [`TokenVerifier`] (local
+//! accounts or an OIDC issuer) and checks the member is not disabled; admin routes also with
+//! [`require_admin`]. Handlers learn the caller from [`AuthenticatedUser`] or [`AdminUser`].
+
+pub mod client_address;
+pub mod invitations;
+pub mod limiter;
+pub mod local;
+pub mod members;
+pub mod oidc;
+pub mod password;
+pub mod sessions;
 
 mod account_store;
-pub mod local;
-pub mod oidc;
 
 use std::future::{Ready, ready};
 use std::sync::Arc;
 
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::{FromRequest, HttpMessage as _, HttpRequest, web};
 use scribevault_core::{ErrorCode, UserId};
+use tokio::sync::broadcast;
 
 use crate::error::ApiError;
 
@@ -23,8 +33,8 @@ pub enum AuthError {
     /// No bearer token was sent.
     #[error("Authentication required")]
     MissingToken,
-    /// The token is malformed, expired, of the wrong algorithm, issuer or audience, or signed
-    /// by another key. Callers learn nothing more specific.
+    /// The token is malformed, expired, of the wrong algorithm, issuer, audience or client,
+    /// signed by another key, or its session has ended. Callers learn nothing more specific.
     #[error("Invalid or expired token")]
     InvalidToken(String),
     /// Email is not a plausible address.
@@ -33,22 +43,53 @@ pub enum AuthError {
     /// Password under 8 characters.
     #[error("Password must be at least 8 characters")]
     PasswordTooShort,
-    /// An account with this email exists.
-    #[error("An account with this email already exists")]
+    /// Password over 1,024 bytes (argon2 would hash a megabyte as readily).
+    #[error("Password must be at most 1024 characters")]
+    PasswordTooLong,
+    /// The sign-up cannot create this account (the email is taken). Worded so that it does not
+    /// confirm which emails have accounts.
+    #[error("Could not create an account with these details. If you already have one, sign in.")]
     EmailTaken,
     /// Unknown email or wrong password: one message for both, so accounts cannot be probed.
     #[error("Invalid email or password")]
     InvalidCredentials,
-    /// Too many attempts for this email or client.
-    #[error("Too many login attempts. Please try again in a minute.")]
-    RateLimited,
+    /// The current password given to change it is wrong.
+    #[error("The current password is not correct")]
+    WrongCurrentPassword,
+    /// Too many attempts for this account from this client, or from this client.
+    #[error("Too many attempts. Please try again in {0} seconds.")]
+    RateLimited(u64),
+    /// Sign-up needs an invitation this request did not carry (or whose link expired or was
+    /// used).
+    #[error(
+        "Sign-up on this instance needs an invitation. Ask its owner for an invitation link; an invitation works once and expires."
+    )]
+    InvitationRequired,
+    /// Sign-up is closed.
+    #[error("Sign-up is closed on this instance. Ask its owner to create your account.")]
+    SignUpClosed,
+    /// The member was disabled by an admin (at sign-in: the password was right).
+    #[error("This account is disabled. Ask the instance's owner to enable it.")]
+    AccountDisabled,
+    /// A token of a disabled member: 401, so the SPA signs out at once, with the reason.
+    #[error("This account is disabled. Ask the instance's owner to enable it.")]
+    AccountDisabledToken,
+    /// OIDC: the token is valid but its user is not on the instance's allow-list.
+    #[error("{0} is not allowed on this instance. Ask its owner to add you.")]
+    NotAllowed(String),
+    /// An admin route called by a member who is not an admin.
+    #[error("Only an admin of this instance can do this")]
+    AdminOnly,
     /// Local accounts are not enabled (OIDC mode).
     #[error("Local accounts are disabled; sign in through the identity provider")]
     LocalAccountsDisabled,
+    /// Every password-hashing permit stayed busy for longer than a sign-in should wait.
+    #[error("The server is busy. Please try again in a moment.")]
+    Busy,
     /// The identity provider's keys cannot be fetched.
     #[error("identity provider unavailable: {0}")]
     ProviderUnavailable(String),
-    /// Unexpected failure (database, hashing).
+    /// Unexpected failure (database, hashing, cache).
     #[error("authentication failure: {0}")]
     Internal(String),
 }
@@ -58,12 +99,21 @@ impl From<AuthError> for ApiError {
         let code = match &error {
             AuthError::MissingToken
             | AuthError::InvalidToken(_)
+            | AuthError::AccountDisabledToken
             | AuthError::InvalidCredentials => ErrorCode::Unauthenticated,
-            AuthError::InvalidEmail | AuthError::PasswordTooShort => ErrorCode::BadRequest,
+            AuthError::InvalidEmail
+            | AuthError::PasswordTooShort
+            | AuthError::PasswordTooLong
+            | AuthError::WrongCurrentPassword => ErrorCode::BadRequest,
             AuthError::EmailTaken => ErrorCode::Conflict,
-            AuthError::RateLimited => ErrorCode::TooManyRequests,
+            AuthError::RateLimited(_) => ErrorCode::TooManyRequests,
+            AuthError::InvitationRequired
+            | AuthError::SignUpClosed
+            | AuthError::AccountDisabled
+            | AuthError::NotAllowed(_)
+            | AuthError::AdminOnly => ErrorCode::Forbidden,
             AuthError::LocalAccountsDisabled => ErrorCode::NotFound,
-            AuthError::ProviderUnavailable(_) => ErrorCode::Unavailable,
+            AuthError::Busy | AuthError::ProviderUnavailable(_) => ErrorCode::Unavailable,
             AuthError::Internal(detail) => return ApiError::internal(detail),
         };
         if let AuthError::InvalidToken(reason) = &error {
@@ -76,18 +126,83 @@ impl From<AuthError> for ApiError {
     }
 }
 
+/// The credentials table, for the operator's password reset.
+pub(crate) fn account_store_for_operator(
+    db: sea_orm::DatabaseConnection,
+) -> account_store::AccountStore {
+    account_store::AccountStore::new(db)
+}
+
+pub(crate) fn internal(error: impl std::fmt::Display) -> AuthError {
+    AuthError::Internal(error.to_string())
+}
+
+/// A verified caller: who, whether an admin, and until when the token holds.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    pub user: UserId,
+    pub email: String,
+    pub is_admin: bool,
+    /// The local session the token belongs to (none for OIDC tokens).
+    pub session: Option<String>,
+    /// Unix seconds after which the token is refused.
+    pub expires_at: i64,
+}
+
 /// Verifies bearer tokens.
 #[async_trait::async_trait]
 pub trait TokenVerifier: Send + Sync {
-    /// The user a valid token belongs to.
-    async fn verify(&self, token: &str) -> Result<UserId, AuthError>;
+    /// The member a valid token belongs to, if the member may use the instance now.
+    async fn verify(&self, token: &str) -> Result<Caller, AuthError>;
 }
 
 /// The verifier in use, shared by the middleware and the realtime socket.
 pub type SharedVerifier = Arc<dyn TokenVerifier>;
 
+/// What ended: one session, or every session of a user (sign-out everywhere, password
+/// change, disabled or deleted account).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Revoked {
+    Session(String),
+    User(String),
+}
+
+/// Tells this replica's open sockets that a session or user ended, so they close at once
+/// (sockets on other replicas find out when they re-check their token).
+#[derive(Clone)]
+pub struct Revocations(broadcast::Sender<Revoked>);
+
+impl Default for Revocations {
+    fn default() -> Self {
+        Self(broadcast::channel(256).0)
+    }
+}
+
+impl Revocations {
+    pub fn announce(&self, revoked: Revoked) {
+        // No open socket: nobody to tell.
+        let _ = self.0.send(revoked);
+    }
+
+    #[must_use]
+    pub fn subscribe(&self) -> broadcast::Receiver<Revoked> {
+        self.0.subscribe()
+    }
+}
+
+impl Revoked {
+    /// Whether the socket of `caller` must re-check its token.
+    #[must_use]
+    pub fn concerns(&self, caller: &Caller) -> bool {
+        match self {
+            Self::Session(session) => caller.session.as_deref() == Some(session.as_str()),
+            Self::User(user) => caller.user.as_str() == user,
+        }
+    }
+}
+
 /// The bearer token of a request, if any.
-fn bearer_token(request: &HttpRequest) -> Option<&str> {
+pub(crate) fn bearer_token(request: &HttpRequest) -> Option<&str> {
     let value = request
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)?
@@ -100,46 +215,93 @@ fn bearer_token(request: &HttpRequest) -> Option<&str> {
         .filter(|token| !token.is_empty())
 }
 
-/// Lets through `/api/auth/*`, the signed export links (`/api/library/exports/*`, whose
-/// signature the library checks: a browser download carries no bearer header) and non-API
-/// paths; every other `/api` request needs a valid token.
+/// Wraps every signed-in route: a valid token of a member who may use the instance, or 401/403.
+/// A refusal is answered as a response, not raised as a middleware error, so the outer
+/// middleware (security headers, metrics) see it like any other answer.
 pub async fn require_authentication(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let path = request.path();
-    let protected = (path == "/api" || path.starts_with("/api/"))
-        && !path.starts_with("/api/auth/")
-        && !path.starts_with("/api/library/exports/");
-    if protected {
-        let verifier = request
-            .app_data::<web::Data<SharedVerifier>>()
-            .cloned()
-            .ok_or_else(|| ApiError::internal("no token verifier configured"))?;
-        let token = bearer_token(request.request())
-            .ok_or(AuthError::MissingToken)
-            .map_err(ApiError::from)?;
-        let user = verifier.verify(token).await.map_err(ApiError::from)?;
-        request.extensions_mut().insert(user);
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let Some(verifier) = request.app_data::<web::Data<SharedVerifier>>().cloned() else {
+        return Ok(refuse(
+            request,
+            ApiError::internal("no token verifier configured"),
+        ));
+    };
+    let Some(token) = bearer_token(request.request()).map(str::to_owned) else {
+        return Ok(refuse(request, AuthError::MissingToken.into()));
+    };
+    match verifier.verify(&token).await {
+        Ok(caller) => {
+            request.extensions_mut().insert(caller);
+            Ok(next.call(request).await?.map_into_left_body())
+        }
+        Err(error) => Ok(refuse(request, error.into())),
     }
-    next.call(request).await
 }
 
-/// The verified caller of a protected route.
+/// Wraps every admin route (inside [`require_authentication`]): 403 for other members.
+pub async fn require_admin(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let is_admin = request
+        .extensions()
+        .get::<Caller>()
+        .is_some_and(|caller| caller.is_admin);
+    if !is_admin {
+        return Ok(refuse(request, AuthError::AdminOnly.into()));
+    }
+    Ok(next.call(request).await?.map_into_left_body())
+}
+
+fn refuse<B>(request: ServiceRequest, error: ApiError) -> ServiceResponse<EitherBody<B>> {
+    request.error_response(error).map_into_right_body()
+}
+
+/// The verified caller of a signed-in route.
 pub struct AuthenticatedUser(pub UserId);
+
+fn caller_of(request: &HttpRequest) -> Result<Caller, ApiError> {
+    request
+        .extensions()
+        .get::<Caller>()
+        .cloned()
+        .ok_or_else(|| AuthError::MissingToken.into())
+}
 
 impl FromRequest for AuthenticatedUser {
     type Error = ApiError;
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
-        ready(
-            request
-                .extensions()
-                .get::<UserId>()
-                .cloned()
-                .map(AuthenticatedUser)
-                .ok_or_else(|| AuthError::MissingToken.into()),
-        )
+        ready(caller_of(request).map(|caller| Self(caller.user)))
+    }
+}
+
+impl FromRequest for Caller {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        ready(caller_of(request))
+    }
+}
+
+/// The verified caller of an admin route.
+pub struct AdminUser(pub Caller);
+
+impl FromRequest for AdminUser {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        ready(caller_of(request).and_then(|caller| {
+            if caller.is_admin {
+                Ok(Self(caller))
+            } else {
+                Err(AuthError::AdminOnly.into())
+            }
+        }))
     }
 }

@@ -9,7 +9,7 @@ use super::registry::EngineSessions;
 use super::request_error::EngineRequestError;
 use super::session::{SessionDeps, Via};
 use super::websocket;
-use crate::auth::SharedVerifier;
+use crate::auth::{Revocations, SharedVerifier};
 
 /// The Engine.IO query parameters.
 struct EngineQuery {
@@ -48,6 +48,7 @@ pub async fn socket_io_endpoint(
     body: web::Payload,
     hub: web::Data<RealtimeHub>,
     verifier: web::Data<SharedVerifier>,
+    revocations: web::Data<Revocations>,
     sessions: web::Data<EngineSessions>,
 ) -> Result<HttpResponse, actix_web::Error> {
     let query = EngineQuery::parse(request.query_string());
@@ -57,6 +58,7 @@ pub async fn socket_io_endpoint(
     let deps = SessionDeps {
         hub: hub.get_ref().clone(),
         verifier: verifier.get_ref().clone(),
+        revocations: revocations.get_ref().clone(),
         config: sessions.config(),
     };
     let transport = match query.transport.as_deref() {

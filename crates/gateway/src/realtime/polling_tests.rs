@@ -18,17 +18,23 @@ use super::engine::RECORD_SEPARATOR;
 use super::hub::RealtimeHub;
 use super::registry::EngineSessions;
 use super::socket_io_endpoint;
-use crate::auth::{AuthError, SharedVerifier, TokenVerifier};
+use crate::auth::{AuthError, Caller, Revocations, SharedVerifier, TokenVerifier};
 
 /// Accepts `token-of-<user>` as a token of `<user>`.
 struct FakeVerifier;
 
 #[async_trait::async_trait]
 impl TokenVerifier for FakeVerifier {
-    async fn verify(&self, token: &str) -> Result<UserId, AuthError> {
+    async fn verify(&self, token: &str) -> Result<Caller, AuthError> {
         token
             .strip_prefix("token-of-")
-            .map(UserId::new)
+            .map(|user| Caller {
+                user: UserId::new(user),
+                email: format!("{user}@example.org"),
+                is_admin: false,
+                session: None,
+                expires_at: chrono::Utc::now().timestamp() + 3600,
+            })
             .ok_or_else(|| AuthError::InvalidToken("not a test token".into()))
     }
 }
@@ -51,6 +57,7 @@ async fn gateway(config: RealtimeConfig) -> Gateway {
             App::new()
                 .app_data(web::Data::new(hub.clone()))
                 .app_data(web::Data::new(verifier))
+                .app_data(web::Data::new(Revocations::default()))
                 .app_data(web::Data::new(sessions.clone()))
                 .route("/socket.io/", web::route().to(socket_io_endpoint)),
         )

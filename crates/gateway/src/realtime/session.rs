@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use super::config::RealtimeConfig;
@@ -21,7 +21,7 @@ use super::engine::{self, EnginePacket};
 use super::hub::RealtimeHub;
 use super::registry::EngineSessions;
 use super::socket::SocketIo;
-use crate::auth::SharedVerifier;
+use crate::auth::{Caller, Revocations, Revoked, SharedVerifier};
 
 /// Commands queued for one session: enough for a burst of frames, small enough that a client
 /// flooding a WebSocket is slowed down by its own socket.
@@ -91,6 +91,10 @@ pub enum Ended {
     BufferOverflow,
     /// Nothing can reach the session any more.
     Abandoned,
+    /// The token it connected with expired (the client reconnects with its renewed one).
+    TokenExpired,
+    /// Its session was ended or its account disabled or deleted.
+    Revoked,
 }
 
 /// How transports reach a session.
@@ -137,6 +141,7 @@ impl Drop for PostGuard {
 pub struct SessionDeps {
     pub hub: RealtimeHub,
     pub verifier: SharedVerifier,
+    pub revocations: Revocations,
     pub config: Arc<RealtimeConfig>,
 }
 
@@ -190,7 +195,12 @@ struct Session {
     buffer: VecDeque<String>,
     transport: Transport,
     pong_deadline: Option<Instant>,
+    revocations: broadcast::Receiver<Revoked>,
 }
+
+/// How often a connected session re-checks its token, for revocations announced on other
+/// replicas (this replica's arrive at once).
+const RECHECK_INTERVAL: Duration = Duration::from_secs(30);
 
 impl Session {
     fn new(
@@ -214,6 +224,7 @@ impl Session {
             buffer: VecDeque::from([deps.config.open_packet(sid, upgrades)]),
             transport,
             pong_deadline: None,
+            revocations: deps.revocations.subscribe(),
         };
         (handle, session)
     }
@@ -251,6 +262,8 @@ impl Session {
             self.config.ping_interval,
         );
         ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut recheck = tokio::time::interval_at(started + RECHECK_INTERVAL, RECHECK_INTERVAL);
+        recheck.set_missed_tick_behavior(MissedTickBehavior::Delay);
         if let Err(ended) = self.flush().await {
             return ended;
         }
@@ -261,6 +274,12 @@ impl Session {
                 .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             let has_room = self.buffer.len() < self.config.max_buffered_events;
             let authenticated = self.socket.is_authenticated();
+            // The transport closes when the token expires: the client reconnects with its
+            // renewed token (socket.io-client does on a closed transport).
+            let token_deadline = self.socket.caller().map_or_else(
+                || Instant::now() + Duration::from_secs(3600),
+                token_deadline,
+            );
             tokio::select! {
                 command = self.commands.recv() => {
                     let Some(command) = command else { return Ended::Abandoned };
@@ -277,6 +296,25 @@ impl Session {
                 () = tokio::time::sleep_until(pong_deadline) => return Ended::PingTimeout,
                 () = tokio::time::sleep_until(connect_deadline), if !authenticated => {
                     return Ended::ConnectTimeout;
+                }
+                () = tokio::time::sleep_until(token_deadline), if authenticated => {
+                    return Ended::TokenExpired;
+                }
+                revoked = self.revocations.recv(), if authenticated => {
+                    let concerned = match &revoked {
+                        Ok(revoked) => self.socket.caller().is_some_and(|caller| revoked.concerns(caller)),
+                        // Missed some: check.
+                        Err(broadcast::error::RecvError::Lagged(_)) => true,
+                        Err(broadcast::error::RecvError::Closed) => false,
+                    };
+                    if concerned && !self.socket.token_still_valid().await {
+                        return Ended::Revoked;
+                    }
+                }
+                _ = recheck.tick(), if authenticated => {
+                    if !self.socket.token_still_valid().await {
+                        return Ended::Revoked;
+                    }
                 }
             }
             if self.buffer.len()
@@ -413,6 +451,12 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// When `caller`'s token stops being accepted.
+fn token_deadline(caller: &Caller) -> Instant {
+    let left = caller.expires_at - chrono::Utc::now().timestamp();
+    Instant::now() + Duration::from_secs(u64::try_from(left.max(0)).unwrap_or(0))
 }
 
 fn answer<T>(done: Option<oneshot::Sender<T>>, value: T) {

@@ -8,7 +8,11 @@ use serde_json::{Value, json};
 
 use super::hub::{RealtimeHub, SocketSender};
 use super::packet::{self, ClientPacket};
-use crate::auth::SharedVerifier;
+use crate::auth::{Caller, SharedVerifier};
+
+/// The only namespace the app serves. Any other is refused, so a client cannot make the
+/// session hold an unbounded set of (up to megabyte-long) names.
+const MAIN_NAMESPACE: &str = "/";
 
 /// One session's Socket.IO state. Dropping it removes the session from the hub, so no
 /// transport can forget to.
@@ -19,6 +23,8 @@ pub struct SocketIo {
     /// Where the hub delivers this session's events.
     events: SocketSender,
     user: Option<String>,
+    /// The verified caller and the token that proved it, re-checked when sessions end.
+    caller: Option<(Caller, String)>,
     namespaces: HashSet<String>,
 }
 
@@ -37,7 +43,27 @@ impl SocketIo {
             hub,
             events,
             user: None,
+            caller: None,
             namespaces: HashSet::new(),
+        }
+    }
+
+    /// The verified caller, once a CONNECT was accepted.
+    #[must_use]
+    pub fn caller(&self) -> Option<&Caller> {
+        self.caller.as_ref().map(|(caller, _)| caller)
+    }
+
+    /// Whether the token the session connected with is still good (its session not ended, its
+    /// account not disabled): asked when a revocation is announced and now and then.
+    pub async fn token_still_valid(&self) -> bool {
+        match &self.caller {
+            None => true,
+            Some((caller, token)) => self
+                .verifier
+                .verify(token)
+                .await
+                .is_ok_and(|again| again.user == caller.user),
         }
     }
 
@@ -92,10 +118,15 @@ impl SocketIo {
     }
 
     async fn connect(&mut self, namespace: String, auth: &Value) -> Vec<String> {
-        let verified = match authenticate(&self.verifier, auth).await {
+        if namespace != MAIN_NAMESPACE {
+            let shown: String = namespace.chars().take(64).collect();
+            return vec![packet::connect_error(&shown, "Invalid namespace")];
+        }
+        let (caller, token) = match authenticate(&self.verifier, auth).await {
             Ok(verified) => verified,
             Err(message) => return vec![packet::connect_error(&namespace, message)],
         };
+        let verified = caller.user.as_str().to_owned();
         if self
             .user
             .as_deref()
@@ -110,6 +141,8 @@ impl SocketIo {
             self.hub.register(&verified, &self.sid, self.events.clone());
             self.user = Some(verified);
         }
+        // A reconnect with a renewed token keeps the session; its expiry moves with it.
+        self.caller = Some((caller, token));
         let socket_sid = format!("{}{}", self.sid, namespace.len());
         self.namespaces.insert(namespace.clone());
         vec![packet::connect_ok(&namespace, &socket_sid)]
@@ -125,7 +158,10 @@ impl Drop for SocketIo {
 }
 
 /// Verifies `{userId, token}`: the token must be valid and belong to `userId`.
-async fn authenticate(verifier: &SharedVerifier, auth: &Value) -> Result<String, &'static str> {
+async fn authenticate(
+    verifier: &SharedVerifier,
+    auth: &Value,
+) -> Result<(Caller, String), &'static str> {
     let token = auth
         .get("token")
         .and_then(Value::as_str)
@@ -139,8 +175,8 @@ async fn authenticate(verifier: &SharedVerifier, auth: &Value) -> Result<String,
         .verify(token)
         .await
         .map_err(|_| "Invalid or expired token")?;
-    if verified.as_str() != claimed {
+    if verified.user.as_str() != claimed {
         return Err("The token does not belong to this user");
     }
-    Ok(verified.as_str().to_owned())
+    Ok((verified, token.to_owned()))
 }

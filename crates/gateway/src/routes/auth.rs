@@ -1,13 +1,16 @@
-//! `POST /api/auth/signup` and `POST /api/auth/login` (local mode only).
+//! `/api/auth/*`: local sign-up, sign-in and sessions (local mode only; 404 in OIDC mode).
 
 use std::sync::Arc;
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::auth::AuthError;
-use crate::auth::local::{AccountView, LocalAccounts};
-use crate::error::ApiError;
+use crate::auth::client_address::TrustedProxies;
+use crate::auth::invitations::Invitations;
+use crate::auth::limiter::client_key;
+use crate::auth::local::LocalAccounts;
+use crate::auth::{AuthError, Caller, bearer_token};
+use crate::error::{ApiError, created, data};
 
 /// Present only in local mode.
 pub type LocalAccountsData = web::Data<Option<Arc<LocalAccounts>>>;
@@ -18,8 +21,27 @@ pub struct Credentials {
     password: String,
 }
 
-fn session(token: String, user: AccountView) -> serde_json::Value {
-    serde_json::json!({ "data": { "token": token, "user": user } })
+#[derive(Deserialize)]
+pub struct SignUp {
+    email: String,
+    password: String,
+    /// The secret of an invitation link (`/sign-up?invitation=…`).
+    #[serde(default)]
+    invitation: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordChange {
+    current_password: String,
+    new_password: String,
+}
+
+/// An open invitation, as the sign-up screen checks it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InvitationView {
+    expires_at: chrono::DateTime<chrono::Utc>,
 }
 
 fn accounts(data: &LocalAccountsData) -> Result<&LocalAccounts, ApiError> {
@@ -29,30 +51,99 @@ fn accounts(data: &LocalAccountsData) -> Result<&LocalAccounts, ApiError> {
         .ok_or_else(|| AuthError::LocalAccountsDisabled.into())
 }
 
-/// Creates a local account: 201 with a token, 409 for a taken email, 400 for bad input.
-pub async fn sign_up(
-    data: LocalAccountsData,
-    body: web::Json<Credentials>,
-) -> Result<HttpResponse, ApiError> {
-    let (token, user) = accounts(&data)?
-        .sign_up(&body.email, &body.password)
-        .await?;
-    Ok(HttpResponse::Created().json(session(token, user)))
+/// The key limits count by: the client address, through trusted proxies only.
+fn client(request: &HttpRequest, proxies: &TrustedProxies) -> String {
+    proxies
+        .client_of(request)
+        .map(client_key)
+        .unwrap_or_default()
 }
 
-/// Signs in: 200 with a token, 401 for unknown email or wrong password, 429 when rate-limited.
+/// Creates a local account: 201 with a token; 403 without a needed invitation or when closed;
+/// 409 when it cannot be created; 400 for bad input; 429 when rate-limited.
+pub async fn sign_up(
+    request: HttpRequest,
+    local: LocalAccountsData,
+    proxies: web::Data<TrustedProxies>,
+    body: web::Json<SignUp>,
+) -> Result<HttpResponse, ApiError> {
+    let signed_in = accounts(&local)?
+        .sign_up(
+            &body.email,
+            &body.password,
+            body.invitation.as_deref(),
+            &client(&request, &proxies),
+        )
+        .await?;
+    Ok(created(signed_in))
+}
+
+/// Signs in: 200 with a token, 401 for unknown email or wrong password, 403 for a disabled
+/// account, 429 when rate-limited.
 pub async fn log_in(
     request: HttpRequest,
-    data: LocalAccountsData,
+    local: LocalAccountsData,
+    proxies: web::Data<TrustedProxies>,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
-    // The socket peer, not X-Forwarded-For: a header is the client's to forge.
-    let client = request
-        .peer_addr()
-        .map(|addr| addr.ip().to_string())
-        .unwrap_or_default();
-    let (token, user) = accounts(&data)?
-        .log_in(&body.email, &body.password, &client)
+    let signed_in = accounts(&local)?
+        .log_in(&body.email, &body.password, &client(&request, &proxies))
         .await?;
-    Ok(HttpResponse::Ok().json(session(token, user)))
+    Ok(data(signed_in))
+}
+
+/// A new short-lived token for the session of the bearer token, which may have expired (the
+/// session decides): the SPA renews before expiry, and after a sleep.
+pub async fn refresh(
+    request: HttpRequest,
+    local: LocalAccountsData,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer_token(&request).ok_or(AuthError::MissingToken)?;
+    Ok(data(accounts(&local)?.refresh(token).await?))
+}
+
+/// Ends the caller's session: 204.
+pub async fn log_out(caller: Caller, local: LocalAccountsData) -> Result<HttpResponse, ApiError> {
+    accounts(&local)?.log_out(&caller).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Ends every session of the caller: 204.
+pub async fn log_out_everywhere(
+    caller: Caller,
+    local: LocalAccountsData,
+) -> Result<HttpResponse, ApiError> {
+    accounts(&local)?
+        .end_sessions(caller.user.as_str(), None)
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Changes the caller's password; every other session ends. 200 with a fresh token.
+pub async fn change_password(
+    caller: Caller,
+    local: LocalAccountsData,
+    body: web::Json<PasswordChange>,
+) -> Result<HttpResponse, ApiError> {
+    let issued = accounts(&local)?
+        .change_password(&caller, &body.current_password, &body.new_password)
+        .await?;
+    Ok(data(issued))
+}
+
+/// Whether an invitation link still works: 200, or 404 when unknown, used or expired.
+pub async fn invitation(
+    local: LocalAccountsData,
+    invitations: web::Data<Invitations>,
+    secret: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    accounts(&local)?;
+    let open = invitations
+        .find_open(&secret, chrono::Utc::now())
+        .await
+        .map_err(crate::auth::internal)?
+        .ok_or_else(|| ApiError::not_found("This invitation has expired or was already used"))?;
+    Ok(data(InvitationView {
+        expires_at: open.expires_at,
+    }))
 }

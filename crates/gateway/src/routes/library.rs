@@ -460,14 +460,17 @@ pub async fn download_export(
 ) -> Result<HttpResponse, ApiError> {
     use futures::StreamExt as _;
     let link = link.into_inner();
+    // Nobody is signed in: the gateway calls as itself, and the library checks the signature.
+    let mut request = tonic::Request::new(pb::DownloadExportRequest {
+        id: id.into_inner(),
+        expires: link.expires,
+        signature: link.signature,
+    });
+    scribevault_core::identity::attach_service("gateway", &mut request)?;
     let mut stream = clients
         .library
         .clone()
-        .download_export(pb::DownloadExportRequest {
-            id: id.into_inner(),
-            expires: link.expires,
-            signature: link.signature,
-        })
+        .download_export(request)
         .await?
         .into_inner();
     let header = match stream.message().await? {

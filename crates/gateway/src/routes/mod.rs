@@ -1,5 +1,8 @@
-//! REST routes, one module per resource.
+//! REST routes, one module per resource, and the table that registers them with their access
+//! level.
 
+pub mod account;
+pub mod admin;
 pub mod auth;
 pub mod config;
 pub mod conversion;
@@ -10,6 +13,7 @@ pub mod library;
 pub mod schedules;
 pub mod sources;
 pub mod spa;
+pub mod table;
 pub mod transcription;
 pub mod uploads;
 pub mod user_settings;

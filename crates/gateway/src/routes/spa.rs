@@ -10,7 +10,7 @@ use crate::error::ApiError;
 pub struct FrontendDir(pub PathBuf);
 
 const NOT_BUILT_PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Scribevault</title></head>\
-<body style=\"font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; line-height: 1.5\">\
+<body>\
 <h1>Scribevault is running</h1><p>The web app has not been built yet. Build it with <code>make frontend</code> \
 (or <code>cd frontend &amp;&amp; npm ci &amp;&amp; npm run build</code>), or point <code>SCRIBEVAULT_FRONTEND_DIR</code> \
 at a built copy, then reload this page.</p><p>The API is served under <code>/api</code>; \

@@ -14,7 +14,8 @@ use super::UserSettings;
 use crate::clients::{ServiceClients, on_behalf_of};
 use crate::error::ApiError;
 
-/// Hands the settings other services act on to them.
+/// Hands the settings other services act on to them. The quota storage enforces is the
+/// user's own choice, but never above the cap the instance's admin set for them.
 ///
 /// # Errors
 /// A service could not be reached; nothing is stored then, so the user can save again.
@@ -22,9 +23,11 @@ pub async fn push_effects(
     clients: &ServiceClients,
     user: &UserId,
     settings: &UserSettings,
+    cap_gb: Option<u32>,
 ) -> Result<(), ApiError> {
+    let cap_bytes = cap_gb.map_or(u64::MAX, |gb| u64::from(gb) * 1024 * 1024 * 1024);
     let policy = storage::SetStoragePolicyRequest {
-        max_bytes: settings.max_storage_bytes(),
+        max_bytes: settings.max_storage_bytes().min(cap_bytes),
         cleanup_after_days: settings
             .storage
             .auto_cleanup

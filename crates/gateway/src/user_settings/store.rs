@@ -55,4 +55,15 @@ impl UserSettingsStore {
         .await?;
         Ok(())
     }
+
+    /// Forgets a deleted user's settings.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn delete(&self, user_id: &str) -> Result<(), DbErr> {
+        user_setting::Entity::delete_by_id(user_id.to_owned())
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
 }

@@ -7,6 +7,7 @@ mod exports;
 mod items;
 mod organise;
 mod processing;
+mod user_data;
 mod vault_save;
 
 use std::collections::HashSet;

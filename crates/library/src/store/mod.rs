@@ -9,6 +9,7 @@ mod sections;
 mod stats;
 mod suggestions;
 mod tags;
+mod user_data;
 
 use std::sync::Arc;
 

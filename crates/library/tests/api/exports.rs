@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use scribevault_library::LibraryConfig;
 use scribevault_proto::library::v1 as pb;
+use scribevault_test_support::grpc::as_service;
 use tonic::Code;
 
 use crate::helpers::{TestApp, as_user, ingest_request, spawn_app, spawn_app_with};
@@ -14,7 +15,7 @@ const ALICE: &str = "alice";
 const BOB: &str = "bob";
 
 /// The link's id, expiry and signature.
-fn link_parts(url: &str) -> pb::DownloadExportRequest {
+pub(crate) fn link_parts(url: &str) -> pb::DownloadExportRequest {
     let (path, query) = url.split_once('?').expect("a query");
     let id = path
         .strip_prefix("/api/library/exports/")
@@ -39,7 +40,7 @@ async fn download(app: &TestApp, url: &str) -> Result<(String, String, Vec<u8>),
     let mut stream = app
         .client
         .clone()
-        .download_export(link_parts(url))
+        .download_export(as_service("gateway", link_parts(url)))
         .await?
         .into_inner();
     let mut header = None;
@@ -274,7 +275,7 @@ async fn links_refuse_tampering_and_expire() {
     let refused = app
         .client
         .clone()
-        .download_export(tampered)
+        .download_export(as_service("gateway", tampered))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied);
@@ -283,7 +284,7 @@ async fn links_refuse_tampering_and_expire() {
     let refused = app
         .client
         .clone()
-        .download_export(tampered)
+        .download_export(as_service("gateway", tampered))
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::PermissionDenied);

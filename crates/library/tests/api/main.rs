@@ -10,4 +10,5 @@ mod ingest;
 mod search;
 mod stats;
 mod transcripts;
+mod user_data;
 mod vault;

@@ -40,7 +40,7 @@ async fn sign_up_validates_and_refuses_duplicates() {
         (
             json!({ "email": "DUP@example.com", "password": "another password" }),
             409,
-            "An account with this email already exists",
+            "Could not create an account with these details. If you already have one, sign in.",
         ),
         (
             json!({ "email": "short@example.com", "password": "1234567" }),
@@ -92,7 +92,7 @@ async fn wrong_password_and_unknown_email_get_the_same_401() {
 }
 
 #[tokio::test]
-async fn login_attempts_are_rate_limited_per_email() {
+async fn login_attempts_are_rate_limited_per_account_and_client() {
     let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_LOGIN_ATTEMPTS_PER_MINUTE", "3")]).await;
     app.sign_up("target@example.com").await;
     for _ in 0..3 {
@@ -120,7 +120,7 @@ async fn login_attempts_are_rate_limited_per_email() {
         body["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("Too many login attempts")
+            .contains("Too many attempts")
     );
 }
 
@@ -129,25 +129,39 @@ fn local_signing_key(app: &TestApp) -> Vec<u8> {
         .expect("the gateway keeps its key in the data dir")
 }
 
-fn claims(user_id: &str, expires_in: i64) -> serde_json::Value {
+/// The session id a locally issued token names.
+fn session_of(token: &str) -> String {
+    use base64::Engine as _;
+    let payload = token.split('.').nth(1).unwrap();
+    let claims: serde_json::Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .unwrap(),
+    )
+    .unwrap();
+    claims["sid"].as_str().unwrap().to_owned()
+}
+
+fn claims(user_id: &str, session: &str, expires_in: i64) -> serde_json::Value {
     let now = chrono::Utc::now().timestamp();
-    json!({ "sub": user_id, "email": "x@example.com", "iss": "scribevault-local", "aud": "scribevault", "iat": now, "exp": now + expires_in })
+    json!({ "sub": user_id, "sid": session, "email": "x@example.com", "iss": "scribevault-local", "aud": "scribevault", "iat": now, "exp": now + expires_in })
 }
 
 #[tokio::test]
 async fn missing_expired_foreign_and_unsigned_tokens_get_401() {
     let app = TestApp::spawn().await;
     let (valid, user_id) = app.sign_up("tokens@example.com").await;
+    let session = session_of(&valid);
     let key = local_signing_key(&app);
     let expired = jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),
-        &claims(&user_id, -3600),
+        &claims(&user_id, &session, -3600),
         &EncodingKey::from_secret(&key),
     )
     .unwrap();
     let other_key = jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),
-        &claims(&user_id, 3600),
+        &claims(&user_id, &session, 3600),
         &EncodingKey::from_secret(b"some other key of enough length!!"),
     )
     .unwrap();
@@ -155,13 +169,13 @@ async fn missing_expired_foreign_and_unsigned_tokens_get_401() {
     let unsigned = format!(
         "{}.{}.",
         engine.encode(br#"{"alg":"none","typ":"JWT"}"#),
-        engine.encode(claims(&user_id, 3600).to_string())
+        engine.encode(claims(&user_id, &session, 3600).to_string())
     );
     // The same claims signed with the real key are accepted: the rejections below are about
     // expiry, key and algorithm, nothing else.
     let fresh = jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),
-        &claims(&user_id, 3600),
+        &claims(&user_id, &session, 3600),
         &EncodingKey::from_secret(&key),
     )
     .unwrap();
@@ -188,5 +202,5 @@ async fn config_json_tells_the_spa_the_auth_mode() {
     let app = TestApp::spawn().await;
     let (status, body) = app.get("/config.json", None).await;
     assert_eq!(status, 200);
-    assert_eq!(body, json!({ "authMode": "local" }));
+    assert_eq!(body, json!({ "authMode": "local", "signup": "open" }));
 }

@@ -37,7 +37,7 @@ async fn a_downstream_service_down_is_reported_without_making_the_gateway_unread
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     // The gateway alone: no service process runs at all.
-    let gateway = spawn_process("gateway", &env, &["http"]).await;
+    let gateway = spawn_process("gateway", &env, &["http", "admin"]).await;
     let app = TestApp::from_parts(gateway.http_base(), String::new(), data_dir, vec![gateway]);
     assert_eq!(
         app.get("/healthz", None).await.0,
@@ -49,9 +49,15 @@ async fn a_downstream_service_down_is_reported_without_making_the_gateway_unread
     let (status, body) = app.get("/readyz", None).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body, serde_json::json!({ "status": "ready" }));
-    // The verbose answer names what is down, and what is not.
-    let (status, body) = app.get("/readyz?verbose", None).await;
-    assert_eq!(status, 200, "{body}");
+    // The verbose answer, on the admin listener, names what is down, and what is not.
+    let response = app
+        .http
+        .get(format!("{}/readyz?verbose", app.admin_base()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let body: serde_json::Value = response.json().await.unwrap();
     let downstream = body["downstream"].as_array().unwrap();
     let library = downstream
         .iter()
@@ -79,7 +85,7 @@ async fn metrics_count_requests_by_route_and_status() {
     }
     let text = app
         .http
-        .get(app.url("/metrics"))
+        .get(format!("{}/metrics", app.admin_base()))
         .send()
         .await
         .unwrap()
@@ -129,7 +135,9 @@ async fn spa_is_served_with_index_fallback_for_client_routes() {
         .unwrap();
     assert_eq!(script, "console.log('hi')");
     let api = app.http.get(app.url("/api/unknown")).send().await.unwrap();
-    assert_eq!(api.status(), 401, "API paths never fall back to the SPA");
+    assert_eq!(api.status(), 404, "API paths never fall back to the SPA");
+    let error: serde_json::Value = api.json().await.unwrap();
+    assert_eq!(error["error"]["code"], "NOT_FOUND", "{error}");
 }
 
 #[tokio::test]
@@ -147,26 +155,42 @@ async fn without_a_build_a_page_says_how_to_build_it() {
     assert!(body.contains("make frontend"), "{body}");
 }
 
-/// What `grpcurl list` and Kubernetes' gRPC probes rely on: every service answers server
-/// reflection and `grpc.health.v1`.
+/// What `grpcurl list` and Kubernetes' gRPC probes rely on: every service answers
+/// `grpc.health.v1` (without an identity), and server reflection when
+/// `SCRIBEVAULT_GRPC_REFLECTION` turns it on (it is off by default: it hands out the API).
 #[tokio::test]
-async fn grpc_services_answer_reflection_and_health() {
+async fn grpc_services_answer_health_and_reflection_only_when_turned_on() {
     use tonic_reflection::pb::v1::ServerReflectionRequest;
     use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
     use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
     use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
-    let app = TestApp::spawn().await;
+    let list_services = || ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let default = TestApp::spawn().await;
+    let mut reflection = ServerReflectionClient::new(
+        tonic::transport::Channel::from_shared(format!("http://{}", default.library_grpc))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap(),
+    );
+    let refused = reflection
+        .server_reflection_info(tokio_stream::iter(vec![list_services()]))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unimplemented, "{refused:?}");
+
+    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_GRPC_REFLECTION", "true")]).await;
     let channel = tonic::transport::Channel::from_shared(format!("http://{}", app.library_grpc))
         .unwrap()
         .connect()
         .await
         .unwrap();
     let mut reflection = ServerReflectionClient::new(channel.clone());
-    let request = ServerReflectionRequest {
-        host: String::new(),
-        message_request: Some(MessageRequest::ListServices(String::new())),
-    };
+    let request = list_services();
     let mut answers = reflection
         .server_reflection_info(tokio_stream::iter(vec![request]))
         .await

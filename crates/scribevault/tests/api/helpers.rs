@@ -46,6 +46,16 @@ const LISTENING_PREFIX: &str = "scribevault listening ";
 /// migrates its databases first).
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The service key of the processes a test starts.
+pub const TEST_SERVICE_KEY: &str = "test-service-key-0123456789abcdef0123456789abcdef";
+
+/// Makes `request` a call by `user`, signed as the gateway signs it.
+pub fn signed_as<T>(user: &str, request: &mut tonic::Request<T>) {
+    scribevault_core::identity::ServiceKey::new(TEST_SERVICE_KEY)
+        .unwrap()
+        .attach_user(request, &scribevault_core::UserId::new(user));
+}
+
 /// Starts `scribevault <target>` with `env` and returns once it has announced a listener for
 /// every name in `wait_for`.
 ///
@@ -69,6 +79,10 @@ pub async fn spawn_process(target: &str, env: &[(String, String)], wait_for: &[&
             command.env(key, value);
         }
     }
+    // Every process of one test shares a service key, as the processes of one instance do; most
+    // tests sign up several users, so sign-up is open unless a test says otherwise.
+    command.env("SCRIBEVAULT_SERVICE_KEY", TEST_SERVICE_KEY);
+    command.env("SCRIBEVAULT_SIGNUP", "open");
     command.envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     let mut child = command.spawn().expect("spawn the scribevault binary");
 
@@ -152,10 +166,15 @@ pub struct TestApp {
     pub library_grpc: String,
     pub data_dir: tempfile::TempDir,
     pub http: reqwest::Client,
-    _processes: Vec<Process>,
+    processes: Vec<Process>,
 }
 
 impl TestApp {
+    /// The admin listener's base URL (`/metrics`, detailed `/readyz`) of the first process.
+    pub fn admin_base(&self) -> String {
+        format!("http://{}", self.processes[0].addr("admin"))
+    }
+
     /// `scribevault all` on embedded defaults in a fresh data dir.
     pub async fn spawn() -> Self {
         Self::spawn_all_with(&[]).await
@@ -181,7 +200,7 @@ impl TestApp {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
         );
-        let process = spawn_process("all", &env, &["http", "library"]).await;
+        let process = spawn_process("all", &env, &["http", "library", "admin"]).await;
         Self::from_parts(
             process.http_base(),
             process.addr("library"),
@@ -201,7 +220,7 @@ impl TestApp {
             library_grpc,
             data_dir,
             http: reqwest::Client::new(),
-            _processes: processes,
+            processes,
         }
     }
 
@@ -276,9 +295,7 @@ impl TestApp {
             file_name: None,
             segments_path: None,
         });
-        request
-            .metadata_mut()
-            .insert("x-scribevault-user-id", user.parse().unwrap());
+        signed_as(user, &mut request);
         client
             .ingest_transcript(request)
             .await

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
 
+mod access;
 mod auth;
 mod conversion;
 mod discovery;
@@ -15,6 +16,7 @@ mod library;
 mod microservices;
 mod model_fetch;
 mod oidc;
+mod oidc_provider;
 mod pipeline;
 mod realtime_polling;
 mod recovery;

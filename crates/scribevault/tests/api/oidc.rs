@@ -40,7 +40,7 @@ fn token(
     let mut header = Header::new(algorithm);
     header.kid = kid.map(str::to_owned);
     let now = chrono::Utc::now().timestamp();
-    let claims = json!({ "sub": "auth0|alice", "iss": issuer, "aud": audience, "iat": now, "exp": now + expires_in });
+    let claims = json!({ "sub": "auth0|alice", "azp": "spa-client-id", "email": "alice@example.org", "iss": issuer, "aud": audience, "iat": now, "exp": now + expires_in });
     jsonwebtoken::encode(&header, &claims, key).unwrap()
 }
 
@@ -80,7 +80,11 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
 
     let (_, config) = app.get("/config.json", None).await;
     assert_eq!(config["authMode"], "oidc");
-    assert_eq!(config["domain"], "127.0.0.1");
+    assert_eq!(
+        config["domain"],
+        issuer.trim_end_matches('/'),
+        "an http issuer with a port is handed over whole"
+    );
     assert_eq!(config["clientId"], "spa-client-id");
     assert_eq!(config["audience"], AUDIENCE);
 

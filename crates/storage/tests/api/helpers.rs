@@ -25,7 +25,7 @@ pub struct TestApp {
     /// Root of the local blob store.
     pub blob_dir: tempfile::TempDir,
     /// The service's database, deleted when the app is dropped.
-    _db: TestDatabase,
+    pub db: TestDatabase,
     /// The MP3 clean-up, to run with an injected clock.
     pub cleanup: CleanupSweep,
     server: InProcessServer,
@@ -40,9 +40,36 @@ pub async fn spawn_app() -> TestApp {
     .await
 }
 
-/// Storage with `config`, started the way `crates/scribevault/src/targets.rs` starts it.
+/// Storage with `config` on SQLite.
 pub async fn spawn_app_with(config: StorageConfig) -> TestApp {
-    let db = TestDatabase::sqlite();
+    spawn_app_on(TestDatabase::sqlite(), config).await
+}
+
+/// Storage with the default test limit on a fresh PostgreSQL database, or `None` (after a
+/// loud message) when no server is configured outside CI.
+pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
+    let admin = scribevault_test_support::real_server(
+        scribevault_test_support::POSTGRES_URL_ENV,
+        test_name,
+    )?;
+    let db = TestDatabase::postgres(&admin)
+        .await
+        .expect("create a PostgreSQL test database");
+    Some(
+        spawn_app_on(
+            db,
+            StorageConfig {
+                max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
+                cleanup_interval: std::time::Duration::from_secs(86_400),
+            },
+        )
+        .await,
+    )
+}
+
+/// Storage over `db` with `config`, started the way `crates/scribevault/src/targets.rs`
+/// starts it.
+pub async fn spawn_app_on(db: TestDatabase, config: StorageConfig) -> TestApp {
     let connection = scribevault_db::connect(&db.url)
         .await
         .expect("open the test database");
@@ -60,7 +87,7 @@ pub async fn spawn_app_with(config: StorageConfig) -> TestApp {
     TestApp {
         client,
         blob_dir,
-        _db: db,
+        db,
         cleanup,
         server,
     }
@@ -256,4 +283,46 @@ fn collect_files(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) {
             );
         }
     }
+}
+
+/// Every table of the database at `url` with its number of rows; the migrations' bookkeeping
+/// is left out. Listed from the schema, so a table added later is counted without a change
+/// here.
+pub async fn table_counts(url: &str) -> std::collections::BTreeMap<String, i64> {
+    use sea_orm::{ConnectionTrait as _, DatabaseBackend, Statement};
+    let db = scribevault_db::connect(url)
+        .await
+        .expect("open the database");
+    let backend = db.get_database_backend();
+    let tables = match backend {
+        DatabaseBackend::Postgres => {
+            "SELECT table_name AS name FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        }
+        _ => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    for row in db
+        .query_all_raw(Statement::from_string(backend, tables))
+        .await
+        .expect("list the tables")
+    {
+        let name: String = row.try_get("", "name").expect("a table name");
+        if name.starts_with("seaql_migrations") {
+            continue;
+        }
+        let count = db
+            .query_one_raw(Statement::from_string(
+                backend,
+                format!("SELECT COUNT(*) AS n FROM \"{name}\""),
+            ))
+            .await
+            .expect("count a table's rows")
+            .expect("one row")
+            .try_get::<i64>("", "n")
+            .expect("a count");
+        counts.insert(name, count);
+    }
+    db.close().await.ok();
+    counts
 }

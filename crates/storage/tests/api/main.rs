@@ -8,3 +8,4 @@ mod helpers;
 mod policy;
 mod refusals;
 mod uploads;
+mod user_data;

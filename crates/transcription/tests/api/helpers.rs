@@ -49,7 +49,8 @@ pub struct TestApp {
     pub events: EventSubscription,
     /// What the workers would receive.
     pub orders: EventSubscription,
-    _db: TestDatabase,
+    /// The service's database, deleted when the app is dropped.
+    pub db: TestDatabase,
     _blob_dir: tempfile::TempDir,
     _server: InProcessServer,
 }
@@ -59,7 +60,24 @@ pub async fn spawn_app() -> TestApp {
 }
 
 pub async fn spawn_app_with(config: TranscriptionConfig) -> TestApp {
-    let db = TestDatabase::sqlite();
+    spawn_app_on(TestDatabase::sqlite(), config).await
+}
+
+/// The service on a fresh PostgreSQL database, or `None` (after a loud message) when no
+/// server is configured outside CI.
+pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
+    let admin = scribevault_test_support::real_server(
+        scribevault_test_support::POSTGRES_URL_ENV,
+        test_name,
+    )?;
+    let db = TestDatabase::postgres(&admin)
+        .await
+        .expect("create a PostgreSQL test database");
+    Some(spawn_app_on(db, config()).await)
+}
+
+/// The service over `db` with `config`.
+pub async fn spawn_app_on(db: TestDatabase, config: TranscriptionConfig) -> TestApp {
     let connection = scribevault_db::connect(&db.url).await.unwrap();
     let blob_dir = tempfile::tempdir().unwrap();
     let blobs = Arc::new(LocalBlobStore::new(blob_dir.path()).unwrap());
@@ -85,7 +103,7 @@ pub async fn spawn_app_with(config: TranscriptionConfig) -> TestApp {
         ingests,
         events,
         orders,
-        _db: db,
+        db,
         _blob_dir: blob_dir,
         _server: server,
     }
@@ -349,4 +367,46 @@ impl TestApp {
             .expect("a worker order")
             .unwrap()
     }
+}
+
+/// Every table of the database at `url` with its number of rows; the migrations' bookkeeping
+/// is left out. Listed from the schema, so a table added later is counted without a change
+/// here.
+pub async fn table_counts(url: &str) -> std::collections::BTreeMap<String, i64> {
+    use sea_orm::{ConnectionTrait as _, DatabaseBackend, Statement};
+    let db = scribevault_db::connect(url)
+        .await
+        .expect("open the database");
+    let backend = db.get_database_backend();
+    let tables = match backend {
+        DatabaseBackend::Postgres => {
+            "SELECT table_name AS name FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+        }
+        _ => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    };
+    let mut counts = std::collections::BTreeMap::new();
+    for row in db
+        .query_all_raw(Statement::from_string(backend, tables))
+        .await
+        .expect("list the tables")
+    {
+        let name: String = row.try_get("", "name").expect("a table name");
+        if name.starts_with("seaql_migrations") {
+            continue;
+        }
+        let count = db
+            .query_one_raw(Statement::from_string(
+                backend,
+                format!("SELECT COUNT(*) AS n FROM \"{name}\""),
+            ))
+            .await
+            .expect("count a table's rows")
+            .expect("one row")
+            .try_get::<i64>("", "n")
+            .expect("a count");
+        counts.insert(name, count);
+    }
+    db.close().await.ok();
+    counts
 }

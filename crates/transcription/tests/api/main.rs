@@ -8,3 +8,4 @@ mod helpers;
 mod housekeeping;
 mod intake;
 mod lifecycle;
+mod user_data;

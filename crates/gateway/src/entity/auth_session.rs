@@ -1,0 +1,22 @@
+//! A local sign-in: access tokens name it, so ending it ends them.
+
+use sea_orm::entity::prelude::*;
+
+/// A row of `auth_sessions`.
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "auth_sessions")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: String,
+    #[sea_orm(indexed)]
+    pub user_id: String,
+    pub created_at: DateTimeUtc,
+    /// Renewed with each token; the session ends when this passes.
+    pub expires_at: DateTimeUtc,
+    pub ended_at: Option<DateTimeUtc>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
