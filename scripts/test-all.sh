@@ -72,8 +72,13 @@ if [ -f frontend/package.json ]; then
     return "${PIPESTATUS[0]}"
   }
   step "SPA end to end (chromium)" e2e
-  for log in frontend e2e; do
-    line="$(grep -E '^([a-z0-9]+: )?[0-9]+ passed, [0-9]+ failed' "$logs/$log.log" | tail -1 | sed -E 's/^[a-z0-9]+: //')"
+  e2e_oidc() {
+    scripts/e2e-oidc.sh 2>&1 | tee "$logs/e2e-oidc.log"
+    return "${PIPESTATUS[0]}"
+  }
+  step "SPA sign-in through a real OIDC provider (chromium)" e2e_oidc
+  for log in frontend e2e e2e-oidc; do
+    line="$(grep -E '^([a-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed' "$logs/$log.log" | tail -1 | sed -E 's/^[a-z0-9-]+: //')"
     passed=$((passed + $(sed -nE 's/^([0-9]+) passed.*/\1/p' <<<"$line" | grep . || echo 0)))
     failed=$((failed + $(sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p' <<<"$line" | grep . || echo 0)))
   done

@@ -232,10 +232,25 @@ mod tests {
                 .await
                 .unwrap();
         }
+        store
+            .put(
+                &BlobKey::parse("users/u2/uploads/c.mp3").unwrap(),
+                crate::body_from_bytes("x"),
+            )
+            .await
+            .unwrap();
         let folder = BlobKey::parse("users/u1/uploads").unwrap();
         assert_eq!(store.delete_prefix(&folder).await.unwrap(), 2);
         assert!(!dir.path().join("users/u1/uploads").exists());
-        assert!(dir.path().join("users/u1").is_dir(), "only the folder goes");
+        assert!(
+            !dir.path().join("users/u1").exists(),
+            "the user's folder, empty now, goes too: not even the id is left"
+        );
+        assert!(
+            dir.path().join("users/u2/uploads/c.mp3").is_file(),
+            "others stay"
+        );
+        assert!(dir.path().join("users").is_dir());
         assert_eq!(store.delete_prefix(&folder).await.unwrap(), 0);
     }
 }

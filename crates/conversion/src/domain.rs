@@ -50,6 +50,8 @@ impl TemplateInput {
                 MAX_TEMPLATE_BYTES / 1024
             ));
         }
+        // A saved template is refused now rather than at every conversion that uses it.
+        crate::template::check(&body).map_err(|error| error.to_string())?;
         Ok(Self {
             name: name.to_owned(),
             body,
@@ -196,6 +198,10 @@ mod tests {
         assert!(TemplateInput::new("Notes", " \n".into()).is_err());
         assert!(TemplateInput::new(&"n".repeat(101), "x".into()).is_err());
         assert!(TemplateInput::new("Notes", "x".repeat(MAX_TEMPLATE_BYTES + 1)).is_err());
+        assert_eq!(
+            TemplateInput::new("Notes", "{{content}}{{content}}".into()),
+            Err("{{content}} may appear at most once in a template".to_owned())
+        );
         assert_eq!(
             TemplateInput::new(" Notes ", "# {{title}}".into())
                 .unwrap()

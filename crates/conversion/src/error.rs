@@ -31,6 +31,13 @@ pub enum ConversionError {
     Database(#[from] sea_orm::DbErr),
 }
 
+impl From<crate::template::TemplateError> for ConversionError {
+    /// A template over its limits is the caller's to fix: 400, with the limit named.
+    fn from(error: crate::template::TemplateError) -> Self {
+        Self::InvalidArgument(error.to_string())
+    }
+}
+
 impl ConversionError {
     /// What a damaged PDF still gave, for the caller to keep.
     #[must_use]

@@ -462,10 +462,10 @@ impl Settings {
                 return Err(invalid(key, "must be at least 32 bytes"));
             }
         }
-        if self.token_ttl_seconds < 60 || self.session_ttl_seconds < self.token_ttl_seconds {
+        if self.token_ttl_seconds < 5 || self.session_ttl_seconds < self.token_ttl_seconds {
             return Err(invalid(
                 "SCRIBEVAULT_TOKEN_TTL_SECONDS",
-                "at least 60, and no longer than SCRIBEVAULT_SESSION_TTL_SECONDS",
+                "at least 5, and no longer than SCRIBEVAULT_SESSION_TTL_SECONDS",
             ));
         }
         if self.max_deliveries == 0 {

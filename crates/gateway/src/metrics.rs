@@ -1,7 +1,8 @@
 //! Prometheus metrics of the gateway: request counts and latency histograms labelled by method,
-//! route pattern (never the raw path, which would explode cardinality) and status.
+//! route pattern (never the raw path, which would explode cardinality) and status; and the
+//! live Engine.IO sessions.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
@@ -11,6 +12,7 @@ use actix_web::{HttpResponse, web};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
@@ -19,6 +21,21 @@ struct HttpLabels {
     method: String,
     route: String,
     status: u16,
+}
+
+/// The live Engine.IO sessions of this process: all of them, and those with an accepted
+/// (authenticated) CONNECT. A session moves them itself, as it starts, connects and ends.
+#[derive(Clone, Debug, Default)]
+pub struct RealtimeGauges {
+    pub sessions: Gauge,
+    pub authenticated: Gauge,
+}
+
+/// The gauges of this process's sessions, registered in every [`HttpMetrics`]. Process-wide
+/// because the realtime state and the registry are built apart (one gateway per process).
+pub fn realtime_gauges() -> &'static RealtimeGauges {
+    static GAUGES: LazyLock<RealtimeGauges> = LazyLock::new(RealtimeGauges::default);
+    &GAUGES
 }
 
 /// The gateway's metric registry.
@@ -42,6 +59,17 @@ impl HttpMetrics {
             "http_request_duration_seconds",
             "HTTP request latency",
             durations.clone(),
+        );
+        let realtime = realtime_gauges();
+        registry.register(
+            "realtime_sessions",
+            "Live Engine.IO sessions",
+            realtime.sessions.clone(),
+        );
+        registry.register(
+            "realtime_authenticated_sessions",
+            "Live Engine.IO sessions with an accepted CONNECT",
+            realtime.authenticated.clone(),
         );
         Arc::new(Self {
             registry,
@@ -90,4 +118,30 @@ pub async fn metrics_endpoint(metrics: web::Data<HttpMetrics>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
         .body(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_realtime_gauges_are_exported() {
+        let metrics = HttpMetrics::new();
+        realtime_gauges().sessions.inc();
+        let mut body = String::new();
+        prometheus_client::encoding::text::encode(&mut body, &metrics.registry).unwrap();
+        realtime_gauges().sessions.dec();
+        assert!(
+            body.contains("# TYPE scribevault_realtime_sessions gauge"),
+            "{body}"
+        );
+        assert!(
+            body.contains("# TYPE scribevault_realtime_authenticated_sessions gauge"),
+            "{body}"
+        );
+        assert!(
+            !body.contains("scribevault_realtime_sessions 0\n"),
+            "{body}"
+        );
+    }
 }

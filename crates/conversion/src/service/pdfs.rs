@@ -17,7 +17,8 @@ impl Conversion {
     /// Converts the uploaded `pdf` named `file_name`.
     ///
     /// # Errors
-    /// Not a PDF, password-protected, damaged, too large, unconvertible; storage failure.
+    /// A template over its limits (checked before the PDF is read); not a PDF,
+    /// password-protected, damaged, too large, unconvertible; storage failure.
     #[tracing::instrument(skip(self, pdf, template), fields(user = %user, bytes = pdf.len()))]
     pub async fn convert_pdf(
         &self,
@@ -26,6 +27,7 @@ impl Conversion {
         template: Option<String>,
         pdf: Vec<u8>,
     ) -> Result<PdfConversion, ConversionError> {
+        let template = chosen_template(template)?;
         let pdf = Arc::new(pdf);
         let extracted = self.pdf.convert(Arc::clone(&pdf), false).await?;
         let paths = PdfPaths::of(&uuid::Uuid::now_v7().to_string());
@@ -34,7 +36,7 @@ impl Conversion {
             .clone()
             .unwrap_or_else(|| title_from_file_name(file_name));
         let source = display_file_name(file_name);
-        let (content, unknown_placeholders) = render(&extracted, &title, &source, template);
+        let (content, unknown_placeholders) = render(&extracted, &title, &source, &template)?;
         let original_key = owned_key(user.as_str(), &paths.original)?;
         self.blobs
             .put(&original_key, body_from_bytes(Arc::unwrap_or_clone(pdf)))
@@ -62,16 +64,29 @@ impl Conversion {
     }
 }
 
+/// The template a conversion uses: the caller's, checked against the template limits, or the
+/// default when it gave none.
+///
+/// # Errors
+/// The caller's template fails [`template::check`].
+pub(super) fn chosen_template(template: Option<String>) -> Result<String, ConversionError> {
+    let template = template
+        .filter(|text| !text.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_TEMPLATE.to_owned());
+    template::check(&template)?;
+    Ok(template)
+}
+
 /// The markdown of `extracted` through `template`; the placeholders it did not know.
+///
+/// # Errors
+/// The template is over its limits, or the markdown would pass the rendered-size cap.
 pub(super) fn render(
     extracted: &ExtractedPdf,
     title: &str,
     source: &str,
-    template: Option<String>,
-) -> (String, Vec<String>) {
-    let template = template
-        .filter(|text| !text.trim().is_empty())
-        .unwrap_or_else(|| DEFAULT_TEMPLATE.to_owned());
+    template: &str,
+) -> Result<(String, Vec<String>), ConversionError> {
     // The default template puts the title on top; the body's own copy of it would repeat it.
     let body = if template.contains("{{title}}") {
         without_leading_title(&extracted.markdown, title)
@@ -79,15 +94,15 @@ pub(super) fn render(
         &extracted.markdown
     };
     let rendered = template::render(
-        &template,
+        template,
         &TemplateValues {
             title,
             content: body.trim_end(),
             date: &template_date(Utc::now()),
             source,
         },
-    );
-    (rendered.text, rendered.unknown_placeholders)
+    )?;
+    Ok((rendered.text, rendered.unknown_placeholders))
 }
 
 /// `markdown` without a first heading that only repeats `title`.

@@ -7,7 +7,7 @@ use scribevault_blob::{BlobError, body_from_bytes, collect_body, owned_key};
 use scribevault_core::UserId;
 
 use super::Conversion;
-use super::pdfs::render;
+use super::pdfs::{chosen_template, render};
 use crate::domain::{PdfConversion, PdfPaths};
 use crate::error::ConversionError;
 use crate::peers::PeerError;
@@ -51,7 +51,9 @@ impl Conversion {
         };
         let source = self.source_name(user, &paths).await?;
         let extracted = self.pdf.convert(Arc::new(original), use_ocr).await?;
-        let (content, unknown_placeholders) = render(&extracted, &item.title, &source, None);
+        // The default template: a reprocess sends none (it is checked all the same).
+        let template = chosen_template(None)?;
+        let (content, unknown_placeholders) = render(&extracted, &item.title, &source, &template)?;
         self.blobs
             .put(
                 &owned_key(user.as_str(), &paths.markdown)?,

@@ -22,7 +22,8 @@ impl Conversion {
     /// Converts each transcript of `batch` with `template` (the default when `None`).
     ///
     /// # Errors
-    /// An empty or oversized batch. Per-transcript problems are reported in `failed`.
+    /// An empty or oversized batch, a template over its limits. Per-transcript problems
+    /// (a rendered file over its size cap among them) are reported in `failed`.
     #[tracing::instrument(skip(self, batch, template), fields(user = %user, transcripts = batch.len()))]
     pub async fn convert_transcripts(
         &self,
@@ -43,6 +44,7 @@ impl Conversion {
         let template = template
             .filter(|text| !text.trim().is_empty())
             .unwrap_or_else(|| DEFAULT_TEMPLATE.to_owned());
+        template::check(&template)?;
         let date = template_date(Utc::now());
         let mut answer = TranscriptBatch {
             unknown_placeholders: template::unknown_placeholders(&template),
@@ -99,6 +101,7 @@ impl Conversion {
                 source: TRANSCRIPT_SOURCE,
             },
         )
+        .map_err(|error| error.to_string())?
         .text;
         let markdown_path = transcript_markdown_path(path);
         let markdown_key = owned_key(user.as_str(), &markdown_path)

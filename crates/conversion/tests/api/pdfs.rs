@@ -299,3 +299,131 @@ async fn a_runaway_conversion_is_stopped_at_its_deadline() {
     assert_eq!(error_code(&refused), "UNPROCESSABLE", "{refused:?}");
     assert_eq!(refused.message(), "This PDF could not be converted");
 }
+
+/// A PDF of `pages` pages of 60 lines of 90 characters of text (about 5.4 KB a page), as the
+/// security review's F3 reproduction builds it.
+fn text_heavy_pdf(pages: usize) -> Vec<u8> {
+    let mut objects: Vec<(usize, String)> = vec![
+        (1, "<< /Type /Catalog /Pages 2 0 R >>".to_owned()),
+        (
+            3,
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
+        ),
+    ];
+    let mut kids = Vec::new();
+    let mut next = 4;
+    for page in 0..pages {
+        let lines: Vec<String> = (0..60)
+            .map(|line| format!("({:x<90}) '", format!("page {page} line {line} ")))
+            .collect();
+        let stream = format!("BT /F1 9 Tf 20 820 Td 12 TL {} ET", lines.join(" "));
+        objects.push((
+            next,
+            format!(
+                "<< /Length {} >>\nstream\n{stream}\nendstream",
+                stream.len()
+            ),
+        ));
+        objects.push((
+            next + 1,
+            format!(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents {next} 0 R >>"
+            ),
+        ));
+        kids.push(format!("{} 0 R", next + 1));
+        next += 2;
+    }
+    objects.push((
+        2,
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {pages} >>",
+            kids.join(" ")
+        ),
+    ));
+    objects.sort_by_key(|(number, _)| *number);
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (number, body) in &objects {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{number} 0 obj\n{body}\nendobj\n").as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {next}\n0000000000 65535 f \n").as_bytes());
+    for offset in offsets {
+        out.extend_from_slice(format!("{offset:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size {next} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").as_bytes(),
+    );
+    out
+}
+
+/// F3: a 66 KB template of `{{content}}` × 6000 over a PDF of 200 KB of text built a 1.3 GB
+/// string (and stored it). It is refused at once, with the limit named, and nothing is kept.
+#[tokio::test]
+async fn an_amplifying_template_is_refused_quickly_and_a_normal_one_still_renders() {
+    let app = spawn_app().await;
+    let pdf = text_heavy_pdf(40);
+
+    let started = std::time::Instant::now();
+    let refused = app
+        .convert_pdf(
+            "alice",
+            "t.pdf",
+            Some(&"{{content}}".repeat(6_000)),
+            pdf.clone(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "Template must be at most 64 KB (65536 bytes)"
+    );
+    // Within the size limit, the repeated placeholder is refused by name.
+    let refused = app
+        .convert_pdf(
+            "alice",
+            "t.pdf",
+            Some(&"{{content}}".repeat(5_000)),
+            pdf.clone(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "{{content}} may appear at most once in a template"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(
+        app.blobs
+            .list("users/alice/converted/")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // A normal template over the same PDF renders every line, once.
+    let converted = app
+        .convert_pdf(
+            "alice",
+            "t.pdf",
+            Some("---\ntitle: {{title}}\n---\n# {{title}}\n\n{{content}}\n\n_{{source}}_"),
+            pdf,
+        )
+        .await
+        .unwrap();
+    assert!(
+        converted.content.len() > 200_000,
+        "{}",
+        converted.content.len()
+    );
+    assert!(converted.content.starts_with("---\ntitle: t\n---\n# t\n\n"));
+    assert!(converted.content.ends_with("_t.pdf_"));
+    assert_eq!(converted.content.matches("page 39 line 59 ").count(), 1);
+}

@@ -101,6 +101,12 @@ async fn bad_templates_are_refused_with_the_reason() {
         ("", "x", "name is required"),
         ("Empty", "  ", "body is required"),
         (&*"n".repeat(101), "x", "at most 100 characters"),
+        // F3: a saved template is bounded like one sent with a request.
+        (
+            "Twice",
+            "{{content}}\n{{content}}",
+            "{{content}} may appear at most once",
+        ),
     ] {
         let refused = client
             .create_template(as_user("alice", input(name, body)))

@@ -195,3 +195,56 @@ async fn an_empty_or_oversized_batch_is_refused() {
     assert_eq!(too_many.code(), Code::InvalidArgument);
     assert!(too_many.message().contains("100"));
 }
+
+/// F3 on the transcript path: the template sent with a batch is checked in the service like a
+/// saved one (it could be as large as the gateway's 1 MB body).
+#[tokio::test]
+async fn a_batch_template_over_its_limits_is_refused() {
+    let app = spawn_app().await;
+    store_transcript(&app, "alice", "transcripts/t1").await;
+    let batch = || vec![transcript("f1", "Compost talk", "transcripts/t1.txt")];
+    let refused = convert(&app, "alice", batch(), Some(&"{{content}}".repeat(90_000)))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "Template must be at most 64 KB (65536 bytes)"
+    );
+    let refused = convert(&app, "alice", batch(), Some("{{content}}\n{{ content }}"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.message(),
+        "{{content}} may appear at most once in a template"
+    );
+    assert!(
+        app.file("alice", "converted/transcripts/t1.md")
+            .await
+            .is_none()
+    );
+
+    // A title so long that eight copies pass the rendered-size cap fails that transcript alone.
+    let long_title = "t".repeat(20 * 1024);
+    let answer = convert(
+        &app,
+        "alice",
+        vec![
+            transcript("f1", &long_title, "transcripts/t1.txt"),
+            transcript("f2", "Short", "transcripts/t1.txt"),
+        ],
+        Some(&format!("{}{{{{content}}}}", "{{title}}".repeat(8))),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answer.failed.len(), 1);
+    assert_eq!(answer.failed[0].id, "f1");
+    assert!(
+        answer.failed[0]
+            .message
+            .starts_with("The converted document would be larger than"),
+        "{:?}",
+        answer.failed
+    );
+    assert_eq!(answer.results.len(), 1);
+}

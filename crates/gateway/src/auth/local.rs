@@ -208,7 +208,7 @@ impl LocalAccounts {
             }
         };
         let email = normalise_email(email)?;
-        check_password_shape(password)?;
+        check_password(password, &email)?;
         if self
             .accounts
             .by_email(&email)
@@ -407,7 +407,7 @@ impl LocalAccounts {
         {
             return Err(AuthError::WrongCurrentPassword);
         }
-        check_password_shape(new)?;
+        check_password(new, &account.email)?;
         let hash = self.hashing.hash(new).await?;
         self.accounts
             .set_password_hash(&account.id, hash)
@@ -429,7 +429,7 @@ impl LocalAccounts {
     /// No such account, or database failure.
     pub async fn reset_password(&self, email: &str, password: &str) -> Result<(), AuthError> {
         let email = normalise_email(email)?;
-        check_password_shape(password)?;
+        check_password(password, &email)?;
         let account = self
             .accounts
             .by_email(&email)
@@ -531,12 +531,24 @@ impl TokenVerifier for LocalAccounts {
     }
 }
 
-fn check_password_shape(password: &str) -> Result<(), AuthError> {
+/// Length bounds, then guessability (zxcvbn, the estimator password managers use), with the
+/// account's email as a word a guesser would try first.
+fn check_password(password: &str, email: &str) -> Result<(), AuthError> {
     if password.chars().count() < MIN_PASSWORD_CHARS {
         return Err(AuthError::PasswordTooShort);
     }
     if password.len() > MAX_PASSWORD_BYTES {
         return Err(AuthError::PasswordTooLong);
+    }
+    let local_part = email.split('@').next().unwrap_or_default();
+    let estimate = zxcvbn::zxcvbn(password, &[email, local_part]);
+    if estimate.score() < zxcvbn::Score::Two {
+        let warning = estimate
+            .feedback()
+            .and_then(zxcvbn::feedback::Feedback::warning)
+            .map(|warning| format!(" {warning}"))
+            .unwrap_or_default();
+        return Err(AuthError::PasswordTooWeak(warning));
     }
     Ok(())
 }
@@ -587,15 +599,27 @@ mod tests {
     }
 
     #[test]
-    fn passwords_have_a_floor_and_a_ceiling() {
+    fn passwords_have_a_floor_a_ceiling_and_must_not_be_guessable() {
+        let email = "ada.lovelace@example.org";
         assert!(matches!(
-            check_password_shape("short"),
+            check_password("short", email),
             Err(AuthError::PasswordTooShort)
         ));
-        assert!(check_password_shape("long enough").is_ok());
+        assert!(check_password("correct horse battery", email).is_ok());
         assert!(matches!(
-            check_password_shape(&"x".repeat(1025)),
+            check_password(&"x".repeat(1025), email),
             Err(AuthError::PasswordTooLong)
         ));
+        for guessable in ["password123", "qwertyuiop", "12345678", "ada.lovelace1"] {
+            let refused = check_password(guessable, email);
+            assert!(
+                matches!(refused, Err(AuthError::PasswordTooWeak(_))),
+                "{guessable}: {refused:?}"
+            );
+        }
+        let message = check_password("password123", email)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("very common password"), "{message}");
     }
 }

@@ -43,6 +43,10 @@ pub enum AuthError {
     /// Password under 8 characters.
     #[error("Password must be at least 8 characters")]
     PasswordTooShort,
+    /// A password a guesser would find early: common, a dictionary word, a keyboard walk, the
+    /// email itself (zxcvbn's score under 2); the message carries zxcvbn's advice.
+    #[error("This password is too easy to guess.{0} Try a few unrelated words.")]
+    PasswordTooWeak(String),
     /// Password over 1,024 bytes (argon2 would hash a megabyte as readily).
     #[error("Password must be at most 1024 characters")]
     PasswordTooLong,
@@ -104,6 +108,7 @@ impl From<AuthError> for ApiError {
             AuthError::InvalidEmail
             | AuthError::PasswordTooShort
             | AuthError::PasswordTooLong
+            | AuthError::PasswordTooWeak(_)
             | AuthError::WrongCurrentPassword => ErrorCode::BadRequest,
             AuthError::EmailTaken => ErrorCode::Conflict,
             AuthError::RateLimited(_) => ErrorCode::TooManyRequests,

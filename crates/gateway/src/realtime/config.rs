@@ -4,6 +4,20 @@ use std::time::Duration;
 
 use serde_json::json;
 
+/// Most Socket.IO CONNECT packets one session may send (accepted or not); past it the session
+/// ends. A client sends one, and one more now and then with a renewed token: 16 leaves room,
+/// while a client can no longer make each CONNECT cost a token verification without end
+/// (security review F5).
+pub const MAX_CONNECTS_PER_SESSION: usize = 16;
+/// Most sessions without an accepted CONNECT one client address may hold; new handshakes
+/// beyond it are answered 429. A browser opens one per tab, and a NAT of a few dozen users
+/// rarely has 20 between handshake and CONNECT at once (security review F6).
+pub const MAX_UNCONNECTED_PER_ADDRESS: usize = 20;
+/// Most sessions without an accepted CONNECT this replica holds; new handshakes beyond it are
+/// answered 503. Each costs a task, two channels and a timer for up to `connect_timeout`, so
+/// 10,000 bound that at a few tens of MB whoever sends them (security review F6).
+pub const MAX_UNCONNECTED_SESSIONS: usize = 10_000;
+
 /// How sessions behave. The defaults are the stock Socket.IO server's, so clients need no
 /// configuration; tests shorten the timings.
 #[derive(Debug, Clone)]
@@ -15,7 +29,9 @@ pub struct RealtimeConfig {
     /// stopped answering (or stopped polling) ends then.
     pub ping_timeout: Duration,
     /// How long a session may stay without an authenticated Socket.IO CONNECT before it is
-    /// closed (Socket.IO's `connectTimeout`), so anonymous sessions cannot pile up.
+    /// closed (Socket.IO's `connectTimeout`), so anonymous sessions cannot pile up. A client
+    /// sends its CONNECT right after the open packet, so 10 s is ample (the stock server's 45 s
+    /// let one address hold 45 s worth of handshakes).
     pub connect_timeout: Duration,
     /// How long a WebSocket may take between opening for a polling session and completing the
     /// `2probe` / `3probe` / `5` upgrade.
@@ -29,6 +45,12 @@ pub struct RealtimeConfig {
     /// Replies (acks, pongs, CONNECT answers) queued for a client that keeps sending without
     /// reading; beyond this the session is closed instead of growing.
     pub max_buffered_replies: usize,
+    /// [`MAX_CONNECTS_PER_SESSION`]; tests lower it.
+    pub max_connects_per_session: usize,
+    /// [`MAX_UNCONNECTED_PER_ADDRESS`]; tests lower it.
+    pub max_unconnected_per_address: usize,
+    /// [`MAX_UNCONNECTED_SESSIONS`]; tests lower it.
+    pub max_unconnected_sessions: usize,
 }
 
 impl Default for RealtimeConfig {
@@ -36,11 +58,14 @@ impl Default for RealtimeConfig {
         Self {
             ping_interval: Duration::from_secs(25),
             ping_timeout: Duration::from_secs(20),
-            connect_timeout: Duration::from_secs(45),
+            connect_timeout: Duration::from_secs(10),
             upgrade_timeout: Duration::from_secs(10),
             max_payload: 1_000_000,
             max_buffered_events: 256,
             max_buffered_replies: 256,
+            max_connects_per_session: MAX_CONNECTS_PER_SESSION,
+            max_unconnected_per_address: MAX_UNCONNECTED_PER_ADDRESS,
+            max_unconnected_sessions: MAX_UNCONNECTED_SESSIONS,
         }
     }
 }
@@ -67,6 +92,16 @@ fn millis(duration: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// F6: a session that never connects is gone after 10 s, not the stock 45 s.
+    #[test]
+    fn unconnected_sessions_are_short_lived_and_capped() {
+        let config = RealtimeConfig::default();
+        assert_eq!(config.connect_timeout, Duration::from_secs(10));
+        assert_eq!(config.max_connects_per_session, 16);
+        assert_eq!(config.max_unconnected_per_address, 20);
+        assert_eq!(config.max_unconnected_sessions, 10_000);
+    }
 
     #[test]
     fn the_open_packet_announces_what_the_client_needs() {

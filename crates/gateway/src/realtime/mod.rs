@@ -14,7 +14,9 @@
 //! - `socket`: the Socket.IO layer of a session (CONNECT and auth, events, acks).
 //! - `engine`, `packet`: the Engine.IO and Socket.IO encodings.
 //! - `hub`, `registry`: this replica's sessions, by user and by sid.
+//! - `admission`: the caps on sessions that have not connected yet, and the session gauges.
 
+mod admission;
 mod config;
 mod endpoint;
 mod engine;

@@ -7,27 +7,74 @@
 //! reconnects.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use super::admission::{self, SessionAccount, SharedUnconnected};
 use super::config::RealtimeConfig;
+use super::request_error::EngineRequestError;
 use super::session::SessionHandle;
+use crate::metrics::{RealtimeGauges, realtime_gauges};
 
-/// The long-polling (and upgraded) sessions of this replica, and the settings new ones get.
-#[derive(Clone, Default)]
+/// The long-polling (and upgraded) sessions of this replica, the settings new ones get, and
+/// the count of sessions (of either transport) that have not connected yet.
+#[derive(Clone)]
 pub struct EngineSessions {
     sessions: Arc<Mutex<HashMap<String, SessionHandle>>>,
     config: Arc<RealtimeConfig>,
+    unconnected: SharedUnconnected,
+    gauges: RealtimeGauges,
+}
+
+impl Default for EngineSessions {
+    /// The stock settings, and the process's gauges (exported in `/metrics`).
+    fn default() -> Self {
+        Self {
+            sessions: Arc::default(),
+            config: Arc::default(),
+            unconnected: SharedUnconnected::default(),
+            gauges: realtime_gauges().clone(),
+        }
+    }
 }
 
 impl EngineSessions {
-    /// No sessions yet; new ones behave as `config` says (tests shorten the timings).
+    /// No sessions yet; new ones behave as `config` says (tests shorten the timings). Its
+    /// gauges are its own, so a test reads exactly its sessions.
     #[cfg(test)]
     #[must_use]
     pub fn with_config(config: RealtimeConfig) -> Self {
         Self {
             sessions: Arc::default(),
             config: Arc::new(config),
+            unconnected: SharedUnconnected::default(),
+            gauges: RealtimeGauges::default(),
         }
+    }
+
+    /// Admits a new session from `address` (its handshake), or refuses it past the caps on
+    /// sessions that have not connected yet.
+    ///
+    /// # Errors
+    /// [`EngineRequestError::TooManyFromAddress`] (429) or
+    /// [`EngineRequestError::TooManySessions`] (503).
+    pub(super) fn admit(
+        &self,
+        address: Option<IpAddr>,
+    ) -> Result<SessionAccount, EngineRequestError> {
+        let place = admission::admit(
+            &self.unconnected,
+            address,
+            self.config.max_unconnected_per_address,
+            self.config.max_unconnected_sessions,
+        )?;
+        Ok(SessionAccount::new(place, self.gauges.clone()))
+    }
+
+    /// The live and authenticated session gauges of these sessions.
+    #[cfg(test)]
+    pub(super) fn gauges(&self) -> &RealtimeGauges {
+        &self.gauges
     }
 
     /// The settings of this replica's sessions.

@@ -28,6 +28,14 @@ pub enum EngineRequestError {
     /// A POST body over `maxPayload`.
     #[error("Payload too large")]
     PayloadTooLarge,
+    /// This client address already holds as many sessions waiting for their CONNECT as it
+    /// may. HTTP 429.
+    #[error("Too many sessions waiting to connect from this address (at most {limit})")]
+    TooManyFromAddress { limit: usize },
+    /// This replica already holds as many sessions waiting for their CONNECT as it may.
+    /// HTTP 503.
+    #[error("Too many sessions waiting to connect (at most {limit}); try again shortly")]
+    TooManySessions { limit: usize },
 }
 
 impl EngineRequestError {
@@ -39,6 +47,8 @@ impl EngineRequestError {
             Self::UnknownSession => 1,
             Self::BadHandshakeMethod => 2,
             Self::BadRequest | Self::PayloadTooLarge => 3,
+            // The reference server's `FORBIDDEN`, which it answers when `allowRequest` refuses.
+            Self::TooManyFromAddress { .. } | Self::TooManySessions { .. } => 4,
             Self::UnsupportedProtocolVersion => 5,
         }
     }
@@ -48,6 +58,8 @@ impl ResponseError for EngineRequestError {
     fn status_code(&self) -> StatusCode {
         match self {
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::TooManyFromAddress { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManySessions { .. } => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::BAD_REQUEST,
         }
     }
@@ -77,5 +89,12 @@ mod tests {
         );
         assert_eq!(EngineRequestError::UnknownTransport.code(), 0);
         assert_eq!(EngineRequestError::UnsupportedProtocolVersion.code(), 5);
+        let crowded = EngineRequestError::TooManyFromAddress { limit: 20 };
+        assert_eq!(crowded.status_code(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(crowded.code(), 4);
+        assert_eq!(
+            EngineRequestError::TooManySessions { limit: 10 }.status_code(),
+            StatusCode::SERVICE_UNAVAILABLE
+        );
     }
 }

@@ -88,12 +88,8 @@ pub fn routes() -> Vec<ApiRoute> {
             Public,
             to().to(auth::invitation),
         ),
-        entry(
-            post(),
-            "/api/auth/refresh",
-            SignedIn,
-            to().to(auth::refresh),
-        ),
+        // Public: the handler checks the (possibly expired) token against its live session.
+        entry(post(), "/api/auth/refresh", Public, to().to(auth::refresh)),
         entry(post(), "/api/auth/logout", SignedIn, to().to(auth::log_out)),
         entry(
             post(),

@@ -696,6 +696,38 @@ async fn an_open_socket_closes_when_its_session_ends() {
 }
 
 #[tokio::test]
+async fn an_open_socket_closes_when_its_token_expires_and_a_renewed_token_reconnects() {
+    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_TOKEN_TTL_SECONDS", "5")]).await;
+    let (token, user) = app.sign_up("ada@example.org").await;
+    let mut socket = SocketClient::connect(&app.base, &user, &token).await;
+    socket
+        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+        .await;
+    let closed = socket
+        .wait_for(Duration::from_secs(15), |line| line["kind"] == "disconnect")
+        .await;
+    assert_eq!(closed["reason"], "transport close", "{closed}");
+    // The same, expired token is refused on the client's own reconnect...
+    socket
+        .wait_for(Duration::from_secs(15), |line| {
+            line["kind"] == "connect_error"
+        })
+        .await;
+    // ...while the session it belongs to renews it, and the renewed token connects.
+    let (status, renewed) = app
+        .post_json("/api/auth/refresh", &json!({}), Some(&token))
+        .await;
+    assert_eq!(
+        status, 200,
+        "an expired token of a live session renews: {renewed}"
+    );
+    let mut again = SocketClient::connect(&app.base, &user, &token_of(&renewed)).await;
+    again
+        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+        .await;
+}
+
+#[tokio::test]
 async fn an_attacker_behind_the_same_proxy_cannot_lock_the_owner_out() {
     let app = TestApp::spawn_all_with(&[
         ("SCRIBEVAULT_LOGIN_ATTEMPTS_PER_MINUTE", "3"),

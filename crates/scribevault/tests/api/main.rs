@@ -17,6 +17,7 @@ mod microservices;
 mod model_fetch;
 mod oidc;
 mod oidc_provider;
+mod owner_tools;
 mod pipeline;
 mod realtime_polling;
 mod recovery;

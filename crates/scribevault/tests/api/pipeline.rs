@@ -482,10 +482,14 @@ async fn socket_speaks_socket_io_to_two_client_libraries_and_checks_tokens() {
         .await;
     assert_eq!(ack["data"]["received"], true);
 
+    // Only the namespace the app serves: a session cannot be made to hold others.
     let mut admin = SocketClient::connect_namespace(&app.base, &user, &token, "/admin").await;
-    admin
-        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+    let refused = admin
+        .wait_for(Duration::from_secs(10), |line| {
+            line["kind"] == "connect_error" || line["kind"] == "connect"
+        })
         .await;
+    assert_eq!(refused["message"], "Invalid namespace", "{refused}");
 
     for (user_id, bad_token, why) in [
         (user.as_str(), "not-a-token", "garbage"),

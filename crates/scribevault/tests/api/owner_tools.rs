@@ -1,0 +1,153 @@
+//! What the owner has beyond the web interface: `scribevault admin` on the command line, and
+//! login limits that hold across gateway replicas through Redis.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{TEST_SERVICE_KEY, TestApp};
+
+/// Runs `scribevault admin <args>` on `app`'s data dir; returns stdout, failing on a non-zero
+/// exit.
+async fn admin(app: &TestApp, args: &[&str]) -> String {
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
+        .arg("admin")
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("SCRIBEVAULT_DATA_DIR", app.data_dir.path())
+        .env("SCRIBEVAULT_SERVICE_KEY", TEST_SERVICE_KEY)
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "scribevault admin {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+async fn log_in(app: &TestApp, email: &str, password: &str) -> (u16, Value) {
+    app.post_json(
+        "/api/auth/login",
+        &json!({ "email": email, "password": password }),
+        None,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_locked_out_owner_gets_back_in_from_the_command_line() {
+    let app = TestApp::spawn().await;
+    app.sign_up("owner@example.org").await;
+    let (member, _) = app.sign_up("member@example.org").await;
+
+    let listed = admin(&app, &["list-users"]).await;
+    let owner_line = listed
+        .lines()
+        .find(|line| line.contains("owner@example.org"))
+        .unwrap();
+    assert!(owner_line.contains("admin"), "{listed}");
+    let member_line = listed
+        .lines()
+        .find(|line| line.contains("member@example.org"))
+        .unwrap();
+    assert!(member_line.contains("member"), "{listed}");
+
+    let made = admin(&app, &["make-admin", "member@example.org"]).await;
+    assert!(
+        made.contains("member@example.org is now an admin"),
+        "{made}"
+    );
+    assert_eq!(app.get("/api/admin/users", Some(&member)).await.0, 200);
+
+    let reset = admin(&app, &["reset-password", "owner@example.org"]).await;
+    let password = reset
+        .lines()
+        .find_map(|line| line.strip_prefix("New password for owner@example.org: "))
+        .unwrap_or_else(|| panic!("{reset}"))
+        .to_owned();
+    assert_eq!(
+        log_in(&app, "owner@example.org", "correct horse battery")
+            .await
+            .0,
+        401
+    );
+    assert_eq!(log_in(&app, "owner@example.org", &password).await.0, 200);
+
+    // In invite mode a link printed on the command line lets one person in.
+    let invite = TestApp::spawn_all_with(&[("SCRIBEVAULT_SIGNUP", "invite")]).await;
+    invite.sign_up("owner@example.org").await;
+    let printed = admin(
+        &invite,
+        &["invite", "--hours", "2", "--base-url", &invite.base],
+    )
+    .await;
+    let link = printed.lines().next().unwrap();
+    let secret = link
+        .strip_prefix(&format!("{}/sign-up?invitation=", invite.base))
+        .unwrap_or_else(|| panic!("{printed}"));
+    let (status, body) = invite
+        .post_json(
+            "/api/auth/signup",
+            &json!({ "email": "guest@example.org", "password": "correct horse battery", "invitation": secret }),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let failed = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
+        .args(["admin", "make-admin", "nobody@example.org"])
+        .env("SCRIBEVAULT_DATA_DIR", invite.data_dir.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(!failed.status.success());
+    assert!(String::from_utf8_lossy(&failed.stderr).contains("no account with the email"));
+}
+
+#[tokio::test]
+async fn guessable_passwords_are_refused_with_advice() {
+    let app = TestApp::spawn().await;
+    let (status, body) = app
+        .post_json(
+            "/api/auth/signup",
+            &json!({ "email": "ada@example.org", "password": "password123" }),
+            None,
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("too easy to guess"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn gateway_replicas_share_the_login_limit_through_redis() {
+    let Some(redis) = scribevault_test_support::real_server(
+        scribevault_test_support::REDIS_URL_ENV,
+        "login limit shared through Redis",
+    ) else {
+        return;
+    };
+    let settings = [
+        ("SCRIBEVAULT_REDIS_URL", redis.as_str()),
+        ("SCRIBEVAULT_LOGIN_ATTEMPTS_PER_MINUTE", "3"),
+    ];
+    let first = TestApp::spawn_all_with(&settings).await;
+    let second = TestApp::spawn_all_with(&settings).await;
+    // A fresh email: Redis outlives test runs.
+    let email = format!("{}@example.org", uuid::Uuid::new_v4().simple());
+    first.sign_up(&email).await;
+    second.sign_up(&email).await;
+    for _ in 0..3 {
+        assert_eq!(log_in(&first, &email, "guess guess").await.0, 401);
+    }
+    let (status, body) = log_in(&second, &email, "correct horse battery").await;
+    assert_eq!(
+        status, 429,
+        "the other replica counts the same failures: {body}"
+    );
+}
