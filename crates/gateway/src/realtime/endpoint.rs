@@ -9,6 +9,7 @@ use super::registry::EngineSessions;
 use super::request_error::EngineRequestError;
 use super::session::{SessionDeps, Via};
 use super::websocket;
+use crate::auth::client_address::TrustedProxies;
 use crate::auth::{Revocations, SharedVerifier};
 
 /// The Engine.IO query parameters.
@@ -41,8 +42,9 @@ impl EngineQuery {
 /// Every method of `/socket.io/?EIO=4&transport=polling|websocket[&sid=…]`.
 ///
 /// # Errors
-/// An Engine.IO error (HTTP 400, or 413 for an oversized POST) for a request no transport
-/// takes, or the WebSocket handshake's own error.
+/// An Engine.IO error (HTTP 400, 413 for an oversized POST, 429/503 for a handshake past the
+/// caps on unconnected sessions) for a request no transport takes, or the WebSocket
+/// handshake's own error.
 pub async fn socket_io_endpoint(
     request: HttpRequest,
     body: web::Payload,
@@ -75,16 +77,23 @@ pub async fn socket_io_endpoint(
         ),
     };
     let method = request.method().clone();
+    // The client behind a trusted proxy, so the per-address cap does not count the proxy.
+    let address = || {
+        request.app_data::<web::Data<TrustedProxies>>().map_or_else(
+            || TrustedProxies::default().client_of(&request),
+            |proxies| proxies.client_of(&request),
+        )
+    };
     match (transport, existing) {
         (_, None) if method != Method::GET => Err(EngineRequestError::BadHandshakeMethod.into()),
-        (Via::Polling, None) => Ok(polling::handshake(&deps, &sessions).await?),
+        (Via::Polling, None) => Ok(polling::handshake(&deps, &sessions, address()).await?),
         (Via::Polling, Some(handle)) if method == Method::GET => Ok(polling::poll(&handle).await?),
         (Via::Polling, Some(handle)) if method == Method::POST => {
             let limit = deps.config.max_payload;
             Ok(polling::post(&handle, &request, body, limit).await?)
         }
         (Via::Polling, Some(_)) => Err(EngineRequestError::BadRequest.into()),
-        (Via::WebSocket, None) => websocket::open(&request, body, &deps),
+        (Via::WebSocket, None) => websocket::open(&request, body, &deps, &sessions, address()),
         (Via::WebSocket, Some(handle)) if method == Method::GET => {
             websocket::upgrade(&request, body, handle, &deps)
         }

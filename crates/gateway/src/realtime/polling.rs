@@ -1,6 +1,8 @@
 //! The HTTP long-polling transport: a GET without a sid opens a session, a GET with one waits
 //! for the session's packets, a POST hands it the client's packets.
 
+use std::net::IpAddr;
+
 use actix_web::http::header::{self, ContentType};
 use actix_web::web::{self, BytesMut};
 use actix_web::{HttpRequest, HttpResponse};
@@ -12,12 +14,15 @@ use super::registry::EngineSessions;
 use super::request_error::EngineRequestError;
 use super::session::{self, Command, Ended, SessionDeps, SessionHandle, Via};
 
-/// `GET /socket.io/?EIO=4&transport=polling`: opens a session and answers its open packet.
+/// `GET /socket.io/?EIO=4&transport=polling`: opens a session and answers its open packet,
+/// unless `address` (or the replica) holds as many unconnected sessions as it may.
 pub async fn handshake(
     deps: &SessionDeps,
     sessions: &EngineSessions,
+    address: Option<IpAddr>,
 ) -> Result<HttpResponse, EngineRequestError> {
-    let handle = session::start_polling(deps, sessions);
+    let account = sessions.admit(address)?;
+    let handle = session::start_polling(deps, sessions, account);
     poll(&handle).await
 }
 

@@ -18,6 +18,7 @@ use super::engine::RECORD_SEPARATOR;
 use super::hub::RealtimeHub;
 use super::registry::EngineSessions;
 use super::socket_io_endpoint;
+use crate::auth::client_address::TrustedProxies;
 use crate::auth::{AuthError, Caller, Revocations, SharedVerifier, TokenVerifier};
 
 /// Accepts `token-of-<user>` as a token of `<user>`.
@@ -52,6 +53,10 @@ async fn gateway(config: RealtimeConfig) -> Gateway {
     let hub = RealtimeHub::default();
     let sessions = EngineSessions::with_config(config);
     let verifier: SharedVerifier = Arc::new(FakeVerifier);
+    // The reverse proxy of these tests: requests from 10.0.0.0/8 name their client.
+    let proxies = TrustedProxies(vec![
+        scribevault_core::net::Cidr::parse("10.0.0.0/8").unwrap(),
+    ]);
     let app = Rc::new(
         test::init_service(
             App::new()
@@ -59,6 +64,7 @@ async fn gateway(config: RealtimeConfig) -> Gateway {
                 .app_data(web::Data::new(verifier))
                 .app_data(web::Data::new(Revocations::default()))
                 .app_data(web::Data::new(sessions.clone()))
+                .app_data(web::Data::new(proxies))
                 .route("/socket.io/", web::route().to(socket_io_endpoint)),
         )
         .await,
@@ -85,6 +91,65 @@ impl Gateway {
             .uri(&format!("/socket.io/?{query}"))
             .set_payload(body.into());
         read((self.call)(request).await).await
+    }
+
+    /// A handshake from the client at `peer` (`ip` or `ip>forwarded-client` through a proxy).
+    async fn handshake_from(&self, peer: &str) -> (StatusCode, String) {
+        self.handshake_over("polling", peer).await
+    }
+
+    async fn handshake_over(&self, transport: &str, peer: &str) -> (StatusCode, String) {
+        let (socket, forwarded) = match peer.split_once('>') {
+            Some((proxy, client)) => (proxy, Some(client)),
+            None => (peer, None),
+        };
+        let mut request = test::TestRequest::get()
+            .uri(&format!("/socket.io/?EIO=4&transport={transport}"))
+            .peer_addr(format!("{socket}:40000").parse().unwrap());
+        if let Some(client) = forwarded {
+            request = request.insert_header(("x-forwarded-for", client));
+        }
+        read((self.call)(request).await).await
+    }
+
+    /// Opens a session from `peer`; returns its sid.
+    async fn open_from(&self, peer: &str) -> String {
+        let (status, body) = self.handshake_from(peer).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let open: Value = serde_json::from_str(&body[1..]).unwrap();
+        open["sid"].as_str().unwrap().to_owned()
+    }
+
+    /// Joins `/` as `user` on the open session `sid`.
+    async fn join(&self, sid: &str, user: &str) {
+        let connect = json!({ "userId": user, "token": format!("token-of-{user}") });
+        assert_eq!(
+            self.send(sid, format!("40{connect}")).await,
+            (StatusCode::OK, "ok".to_owned())
+        );
+        let (status, body) = self.poll(sid).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(body.starts_with("40{\"sid\""), "{body}");
+    }
+
+    /// Waits (up to a second) until a handshake from `peer` is accepted; its sid.
+    async fn open_when_free(&self, peer: &str) -> String {
+        for _ in 0..100 {
+            let (status, body) = self.handshake_from(peer).await;
+            if status == StatusCode::OK {
+                let open: Value = serde_json::from_str(&body[1..]).unwrap();
+                return open["sid"].as_str().unwrap().to_owned();
+            }
+            assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("no place came free for {peer}");
+    }
+
+    /// (live sessions, authenticated sessions) as the gauges say.
+    fn gauges(&self) -> (i64, i64) {
+        let gauges = self.sessions.gauges();
+        (gauges.sessions.get(), gauges.authenticated.get())
     }
 
     /// Opens a session; returns its sid.
@@ -429,5 +494,174 @@ async fn a_client_that_never_reads_is_bounded() {
     let acks: Vec<String> = (0..20).map(|id| format!(r#"42{id}["ping"]"#)).collect();
     let _ = gateway.send(&sid, acks.join("\u{1e}")).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
+    assert!(gateway.sessions.get(&sid).is_none());
+}
+
+fn crowded(limit: usize) -> (StatusCode, String) {
+    (
+        StatusCode::TOO_MANY_REQUESTS,
+        engine_error(
+            4,
+            &format!("Too many sessions waiting to connect from this address (at most {limit})"),
+        ),
+    )
+}
+
+/// F6: 3,000 anonymous handshakes from one address all opened a session for 45 s.
+#[actix_web::test]
+async fn handshakes_past_the_per_address_cap_are_refused_and_other_addresses_still_served() {
+    let gateway = gateway(RealtimeConfig::default()).await;
+    for _ in 0..20 {
+        gateway.open_from("203.0.113.7").await;
+    }
+    assert_eq!(gateway.handshake_from("203.0.113.7").await, crowded(20));
+    // A WebSocket handshake is admitted the same way (refused before the upgrade).
+    assert_eq!(
+        gateway.handshake_over("websocket", "203.0.113.7").await,
+        crowded(20)
+    );
+    gateway.open_from("203.0.113.8").await;
+    assert_eq!(gateway.gauges(), (21, 0));
+
+    // Behind the trusted proxy, each client counts on its own, and a client is not the proxy.
+    for client in 0..25 {
+        gateway
+            .open_from(&format!("10.0.0.1>198.51.100.{client}"))
+            .await;
+    }
+    for _ in 0..19 {
+        gateway.open_from("10.0.0.1>198.51.100.1").await;
+    }
+    assert_eq!(
+        gateway.handshake_from("10.0.0.1>198.51.100.1").await,
+        crowded(20)
+    );
+    // A forged header from an untrusted peer is ignored: the peer is the client.
+    assert_eq!(
+        gateway.handshake_from("203.0.113.7>198.51.100.99").await,
+        crowded(20)
+    );
+}
+
+#[actix_web::test]
+async fn the_replica_wide_cap_answers_503() {
+    let config = RealtimeConfig {
+        max_unconnected_sessions: 3,
+        ..RealtimeConfig::default()
+    };
+    let gateway = gateway(config).await;
+    for client in 1..=3 {
+        gateway.open_from(&format!("203.0.113.{client}")).await;
+    }
+    assert_eq!(
+        gateway.handshake_from("203.0.113.4").await,
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            engine_error(
+                4,
+                "Too many sessions waiting to connect (at most 3); try again shortly"
+            )
+        )
+    );
+}
+
+#[actix_web::test]
+async fn a_session_that_connects_or_ends_gives_its_place_back() {
+    let config = RealtimeConfig {
+        max_unconnected_per_address: 2,
+        ..RealtimeConfig::default()
+    };
+    let gateway = gateway(config).await;
+    let first = gateway.open_from("203.0.113.7").await;
+    let second = gateway.open_from("203.0.113.7").await;
+    assert_eq!(gateway.handshake_from("203.0.113.7").await, crowded(2));
+    assert_eq!(gateway.gauges(), (2, 0));
+
+    // Connecting frees the place at once; the session lives on, authenticated.
+    gateway.join(&first, "alice").await;
+    assert_eq!(gateway.gauges(), (2, 1));
+    let third = gateway.open_from("203.0.113.7").await;
+    assert_eq!(gateway.handshake_from("203.0.113.7").await, crowded(2));
+
+    // Ending frees it too.
+    assert_eq!(gateway.send(&second, "1").await.0, StatusCode::OK);
+    gateway.open_when_free("203.0.113.7").await;
+    assert_eq!(gateway.handshake_from("203.0.113.7").await, crowded(2));
+    assert!(gateway.sessions.get(&third).is_some());
+
+    // The connected session ending takes it off both gauges.
+    assert_eq!(gateway.send(&first, "1").await.0, StatusCode::OK);
+    for _ in 0..100 {
+        if gateway.gauges() == (2, 0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(gateway.gauges(), (2, 0));
+}
+
+#[actix_web::test]
+async fn an_unconnected_session_times_out_and_gives_its_place_back() {
+    let config = RealtimeConfig {
+        connect_timeout: Duration::from_millis(100),
+        max_unconnected_per_address: 1,
+        ..RealtimeConfig::default()
+    };
+    let gateway = gateway(config).await;
+    let sid = gateway.open_from("203.0.113.7").await;
+    assert_eq!(gateway.handshake_from("203.0.113.7").await, crowded(1));
+    // The held poll is told the session closed at the connect timeout.
+    assert_eq!(gateway.poll(&sid).await, (StatusCode::OK, "1".to_owned()));
+    gateway.open_when_free("203.0.113.7").await;
+    assert_eq!(gateway.gauges(), (1, 0));
+}
+
+/// F5: CONNECT after CONNECT (each a token verification, each namespace kept) went on without
+/// end; past 16 in one session the session ends.
+#[actix_web::test]
+async fn connect_spam_ends_the_session() {
+    let gateway = gateway(RealtimeConfig::default()).await;
+    let sid = gateway.connect_as("alice").await;
+    let connect = format!(
+        "40{}",
+        json!({ "userId": "alice", "token": "token-of-alice" })
+    );
+    // Up to 16 CONNECTs in all, accepted or not, are answered.
+    let more: Vec<String> = (0..14)
+        .map(|_| connect.clone())
+        .chain(std::iter::once("40/admin,".to_owned()))
+        .collect();
+    assert_eq!(
+        gateway.send(&sid, more.join("\u{1e}")).await.0,
+        StatusCode::OK
+    );
+    let answers = gateway.poll_packets(&sid, 15).await;
+    assert_eq!(answers.len(), 15, "{answers:?}");
+    assert_eq!(gateway.hub.connected_sockets(), 1);
+    // The 17th ends the session.
+    assert_eq!(gateway.send(&sid, connect.clone()).await.0, StatusCode::OK);
+    for _ in 0..100 {
+        if gateway.sessions.get(&sid).is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(gateway.sessions.get(&sid).is_none());
+    assert_eq!(gateway.poll(&sid).await.0, StatusCode::BAD_REQUEST);
+    assert_eq!(gateway.hub.connected_sockets(), 0);
+
+    // Refused CONNECTs count too: an anonymous session cannot spin on them either.
+    let sid = gateway.handshake().await;
+    let spam: Vec<&str> = std::iter::repeat_n("40/x,", 17).collect();
+    assert_eq!(
+        gateway.send(&sid, spam.join("\u{1e}")).await.0,
+        StatusCode::OK
+    );
+    for _ in 0..100 {
+        if gateway.sessions.get(&sid).is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert!(gateway.sessions.get(&sid).is_none());
 }

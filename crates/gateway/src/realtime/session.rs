@@ -16,11 +16,12 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior};
 
+use super::admission::SessionAccount;
 use super::config::RealtimeConfig;
 use super::engine::{self, EnginePacket};
 use super::hub::RealtimeHub;
 use super::registry::EngineSessions;
-use super::socket::SocketIo;
+use super::socket::{SocketIo, TooManyConnects};
 use crate::auth::{Caller, Revocations, Revoked, SharedVerifier};
 
 /// Commands queued for one session: enough for a burst of frames, small enough that a client
@@ -79,6 +80,8 @@ pub enum Ended {
     PingTimeout,
     /// No authenticated CONNECT within `connectTimeout`.
     ConnectTimeout,
+    /// More CONNECT packets than a session may send.
+    TooManyConnects,
     /// Two long-polling GETs at once, which the protocol forbids.
     OverlappingPoll,
     /// Two long-polling POSTs at once, which the protocol forbids.
@@ -145,26 +148,36 @@ pub struct SessionDeps {
     pub config: Arc<RealtimeConfig>,
 }
 
-/// Starts a long-polling session, registered in `sessions` under its new sid. Its first poll
-/// is answered with the open packet, which offers the upgrade to WebSocket.
+/// Starts a long-polling session admitted with `account`, registered in `sessions` under its
+/// new sid. Its first poll is answered with the open packet, which offers the upgrade to
+/// WebSocket.
 #[must_use]
-pub fn start_polling(deps: &SessionDeps, sessions: &EngineSessions) -> SessionHandle {
+pub fn start_polling(
+    deps: &SessionDeps,
+    sessions: &EngineSessions,
+    account: SessionAccount,
+) -> SessionHandle {
     let sid = new_sid();
     let transport = Transport::Polling {
         waiting: None,
         probing: false,
     };
-    let (handle, session) = Session::new(&sid, deps, transport, &["websocket"]);
+    let (handle, session) = Session::new(&sid, deps, transport, &["websocket"], account);
     sessions.insert(&sid, handle.clone());
     tokio::spawn(session.run(Some(sessions.clone())));
     handle
 }
 
-/// Starts a session on a WebSocket opened without a sid: the open packet goes out first.
+/// Starts a session admitted with `account` on a WebSocket opened without a sid: the open
+/// packet goes out first.
 #[must_use]
-pub fn start_websocket(deps: &SessionDeps, socket: actix_ws::Session) -> SessionHandle {
+pub fn start_websocket(
+    deps: &SessionDeps,
+    socket: actix_ws::Session,
+    account: SessionAccount,
+) -> SessionHandle {
     let sid = new_sid();
-    let (handle, session) = Session::new(&sid, deps, Transport::WebSocket(socket), &[]);
+    let (handle, session) = Session::new(&sid, deps, Transport::WebSocket(socket), &[], account);
     tokio::spawn(session.run(None));
     handle
 }
@@ -196,6 +209,9 @@ struct Session {
     transport: Transport,
     pong_deadline: Option<Instant>,
     revocations: broadcast::Receiver<Revoked>,
+    /// Its place among unconnected sessions (given back on CONNECT) and the gauges; dropped
+    /// with the session, whatever ends it.
+    account: SessionAccount,
 }
 
 /// How often a connected session re-checks its token, for revocations announced on other
@@ -208,6 +224,7 @@ impl Session {
         deps: &SessionDeps,
         transport: Transport,
         upgrades: &[&str],
+        account: SessionAccount,
     ) -> (SessionHandle, Self) {
         let (commands_tx, commands) = mpsc::channel(COMMAND_BUFFER);
         let (events_tx, events) = mpsc::channel(deps.config.max_buffered_events.max(1));
@@ -218,13 +235,20 @@ impl Session {
         let session = Self {
             sid: sid.to_owned(),
             config: deps.config.clone(),
-            socket: SocketIo::new(sid, deps.verifier.clone(), deps.hub.clone(), events_tx),
+            socket: SocketIo::new(
+                sid,
+                deps.verifier.clone(),
+                deps.hub.clone(),
+                events_tx,
+                deps.config.max_connects_per_session,
+            ),
             events,
             commands,
             buffer: VecDeque::from([deps.config.open_packet(sid, upgrades)]),
             transport,
             pong_deadline: None,
             revocations: deps.revocations.subscribe(),
+            account,
         };
         (handle, session)
     }
@@ -317,6 +341,10 @@ impl Session {
                     }
                 }
             }
+            if self.socket.is_authenticated() {
+                // Connected: no longer counted against the caps on unconnected sessions.
+                self.account.connected();
+            }
             if self.buffer.len()
                 > self.config.max_buffered_events + self.config.max_buffered_replies
             {
@@ -404,10 +432,10 @@ impl Session {
         match packet {
             EnginePacket::Pong => self.pong_deadline = None,
             EnginePacket::Ping(data) => self.buffer.push_back(engine::pong(&data)),
-            EnginePacket::Message(text) => {
-                let replies = self.socket.on_message(&text).await;
-                self.buffer.extend(replies);
-            }
+            EnginePacket::Message(text) => match self.socket.on_message(&text).await {
+                Ok(replies) => self.buffer.extend(replies),
+                Err(TooManyConnects) => return Some(Ended::TooManyConnects),
+            },
             EnginePacket::Close => return Some(Ended::ClientClosed),
             EnginePacket::Open | EnginePacket::Upgrade | EnginePacket::Noop => {}
         }

@@ -14,6 +14,10 @@ use crate::auth::{Caller, SharedVerifier};
 /// session hold an unbounded set of (up to megabyte-long) names.
 const MAIN_NAMESPACE: &str = "/";
 
+/// A session sent more CONNECT packets than it may; it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooManyConnects;
+
 /// One session's Socket.IO state. Dropping it removes the session from the hub, so no
 /// transport can forget to.
 pub struct SocketIo {
@@ -26,16 +30,22 @@ pub struct SocketIo {
     /// The verified caller and the token that proved it, re-checked when sessions end.
     caller: Option<(Caller, String)>,
     namespaces: HashSet<String>,
+    /// CONNECT packets received, accepted or not.
+    connects: usize,
+    /// Most CONNECT packets the session may send.
+    max_connects: usize,
 }
 
 impl SocketIo {
-    /// A session `sid` whose user's events will be delivered to `events` once it connects.
+    /// A session `sid` whose user's events will be delivered to `events` once it connects,
+    /// and which may send up to `max_connects` CONNECT packets.
     #[must_use]
     pub fn new(
         sid: &str,
         verifier: SharedVerifier,
         hub: RealtimeHub,
         events: SocketSender,
+        max_connects: usize,
     ) -> Self {
         Self {
             sid: sid.to_owned(),
@@ -45,6 +55,8 @@ impl SocketIo {
             user: None,
             caller: None,
             namespaces: HashSet::new(),
+            connects: 0,
+            max_connects,
         }
     }
 
@@ -76,16 +88,27 @@ impl SocketIo {
     /// Handles one Socket.IO packet (an Engine.IO message's data); returns the encoded
     /// Engine.IO packets to send back. A malformed packet is ignored, as the reference server
     /// ignores what it cannot decode.
-    pub async fn on_message(&mut self, text: &str) -> Vec<String> {
+    ///
+    /// # Errors
+    /// [`TooManyConnects`] for a CONNECT past the session's cap (each costs a token
+    /// verification, security review F5): the session ends.
+    pub async fn on_message(&mut self, text: &str) -> Result<Vec<String>, TooManyConnects> {
         let packet = match packet::parse_client_packet(text) {
             Ok(packet) => packet,
             Err(error) => {
                 tracing::debug!(sid = %self.sid, error = %error, "ignoring a malformed packet");
-                return Vec::new();
+                return Ok(Vec::new());
             }
         };
-        match packet {
-            ClientPacket::Connect { namespace, auth } => self.connect(namespace, &auth).await,
+        Ok(match packet {
+            ClientPacket::Connect { namespace, auth } => {
+                self.connects += 1;
+                if self.connects > self.max_connects {
+                    tracing::debug!(sid = %self.sid, "closing a session past its CONNECT cap");
+                    return Err(TooManyConnects);
+                }
+                self.connect(namespace, &auth).await
+            }
             ClientPacket::Disconnect { namespace } => {
                 self.namespaces.remove(&namespace);
                 Vec::new()
@@ -97,7 +120,7 @@ impl SocketIo {
                 args,
             } => {
                 if !self.namespaces.contains(&namespace) {
-                    return Vec::new();
+                    return Ok(Vec::new());
                 }
                 let mut frames = Vec::new();
                 if name == "testMessage" {
@@ -114,7 +137,7 @@ impl SocketIo {
                 frames
             }
             ClientPacket::Ack => Vec::new(),
-        }
+        })
     }
 
     async fn connect(&mut self, namespace: String, auth: &Value) -> Vec<String> {

@@ -5,29 +5,36 @@
 //! `Send`), so a small task here reads frames and hands them to the session as commands; the
 //! session writes to the socket itself.
 
+use std::net::IpAddr;
+
 use actix_web::{HttpRequest, HttpResponse, web};
 use actix_ws::Message;
 use futures::StreamExt as _;
 use tokio::sync::oneshot;
 
 use super::engine::{self, EnginePacket};
+use super::registry::EngineSessions;
 use super::session::{self, Command, Ended, SessionDeps, SessionHandle, Via};
 
 /// The data of the client's upgrade probe (`2probe`).
 const PROBE: &str = "probe";
 
-/// `GET /socket.io/?EIO=4&transport=websocket`: a session carried by this WebSocket alone.
+/// `GET /socket.io/?EIO=4&transport=websocket`: a session carried by this WebSocket alone,
+/// admitted (before the upgrade) like a polling handshake from `address`.
 ///
 /// # Errors
-/// The request is not a WebSocket handshake.
+/// Too many unconnected sessions (429/503); the request is not a WebSocket handshake.
 pub fn open(
     request: &HttpRequest,
     body: web::Payload,
     deps: &SessionDeps,
+    sessions: &EngineSessions,
+    address: Option<IpAddr>,
 ) -> Result<HttpResponse, actix_web::Error> {
+    let account = sessions.admit(address)?;
     let (response, socket, messages) = actix_ws::handle(request, body)?;
     let messages = messages.max_frame_size(deps.config.max_payload);
-    let handle = session::start_websocket(deps, socket.clone());
+    let handle = session::start_websocket(deps, socket.clone(), account);
     actix_web::rt::spawn(forward_frames(socket, messages, handle));
     Ok(response)
 }
