@@ -29,6 +29,9 @@ pub enum DbError {
     /// Creating a test database failed.
     #[error("cannot create test database: {0}")]
     CreateTestDatabase(String),
+    /// Reading a test database's tables failed.
+    #[error("cannot read test database: {0}")]
+    ReadTestDatabase(sea_orm::DbErr),
 }
 
 /// Opens a pool for `url` (`sqlite://path?mode=rwc` or `postgres://…`).
@@ -195,5 +198,48 @@ impl TestDatabase {
             _dir: None,
             postgres: Some((admin_url.to_owned(), name)),
         })
+    }
+
+    /// Every table with its number of rows, the migrations' bookkeeping left out. Listed from
+    /// the schema, so a table added later is counted without a change here: what a test of
+    /// "deletes everything of a user" compares before and after.
+    ///
+    /// # Errors
+    /// [`DbError`] when the database cannot be read.
+    pub async fn table_counts(&self) -> Result<std::collections::BTreeMap<String, i64>, DbError> {
+        use sea_orm::{DatabaseBackend, Statement};
+        let db = connect(&self.url).await?;
+        let backend = db.get_database_backend();
+        let tables = match backend {
+            DatabaseBackend::Postgres => {
+                "SELECT table_name AS name FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            }
+            _ => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        };
+        let read = DbError::ReadTestDatabase;
+        let mut counts = std::collections::BTreeMap::new();
+        for row in db
+            .query_all_raw(Statement::from_string(backend, tables))
+            .await
+            .map_err(read)?
+        {
+            let name: String = row.try_get("", "name").map_err(read)?;
+            if name.starts_with("seaql_migrations") {
+                continue;
+            }
+            let count = db
+                .query_one_raw(Statement::from_string(
+                    backend,
+                    format!("SELECT COUNT(*) AS n FROM \"{name}\""),
+                ))
+                .await
+                .map_err(read)?
+                .map_or(Ok(0), |row| row.try_get::<i64>("", "n"))
+                .map_err(read)?;
+            counts.insert(name, count);
+        }
+        db.close().await.ok();
+        Ok(counts)
     }
 }

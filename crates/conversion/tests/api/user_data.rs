@@ -3,7 +3,7 @@
 
 use scribevault_proto::conversion::v1 as pb;
 
-use crate::helpers::{TestApp, as_user, fixture, spawn_app, spawn_app_on_postgres, table_counts};
+use crate::helpers::{TestApp, as_user, fixture, spawn_app, spawn_app_on_postgres};
 
 /// What a user converted, to find again (or not) after a deletion.
 struct Converted {
@@ -121,11 +121,11 @@ async fn deleting_a_users_data_leaves_nothing_of_theirs_on_postgresql() {
 
 async fn deletion_removes_the_caller_only(app: TestApp) {
     let bob = convert_some(&app, "bob").await;
-    let only_bob = table_counts(&app.db.url).await;
+    let only_bob = app.db.table_counts().await.unwrap();
     let bob_objects = objects_of(&app, "bob").await;
 
     let alice = convert_some(&app, "alice").await;
-    let with_alice = table_counts(&app.db.url).await;
+    let with_alice = app.db.table_counts().await.unwrap();
     // Every table holds some of Alice's rows, so the comparison below covers every table.
     for (table, count) in &with_alice {
         assert!(
@@ -151,7 +151,7 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
 
     // Every table is back to Bob's rows alone. Of Alice's objects only the worker's
     // transcript stays (transcription owns `transcripts/`).
-    assert_eq!(table_counts(&app.db.url).await, only_bob);
+    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
     assert_eq!(
         objects_of(&app, "alice").await,
         [
@@ -185,7 +185,7 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
     // A second call finds nothing and succeeds.
     let again = delete_user_data(&app, "alice").await;
     assert_eq!((again.rows_deleted, again.blobs_deleted), (0, 0));
-    assert_eq!(table_counts(&app.db.url).await, only_bob);
+    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
 
     // Alice can start over: a template of a name she had is free again.
     app.client

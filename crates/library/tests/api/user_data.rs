@@ -9,9 +9,7 @@ use sea_orm::{ConnectionTrait as _, DatabaseBackend, Statement};
 use tonic::Code;
 
 use crate::exports::link_parts;
-use crate::helpers::{
-    TestApp, as_user, ingest_request, spawn_app, spawn_app_on_postgres, table_counts,
-};
+use crate::helpers::{TestApp, as_user, ingest_request, spawn_app, spawn_app_on_postgres};
 
 const ALICE: &str = "alice";
 const BOB: &str = "bob";
@@ -196,7 +194,7 @@ async fn indexed_on_sqlite(app: &TestApp, word: &str) -> Option<i64> {
 /// segment layout, not the items) apart: the number of documents it indexes is its
 /// `docsize` table's count, which [`indexed_on_sqlite`] cross-checks by word.
 async fn counts(app: &TestApp) -> (BTreeMap<String, i64>, Option<i64>) {
-    let mut counts = table_counts(&app.db.url).await;
+    let mut counts = app.db.table_counts().await.unwrap();
     let documents = counts.get("library_fts_docsize").copied();
     counts.retain(|table, _| !table.starts_with("library_fts_"));
     (counts, documents)

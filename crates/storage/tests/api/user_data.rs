@@ -5,9 +5,7 @@
 use scribevault_proto::storage::v1 as pb;
 use tonic::Code;
 
-use crate::helpers::{
-    TestApp, as_user, audio, metadata, spawn_app, spawn_app_on_postgres, table_counts,
-};
+use crate::helpers::{TestApp, as_user, audio, metadata, spawn_app, spawn_app_on_postgres};
 
 async fn usage(app: &TestApp, user: &str) -> u64 {
     app.client
@@ -131,7 +129,7 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
         .unwrap();
     set_policy(&app, "bob", Some(30)).await;
     let bob_usage = usage(&app, "bob").await;
-    let only_bob = table_counts(&app.db.url).await;
+    let only_bob = app.db.table_counts().await.unwrap();
     let bob_files = app.blob_files();
 
     // Alice's: the same audio as Bob's (stored for her, apart from his), registered twice,
@@ -147,7 +145,7 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
         .await
         .unwrap();
     set_policy(&app, "alice", None).await;
-    let with_alice = table_counts(&app.db.url).await;
+    let with_alice = app.db.table_counts().await.unwrap();
     // Every table holds some of Alice's rows, so the comparison below covers every table.
     for (table, count) in &with_alice {
         assert!(
@@ -166,7 +164,7 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
 
     // Every table is back to Bob's rows alone; on disk, only Bob's files, and no folder of
     // Alice's uploads.
-    assert_eq!(table_counts(&app.db.url).await, only_bob);
+    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
     assert_eq!(app.blob_files(), bob_files);
     assert!(
         !app.blob_dir.path().join("users/alice/uploads").exists(),
@@ -200,7 +198,7 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
     // A second call finds nothing and succeeds.
     let again = delete_user_data(&app, "alice").await;
     assert_eq!((again.rows_deleted, again.blobs_deleted), (0, 0));
-    assert_eq!(table_counts(&app.db.url).await, only_bob);
+    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
 
     // Alice can start over (with the default policy).
     app.upload("alice", metadata("v1", "One"), &first)
