@@ -36,6 +36,8 @@ whisper_concurrency = 1
 max_retries = 10
 retry_base_delay_seconds = 5
 worker_stale_seconds = 15
+max_take_backs = 3
+max_waiting_files_per_user = 1000
 max_deliveries = 5
 retry_max_delay_seconds = 300
 housekeeping_interval_ms = 1000
@@ -52,6 +54,7 @@ youtube_cache_seconds = 3600
 ytdlp_path = "yt-dlp"
 youtube_watch_url = "https://www.youtube.com/watch?v={id}"
 download_concurrency = 2
+max_active_download_jobs_per_user = 20
 download_retries = 3
 download_timeout_seconds = 3600
 download_stale_seconds = 20
@@ -160,6 +163,12 @@ pub struct Settings {
     pub retry_base_delay_seconds: u64,
     /// A transcribing file whose worker has not reported for this long goes to another worker.
     pub worker_stale_seconds: u64,
+    /// Times a file may be taken back from a worker that went silent (out of memory, a crash)
+    /// before it fails for good instead of being queued again (at least 1).
+    pub max_take_backs: u32,
+    /// Files one user may have waiting for transcription (pending, scheduled, transcribing or
+    /// retrying); a start or schedule that would go over it is refused as a whole (at least 1).
+    pub max_waiting_files_per_user: u64,
     /// Deliveries of one work message before it is dead-lettered (`<queue>.dead`).
     pub max_deliveries: u32,
     /// Vault ingest messages the library handles at once (1 keeps `libraryUpdate` events in
@@ -217,6 +226,9 @@ pub struct Settings {
     pub youtube_watch_url: String,
     /// Download jobs one discovery process runs at once (each downloads one video at a time).
     pub download_concurrency: usize,
+    /// Download jobs one user may have not yet finished (pending or running); a new job, or a
+    /// retry, past it is refused (at least 1).
+    pub max_active_download_jobs_per_user: u64,
     /// yt-dlp's retries of a failed request or fragment (`-R`, `--fragment-retries`).
     pub download_retries: u32,
     /// yt-dlp's download rate limit, like `2M` or `500K` (`--limit-rate`); none when unset.

@@ -32,6 +32,8 @@ pub struct DiscoveryConfig {
     pub scheduler_interval: std::time::Duration,
     /// The model a transcribing download job uses unless it names one.
     pub default_model: String,
+    /// Download jobs one user may have not yet finished (pending or running).
+    pub max_active_download_jobs_per_user: u64,
 }
 
 impl TryFrom<&Settings> for DiscoveryConfig {
@@ -129,6 +131,12 @@ impl TryFrom<&Settings> for DiscoveryConfig {
                 "must be 100 to 3600000",
             ));
         }
+        if settings.max_active_download_jobs_per_user == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_MAX_ACTIVE_DOWNLOAD_JOBS_PER_USER",
+                "must be at least 1",
+            ));
+        }
         Ok(Self {
             ytdlp: YtDlpOptions {
                 program: settings.ytdlp_path.trim().to_owned(),
@@ -144,6 +152,7 @@ impl TryFrom<&Settings> for DiscoveryConfig {
             download_dir: settings.data_dir.join("downloads"),
             scheduler_interval: std::time::Duration::from_millis(settings.scheduler_interval_ms),
             default_model: settings.default_model.clone(),
+            max_active_download_jobs_per_user: settings.max_active_download_jobs_per_user,
             youtube_api_base: settings.youtube_api_base.trim_end_matches('/').to_owned(),
             youtube_api_keys,
             youtube_daily_quota: settings.youtube_daily_quota,

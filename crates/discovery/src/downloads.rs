@@ -112,6 +112,7 @@ impl Discovery {
         } else {
             None
         };
+        self.check_active_cap(user).await?;
         let known = self.store.videos_by_id(&video_ids).await?;
         let videos: Vec<JobVideo> = video_ids
             .iter()
@@ -215,6 +216,8 @@ impl Discovery {
                 "Every video of this job has arrived".into(),
             ));
         }
+        // The retry is a new pending job: it counts like one.
+        self.check_active_cap(user).await?;
         let job = DownloadJob {
             id: uuid::Uuid::now_v7().to_string(),
             status: DownloadStatus::Pending,
@@ -240,6 +243,19 @@ impl Discovery {
         self.queue_download(user, &job.id).await;
         self.publish_progress(&job).await;
         Ok(job)
+    }
+
+    /// Refuses another job when the caller already has as many not yet finished as they may
+    /// (security review F16: downloads run a few at a time for everyone, so one user's
+    /// thousand jobs would starve the rest). The count and the insert are not one transaction:
+    /// two requests at once may pass the cap by one.
+    async fn check_active_cap(&self, user: &UserId) -> Result<(), DiscoveryError> {
+        let cap = self.downloads.max_active_per_user;
+        let active = self.store.count_active_download_jobs(user.as_str()).await?;
+        if active >= cap {
+            return Err(DiscoveryError::TooManyActiveDownloads { active, cap });
+        }
+        Ok(())
     }
 
     /// Puts the job on the download queue. A failure is logged: the job is in the database,

@@ -41,6 +41,16 @@ pub enum DiscoveryError {
     /// The job cannot be retried; the message says why.
     #[error("{0}")]
     NotRetryable(String),
+    /// Another job would take the caller past their cap on download jobs not yet finished.
+    #[error(
+        "You have {active} download jobs not yet finished; at most {cap} may be active at once. Wait for some to finish or cancel them."
+    )]
+    TooManyActiveDownloads {
+        /// The caller's pending and running jobs now.
+        active: u64,
+        /// `SCRIBEVAULT_MAX_ACTIVE_DOWNLOAD_JOBS_PER_USER`.
+        cap: u64,
+    },
     /// No schedule with this id belongs to the caller.
     #[error("Schedule not found")]
     ScheduleNotFound,
@@ -114,7 +124,9 @@ impl ServiceError for DiscoveryError {
             | Self::ScheduleNotFound => ErrorCode::NotFound,
             Self::SourceExists | Self::JobEnded | Self::NotRetryable(_) => ErrorCode::Conflict,
             Self::NoApiKey => ErrorCode::NotConfigured,
-            Self::QuotaExhausted { .. } => ErrorCode::TooManyRequests,
+            Self::QuotaExhausted { .. } | Self::TooManyActiveDownloads { .. } => {
+                ErrorCode::TooManyRequests
+            }
             Self::KeyRejected(_) | Self::Upstream(_) => ErrorCode::BadGateway,
             Self::Database(_) | Self::Export(_) | Self::Download(_) => ErrorCode::Internal,
         }

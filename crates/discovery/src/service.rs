@@ -45,6 +45,8 @@ pub struct DownloadSetup {
     pub stale_after: Duration,
     /// The model transcription uses when a job asks for it without naming one.
     pub default_model: String,
+    /// Jobs one user may have not yet finished; a new job or a retry past it is refused.
+    pub max_active_per_user: u64,
 }
 
 /// Channel discovery, sources, download jobs and schedules for every user.

@@ -68,6 +68,7 @@ impl DiscoveryServer {
             work_root: config.download_dir,
             stale_after: config.download_stale_after,
             default_model: config.default_model,
+            max_active_per_user: config.max_active_download_jobs_per_user,
         };
         Ok(Self {
             discovery: Discovery::new(

@@ -26,6 +26,11 @@ pub struct TranscriptionConfig {
     pub resend_ingests_within: Duration,
     /// A transcribing file whose worker has not reported for this long is given to another.
     pub stale_after: Duration,
+    /// The take-back (its worker went silent) at which a file fails for good instead of being
+    /// queued again.
+    pub max_take_backs: u32,
+    /// Files one user may have waiting (pending, scheduled, transcribing, retrying).
+    pub max_waiting_files_per_user: u64,
 }
 
 impl TranscriptionConfig {
@@ -73,6 +78,18 @@ impl TryFrom<&Settings> for TranscriptionConfig {
                 "must be at least 1",
             ));
         }
+        if settings.max_take_backs == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_MAX_TAKE_BACKS",
+                "must be at least 1",
+            ));
+        }
+        if settings.max_waiting_files_per_user == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_MAX_WAITING_FILES_PER_USER",
+                "must be at least 1",
+            ));
+        }
         Ok(Self {
             model_dir: settings.effective_model_dir(),
             offered_models,
@@ -83,6 +100,8 @@ impl TryFrom<&Settings> for TranscriptionConfig {
             housekeeping_interval: Duration::from_millis(settings.housekeeping_interval_ms),
             resend_ingests_within: Duration::from_secs(settings.resend_ingests_within_seconds),
             stale_after: Duration::from_secs(settings.worker_stale_seconds),
+            max_take_backs: settings.max_take_backs,
+            max_waiting_files_per_user: settings.max_waiting_files_per_user,
         })
     }
 }
@@ -127,6 +146,18 @@ mod tests {
                 .to_string()
                 .contains("SCRIBEVAULT_RETRY_MAX_DELAY_SECONDS")
         );
+    }
+
+    #[test]
+    fn zero_take_backs_or_waiting_files_are_refused_by_name() {
+        for key in [
+            "SCRIBEVAULT_MAX_TAKE_BACKS",
+            "SCRIBEVAULT_MAX_WAITING_FILES_PER_USER",
+        ] {
+            let error =
+                TranscriptionConfig::try_from(&settings(&[(key, "0")])).expect_err("refused");
+            assert!(error.to_string().contains(key), "{error}");
+        }
     }
 
     #[test]

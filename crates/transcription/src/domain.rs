@@ -144,6 +144,9 @@ pub enum FileTransition {
     Cancel,
     /// The worker went silent; the file waits for another.
     Abandon,
+    /// The worker went silent once too often (the file keeps killing its workers: out of
+    /// memory, a crash): the file fails for good instead of waiting for another.
+    GiveUp,
 }
 
 impl FileTransition {
@@ -157,7 +160,8 @@ impl FileTransition {
             | Self::Progress
             | Self::Complete
             | Self::Fail { .. }
-            | Self::Abandon => &[Transcribing],
+            | Self::Abandon
+            | Self::GiveUp => &[Transcribing],
             Self::OpenWindow => &[Scheduled],
             Self::Retry => &[Error, Failed],
             Self::RetryDue => &[Error],
@@ -173,7 +177,7 @@ impl FileTransition {
             Self::Defer => FileStatus::Scheduled,
             Self::OpenWindow | Self::Abandon => FileStatus::Pending,
             Self::Complete => FileStatus::Completed,
-            Self::Fail { exhausted: true } => FileStatus::Failed,
+            Self::Fail { exhausted: true } | Self::GiveUp => FileStatus::Failed,
             Self::Fail { exhausted: false } | Self::Cancel => FileStatus::Error,
             Self::Retry | Self::RetryDue => FileStatus::Retrying,
         }
@@ -182,6 +186,14 @@ impl FileTransition {
 
 /// The message a cancelled file carries (spec §8).
 pub const CANCELLED_BY_USER: &str = "Cancelled by user";
+
+/// The message of a file given up after its workers stopped `take_backs` times while holding it.
+#[must_use]
+pub fn gave_up_message(take_backs: u32) -> String {
+    format!(
+        "The worker stopped {take_backs} times while transcribing this file (out of memory or a crash); it was not retried again."
+    )
+}
 
 /// What a job's transcripts are stored as for the Vault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -259,6 +271,8 @@ pub struct TranscriptionFile {
     pub processing_time_ms: Option<u64>,
     /// Bumped by every claim, take-over and cancel; a worker's reports must carry the current one.
     pub claim_token: i32,
+    /// Times the file was taken back from a worker that went silent (reset by a user's retry).
+    pub take_backs: u32,
     pub updated_at: DateTime<Utc>,
 }
 
@@ -350,7 +364,7 @@ mod tests {
     use super::*;
 
     /// Spec §4, one row per transition: where it may start, where it ends.
-    const TABLE: [(FileTransition, &[FileStatus], FileStatus); 12] = [
+    const TABLE: [(FileTransition, &[FileStatus], FileStatus); 13] = [
         (FileTransition::Claim, &[Pending, Retrying], Transcribing),
         (FileTransition::TakeOver, &[Transcribing], Transcribing),
         (FileTransition::Progress, &[Transcribing], Transcribing),
@@ -375,6 +389,7 @@ mod tests {
             Error,
         ),
         (FileTransition::Abandon, &[Transcribing], Pending),
+        (FileTransition::GiveUp, &[Transcribing], Failed),
     ];
 
     fn check(transition: FileTransition) {
@@ -455,6 +470,19 @@ mod tests {
     #[test]
     fn a_silent_workers_file_goes_back_to_pending() {
         check(FileTransition::Abandon);
+    }
+
+    #[test]
+    fn a_file_whose_workers_keep_going_silent_fails_for_good() {
+        check(FileTransition::GiveUp);
+    }
+
+    #[test]
+    fn the_given_up_message_says_how_often_the_worker_stopped() {
+        assert_eq!(
+            gave_up_message(3),
+            "The worker stopped 3 times while transcribing this file (out of memory or a crash); it was not retried again."
+        );
     }
 
     #[test]

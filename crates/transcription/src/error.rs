@@ -25,6 +25,16 @@ pub enum TranscriptionError {
     /// The file is in a state that does not allow the action.
     #[error("{0}")]
     Conflict(String),
+    /// The request would take the caller past their cap on files waiting for transcription.
+    #[error(
+        "You have {waiting} files waiting for transcription; at most {cap} may wait. Wait for some to finish or cancel them."
+    )]
+    TooManyWaiting {
+        /// The caller's files waiting now.
+        waiting: u64,
+        /// `SCRIBEVAULT_MAX_WAITING_FILES_PER_USER`.
+        cap: u64,
+    },
     /// The bus or blob store failed.
     #[error("backend unavailable: {0}")]
     Unavailable(String),
@@ -39,6 +49,7 @@ impl ServiceError for TranscriptionError {
             Self::InvalidArgument(_) | Self::ModelUnavailable { .. } => ErrorCode::BadRequest,
             Self::NotFound(_) => ErrorCode::NotFound,
             Self::Conflict(_) => ErrorCode::Conflict,
+            Self::TooManyWaiting { .. } => ErrorCode::TooManyRequests,
             Self::Unavailable(_) => ErrorCode::Unavailable,
             Self::Database(_) => ErrorCode::Internal,
         }

@@ -73,6 +73,7 @@ impl Transcriptions {
             OutputFormat::parse(output_format).map_err(TranscriptionError::InvalidArgument)?;
         let model = self.check_model(model).await?;
         self.check_files(user, &files).await?;
+        self.check_waiting_cap(user, files.len()).await?;
         let status = if window.is_some() {
             FileStatus::Scheduled
         } else {
@@ -108,6 +109,23 @@ impl Transcriptions {
             }
         }
         Ok((job, files))
+    }
+
+    /// Refuses a request whose files would take the caller past their cap on waiting files,
+    /// so one user cannot queue unbounded work (security review F16). The count and the insert
+    /// are not one transaction: two requests at once may pass the cap by one batch at most.
+    async fn check_waiting_cap(
+        &self,
+        user: &UserId,
+        adding: usize,
+    ) -> Result<(), TranscriptionError> {
+        let cap = self.config.max_waiting_files_per_user;
+        let waiting = self.count_waiting(user).await?;
+        let adding = u64::try_from(adding).unwrap_or(u64::MAX);
+        if waiting.saturating_add(adding) > cap {
+            return Err(TranscriptionError::TooManyWaiting { waiting, cap });
+        }
+        Ok(())
     }
 
     async fn check_files(

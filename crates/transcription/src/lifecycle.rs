@@ -54,10 +54,13 @@ impl Transcriptions {
         file.status
             .apply(FileTransition::Retry)
             .map_err(|_| refused())?;
+        // A user's retry gives the file a fresh count of take-backs (an operator may have
+        // given the workers more memory since it was given up).
         let update = FileUpdate {
             progress: Some(0),
             error_message: Some(None),
             next_attempt_at: Some(None),
+            take_backs: Some(0),
             ..FileUpdate::default()
         };
         // The file may have moved since it was read; the store checks again.

@@ -12,7 +12,10 @@ impl MigratorTrait for Migrator {
     }
 
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(CreateTranscriptionTables)]
+        vec![
+            Box::new(CreateTranscriptionTables),
+            Box::new(CountTakeBacks),
+        ]
     }
 }
 
@@ -55,6 +58,7 @@ enum TranscriptionFiles {
     ProcessingTimeMs,
     ClaimToken,
     HeartbeatAt,
+    TakeBackCount,
     CreatedAt,
     UpdatedAt,
 }
@@ -241,6 +245,38 @@ impl MigrationTrait for CreateTranscriptionTables {
                     .table(TranscriptionFiles::Table)
                     .col(TranscriptionFiles::Status)
                     .if_not_exists()
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+/// Counts how often a file was taken back from a worker that went silent, so that a file that
+/// kills every worker that claims it (out of memory, a crash) fails for good after a few
+/// instead of crash-looping the workers forever (security review F4). Existing rows start at 0.
+struct CountTakeBacks;
+
+// Named by hand: the derive names a migration after its module, which the first one has taken.
+impl MigrationName for CountTakeBacks {
+    fn name(&self) -> &str {
+        "m20261126_000002_transcription_take_back_count"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CountTakeBacks {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // One column per ALTER TABLE: SQLite adds no more at once.
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(TranscriptionFiles::Table)
+                    .add_column(
+                        ColumnDef::new(TranscriptionFiles::TakeBackCount)
+                            .integer()
+                            .not_null()
+                            .default(0),
+                    )
                     .to_owned(),
             )
             .await

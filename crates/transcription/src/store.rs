@@ -47,6 +47,7 @@ pub struct FileUpdate {
     pub retry_count: Option<u32>,
     pub last_failed_at: Option<DateTime<Utc>>,
     pub heartbeat_at: Option<DateTime<Utc>>,
+    pub take_backs: Option<u32>,
     /// A new claim token, so that the previous holder's reports are refused.
     pub bump_claim_token: bool,
     pub outputs: Option<TranscriptOutputs>,
@@ -97,6 +98,7 @@ fn file_from_row(row: transcription_file::Model) -> Result<TranscriptionFile, Db
         markdown_path: row.markdown_path,
         processing_time_ms: row.processing_time_ms.and_then(|ms| u64::try_from(ms).ok()),
         claim_token: row.claim_token,
+        take_backs: to_u32(row.take_back_count),
         updated_at: row.updated_at,
     })
 }
@@ -192,6 +194,7 @@ impl TranscriptionStore {
                 processing_time_ms: Set(None),
                 claim_token: Set(0),
                 heartbeat_at: Set(None),
+                take_back_count: Set(0),
                 created_at: Set(job.created_at),
                 updated_at: Set(job.created_at),
             }
@@ -447,6 +450,9 @@ impl TranscriptionStore {
         }
         if let Some(at) = update.heartbeat_at {
             query = query.col_expr(FileColumn::HeartbeatAt, Expr::value(Some(at)));
+        }
+        if let Some(count) = update.take_backs {
+            query = query.col_expr(FileColumn::TakeBackCount, Expr::value(to_i32(count)));
         }
         if update.bump_claim_token {
             query = query.col_expr(

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
-    ColumnTrait as _, Condition, DbErr, EntityTrait as _, QueryFilter as _, QueryOrder as _, Set,
-    TransactionTrait as _,
+    ColumnTrait as _, Condition, DbErr, EntityTrait as _, PaginatorTrait as _, QueryFilter as _,
+    QueryOrder as _, Set, TransactionTrait as _,
 };
 
 use super::{DiscoveryStore, INSERT_CHUNK};
@@ -194,6 +194,21 @@ impl DiscoveryStore {
             .into_iter()
             .map(job_from_row)
             .collect()
+    }
+
+    /// How many of the user's jobs are not yet finished (pending or running).
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn count_active_download_jobs(&self, user_id: &str) -> Result<u64, DbErr> {
+        download_job::Entity::find()
+            .filter(download_job::Column::UserId.eq(user_id))
+            .filter(download_job::Column::Status.is_in([
+                DownloadStatus::Pending.as_str(),
+                DownloadStatus::Processing.as_str(),
+            ]))
+            .count(&self.db)
+            .await
     }
 
     /// One of the user's jobs.

@@ -776,3 +776,105 @@ async fn a_download_over_its_time_limit_is_stopped_and_fails_the_video() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test]
+async fn a_user_at_the_cap_on_unfinished_download_jobs_is_refused_and_no_one_else_is() {
+    // A yt-dlp that never finishes keeps every job pending or running.
+    let tools = tempfile::tempdir().unwrap();
+    let hanging = tools.path().join("yt-dlp");
+    std::fs::write(&hanging, "#!/bin/sh\nexec sleep 30\n").unwrap();
+    std::fs::set_permissions(
+        &hanging,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let hanging = hanging.to_string_lossy().into_owned();
+    let youtube = FakeYouTube::start().await;
+    youtube.add_channel(FakeChannel::generated(&channel_id(9), "Capped", 3).with_handle("capped"));
+    let app = spawn_app_with(
+        youtube,
+        &[
+            ("SCRIBEVAULT_YOUTUBE_API_KEY", KEY),
+            ("SCRIBEVAULT_YTDLP_PATH", hanging.as_str()),
+            ("SCRIBEVAULT_MAX_ACTIVE_DOWNLOAD_JOBS_PER_USER", "2"),
+        ],
+    )
+    .await;
+    let mut sources = Vec::new();
+    for user in ["alice", "bob"] {
+        let source = add_source(&app, user, "https://www.youtube.com/@capped").await;
+        let ids: Vec<String> = app
+            .client
+            .clone()
+            .list_source_videos(as_user(
+                user,
+                pb::ListSourceVideosRequest {
+                    source_id: source.id.clone(),
+                    page_token: String::new(),
+                },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .videos
+            .into_iter()
+            .map(|video| video.youtube_video_id)
+            .collect();
+        sources.push((source.id, ids));
+    }
+    let (alice_source, ids) = &sources[0];
+    let refusal = "You have 2 download jobs not yet finished; at most 2 may be active at once. Wait for some to finish or cancel them.";
+    let first = create_job(&app, "alice", alice_source, &ids[..1], false)
+        .await
+        .expect("under the cap");
+    let second = create_job(&app, "alice", alice_source, &ids[1..2], false)
+        .await
+        .expect("reaches the cap");
+    let refused = create_job(&app, "alice", alice_source, &ids[2..], false)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code(), refused.message()),
+        (Code::ResourceExhausted, refusal)
+    );
+    let (bob_source, bob_ids) = &sources[1];
+    let bobs = create_job(&app, "bob", bob_source, &bob_ids[..1], false)
+        .await
+        .expect("bob has his own cap");
+
+    // A cancelled job frees its place; retrying it would take it again.
+    let cancel = |id: &str| {
+        let mut client = app.client.clone();
+        let request = as_user("alice", pb::DownloadJobRef { id: id.to_owned() });
+        async move { client.cancel_download_job(request).await }
+    };
+    cancel(&first.id).await.expect("cancelled");
+    let third = create_job(&app, "alice", alice_source, &ids[2..], false)
+        .await
+        .expect("below the cap again");
+    let retry = app
+        .client
+        .clone()
+        .retry_download_job(as_user(
+            "alice",
+            pb::DownloadJobRef {
+                id: first.id.clone(),
+            },
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (retry.code(), retry.message()),
+        (Code::ResourceExhausted, refusal)
+    );
+    assert_eq!(jobs(&app, "alice").await.len(), 3, "nothing was added");
+
+    for id in [&second.id, &third.id] {
+        cancel(id).await.expect("cancelled");
+    }
+    app.client
+        .clone()
+        .cancel_download_job(as_user("bob", pb::DownloadJobRef { id: bobs.id }))
+        .await
+        .expect("cancelled");
+}

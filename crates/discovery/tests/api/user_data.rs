@@ -11,7 +11,7 @@ use scribevault_test_support::youtube::{FakeChannel, FakeYouTube, channel_id};
 use scribevault_test_support::{POSTGRES_URL_ENV, real_server};
 use tonic::Code;
 
-use crate::helpers::{KEY, TestApp, as_user, spawn_app_on, table_counts};
+use crate::helpers::{KEY, TestApp, as_user, spawn_app_on};
 
 /// The YouTube cache and quota ledger: public data and per-key figures, nobody's.
 const SHARED_TABLES: [&str; 4] = [
@@ -143,8 +143,11 @@ async fn jobs(app: &TestApp, user: &str) -> Vec<pb::DownloadJob> {
 
 /// The tables' counts: the user-keyed ones, and the shared ones apart.
 async fn counts(app: &TestApp) -> (BTreeMap<String, i64>, BTreeMap<String, i64>) {
-    let (shared, owned) = table_counts(&app.db.url)
+    let (shared, owned) = app
+        .db
+        .table_counts()
         .await
+        .unwrap()
         .into_iter()
         .partition(|(table, _)| SHARED_TABLES.contains(&table.as_str()));
     (owned, shared)

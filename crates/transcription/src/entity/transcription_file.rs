@@ -30,6 +30,8 @@ pub struct Model {
     /// Bumped by every claim and cancel; a worker's reports must carry the current one.
     pub claim_token: i32,
     pub heartbeat_at: Option<DateTimeUtc>,
+    /// Times the file was taken back from a worker that went silent.
+    pub take_back_count: i32,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

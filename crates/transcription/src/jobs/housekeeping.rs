@@ -6,7 +6,7 @@ use std::time::Duration;
 use chrono::Utc;
 use scribevault_blob::owned_key;
 
-use crate::domain::{FileStatus, FileTransition, OutputFormat};
+use crate::domain::{FileStatus, FileTransition, OutputFormat, TranscriptionFile, gave_up_message};
 use crate::error::TranscriptionError;
 use crate::service::{Transcriptions, unavailable};
 use crate::store::{FileUpdate, Guard};
@@ -111,13 +111,23 @@ impl Transcriptions {
         Ok(queued)
     }
 
+    /// Takes back files whose worker went silent: each is queued again for another worker,
+    /// unless this is its `max_take_backs`-th take-back. A file that kills every worker that
+    /// claims it (out of memory, a crash) then fails for good, with a message that says so and
+    /// the failure event of any failed file, instead of crash-looping the workers forever.
     async fn take_back_silent_files(&self) -> Result<usize, TranscriptionError> {
         let stale_before =
             Utc::now() - chrono::Duration::from_std(self.config.stale_after).unwrap_or_default();
         let mut queued = 0;
         for file in self.store.silent_files(stale_before).await? {
+            let take_backs = file.take_backs.saturating_add(1);
+            if take_backs >= self.config.max_take_backs {
+                self.give_up_on(&file, take_backs).await?;
+                continue;
+            }
             // The new token stops the old worker should it come back.
             let update = FileUpdate {
+                take_backs: Some(take_backs),
                 bump_claim_token: true,
                 ..FileUpdate::default()
             };
@@ -131,7 +141,7 @@ impl Transcriptions {
                 )
                 .await?
             {
-                tracing::warn!(file = %file.row_id, "worker went silent; file queued again");
+                tracing::warn!(file = %file.row_id, take_backs, "worker went silent; file queued again");
                 // Only the silent claim: the file may be claimed anew before the order arrives.
                 self.order_stop(&file, Some(file.claim_token)).await;
                 self.enqueue(&file).await?;
@@ -139,6 +149,46 @@ impl Transcriptions {
             }
         }
         Ok(queued)
+    }
+
+    /// Fails a file whose worker went silent for the `take_backs`-th time: `failed`, no retry
+    /// planned, nothing queued.
+    async fn give_up_on(
+        &self,
+        file: &TranscriptionFile,
+        take_backs: u32,
+    ) -> Result<(), TranscriptionError> {
+        let update = FileUpdate {
+            progress: Some(0),
+            error_message: Some(Some(gave_up_message(take_backs))),
+            next_attempt_at: Some(None),
+            take_backs: Some(take_backs),
+            last_failed_at: Some(Utc::now()),
+            bump_claim_token: true,
+            ..FileUpdate::default()
+        };
+        if !self
+            .store
+            .transition(
+                &file.row_id,
+                FileTransition::GiveUp,
+                Guard::ClaimToken(file.claim_token),
+                update,
+            )
+            .await?
+        {
+            return Ok(());
+        }
+        tracing::error!(file = %file.row_id, take_backs, "worker went silent too often; file failed for good");
+        self.order_stop(file, Some(file.claim_token)).await;
+        if let Some(failed) = self
+            .store
+            .file(&file.user_id, &file.job_id, &file.file_id)
+            .await?
+        {
+            self.publish_error(&failed).await;
+        }
+        Ok(())
     }
 
     /// Queues every file that was waiting for a worker when the service last stopped: with the

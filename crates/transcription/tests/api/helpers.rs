@@ -35,6 +35,8 @@ pub fn config() -> TranscriptionConfig {
         housekeeping_interval: Duration::from_millis(100),
         resend_ingests_within: Duration::from_secs(3600),
         stale_after: Duration::from_secs(60),
+        max_take_backs: 3,
+        max_waiting_files_per_user: 1000,
     }
 }
 
@@ -367,46 +369,4 @@ impl TestApp {
             .expect("a worker order")
             .unwrap()
     }
-}
-
-/// Every table of the database at `url` with its number of rows; the migrations' bookkeeping
-/// is left out. Listed from the schema, so a table added later is counted without a change
-/// here.
-pub async fn table_counts(url: &str) -> std::collections::BTreeMap<String, i64> {
-    use sea_orm::{ConnectionTrait as _, DatabaseBackend, Statement};
-    let db = scribevault_db::connect(url)
-        .await
-        .expect("open the database");
-    let backend = db.get_database_backend();
-    let tables = match backend {
-        DatabaseBackend::Postgres => {
-            "SELECT table_name AS name FROM information_schema.tables \
-             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
-        }
-        _ => "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-    };
-    let mut counts = std::collections::BTreeMap::new();
-    for row in db
-        .query_all_raw(Statement::from_string(backend, tables))
-        .await
-        .expect("list the tables")
-    {
-        let name: String = row.try_get("", "name").expect("a table name");
-        if name.starts_with("seaql_migrations") {
-            continue;
-        }
-        let count = db
-            .query_one_raw(Statement::from_string(
-                backend,
-                format!("SELECT COUNT(*) AS n FROM \"{name}\""),
-            ))
-            .await
-            .expect("count a table's rows")
-            .expect("one row")
-            .try_get::<i64>("", "n")
-            .expect("a count");
-        counts.insert(name, count);
-    }
-    db.close().await.ok();
-    counts
 }

@@ -72,6 +72,53 @@ async fn a_silent_workers_file_is_handed_to_another_worker() {
     assert!(!app.report("alice", &job, "a", second.claim_token, 30).await);
 }
 
+#[tokio::test]
+async fn a_file_whose_worker_goes_silent_three_times_fails_for_good_and_is_not_queued_again() {
+    let mut app = spawn_app_with(scribevault_transcription::TranscriptionConfig {
+        stale_after: Duration::from_secs(1),
+        max_take_backs: 3,
+        ..config()
+    })
+    .await;
+    let started = app.start("alice", &["a"]).await;
+    let job = started.job_id.clone();
+    app.next_work().await;
+    // Every worker that claims the file dies (out of memory) and never reports again.
+    let mut last_claim = app.claim("alice", &job, "a").await;
+    for _ in 1..3 {
+        assert_eq!(app.next_work().await.file_id, "a", "taken back and queued");
+        last_claim = app.claim("alice", &job, "a").await;
+        assert!(last_claim.claimed);
+    }
+    let error = app.next_event("transcriptionError").await;
+    let message = "The worker stopped 3 times while transcribing this file (out of memory or a crash); it was not retried again.";
+    assert_eq!(
+        (
+            &error.data["fileId"],
+            &error.data["status"],
+            &error.data["error"]
+        ),
+        (&"a".into(), &"failed".into(), &message.into())
+    );
+    let failed = app.file_state("alice", &job, "a").await;
+    assert_eq!(
+        (failed.status.as_str(), failed.error_message.as_deref()),
+        ("failed", Some(message))
+    );
+    assert!(
+        !app.work_arrives_within(Duration::from_secs(3)).await,
+        "a file given up is not queued again"
+    );
+    assert!(
+        app.report("alice", &job, "a", last_claim.claim_token, 30)
+            .await,
+        "the last silent worker's claim is void"
+    );
+    // The user may still ask for another attempt, with a fresh count.
+    app.retry("alice", &job, "a").await.unwrap();
+    assert_eq!(app.next_work().await.file_id, "a");
+}
+
 fn hh_mm(hours_from_now: i64) -> String {
     let at = Utc::now() + chrono::Duration::hours(hours_from_now);
     format!("{:02}:{:02}", at.hour(), at.minute())

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use scribevault_proto::transcription::v1 as pb;
 
-use crate::helpers::{MODEL, as_user, file, spawn_app};
+use crate::helpers::{MODEL, as_user, config, file, spawn_app, spawn_app_with};
 
 #[tokio::test]
 async fn a_started_job_queues_one_message_per_file_and_lists_them_pending() {
@@ -143,5 +143,90 @@ async fn another_users_job_and_files_are_not_found() {
     assert_eq!(
         app.file_state("alice", &started.job_id, "a").await.status,
         "pending"
+    );
+}
+
+#[tokio::test]
+async fn a_request_that_would_pass_the_cap_on_waiting_files_is_refused_as_a_whole() {
+    let mut app = spawn_app_with(scribevault_transcription::TranscriptionConfig {
+        max_waiting_files_per_user: 3,
+        ..config()
+    })
+    .await;
+    app.start("alice", &["a", "b"]).await;
+    let start = |user: &str, ids: &[&str]| {
+        let files = ids
+            .iter()
+            .map(|id| file(id, &format!("uploads/{id}.mp3")))
+            .collect();
+        as_user(
+            user,
+            pb::StartTranscriptionRequest {
+                files,
+                model: MODEL.to_owned(),
+                output_format: String::new(),
+            },
+        )
+    };
+    for id in ["c", "d", "e"] {
+        app.upload("alice", &format!("uploads/{id}.mp3")).await;
+        app.upload("bob", &format!("uploads/{id}.mp3")).await;
+    }
+    let refused = app
+        .client
+        .start_transcription(start("alice", &["c", "d"]))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+    assert_eq!(
+        refused.message(),
+        "You have 2 files waiting for transcription; at most 3 may wait. Wait for some to finish or cancel them."
+    );
+    let schedule = as_user(
+        "alice",
+        pb::ScheduleTranscriptionRequest {
+            files: vec![file("c", "uploads/c.mp3"), file("d", "uploads/d.mp3")],
+            model: MODEL.to_owned(),
+            output_format: String::new(),
+            start_time: String::new(),
+            end_time: String::new(),
+            timezone: String::new(),
+        },
+    );
+    let refused = app
+        .client
+        .schedule_transcription(schedule)
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+
+    // Up to the cap is accepted; bob's files do not count against alice's.
+    app.client
+        .start_transcription(start("bob", &["c", "d", "e"]))
+        .await
+        .expect("bob is under his own cap");
+    app.client
+        .start_transcription(start("alice", &["c"]))
+        .await
+        .expect("alice reaches her cap exactly");
+    let refused = app
+        .client
+        .start_transcription(start("alice", &["e"]))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code(), refused.message()),
+        (
+            tonic::Code::ResourceExhausted,
+            "You have 3 files waiting for transcription; at most 3 may wait. Wait for some to finish or cancel them."
+        )
+    );
+    // Only what was accepted was queued: a, b, bob's three and alice's c.
+    for _ in 0..6 {
+        app.next_work().await;
+    }
+    assert!(
+        !app.work_arrives_within(Duration::from_millis(300)).await,
+        "a refused request queues nothing"
     );
 }

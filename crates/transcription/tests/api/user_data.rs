@@ -10,9 +10,7 @@ use scribevault_bus::contract::WorkerControl;
 use scribevault_proto::transcription::v1 as pb;
 use tonic::Code;
 
-use crate::helpers::{
-    MODEL, TestApp, as_user, file, spawn_app, spawn_app_on_postgres, table_counts,
-};
+use crate::helpers::{MODEL, TestApp, as_user, file, spawn_app, spawn_app_on_postgres};
 
 async fn waiting(app: &mut TestApp, user: &str) -> u64 {
     app.client
@@ -138,7 +136,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
     app.complete("bob", &bob_job, "b1", b1.claim_token, "# b1")
         .await;
     store_transcript(&app, "bob", &bob_job, "b1").await;
-    let only_bob = table_counts(&app.db.url).await;
+    let only_bob = app.db.table_counts().await.unwrap();
     let bob_objects = objects_of(&app, "bob").await;
     let bob_job_before = app.job("bob", &bob_job).await.unwrap();
 
@@ -156,7 +154,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
     let running = app.claim("alice", &job, "running").await;
     assert!(running.claimed);
     assert_eq!(waiting(&mut app, "alice").await, 3);
-    let with_alice = table_counts(&app.db.url).await;
+    let with_alice = app.db.table_counts().await.unwrap();
     // Every table holds some of Alice's rows, so the comparison below covers every table.
     for (table, count) in &with_alice {
         assert!(
@@ -199,7 +197,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
 
     // Every table is back to Bob's rows alone; of Alice's objects, only the uploads stay
     // (storage owns `uploads/`).
-    assert_eq!(table_counts(&app.db.url).await, only_bob);
+    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
     assert_eq!(
         objects_of(&app, "alice").await,
         [
