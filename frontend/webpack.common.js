@@ -19,7 +19,12 @@ export function commonConfig({ production }) {
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      alias: { '@': path.resolve(here, 'src') },
+      alias: {
+        '@': path.resolve(here, 'src'),
+        // Radix dialogs' scroll lock adds a <style> tag through this package, which the
+        // Content-Security-Policy (style-src 'self') refuses; ours uses a constructed stylesheet.
+        'react-style-singleton$': path.resolve(here, 'src/lib/cspStyleSingleton.ts'),
+      },
     },
     module: {
       rules: [

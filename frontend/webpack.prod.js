@@ -7,7 +7,9 @@ const common = commonConfig({ production: true });
 export default {
   ...common,
   mode: 'production',
-  devtool: 'source-map',
+  // No source maps in the served build (security review F20), and never an eval-based devtool:
+  // the Content-Security-Policy's script-src 'self' forbids eval.
+  devtool: false,
   module: {
     rules: [
       ...common.module.rules,

@@ -6,6 +6,12 @@
 # sample MP3, so download jobs run the real yt-dlp offline), then drives headless Chromium
 # through frontend/e2e/e2e.mjs. The fakes die by SIGTERM (exit 143), so the traps ignore what
 # `wait` says.
+#
+# Sign-up stays at the default `invite`: the run's first account is the instance's owner (a fresh
+# instance's /config.json says `open`), and the second account signs up through an invitation the
+# owner makes on Settings → Users, as a real instance does. The SPA is served from frontend/dist:
+# run `npm run build` in frontend/ after changing it (it is built here only when missing). The
+# server's Content-Security-Policy is the real one, and the run fails on any violation of it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
@@ -16,6 +22,8 @@ mkdir -p "$work/models"
 ln -s "$shared/models/ggml-tiny.en.bin" "$work/models/ggml-small.bin"
 cargo build -q -p scribevault-test-support --bin fake-youtube
 "$root/scripts/install-media-tools.sh"
+# Premium OCR (pdftoppm + tesseract) for the Vault's Import PDF step; the server answers 503 without them.
+"$root/scripts/install-pdf-tools.sh"
 ytdlp="$("$root/scripts/install-media-tools.sh" --print-ytdlp)"
 python3 - "$shared/audio/sample-02-subscribe.mp3" >"$work/media.out" 2>"$work/media.log" <<'PY' &
 import http.server, sys
@@ -67,4 +75,14 @@ for _ in $(seq 1 300); do
 done
 [ -n "$addr" ] || { echo "scribevault did not start"; cat "$work/scribevault.log"; exit 1; }
 cd "$root/frontend"
-YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://$addr" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}" node e2e/e2e.mjs
+if [ ! -f dist/index.html ]; then
+  [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error
+  npm run --silent build
+fi
+shots="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}"
+status=0
+YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://$addr" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="$shots" node e2e/e2e.mjs || status=$?
+# The server's log stays beside the screenshots (the last line printed stays the count).
+mkdir -p "$shots"
+cp "$work/scribevault.log" "$shots/scribevault.log" 2>/dev/null || true
+exit "$status"

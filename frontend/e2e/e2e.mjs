@@ -18,6 +18,18 @@
 // and 390 px screenshots of every screen into a folder it prints (SCREENSHOT_DIR, else a new
 // temporary folder). Exits non-zero on any failure.
 //
+// Who gets in (issue 20; against the gateway only, whose /config.json says `signup`): a fresh
+// instance says `open`, the first sign-up is its admin (Settings → Users lists it) and then says
+// `invite`; the admin creates an invitation and reads its link; a fresh browser opens it (also at
+// 390 px), signs up and lands in the app; the admin disables that account and its next API call
+// signs it out with the server's 'disabled' message on the sign-in screen (signing in again is
+// refused with it); at the end Settings → Account: Change password (a wrong current password is
+// refused, the right one works), Sign out everywhere, and the new password signs in.
+//
+// Content-Security-Policy: every page of every context records `securitypolicyviolation` events
+// and Chromium's console lines about the policy; each screenshot checks them, and any violation
+// fails the run naming the directive and the blocked URI. The gateway sends its real policy.
+//
 // With YOUTUBE_DEMO_CHANNEL set (the server runs a YouTube fake seeded with the channel
 // @scribevault-demo, "Scribevault Demo", 120 videos, and the playlist "Demo playlist"), it also
 // searches that channel on Find Videos (default 100), selects two videos, drops an MP3 on one
@@ -80,6 +92,8 @@ const reported = new WeakSet();
 /** The page whose state is saved as failure-<n>.png when a step fails. */
 let activePage = null;
 const pageErrors = [];
+/** The one Chromium of the run. */
+let browser = null;
 
 async function step(name, fn) {
   const started = Date.now();
@@ -104,14 +118,93 @@ async function shot(page, name, { fullPage = true } = {}) {
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(250); // let transitions settle
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage });
+  // Every screen the run visits is photographed: each is also checked against the real CSP.
+  await checkCsp(page, name);
 }
 
 function watch(page, label) {
   page.on('pageerror', (error) => pageErrors.push(`${label}: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error') console.log(`  [${label} console] ${message.text()}`);
+    if (message.type() !== 'error') return;
+    console.log(`  [${label} console] ${message.text()}`);
+    // Chromium logs each blocked load or inline script/style as "Refused to … Content Security Policy …".
+    if (/Content Security Policy/i.test(message.text())) {
+      cspViolations.push({ label, page: safeUrl(page), console: message.text() });
+    }
   });
 }
+
+/*
+ * Content-Security-Policy: the gateway sends its policy on every answer, so the browser enforces
+ * the real one. Each context records `securitypolicyviolation` events (an init script, so before
+ * any of the SPA's code runs) on `window.__cspViolations` and hands each to the run through a
+ * binding (a navigation would lose the page's copy); Chromium's console lines about the policy are
+ * collected too (`watch`). Every screenshot, and a last step, fails on anything collected, naming
+ * the directive and the blocked URI.
+ */
+const cspViolations = [];
+
+function safeUrl(page) {
+  try {
+    return page.url();
+  } catch {
+    return '';
+  }
+}
+
+/** A browser context whose pages report CSP violations; every context of the run is made here. */
+async function newContext(options, label) {
+  const context = await browser.newContext(options);
+  await context.exposeBinding('__scribevaultCspViolation', ({ page }, violation) => {
+    cspViolations.push({ label, page: page ? safeUrl(page) : '', ...violation });
+  });
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        const violation = {
+          directive: event.effectiveDirective || event.violatedDirective,
+          blocked: event.blockedURI || '(none)',
+          disposition: event.disposition,
+          source: event.sourceFile ? `${event.sourceFile}:${event.lineNumber}:${event.columnNumber}` : '',
+          sample: event.sample || '',
+        };
+        window.__cspViolations.push(violation);
+        const sent = window.__scribevaultCspViolation?.(violation);
+        sent?.catch?.(() => {});
+      },
+      true,
+    );
+  });
+  return context;
+}
+
+const describeViolation = (violation) =>
+  violation.console
+    ? `${violation.label} ${violation.page}: ${violation.console}`
+    : `${violation.label} ${violation.page}: ${violation.disposition ?? 'enforce'} ${violation.directive} blocked ${violation.blocked}` +
+      `${violation.source ? ` (from ${violation.source})` : ''}${violation.sample ? ` sample "${violation.sample}"` : ''}`;
+
+/** Fails with every CSP violation seen since the last check (this page's own list, and all reported). */
+async function checkCsp(page, screen) {
+  // The page's list, read at the end of the screen: a report still on its way through the binding is here already.
+  const inPage = await page.evaluate(() => (window.__cspViolations ?? []).splice(0)).catch(() => []);
+  const reported = cspViolations.splice(0);
+  const seen = new Set();
+  const all = [];
+  for (const violation of [...reported, ...inPage.map((v) => ({ label: screen, page: safeUrl(page), ...v }))]) {
+    const key = violation.console ?? `${violation.directive} ${violation.blocked} ${violation.source}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    all.push(violation);
+  }
+  if (all.length > 0) {
+    throw new Error(`CSP violation${all.length > 1 ? 's' : ''} on ${screen}: ${all.map(describeViolation).join('; ')}`);
+  }
+  cspScreens += 1;
+}
+let cspScreens = 0;
 
 /** locator.waitFor, with the thing waited for named in the error. */
 async function waitForLabeled(locator, label, options) {
@@ -503,6 +596,226 @@ async function conversionAndSettingsSteps(page, titles) {
   });
 }
 
+async function fetchConfig() {
+  const response = await fetch(`${BASE_URL}/config.json`);
+  if (!response.ok) throw new Error(`/config.json answered ${response.status}`);
+  return response.json();
+}
+
+const settingsPanel = (page, tab) => page.getByRole('tabpanel', { name: tab });
+
+/** Issue 20: the instance's first account is its admin, and from now on sign-up needs an invitation. */
+async function firstAccountSteps(page, email) {
+  await step("the first account is the instance's admin: Settings → Users lists it; sign-up now needs an invitation", async () => {
+    const { signup } = await fetchConfig();
+    if (signup !== 'invite') throw new Error(`after the first account /config.json says signup "${signup}", not "invite" (the default)`);
+    await page.goto(`${BASE_URL}/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await waitForLabeled(page.getByRole('tab', { name: 'Users' }), 'the Users tab', { timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.waitForURL(/[?&]tab=users/);
+    const panel = settingsPanel(page, 'Users');
+    const row = panel.getByTestId('user-row').filter({ hasText: email });
+    await waitForLabeled(row, "the admin's own row", { timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+    console.log(`  ${text}`);
+    if (!/\(you\)/.test(text) || !/\bAdmin\b/.test(text) || !/\bActive\b/.test(text)) throw new Error(`the row says "${text}"`);
+    const rows = await panel.getByTestId('user-row').count();
+    if (rows !== 1) throw new Error(`${rows} accounts listed on a new instance`);
+    await panel.getByRole('region', { name: 'Invitations' }).getByText('No invitations yet.').waitFor();
+    await shot(page, 'desktop-settings-users-first');
+  });
+}
+
+/**
+ * Issue 20: an invitation made on the Users tab, used in a fresh browser (the sign-up lands in the
+ * app); then the admin disables that account and its next API call signs it out, the sign-in
+ * screen saying why, and signing in again is refused with the same words.
+ */
+async function invitationSteps(page, adminEmail) {
+  const invitedEmail = `invited-${Date.now()}@example.com`;
+  const invitedPassword = 'invited-password-456';
+  let link = '';
+
+  await step('users: create an invitation and read its link (shown once)', async () => {
+    activePage = page;
+    await page.goto(`${BASE_URL}/settings?tab=users`);
+    const invitations = settingsPanel(page, 'Users').getByRole('region', { name: 'Invitations' });
+    await invitations.getByRole('button', { name: 'Create invitation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create invitation' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Create invitation' }).click();
+    const created = page.getByRole('dialog', { name: 'Invitation created' });
+    await waitForLabeled(created, 'the created invitation', { timeout: 30_000 });
+    link = await created.getByLabel('Invitation link').inputValue();
+    const url = new URL(link);
+    console.log(`  link: ${url.origin}${url.pathname}?invitation=…`);
+    if (url.origin !== BASE_URL || url.pathname !== '/sign-up' || !url.searchParams.get('invitation')) throw new Error(`the link is ${link}`);
+    await shot(page, 'desktop-users-invitation-created', { fullPage: false });
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'hidden' });
+    await waitForLabeled(invitations.getByTestId('invitation-row').filter({ hasText: 'Pending' }), 'the pending invitation', { timeout: 30_000 });
+  });
+
+  let invitedContext = null;
+  let invitedPage = null;
+  await step('invitation: a fresh browser opens the link, the invitation is checked, the invited person signs up and lands in the app', async () => {
+    // At 390 px first: checking an invitation does not use it.
+    const phone = await newContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone-invited');
+    try {
+      const mobile = await phone.newPage();
+      watch(mobile, 'phone-invited');
+      activePage = mobile;
+      await mobile.goto(link);
+      await waitForLabeled(mobile.getByText('You have been invited to Scribevault.', { exact: false }), 'the invitation notice (390 px)', { timeout: 30_000 });
+      await mobile.getByLabel('Email').waitFor();
+      await checkNoOverflow(mobile, 'the invited sign-up');
+      await shot(mobile, 'phone-invited-sign-up');
+    } finally {
+      await phone.close();
+    }
+
+    invitedContext = await newContext({ viewport: DESKTOP }, 'invited');
+    invitedPage = await invitedContext.newPage();
+    watch(invitedPage, 'invited');
+    activePage = invitedPage;
+    await invitedPage.goto(link);
+    await invitedPage.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await waitForLabeled(invitedPage.getByText('You have been invited to Scribevault.', { exact: false }), 'the invitation notice', { timeout: 30_000 });
+    await shot(invitedPage, 'desktop-invited-sign-up');
+    await invitedPage.getByLabel('Email').fill(invitedEmail);
+    await invitedPage.getByLabel('Password').fill(invitedPassword);
+    await invitedPage.getByRole('button', { name: 'Create account' }).click();
+    await invitedPage.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+    if (new URL(invitedPage.url()).pathname !== '/') throw new Error(`landed on ${invitedPage.url()}`);
+    // Not an admin: no Users tab, not even by its link.
+    await invitedPage.goto(`${BASE_URL}/settings?tab=users`);
+    await waitForLabeled(invitedPage.getByRole('tab', { name: 'Preferences', selected: true }), 'Preferences instead of Users', { timeout: 30_000 });
+    if ((await invitedPage.getByRole('tab', { name: 'Users' }).count()) > 0) throw new Error('the invited user sees the Users tab');
+    console.log(`  ${invitedEmail} signed up and is in the app`);
+  });
+
+  await step('users: the admin sees the invitation used and the new account, and disables it', async () => {
+    activePage = page;
+    await page.goto(`${BASE_URL}/settings?tab=users`);
+    const panel = settingsPanel(page, 'Users');
+    const used = panel.getByTestId('invitation-row').filter({ hasText: invitedEmail });
+    await waitForLabeled(used, 'the invitation used by the new account', { timeout: 30_000 });
+    if (!/\bUsed\b/.test(await used.innerText())) throw new Error(`the invitation row says "${(await used.innerText()).replace(/\s+/g, ' ')}"`);
+    const row = panel.getByTestId('user-row').filter({ hasText: invitedEmail });
+    await waitForLabeled(row, 'the new account', { timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+    console.log(`  ${text}`);
+    if (!/\bUser\b/.test(text) || !/\bActive\b/.test(text)) throw new Error(`the new account's row says "${text}"`);
+    if ((await panel.getByTestId('user-row').filter({ hasText: adminEmail }).count()) !== 1) throw new Error('the admin is not listed');
+    await shot(page, 'desktop-settings-users');
+    await row.getByRole('button', { name: `Actions for ${invitedEmail}` }).click();
+    await page.getByRole('menuitem', { name: 'Disable' }).click();
+    await page.getByText('User disabled').first().waitFor({ timeout: 30_000 });
+    await waitForLabeled(row.getByText('Disabled', { exact: true }), 'the Disabled badge', { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(page, 'desktop-settings-users-disabled');
+  });
+
+  await step("a disabled account: its next API call signs it out and the sign-in screen says why; signing in again is refused", async () => {
+    activePage = invitedPage;
+    const answers = [];
+    invitedPage.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin === BASE_URL && url.pathname.startsWith('/api/')) answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+    });
+    await invitedPage.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Vault', exact: true }).click();
+    await invitedPage.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor({ timeout: 30_000 });
+    console.log(`  API answers: ${answers.join(', ')}`);
+    if (!answers.some((answer) => answer.endsWith(' 401'))) throw new Error('no API call answered 401');
+    const notice = invitedPage.getByTestId('sign-out-notice');
+    await waitForLabeled(notice, 'the sign-out notice', { timeout: 10_000 });
+    const text = (await notice.innerText()).trim();
+    console.log(`  notice: ${text}`);
+    if (!/This account is disabled/.test(text)) throw new Error(`the sign-in screen says "${text}"`);
+    // The socket's connection toasts (the server closed it when the account was disabled) go first.
+    await invitedPage.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(invitedPage, 'desktop-signed-out-disabled');
+    await invitedPage.getByLabel('Email').fill(invitedEmail);
+    await invitedPage.getByLabel('Password').fill(invitedPassword);
+    await invitedPage.getByRole('button', { name: 'Sign in' }).click();
+    const refusal = invitedPage.locator('form.auth-form [role=alert]');
+    await waitForLabeled(refusal, 'the refusal at sign-in', { timeout: 30_000 });
+    const refused = (await refusal.innerText()).trim();
+    console.log(`  sign-in: ${refused}`);
+    if (!/This account is disabled/.test(refused)) throw new Error(`signing in says "${refused}"`);
+    await shot(invitedPage, 'desktop-sign-in-disabled');
+    await invitedContext.close();
+    activePage = page;
+  });
+}
+
+/**
+ * Settings → Account of a local account: Change password (a wrong current password is refused in
+ * the dialog, the right one changes it and this session goes on), then Sign out everywhere (this
+ * session ends too, its token is refused) and the new password signs in. Runs last: it ends the
+ * sessions the other contexts of the run shared.
+ */
+async function accountSecuritySteps(page, email, password) {
+  const newPassword = 'e2e-new-password-456';
+  activePage = page;
+
+  await step('account: Change password refuses a wrong current password in the dialog, then changes it', async () => {
+    await page.goto(`${BASE_URL}/settings?tab=account`);
+    const panel = settingsPanel(page, 'Account');
+    await panel.getByRole('button', { name: 'Change password' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(page, 'desktop-settings-account');
+    await panel.getByRole('button', { name: 'Change password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change password' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Current password').fill('not-the-password');
+    await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm new password').fill(newPassword);
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    const error = dialog.getByRole('alert');
+    await waitForLabeled(error, 'the refusal of a wrong current password', { timeout: 30_000 });
+    const said = (await error.innerText()).trim();
+    console.log(`  wrong current password: ${said}`);
+    if (!/current password/i.test(said)) throw new Error(`the dialog says "${said}"`);
+    await shot(page, 'desktop-change-password-wrong', { fullPage: false });
+    await dialog.getByLabel('Current password').fill(password);
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed').first().waitFor({ timeout: 30_000 });
+    await dialog.waitFor({ state: 'hidden' });
+    // This session goes on with the token the change answered, also after a reload.
+    await page.reload();
+    await panel.getByRole('button', { name: 'Sign out everywhere' }).waitFor({ timeout: 30_000 });
+    if (new URL(page.url()).pathname !== '/settings') throw new Error(`after the change the page is ${page.url()}`);
+  });
+
+  await step('account: Sign out everywhere ends this session too (its token is refused); the new password signs in', async () => {
+    const oldToken = await page.evaluate(() => localStorage.getItem('authToken'));
+    const panel = settingsPanel(page, 'Account');
+    await panel.getByRole('button', { name: 'Sign out everywhere' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Sign out everywhere?' });
+    await confirm.waitFor();
+    await shot(page, 'desktop-sign-out-everywhere', { fullPage: false });
+    await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor({ timeout: 30_000 });
+    if ((await page.getByTestId('sign-out-notice').count()) > 0) throw new Error('a sign-out notice after signing out on purpose');
+    const status = await page.evaluate(
+      async (token) => (await fetch('/api/account', { headers: { Authorization: `Bearer ${token}` } })).status,
+      oldToken,
+    );
+    if (status !== 401) throw new Error(`the ended session's token still answers ${status}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const refusal = page.locator('form.auth-form [role=alert]');
+    await waitForLabeled(refusal, 'the old password refused', { timeout: 30_000 });
+    console.log(`  the old password: ${(await refusal.innerText()).trim()}`);
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+  });
+}
+
 /** Notes saved through POST /api/vault/save, so the Vault has more than the two audio items. */
 const VAULT_NOTES = [
   {
@@ -768,22 +1081,34 @@ async function main() {
     if (!existsSync(path.join(AUDIO_DIR, file))) throw new Error(`missing ${file} in AUDIO_DIR=${AUDIO_DIR}`);
   }
   console.log(`e2e against ${BASE_URL}; screenshots in ${shotsDir}`);
-  const browser = await chromium.launch(LAUNCH);
+  browser = await chromium.launch(LAUNCH);
   try {
-    const desktop = await browser.newContext({ viewport: DESKTOP });
+    const desktop = await newContext({ viewport: DESKTOP }, 'desktop');
     const page = await desktop.newPage();
     watch(page, 'desktop');
     activePage = page;
     const email = `e2e-${Date.now()}@example.com`;
     const password = 'e2e-password-123';
 
+    // The real gateway says who may sign up (issue 20); e2e/mock-gateway.mjs does not, and has no
+    // accounts to administer, so the access steps run against the gateway only.
+    const gatewayAccess = typeof (await fetchConfig()).signup === 'string';
+
     await step('sign-in page renders when signed out', async () => {
-      await page.goto(`${BASE_URL}/transcripts`);
+      const answer = await page.goto(`${BASE_URL}/transcripts`);
       await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
+      const policy = answer?.headers()['content-security-policy'];
+      console.log(`  Content-Security-Policy: ${policy ?? '(none)'}`);
+      if (gatewayAccess && !policy) throw new Error('the gateway sent no Content-Security-Policy with the SPA');
+      if (gatewayAccess) {
+        // No account yet: the first sign-up makes the owner, so the instance says `open` whatever its setting.
+        const { signup } = await fetchConfig();
+        if (signup !== 'open') throw new Error(`a fresh instance's /config.json says signup "${signup}", not "open"`);
+      }
       await shot(page, 'desktop-sign-in');
     });
 
-    await step('sign up and land on /', async () => {
+    await step('sign up (the instance\'s first account) and land on /', async () => {
       await page.getByRole('link', { name: 'Sign up' }).click();
       await page.getByRole('heading', { name: 'Create your account' }).waitFor();
       await shot(page, 'desktop-sign-up');
@@ -793,6 +1118,8 @@ async function main() {
       await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
       if (new URL(page.url()).pathname !== '/') throw new Error(`landed on ${page.url()}`);
     });
+
+    if (gatewayAccess) await firstAccountSteps(page, email);
 
     await step('realtime connection is up', async () => {
       await page.locator('.connection-badge', { hasText: 'Connected' }).waitFor({ timeout: 20_000 });
@@ -898,9 +1225,12 @@ async function main() {
     if (DEMO) await discoverySteps(page);
     else console.log('- find videos and sources against the YouTube fake: skipped (YOUTUBE_DEMO_CHANNEL is not set)');
 
+    if (gatewayAccess) await invitationSteps(page, email);
+    else console.log('- users, invitations and a disabled account: skipped (the server is not the gateway)');
+
     const signedIn = await desktop.storageState();
     await step('phone layout (390 px) of every screen', async () => {
-      const phone = await browser.newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true });
+      const phone = await newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true }, 'phone');
       const mobile = await phone.newPage();
       watch(mobile, 'phone');
       activePage = mobile;
@@ -923,6 +1253,17 @@ async function main() {
         if (overflow > 1) throw new Error(`${route} is ${overflow}px wider than the phone`);
         await shot(mobile, `phone${route === '/' ? '-home' : route.replace(/[/?=]/g, '-')}`);
       }
+      if (gatewayAccess) {
+        // The admin's Users tab: both accounts (the invited one disabled) and the used invitation.
+        await mobile.goto(`${BASE_URL}/settings?tab=users`);
+        const users = mobile.getByRole('tabpanel', { name: 'Users' });
+        await waitForLabeled(users.getByTestId('user-row').nth(1), 'both accounts on the Users tab', { timeout: 30_000 });
+        await users.getByTestId('invitation-row').first().waitFor({ timeout: 30_000 });
+        await checkNoOverflow(mobile, 'the Users tab');
+        // The 'Connected' toast of the page load would sit over a row.
+        await mobile.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+        await shot(mobile, 'phone-settings-users');
+      }
       await mobile.goto(`${BASE_URL}/download-mp3`);
       await mobile.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
       await shot(mobile, 'phone-download-mp3-files');
@@ -935,8 +1276,9 @@ async function main() {
       await mobile.getByTestId('menu-backdrop').waitFor({ state: 'detached' });
       await phone.close();
 
-      const anonymous = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+      const anonymous = await newContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone-anonymous');
       const signInPage = await anonymous.newPage();
+      watch(signInPage, 'phone-anonymous');
       await signInPage.goto(`${BASE_URL}/sign-in`);
       await signInPage.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
       await shot(signInPage, 'phone-sign-in');
@@ -945,7 +1287,7 @@ async function main() {
 
     if (DEMO) {
       await step('phone layout (390 px) of Find Videos with results and of Sources', async () => {
-        const phone = await browser.newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true });
+        const phone = await newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true }, 'phone');
         const mobile = await phone.newPage();
         watch(mobile, 'phone');
         activePage = mobile;
@@ -956,6 +1298,14 @@ async function main() {
         }
       });
     }
+
+    if (gatewayAccess) await accountSecuritySteps(page, email, password);
+
+    await step('no Content-Security-Policy violation on any screen', async () => {
+      await checkCsp(page, 'the last screen');
+      console.log(`  ${cspScreens} screens checked against the policy the server sent`);
+      if (cspScreens === 0) throw new Error('no screen was checked');
+    });
 
     await step('no uncaught page errors', async () => {
       if (pageErrors.length > 0) throw new Error(pageErrors.join('; '));

@@ -25,6 +25,9 @@ export const baseApi = createApi({
     'Schedule',
     'UserSettings',
     'ConvertTemplate',
+    'Account',
+    'AdminUser',
+    'AdminInvitation',
   ],
   endpoints: () => ({}),
 });

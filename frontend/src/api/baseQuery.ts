@@ -6,7 +6,7 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 import { getAccessToken } from './accessToken';
-import { sessionExpired } from './apiEvents';
+import { sessionExpiredBy } from './apiEvents';
 
 /** Default HTTP timeout of the spec (§9): 120 s. */
 export const API_TIMEOUT_MS = 120_000;
@@ -21,6 +21,9 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
+/** Calls whose 401 answers a wrong email or password rather than an ended session. */
+const CREDENTIAL_CHECKS = ['/auth/login', '/auth/signup'];
+
 /**
  * Adds the bearer token, signs the user out on any 401 and retries a failed call once (spec §9:
  * "retries 1"). Client errors other than timeouts are not retried: repeating them cannot help.
@@ -32,9 +35,11 @@ const baseQueryWithSession: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQu
 ) => {
   const result = await rawBaseQuery(args, api, extraOptions);
   const url = typeof args === 'string' ? args : args.url;
-  // A 401 from sign-in or sign-up means bad credentials, not an expired session.
-  if (result.error?.status === 401 && !url.startsWith('/auth/')) {
-    api.dispatch(sessionExpired());
+  // A 401 from sign-in or sign-up means bad credentials, not an expired session. Every other 401
+  // (including /auth/password and /auth/logout-all) means the session has ended; the server's
+  // message says why when there is more to say (an admin disabled the account).
+  if (result.error?.status === 401 && !CREDENTIAL_CHECKS.some((path) => url.startsWith(path))) {
+    api.dispatch(sessionExpiredBy(result.error.data));
     retry.fail(result.error, result.meta);
   }
   const status = result.error?.status;

@@ -7,7 +7,8 @@ export interface ApiErrorBody {
   message?: string;
 }
 
-function messageFromBody(body: unknown): string | null {
+/** The `error.message` (or top-level `message`) of an error body, null when it has none. */
+export function serverMessage(body: unknown): string | null {
   if (!body || typeof body !== 'object') return null;
   const { error, message } = body as ApiErrorBody;
   if (error && typeof error === 'object' && typeof error.message === 'string' && error.message.trim()) {
@@ -22,11 +23,11 @@ export function errorMessage(error: unknown, fallback: string): string {
   if (!error || typeof error !== 'object') return fallback;
   const candidate = error as Partial<FetchBaseQueryError> & Partial<SerializedError> & { body?: unknown };
   if ('data' in candidate) {
-    const fromBody = messageFromBody(candidate.data);
+    const fromBody = serverMessage(candidate.data);
     if (fromBody) return fromBody;
   }
   if ('body' in candidate) {
-    const fromBody = messageFromBody(candidate.body);
+    const fromBody = serverMessage(candidate.body);
     if (fromBody) return fromBody;
   }
   return fallback;

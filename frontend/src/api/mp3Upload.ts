@@ -1,5 +1,5 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { sessionExpired } from './apiEvents';
+import { sessionExpiredBy } from './apiEvents';
 import type { Envelope } from './baseApi';
 import { errorMessage } from './errors';
 import { uploadWithProgress } from './xhrUpload';
@@ -63,7 +63,7 @@ export async function uploadMp3({
       url,
       form,
       onProgress,
-      onUnauthorized: () => dispatch(sessionExpired()),
+      onUnauthorized: (body) => dispatch(sessionExpiredBy(body)),
     });
     if (result.ok && result.body?.data?.mp3Path) return { ok: true, data: result.body.data };
     return { ok: false, message: errorMessage({ data: result.body }, fallbackMessage) };

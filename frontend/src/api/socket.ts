@@ -9,10 +9,17 @@ export const SOCKET_OPTIONS = {
   reconnectionDelayMax: 5000,
 } as const satisfies Partial<ManagerOptions & SocketOptions>;
 
+/** What the server reads to authenticate the connection (spec §6): the user id and the token. */
 export interface SocketAuth {
   userId: string;
   token: string | null;
 }
+
+/**
+ * socket.io-client calls this before every connection attempt, reconnects included, so a socket
+ * that comes back after the access token was renewed sends the current token, not the first one.
+ */
+export type SocketAuthProvider = (callback: (auth: SocketAuth) => void) => void;
 
 /**
  * The part of a socket.io client the app uses. Tests inject a fake that implements it.
@@ -32,7 +39,7 @@ export interface RealtimeSocket {
   };
 }
 
-export type SocketFactory = (url: string, options: typeof SOCKET_OPTIONS & { auth: SocketAuth }) => RealtimeSocket;
+export type SocketFactory = (url: string, options: typeof SOCKET_OPTIONS & { auth: SocketAuthProvider }) => RealtimeSocket;
 
 const defaultFactory: SocketFactory = (url, options) =>
   io(url, { ...options, transports: [...options.transports] });
@@ -46,7 +53,7 @@ export function setSocketFactory(next: SocketFactory | null): void {
 }
 
 /** Opens the session's one socket, closing any previous one first. */
-export function openSocket(auth: SocketAuth): RealtimeSocket {
+export function openSocket(auth: SocketAuthProvider): RealtimeSocket {
   closeSocket();
   current = factory(window.location.origin, { ...SOCKET_OPTIONS, auth });
   return current;

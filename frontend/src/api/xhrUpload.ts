@@ -11,7 +11,8 @@ export interface UploadOptions {
   form: FormData;
   onProgress?: (percent: number) => void;
   signal?: AbortSignal;
-  onUnauthorized?: () => void;
+  /** Called with the answer's body on a 401. */
+  onUnauthorized?: (body: unknown) => void;
 }
 
 /**
@@ -31,7 +32,7 @@ export async function uploadWithProgress<T>({ url, form, onProgress, signal, onU
     };
     xhr.onload = () => {
       const body = parseJson<T>(xhr.responseText);
-      if (xhr.status === 401) onUnauthorized?.();
+      if (xhr.status === 401) onUnauthorized?.(body);
       resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, body });
     };
     xhr.onerror = () => reject(new Error('Network error'));

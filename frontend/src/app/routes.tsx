@@ -17,6 +17,8 @@ const SourcesPage = lazy(() => import(/* webpackChunkName: "sources" */ '@/featu
 const DownloadsPage = lazy(() => import(/* webpackChunkName: "downloads" */ '@/features/downloads/DownloadsPage'));
 const ConvertPage = lazy(() => import(/* webpackChunkName: "convert" */ '@/features/conversion/ConvertPage'));
 const SettingsPage = lazy(() => import(/* webpackChunkName: "settings" */ '@/features/settings/SettingsPage'));
+// Only admins open it: its own chunk.
+const UsersAdmin = lazy(() => import(/* webpackChunkName: "admin" */ '@/features/admin/UsersAdmin'));
 
 export const appRoutes: RouteObject[] = [
   {
@@ -38,8 +40,9 @@ export const appRoutes: RouteObject[] = [
           { path: paths.transcripts, element: <CreateTranscriptsPage /> },
           { path: paths.vault, element: <VaultPage /> },
           { path: paths.convertPdf, element: <ConvertPage /> },
-          // The Account tab belongs to the auth feature; the settings feature only places it.
-          { path: paths.settings, element: <SettingsPage account={<AccountSettings />} /> },
+          // The Account tab belongs to the auth feature and the Users tab to the admin feature; the
+          // settings feature only places them (and shows Users to admins only).
+          { path: paths.settings, element: <SettingsPage account={<AccountSettings />} users={<UsersAdmin />} /> },
           { path: paths.sources, element: <SourcesPage /> },
           { path: paths.downloads, element: <DownloadsPage /> },
         ],

@@ -1,6 +1,14 @@
+/**
+ * Who may create a local account: anyone (`open`), only with an invitation from an admin
+ * (`invite`), or nobody (`closed`). A gateway that does not say is taken as `open`, as before.
+ */
+export type SignupPolicy = 'open' | 'invite' | 'closed';
+
+const SIGNUP_POLICIES: readonly SignupPolicy[] = ['open', 'invite', 'closed'];
+
 /** Runtime configuration served by the gateway at /config.json, so one build runs anywhere. */
 export type AppConfig =
-  | { authMode: 'local' }
+  | { authMode: 'local'; signup?: SignupPolicy }
   | { authMode: 'oidc'; domain: string; clientId: string; audience: string };
 
 function isNonEmptyString(value: unknown): value is string {
@@ -11,7 +19,10 @@ function isNonEmptyString(value: unknown): value is string {
 export function parseAppConfig(raw: unknown): AppConfig {
   if (!raw || typeof raw !== 'object') throw new Error('config.json is not an object');
   const value = raw as Record<string, unknown>;
-  if (value.authMode === 'local') return { authMode: 'local' };
+  if (value.authMode === 'local') {
+    const signup = SIGNUP_POLICIES.find((policy) => policy === value.signup) ?? 'open';
+    return { authMode: 'local', signup };
+  }
   if (value.authMode === 'oidc') {
     const { domain, clientId, audience } = value;
     if (!isNonEmptyString(domain) || !isNonEmptyString(clientId)) {

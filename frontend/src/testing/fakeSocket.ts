@@ -1,4 +1,4 @@
-import { setSocketFactory, type RealtimeSocket, type SOCKET_OPTIONS, type SocketAuth } from '@/api/socket';
+import { setSocketFactory, type RealtimeSocket, type SOCKET_OPTIONS, type SocketAuth, type SocketAuthProvider } from '@/api/socket';
 
 type Listener = (...args: unknown[]) => void;
 
@@ -38,8 +38,13 @@ export class FakeSocket implements RealtimeSocket {
 
   constructor(
     readonly url: string,
-    readonly options: typeof SOCKET_OPTIONS & { auth: SocketAuth },
+    readonly options: typeof SOCKET_OPTIONS & { auth: SocketAuthProvider },
   ) {}
+
+  /** What the client would send as `auth` on a connection attempt made now (socket.io asks each time). */
+  authPayload(): Promise<SocketAuth> {
+    return new Promise((resolve) => this.options.auth(resolve));
+  }
 
   on(event: string, listener: (...args: never[]) => void) {
     return this.socketEvents.on(event, listener as Listener);

@@ -49,6 +49,7 @@ beforeAll(async () => {
     import('@/features/downloads/DownloadsPage'),
     import('@/features/settings/SettingsPage'),
     import('@/features/conversion/ConvertPage'),
+    import('@/features/admin/UsersAdmin'),
   ]);
 });
 beforeEach(() => {

@@ -1,8 +1,29 @@
-import { AlertTriangle, CreditCard, Download, HardDrive, KeyRound, LogOut, Mail, Pencil, ShieldCheck, UserRound, type LucideIcon } from 'lucide-react';
-import { useId, type ReactNode } from 'react';
-import { useAppSelector } from '@/app/hooks';
+import {
+  AlertTriangle,
+  CreditCard,
+  Download,
+  HardDrive,
+  KeyRound,
+  LockKeyhole,
+  LogOut,
+  Mail,
+  MonitorSmartphone,
+  Pencil,
+  ShieldCheck,
+  UserRound,
+  type LucideIcon,
+} from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '@/api/errors';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { paths } from '@/config/paths';
+import { showToast } from '@/lib/toast';
+import { useLogoutAllMutation } from './authApi';
 import { useAuthActions } from './authActions';
-import { selectCurrentUser } from './authSlice';
+import { selectCurrentUser, signedOut } from './authSlice';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
 
 /**
  * What a button whose behaviour the spec does not show says: it is there (spec §2 lists it) but
@@ -10,10 +31,14 @@ import { selectCurrentUser } from './authSlice';
  */
 const NOT_AVAILABLE = 'Not available yet';
 
+export const SIGN_OUT_EVERYWHERE_FAILED = 'Failed to sign out everywhere';
+
 /**
  * The Account tab of /settings. Spec §2 asks for static placeholder cards that make no calls
  * (Profile, Storage, Privacy & Security, Danger Zone, Subscription); the Profile card also shows
- * who is signed in and keeps Sign out, the one account action that works.
+ * who is signed in and keeps Sign out. Privacy & Security adds what works for a local account:
+ * Change password and Sign out everywhere (hidden in OIDC mode, where the issuer owns passwords
+ * and sessions).
  */
 export function AccountSettings() {
   return (
@@ -133,8 +158,35 @@ function StorageCard() {
 }
 
 function PrivacySecurityCard() {
+  const { mode } = useAuthActions();
+  const [dialog, setDialog] = useState<'password' | 'sign-out-everywhere' | null>(null);
+  const close = () => setDialog(null);
   return (
     <AccountCard title="Privacy & Security" icon={ShieldCheck}>
+      {mode === 'local' && (
+        <>
+          <AccountRow
+            label="Password"
+            description="Change the password you sign in with."
+            action={
+              <button type="button" className="btn btn-sm btn-outline" onClick={() => setDialog('password')}>
+                <LockKeyhole size={14} aria-hidden="true" /> Change password
+              </button>
+            }
+          />
+          <AccountRow
+            label="Sessions"
+            description="Sign out on every device and browser, this one included."
+            action={
+              <button type="button" className="btn btn-sm btn-outline" onClick={() => setDialog('sign-out-everywhere')}>
+                <MonitorSmartphone size={14} aria-hidden="true" /> Sign out everywhere
+              </button>
+            }
+          />
+          {dialog === 'password' && <ChangePasswordDialog onClose={close} />}
+          {dialog === 'sign-out-everywhere' && <SignOutEverywhereDialog onClose={close} />}
+        </>
+      )}
       <AccountRow
         label="Data Export"
         description="Download a copy of everything in your account."
@@ -171,5 +223,37 @@ function DangerZoneCard() {
         action={<UnavailableButton danger>Delete Account</UnavailableButton>}
       />
     </AccountCard>
+  );
+}
+
+/** Asks first, ends every session of the account on the server, then signs out here. */
+function SignOutEverywhereDialog({ onClose }: { onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [logoutAll, { isLoading }] = useLogoutAllMutation();
+
+  async function confirm() {
+    try {
+      await logoutAll().unwrap();
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, SIGN_OUT_EVERYWHERE_FAILED), variant: 'destructive' }));
+      onClose();
+      return;
+    }
+    // This session has ended with the others: only the local state is left to clear.
+    dispatch(signedOut());
+    void navigate(paths.signIn, { replace: true });
+  }
+
+  return (
+    <ConfirmDialog
+      title="Sign out everywhere?"
+      description="This ends every session of your account, on this device and on all others. You will need to sign in again everywhere."
+      confirmLabel="Sign out everywhere"
+      busyLabel="Signing out..."
+      busy={isLoading}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+    />
   );
 }

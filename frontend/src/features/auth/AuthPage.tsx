@@ -1,12 +1,14 @@
-import { AudioLines, LoaderCircle } from 'lucide-react';
+import { AudioLines, LoaderCircle, LogOut, MailCheck, MailX } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import type { SignupPolicy } from '@/config/appConfig';
 import { paths } from '@/config/paths';
-import { toAuthUser, useLoginMutation, useSignupMutation } from './authApi';
+import { formatDateTime } from '@/lib/format';
+import { toLocalSession, useCheckInvitationQuery, useLoginMutation, useSignupMutation } from './authApi';
 import { useAuthActions } from './authActions';
-import { localSignedIn } from './authSlice';
+import { localSignedIn, selectSignOutNotice } from './authSlice';
 
 export type AuthPageKind = 'sign-in' | 'sign-up';
 
@@ -52,9 +54,22 @@ const COPY = {
   },
 } as const;
 
+/** The query parameter of an invitation link: `/sign-up?invitation=<token>`. */
+export const INVITATION_PARAM = 'invitation';
+
+export const SIGNUP_MESSAGES = {
+  invited: 'You have been invited to Scribevault. Create your account below.',
+  invitationUnusable: 'This invitation has expired or was already used.',
+  invitationUnchecked: 'The invitation could not be checked. You can still try to create your account.',
+  inviteOnly: 'Sign-up needs an invitation. Open the invitation link you were sent, or ask the owner of this Scribevault for one.',
+  closed: 'Sign-up is closed on this Scribevault. Ask its owner for an account.',
+} as const;
+
 export default function AuthPage({ kind }: { kind: AuthPageKind }) {
   const actions = useAuthActions();
   const copy = COPY[kind];
+  const policy: SignupPolicy = actions.signupPolicy ?? 'open';
+  const signOutNotice = useAppSelector(selectSignOutNotice);
   return (
     <main className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">
@@ -68,13 +83,110 @@ export default function AuthPage({ kind }: { kind: AuthPageKind }) {
           {copy.title}
         </h1>
         <p className="auth-subtitle">{copy.subtitle}</p>
-        {actions.mode === 'oidc' ? <HostedAuth key={kind} kind={kind} /> : <LocalAuthForm key={kind} kind={kind} />}
-        <p className="auth-switch">
-          {copy.switchText}{' '}
-          <Link to={copy.switchTo}>{copy.switchLink}</Link>
-        </p>
+        {kind === 'sign-in' && signOutNotice && (
+          // Why the app signed out by itself: the server ended the session (and said why).
+          <div className="alert alert-warning" role="alert" data-testid="sign-out-notice">
+            <LogOut size={18} aria-hidden="true" />
+            <span>{signOutNotice}</span>
+          </div>
+        )}
+        {actions.mode === 'oidc' ? (
+          <HostedAuth key={kind} kind={kind} />
+        ) : kind === 'sign-up' ? (
+          <LocalSignUp policy={policy} />
+        ) : (
+          <LocalAuthForm key={kind} kind={kind} />
+        )}
+        <SwitchLink kind={kind} policy={policy} />
       </section>
     </main>
+  );
+}
+
+/** Under the form: the way to the other screen. A closed instance offers no sign-up at all. */
+function SwitchLink({ kind, policy }: { kind: AuthPageKind; policy: SignupPolicy }) {
+  const copy = COPY[kind];
+  if (kind === 'sign-in' && policy === 'closed') return null;
+  if (kind === 'sign-in' && policy === 'invite') {
+    return (
+      <p className="auth-switch">
+        Don&apos;t have an account? Sign-up needs an invitation.{' '}
+        <Link to={copy.switchTo}>Sign up with an invitation</Link>
+      </p>
+    );
+  }
+  return (
+    <p className="auth-switch">
+      {copy.switchText} <Link to={copy.switchTo}>{copy.switchLink}</Link>
+    </p>
+  );
+}
+
+/**
+ * Local sign-up. With an invitation link the invitation is checked first (`GET
+ * /api/auth/invitations/{token}`) and sent with the sign-up; without one, an `invite` or `closed`
+ * instance explains how to get in instead of showing a form the server would refuse.
+ */
+function LocalSignUp({ policy }: { policy: SignupPolicy }) {
+  const [searchParams] = useSearchParams();
+  const invitation = searchParams.get(INVITATION_PARAM)?.trim() || null;
+  const check = useCheckInvitationQuery(invitation ?? '', { skip: !invitation });
+
+  if (!invitation) {
+    // A fresh instance (no account yet) says `open`: its first sign-up makes the owner.
+    if (policy === 'open') return <LocalAuthForm kind="sign-up" />;
+    return (
+      <div className="alert alert-info" role="status">
+        <span>{policy === 'invite' ? SIGNUP_MESSAGES.inviteOnly : SIGNUP_MESSAGES.closed}</span>
+      </div>
+    );
+  }
+  if (check.isLoading || check.isUninitialized) {
+    return (
+      <p className="muted auth-notice" role="status">
+        <LoaderCircle className="spin" size={16} aria-hidden="true" /> Checking your invitation...
+      </p>
+    );
+  }
+  if (check.isSuccess) {
+    const until = formatDateTime(check.data.expiresAt);
+    return (
+      <>
+        <div className="alert alert-success" role="status">
+          <MailCheck size={18} aria-hidden="true" />
+          <span>
+            {SIGNUP_MESSAGES.invited}
+            {until && <span className="alert-detail">The invitation is valid until {until}.</span>}
+          </span>
+        </div>
+        <LocalAuthForm kind="sign-up" invitation={invitation} />
+      </>
+    );
+  }
+  const unusable = check.error && 'status' in check.error && check.error.status === 404;
+  if (unusable) {
+    return (
+      <>
+        <div className="alert alert-error" role="alert">
+          <MailX size={18} aria-hidden="true" />
+          <span>
+            {SIGNUP_MESSAGES.invitationUnusable}
+            <span className="alert-detail">Ask the person who invited you for a new link.</span>
+          </span>
+        </div>
+        {/* An open instance does not need the invitation: the form works without it. */}
+        {policy === 'open' && <LocalAuthForm kind="sign-up" />}
+      </>
+    );
+  }
+  // The check itself failed (offline, server error): the server decides at sign-up.
+  return (
+    <>
+      <div className="alert alert-warning" role="status">
+        <span>{SIGNUP_MESSAGES.invitationUnchecked}</span>
+      </div>
+      <LocalAuthForm kind="sign-up" invitation={invitation} />
+    </>
   );
 }
 
@@ -100,7 +212,7 @@ function HostedAuth({ kind }: { kind: AuthPageKind }) {
   );
 }
 
-function LocalAuthForm({ kind }: { kind: AuthPageKind }) {
+function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: string }) {
   const copy = COPY[kind];
   const dispatch = useAppDispatch();
   const [login, loginState] = useLoginMutation();
@@ -120,8 +232,11 @@ function LocalAuthForm({ kind }: { kind: AuthPageKind }) {
     if (errors.email || errors.password) return;
     const credentials = { email: email.trim(), password };
     try {
-      const session = await (kind === 'sign-in' ? login(credentials) : signup(credentials)).unwrap();
-      dispatch(localSignedIn({ token: session.token, user: toAuthUser(session) }));
+      const session = await (kind === 'sign-in'
+        ? login(credentials)
+        : signup(invitation ? { ...credentials, invitation } : credentials)
+      ).unwrap();
+      dispatch(localSignedIn(toLocalSession(session)));
     } catch (error) {
       setServerError(errorMessage(error, copy.fallbackError));
     }

@@ -14,5 +14,5 @@ export function AuthProvider({ config, children }: { config: AppConfig; children
       </Suspense>
     );
   }
-  return <LocalAuthProvider>{children}</LocalAuthProvider>;
+  return <LocalAuthProvider signup={config.signup}>{children}</LocalAuthProvider>;
 }

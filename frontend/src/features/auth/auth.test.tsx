@@ -38,12 +38,20 @@ describe('routes and guards (local auth)', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('treats an expired stored token as signed out', async () => {
+  it('treats an expired stored token as signed out when the server has ended its session', async () => {
     const expired = `x.${btoa(JSON.stringify({ sub: 'u', exp: 1000 }))}.y`;
+    const refreshes: Array<string | null> = [];
+    server.use(
+      http.post('/api/auth/refresh', ({ request }) => {
+        refreshes.push(request.headers.get('Authorization'));
+        return HttpResponse.json({ error: { message: 'Session has ended', code: 'UNAUTHENTICATED' } }, { status: 401 });
+      }),
+    );
     window.localStorage.setItem(AUTH_TOKEN_KEY, expired);
     window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify({ id: 'u', email: 'e@x.io' }));
     renderWithProviders({ route: '/vault', signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
+    expect(refreshes).toEqual([`Bearer ${expired}`]);
     expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
   });
 });
@@ -148,7 +156,7 @@ describe('sign-up form', () => {
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
-    expect(JSON.parse(window.localStorage.getItem(AUTH_USER_KEY)!)).toEqual({ id: 'u-42', email: 'new@example.com' });
+    expect(JSON.parse(window.localStorage.getItem(AUTH_USER_KEY)!)).toEqual({ id: 'u-42', email: 'new@example.com', isAdmin: false });
   });
 
   it('links between sign-in and sign-up', async () => {

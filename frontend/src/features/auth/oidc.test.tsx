@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -82,7 +82,33 @@ describe('oidc mode', () => {
     expect(await screen.findByText('Your Vault is empty')).toBeInTheDocument();
     expect(authorization).toBe('Bearer oidc-access-token');
     await waitFor(() => expect(sockets.sockets).toHaveLength(1));
-    expect(sockets.latest().options.auth).toEqual({ userId: 'auth0|abc', token: 'oidc-access-token' });
+    expect(await sockets.latest().authPayload()).toEqual({ userId: 'auth0|abc', token: 'oidc-access-token' });
+  });
+
+  it('leaves passwords and sessions to the issuer: no Change password or Sign out everywhere', async () => {
+    auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'auth0|abc', email: 'o@example.com' } };
+    renderWithProviders({ route: '/settings?tab=account', config, signedIn: false });
+    const panel = await screen.findByRole('tabpanel', { name: 'Account' });
+    expect(within(panel).getByRole('region', { name: 'Privacy & Security' })).toBeInTheDocument();
+    expect(within(panel).getByText('o@example.com')).toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Change password' })).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Sign out everywhere' })).not.toBeInTheDocument();
+  });
+
+  it('shows the Users tab to an admin in OIDC mode too (GET /api/account decides)', async () => {
+    auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'auth0|abc', email: 'o@example.com' } };
+    server.use(
+      http.get('/api/account', () => HttpResponse.json({ data: { id: 'auth0|abc', email: 'o@example.com', isAdmin: true } })),
+      http.get('/api/admin/users', () => HttpResponse.json({ data: { users: [] } })),
+    );
+    const { user } = renderWithProviders({ route: '/settings', config, signedIn: false });
+    expect(await screen.findByRole('tab', { name: 'Users' })).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Account', 'Users']);
+    // Invitations are for local accounts: the issuer decides who comes in.
+    await user.click(screen.getByRole('tab', { name: 'Users' }));
+    const panel = await screen.findByRole('tabpanel', { name: 'Users' });
+    expect(await within(panel).findByRole('region', { name: 'Users' })).toBeInTheDocument();
+    expect(within(panel).queryByRole('region', { name: 'Invitations' })).not.toBeInTheDocument();
   });
 
   it('ends the issuer session on a 401 and on sign-out', async () => {
@@ -90,5 +116,75 @@ describe('oidc mode', () => {
     server.use(http.get('/api/library/transcripts', () => new HttpResponse(null, { status: 401 })));
     renderWithProviders({ route: '/vault', config, signedIn: false });
     await waitFor(() => expect(auth0.logout).toHaveBeenCalledWith({ logoutParams: { returnTo: `${window.location.origin}/sign-in` } }));
+  });
+});
+
+describe('oidc mode: someone the instance does not allow', () => {
+  const NOT_ALLOWED = 'mallory@example.org is not allowed on this instance. Ask its owner to add you.';
+  const forbidden = () => HttpResponse.json({ error: { code: 'FORBIDDEN', message: NOT_ALLOWED } }, { status: 403 });
+
+  it('sees one full-page screen with the server\'s message, the email and Sign out, never the app shell', async () => {
+    auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'oidc|mallory', email: 'mallory@example.org' } };
+    const calls: string[] = [];
+    server.use(
+      http.all('/api/*', ({ request }) => {
+        calls.push(`${request.method} ${new URL(request.url).pathname}`);
+        return forbidden();
+      }),
+    );
+    const sockets = installFakeSockets();
+    const { user } = renderWithProviders({ route: '/vault', config, signedIn: false });
+    expect(await screen.findByRole('heading', { name: 'No access to this Scribevault', level: 1 })).toBeInTheDocument();
+    const page = screen.getByTestId('not-allowed');
+    expect(within(page).getByRole('alert')).toHaveTextContent(NOT_ALLOWED);
+    expect(within(page).getByText('mallory@example.org', { selector: 'strong' })).toBeInTheDocument();
+    // No shell: no menu, no page of the app, no other call, no socket, no error toast.
+    expect(screen.queryByRole('complementary', { name: 'Main navigation' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Vault' })).not.toBeInTheDocument();
+    expect(calls).toEqual(['GET /api/account']);
+    expect(sockets.sockets).toHaveLength(0);
+    expect(document.querySelectorAll('.toast')).toHaveLength(0);
+
+    await user.click(within(page).getByRole('button', { name: 'Sign out' }));
+    expect(auth0.logout).toHaveBeenCalledWith({ logoutParams: { returnTo: `${window.location.origin}/sign-in` } });
+  });
+
+  it('replaces the shell when the server starts refusing during a session', async () => {
+    auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'oidc|mallory', email: 'mallory@example.org' } };
+    let allowed = true;
+    server.use(
+      http.get('/api/account', () =>
+        allowed ? HttpResponse.json({ data: { id: 'oidc|mallory', email: 'mallory@example.org', isAdmin: false } }) : forbidden(),
+      ),
+      http.get('/api/library/transcripts', () => (allowed ? HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } }) : forbidden())),
+      http.get('/api/library/stats', () => forbidden()),
+    );
+    const { user } = renderWithProviders({ route: '/', config, signedIn: false });
+    expect(await screen.findByRole('heading', { name: 'Find Videos', level: 1 })).toBeInTheDocument();
+    // The owner took her off the allow-list: the next call is refused, and the account with it.
+    allowed = false;
+    await user.click(screen.getByRole('link', { name: 'Vault' }));
+    expect(await screen.findByRole('heading', { name: 'No access to this Scribevault', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(NOT_ALLOWED);
+    expect(screen.queryByRole('complementary', { name: 'Main navigation' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the shell for a 403 that is only about one action (the account is still fine)', async () => {
+    auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'auth0|abc', email: 'o@example.com' } };
+    let accountCalls = 0;
+    server.use(
+      http.get('/api/account', () => {
+        accountCalls += 1;
+        return HttpResponse.json({ data: { id: 'auth0|abc', email: 'o@example.com', isAdmin: false } });
+      }),
+      http.get('/api/library/transcripts', () =>
+        HttpResponse.json({ error: { code: 'FORBIDDEN', message: 'Only an admin of this instance can do this' } }, { status: 403 }),
+      ),
+    );
+    renderWithProviders({ route: '/vault', config, signedIn: false });
+    expect(await screen.findByRole('heading', { name: 'Vault', level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(accountCalls).toBe(2));
+    expect(screen.getByRole('complementary', { name: 'Main navigation' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'No access to this Scribevault' })).not.toBeInTheDocument();
   });
 });

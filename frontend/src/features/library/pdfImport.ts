@@ -1,5 +1,5 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { sessionExpired } from '@/api/apiEvents';
+import { sessionExpiredBy } from '@/api/apiEvents';
 import type { Envelope } from '@/api/baseApi';
 import { errorMessage } from '@/api/errors';
 import { uploadWithProgress } from '@/api/xhrUpload';
@@ -62,7 +62,7 @@ export async function uploadPdf({
       url: '/api/convert/pdf',
       form,
       onProgress,
-      onUnauthorized: () => dispatch(sessionExpired()),
+      onUnauthorized: (body) => dispatch(sessionExpiredBy(body)),
     });
     const data = result.body?.data;
     if (result.ok && data && typeof data.content === 'string' && data.markdownPath) {

@@ -26,8 +26,10 @@ describe('realtime connection', () => {
       reconnectionAttempts: 5,
       reconnectionDelay: 1000,
       reconnectionDelayMax: 5000,
-      auth: { userId: TEST_USER.id, token: TEST_TOKEN },
+      auth: expect.any(Function),
     });
+    // socket.io asks for `auth` on every connection attempt.
+    expect(await socket.authPayload()).toEqual({ userId: TEST_USER.id, token: TEST_TOKEN });
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(sockets.sockets).toHaveLength(1);
   });

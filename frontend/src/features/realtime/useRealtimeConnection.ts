@@ -36,7 +36,7 @@ export function attachRealtimeHandlers(socket: RealtimeSocket, dispatch: AppDisp
 
 /**
  * One socket per signed-in session: opened once the user is loaded, authenticated with
- * `{userId, token}`, closed on sign-out.
+ * `{userId, token}` (the token current at each connection attempt), closed on sign-out.
  */
 export function useRealtimeConnection(): void {
   const dispatch = useAppDispatch();
@@ -44,14 +44,12 @@ export function useRealtimeConnection(): void {
 
   useEffect(() => {
     if (!userId) return undefined;
-    let cancelled = false;
-    void getAccessToken().then((token) => {
-      if (cancelled) return;
-      const socket = openSocket({ userId, token });
-      attachRealtimeHandlers(socket, dispatch);
+    // Asked on every connection attempt: a reconnect after the token was renewed sends the new one.
+    const socket = openSocket((callback) => {
+      void getAccessToken().then((token) => callback({ userId, token }));
     });
+    attachRealtimeHandlers(socket, dispatch);
     return () => {
-      cancelled = true;
       closeSocket();
       dispatch(connectionChanged(false));
     };

@@ -1,0 +1,292 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { AlertCircle, Check, Copy, LoaderCircle, MailPlus, RefreshCw, Trash2, X } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { errorMessage } from '@/api/errors';
+import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { formatDateTime } from '@/lib/format';
+import { showToast } from '@/lib/toast';
+import {
+  ADMIN_ERRORS,
+  DEFAULT_INVITATION_HOURS,
+  INVITATION_EXPIRY_CHOICES,
+  invitationStatus,
+  useCreateInvitationMutation,
+  useGetInvitationsQuery,
+  useRevokeInvitationMutation,
+  type CreatedInvitation,
+  type Invitation,
+  type InvitationStatus,
+} from './adminApi';
+
+const STATUS_BADGE: Record<InvitationStatus, { label: string; className: string }> = {
+  pending: { label: 'Pending', className: 'badge-info' },
+  used: { label: 'Used', className: 'badge-success' },
+  expired: { label: 'Expired', className: 'badge-neutral' },
+};
+
+/** Invitations: create one (its link is shown once), see which are pending, used or expired, revoke. */
+export function InvitationsPanel() {
+  const dispatch = useAppDispatch();
+  const { data: invitations = [], isLoading, error, refetch, fulfilledTimeStamp } = useGetInvitationsQuery();
+  const [revokeInvitation, revokeState] = useRevokeInvitationMutation();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const [removingId, setRemovingId] = useState<string | null>(null);
+  const headingId = useId();
+  // Pending or expired as of the list's answer (a render must not read the clock).
+  const asOf = fulfilledTimeStamp ?? 0;
+
+  /** Revokes a pending invitation (asked first, in a dialog) or removes a used or expired one. */
+  async function remove(invitation: Invitation, pending: boolean) {
+    setRemovingId(invitation.id);
+    try {
+      await revokeInvitation(invitation.id).unwrap();
+      dispatch(showToast({ title: pending ? 'Invitation revoked' : 'Invitation removed', variant: 'success' }));
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, ADMIN_ERRORS.revokeInvitation), variant: 'destructive' }));
+    } finally {
+      setRemovingId(null);
+      if (pending) setRevoking(null);
+    }
+  }
+
+  return (
+    <section className="card admin-section" aria-labelledby={headingId}>
+      <div className="card-header">
+        <div>
+          <h2 id={headingId} className="card-title">
+            Invitations
+          </h2>
+          <p className="muted card-subtitle">An invitation link lets one person create an account.</p>
+        </div>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>
+          <MailPlus size={14} aria-hidden="true" /> Create invitation
+        </button>
+      </div>
+      {isLoading ? (
+        <p className="card-body muted" role="status">
+          Loading...
+        </p>
+      ) : error && invitations.length === 0 ? (
+        <div className="empty-state compact" role="alert">
+          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
+          <p className="text-danger">{errorMessage(error, ADMIN_ERRORS.fetchInvitations)}</p>
+          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+            <RefreshCw size={16} aria-hidden="true" /> Try again
+          </button>
+        </div>
+      ) : invitations.length === 0 ? (
+        <p className="card-body muted">No invitations yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table invitations-table">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Status</th>
+                <th scope="col">Used by</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.map((invitation) => {
+                const status = invitationStatus(invitation, asOf);
+                const badge = STATUS_BADGE[status];
+                const created = formatDateTime(invitation.createdAt);
+                const busy = removingId === invitation.id;
+                return (
+                  <tr key={invitation.id} data-testid="invitation-row" data-invitation-id={invitation.id}>
+                    <td data-label="Created">{created}</td>
+                    <td data-label="Expires">{formatDateTime(invitation.expiresAt)}</td>
+                    <td data-label="Status">
+                      <span className={`badge ${badge.className}`}>{badge.label}</span>
+                    </td>
+                    <td data-label="Used by">
+                      {invitation.usedBy ? <span className="user-email">{invitation.usedBy}</span> : <span className="muted">-</span>}
+                    </td>
+                    <td className="cell-actions">
+                      {status === 'pending' ? (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-danger-outline"
+                          aria-label={`Revoke the invitation created ${created}`}
+                          disabled={busy}
+                          onClick={() => setRevoking(invitation)}
+                        >
+                          <Trash2 size={14} aria-hidden="true" /> Revoke
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-outline"
+                          aria-label={`Remove the invitation created ${created}`}
+                          disabled={busy}
+                          onClick={() => void remove(invitation, false)}
+                        >
+                          {busy ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Trash2 size={14} aria-hidden="true" />} Remove
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {creating && <CreateInvitationDialog onClose={() => setCreating(false)} />}
+      {revoking && (
+        <ConfirmDialog
+          title="Revoke this invitation?"
+          description={`The link created ${formatDateTime(revoking.createdAt)} stops working; nobody can sign up with it any more.`}
+          confirmLabel="Revoke invitation"
+          busyLabel="Revoking..."
+          busy={revokeState.isLoading}
+          onConfirm={() => void remove(revoking, true)}
+          onClose={() => setRevoking(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+/**
+ * 'Create invitation': choose how long it lasts, then the link is shown this once with a Copy
+ * button. It cannot be shown again (the server keeps only a hash of its token).
+ */
+function CreateInvitationDialog({ onClose }: { onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const [createInvitation, { isLoading: saving }] = useCreateInvitationMutation();
+  const [hours, setHours] = useState(DEFAULT_INVITATION_HOURS);
+  const [created, setCreated] = useState<CreatedInvitation | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const ids = { expiry: useId() };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    setError(null);
+    try {
+      setCreated(await createInvitation({ expiresInHours: hours }).unwrap());
+    } catch (failure) {
+      setError(errorMessage(failure, ADMIN_ERRORS.createInvitation));
+    }
+  }
+
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-md invitation-dialog">
+          <div className="dialog-header">
+            <div>
+              <Dialog.Title className="dialog-title">{created ? 'Invitation created' : 'Create invitation'}</Dialog.Title>
+              <Dialog.Description className="muted">
+                {created
+                  ? 'Send this link to the person you invite. Copy it now: it is shown only once.'
+                  : 'The link lets one person create an account, until it expires.'}
+              </Dialog.Description>
+            </div>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
+                <X size={18} aria-hidden="true" />
+              </button>
+            </Dialog.Close>
+          </div>
+          {created ? (
+            <>
+              <InvitationLink invitation={created} onCopyFailed={() => dispatch(showToast({ title: 'Error', description: ADMIN_ERRORS.copyLink, variant: 'destructive' }))} />
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-primary">
+                    Done
+                  </button>
+                </Dialog.Close>
+              </div>
+            </>
+          ) : (
+            <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+              {error && (
+                <div className="alert alert-error" role="alert">
+                  <span>{error}</span>
+                </div>
+              )}
+              <div className="field field-inline">
+                <label htmlFor={ids.expiry}>Expires after</label>
+                <select id={ids.expiry} value={hours} onChange={(event) => setHours(Number(event.target.value))}>
+                  {INVITATION_EXPIRY_CHOICES.map((choice) => (
+                    <option key={choice.hours} value={choice.hours}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-outline" disabled={saving}>
+                    Cancel
+                  </button>
+                </Dialog.Close>
+                <button type="submit" className="btn btn-primary" disabled={saving}>
+                  {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <MailPlus size={16} aria-hidden="true" />}
+                  {saving ? 'Creating...' : 'Create invitation'}
+                </button>
+              </div>
+            </form>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function InvitationLink({ invitation, onCopyFailed }: { invitation: CreatedInvitation; onCopyFailed: () => void }) {
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const [manual, setManual] = useState(false);
+  const ids = { link: useId(), hint: useId() };
+
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    const ok = await copyText(invitation.url, field.current);
+    setCopied(ok);
+    setManual(!ok);
+    if (!ok) onCopyFailed();
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={ids.link}>Invitation link</label>
+      <div className="invitation-link">
+        <input
+          ref={field}
+          id={ids.link}
+          type="text"
+          readOnly
+          value={invitation.url}
+          aria-describedby={ids.hint}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
+          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
+          {copied ? 'Copied!' : 'Copy link'}
+        </button>
+      </div>
+      <p id={ids.hint} className="field-hint" aria-live="polite">
+        {manual
+          ? 'The browser did not allow copying: the link is selected, copy it with Ctrl+C (or ⌘C).'
+          : `Valid until ${formatDateTime(invitation.expiresAt)}. It works once.`}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,369 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import {
+  AlertCircle,
+  HardDrive,
+  LoaderCircle,
+  MoreVertical,
+  RefreshCw,
+  Save,
+  ShieldCheck,
+  ShieldOff,
+  Trash2,
+  UserCheck,
+  UserX,
+  X,
+} from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { useGetAccountQuery } from '@/api/accountApi';
+import { errorMessage } from '@/api/errors';
+import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { formatCount, formatDate, formatDateTime, formatFileSize, formatRelativeTime } from '@/lib/format';
+import { showToast } from '@/lib/toast';
+import {
+  ADMIN_ERRORS,
+  useDeleteAdminUserMutation,
+  useGetAdminUsersQuery,
+  useUpdateAdminUserMutation,
+  type AdminUser,
+  type AdminUserChanges,
+} from './adminApi';
+import { InvitationsPanel } from './InvitationsPanel';
+
+/** Why the admin's own row cannot be disabled, demoted or deleted (the server refuses it too). */
+const NOT_ON_YOURSELF = 'You cannot do this to your own account';
+
+type UserDialog = { kind: 'cap'; user: AdminUser } | { kind: 'delete'; user: AdminUser } | null;
+
+/**
+ * The Users tab of /settings, for admins only: every account with its use of the instance, what an
+ * admin may change of it, and the invitations that let new people in.
+ */
+export default function UsersAdmin() {
+  // Invitations are for local accounts; with OIDC the issuer (and its allow-list) decides.
+  const localAccounts = useAppSelector((state) => state.auth.mode) === 'local';
+  return (
+    <div className="admin-settings">
+      <UsersSection />
+      {localAccounts && <InvitationsPanel />}
+    </div>
+  );
+}
+
+/** The largest cap the server takes (a 32-bit count of GB). */
+const MAX_STORAGE_CAP_GB = 4_294_967_295;
+export const STORAGE_CAP_ERROR = 'Enter a whole number of GB (1 or more), or leave it empty for no cap';
+
+/** The storage cap as typed: empty is "no cap", else a whole number of GB from 1. */
+export function parseStorageCap(text: string): { value: number | null } | { error: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { value: null };
+  const value = Number(trimmed);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_STORAGE_CAP_GB) return { error: STORAGE_CAP_ERROR };
+  return { value };
+}
+
+function UsersSection() {
+  const dispatch = useAppDispatch();
+  const { data: users = [], isLoading, error, refetch, isFetching } = useGetAdminUsersQuery();
+  const { data: account } = useGetAccountQuery();
+  const [updateUser] = useUpdateAdminUserMutation();
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<UserDialog>(null);
+  const headingId = useId();
+
+  async function change(user: AdminUser, changes: AdminUserChanges, done: string) {
+    setPendingId(user.id);
+    try {
+      await updateUser({ id: user.id, changes }).unwrap();
+      dispatch(showToast({ title: done, description: user.email, variant: 'success' }));
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, ADMIN_ERRORS.updateUser), variant: 'destructive' }));
+    } finally {
+      setPendingId(null);
+    }
+  }
+
+  return (
+    <section className="card admin-section" aria-labelledby={headingId}>
+      <div className="card-header">
+        <div>
+          <h2 id={headingId} className="card-title">
+            Users
+          </h2>
+          <p className="muted card-subtitle">Every account on this Scribevault.</p>
+        </div>
+        <button type="button" className="btn btn-sm btn-outline" onClick={() => void refetch()} disabled={isFetching}>
+          <RefreshCw size={14} aria-hidden="true" className={isFetching ? 'spin' : undefined} /> Refresh
+        </button>
+      </div>
+      {isLoading ? (
+        <p className="card-body muted" role="status">
+          Loading...
+        </p>
+      ) : error && users.length === 0 ? (
+        <div className="empty-state compact" role="alert">
+          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
+          <p className="text-danger">{errorMessage(error, ADMIN_ERRORS.fetchUsers)}</p>
+          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+            <RefreshCw size={16} aria-hidden="true" /> Try again
+          </button>
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="table users-table">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last sign-in</th>
+                <th scope="col">Storage used</th>
+                <th scope="col">Vault items</th>
+                <th scope="col">Jobs waiting</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <UserRow
+                  key={user.id}
+                  user={user}
+                  isSelf={user.id === account?.id}
+                  busy={pendingId === user.id}
+                  onChange={(changes, done) => void change(user, changes, done)}
+                  onEditCap={() => setDialog({ kind: 'cap', user })}
+                  onDelete={() => setDialog({ kind: 'delete', user })}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {dialog?.kind === 'cap' && <StorageCapDialog user={dialog.user} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'delete' && <DeleteUserDialog user={dialog.user} onClose={() => setDialog(null)} />}
+    </section>
+  );
+}
+
+function UserRow({
+  user,
+  isSelf,
+  busy,
+  onChange,
+  onEditCap,
+  onDelete,
+}: {
+  user: AdminUser;
+  isSelf: boolean;
+  busy: boolean;
+  onChange: (changes: AdminUserChanges, done: string) => void;
+  onEditCap: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <tr data-testid="user-row" data-user-id={user.id} className={user.disabled ? 'row-disabled' : undefined}>
+      <td className="cell-title" data-label="Email">
+        <span className="user-email">{user.email}</span>
+        {isSelf && <span className="muted"> (you)</span>}
+      </td>
+      <td data-label="Created">
+        <time dateTime={user.createdAt} title={formatDateTime(user.createdAt)}>
+          {formatDate(user.createdAt)}
+        </time>
+      </td>
+      <td data-label="Last sign-in">
+        {user.lastSignInAt ? (
+          <time dateTime={user.lastSignInAt} title={formatDateTime(user.lastSignInAt)}>
+            {formatRelativeTime(user.lastSignInAt)}
+          </time>
+        ) : (
+          <span className="muted">Never</span>
+        )}
+      </td>
+      <td data-label="Storage used" className="nowrap">
+        <span className="user-storage">
+          <span className="tabular">{formatFileSize(user.storageUsedBytes)}</span>
+          <span className="muted user-cap">{user.storageCapGB === null ? 'No cap' : `of ${formatCount(user.storageCapGB)} GB`}</span>
+        </span>
+      </td>
+      <td data-label="Vault items" className="tabular">
+        {formatCount(user.vaultItems)}
+      </td>
+      <td data-label="Jobs waiting" className="tabular">
+        {formatCount(user.jobsWaiting)}
+      </td>
+      <td data-label="Role">
+        <span className={`badge ${user.isAdmin ? 'badge-info' : 'badge-neutral'}`}>{user.isAdmin ? 'Admin' : 'User'}</span>
+      </td>
+      <td data-label="Status">
+        <span className={`badge ${user.disabled ? 'badge-danger' : 'badge-success'}`}>{user.disabled ? 'Disabled' : 'Active'}</span>
+      </td>
+      <td className="cell-actions">
+        <DropdownMenu.Root modal={false}>
+          <DropdownMenu.Trigger asChild>
+            <button type="button" className="icon-button" aria-label={`Actions for ${user.email}`} disabled={busy}>
+              {busy ? <LoaderCircle className="spin" size={18} aria-hidden="true" /> : <MoreVertical size={18} aria-hidden="true" />}
+            </button>
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+              {isSelf && <DropdownMenu.Label className="menu-label">{NOT_ON_YOURSELF}: only the storage cap</DropdownMenu.Label>}
+              <DropdownMenu.Item
+                className="menu-item"
+                disabled={isSelf}
+                onSelect={() => onChange({ disabled: !user.disabled }, user.disabled ? 'User enabled' : 'User disabled')}
+              >
+                {user.disabled ? <UserCheck size={16} aria-hidden="true" /> : <UserX size={16} aria-hidden="true" />}
+                {user.disabled ? 'Enable' : 'Disable'}
+              </DropdownMenu.Item>
+              <DropdownMenu.Item
+                className="menu-item"
+                disabled={isSelf}
+                onSelect={() => onChange({ isAdmin: !user.isAdmin }, user.isAdmin ? 'Admin rights removed' : 'Admin rights given')}
+              >
+                {user.isAdmin ? <ShieldOff size={16} aria-hidden="true" /> : <ShieldCheck size={16} aria-hidden="true" />}
+                {user.isAdmin ? 'Remove admin' : 'Make admin'}
+              </DropdownMenu.Item>
+              <DropdownMenu.Item className="menu-item" onSelect={onEditCap}>
+                <HardDrive size={16} aria-hidden="true" /> Storage cap...
+              </DropdownMenu.Item>
+              <DropdownMenu.Separator className="menu-separator" />
+              <DropdownMenu.Item className="menu-item menu-item-danger" disabled={isSelf} onSelect={onDelete}>
+                <Trash2 size={16} aria-hidden="true" /> Delete user
+              </DropdownMenu.Item>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      </td>
+    </tr>
+  );
+}
+
+/** 'Storage cap' of one account in GB; empty means none. */
+function StorageCapDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const [updateUser, { isLoading: saving }] = useUpdateAdminUserMutation();
+  const [text, setText] = useState(user.storageCapGB === null ? '' : String(user.storageCapGB));
+  const [error, setError] = useState<string | null>(null);
+  const ids = { input: useId(), hint: useId(), error: useId() };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    const parsed = parseStorageCap(text);
+    if ('error' in parsed) {
+      setError(parsed.error);
+      document.getElementById(ids.input)?.focus();
+      return;
+    }
+    try {
+      await updateUser({ id: user.id, changes: { storageCapGB: parsed.value } }).unwrap();
+      dispatch(
+        showToast({
+          title: 'Storage cap saved',
+          description: parsed.value === null ? `${user.email}: no cap` : `${user.email}: ${parsed.value} GB`,
+          variant: 'success',
+        }),
+      );
+      onClose();
+    } catch (failure) {
+      setError(errorMessage(failure, ADMIN_ERRORS.updateUser));
+    }
+  }
+
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-sm">
+          <div className="dialog-header">
+            <div>
+              <Dialog.Title className="dialog-title">Storage cap</Dialog.Title>
+              <Dialog.Description className="muted">How much {user.email} may keep on this Scribevault.</Dialog.Description>
+            </div>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
+                <X size={18} aria-hidden="true" />
+              </button>
+            </Dialog.Close>
+          </div>
+          <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+            <div className="field field-number">
+              <label htmlFor={ids.input}>Storage cap (GB)</label>
+              <input
+                id={ids.input}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={text}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${ids.error} ${ids.hint}` : ids.hint}
+                onChange={(event) => {
+                  setText(event.target.value);
+                  setError(null);
+                }}
+              />
+              {error && (
+                <p id={ids.error} className="field-error" role="alert">
+                  {error}
+                </p>
+              )}
+              <p id={ids.hint} className="field-hint">
+                Leave it empty for no cap. Now used: {formatFileSize(user.storageUsedBytes)}.
+              </p>
+            </div>
+            <div className="dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button" className="btn btn-outline" disabled={saving}>
+                  Cancel
+                </button>
+              </Dialog.Close>
+              <button type="submit" className="btn btn-primary" disabled={saving}>
+                {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Save size={16} aria-hidden="true" />}
+                Save cap
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function DeleteUserDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const [deleteUser, { isLoading }] = useDeleteAdminUserMutation();
+
+  async function confirm() {
+    try {
+      await deleteUser(user.id).unwrap();
+      dispatch(showToast({ title: 'User deleted', description: user.email, variant: 'success' }));
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, ADMIN_ERRORS.deleteUser), variant: 'destructive' }));
+    }
+    onClose();
+  }
+
+  return (
+    <ConfirmDialog
+      title={`Delete ${user.email}?`}
+      description={
+        <>
+          The account <strong>{user.email}</strong> and everything it owns are deleted: its Vault items, transcripts, uploads, sources,
+          schedules, jobs and settings. This cannot be undone.
+        </>
+      }
+      confirmLabel="Delete user"
+      busyLabel="Deleting..."
+      busy={isLoading}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+    />
+  );
+}

@@ -1,0 +1,119 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
+import { server } from '@/testing/server';
+import { AUTH_EXPIRES_AT_KEY, AUTH_TOKEN_KEY } from './localSession';
+
+async function renderAccount() {
+  const view = renderWithProviders({ route: '/settings?tab=account' });
+  const panel = await screen.findByRole('tabpanel', { name: 'Account' });
+  return { ...view, panel };
+}
+
+const toastTexts = () => screen.queryAllByRole('status').map((toast) => toast.textContent ?? '');
+
+describe('Account: Sign out everywhere', () => {
+  it('asks first, ends every session on the server, then goes to /sign-in', async () => {
+    const calls: Array<string | null> = [];
+    server.use(
+      http.post('/api/auth/logout-all', ({ request }) => {
+        calls.push(request.headers.get('Authorization'));
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { user, router, panel } = await renderAccount();
+
+    // Cancel changes nothing.
+    await user.click(within(panel).getByRole('button', { name: 'Sign out everywhere' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere?' });
+    expect(dialog).toHaveTextContent('This ends every session of your account, on this device and on all others.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls).toEqual([]);
+
+    await user.click(within(panel).getByRole('button', { name: 'Sign out everywhere' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out everywhere' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/sign-in');
+    expect(calls).toEqual([`Bearer ${TEST_TOKEN}`]);
+    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+  });
+
+  it('stays signed in and says so when the call fails', async () => {
+    server.use(
+      http.post('/api/auth/logout-all', () =>
+        HttpResponse.json({ error: { code: 'INTERNAL', message: 'Sessions could not be ended' } }, { status: 500 }),
+      ),
+    );
+    const { user, router, panel } = await renderAccount();
+    await user.click(within(panel).getByRole('button', { name: 'Sign out everywhere' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out everywhere' }));
+    await waitFor(() => expect(toastTexts().some((text) => /Error\s*Sessions could not be ended/.test(text))).toBe(true), { timeout: 3000 });
+    expect(router.state.location.pathname).toBe('/settings');
+    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBe(TEST_TOKEN);
+  });
+});
+
+describe('Account: Change password', () => {
+  function passwordBackend(answer: 'ok' | 'wrong-current') {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/auth/password', async ({ request }) => {
+        bodies.push(await request.json());
+        if (answer === 'wrong-current') {
+          return HttpResponse.json({ error: { code: 'BAD_REQUEST', message: 'Current password is incorrect' } }, { status: 400 });
+        }
+        return HttpResponse.json({ data: { token: 'token-after-change', expiresAt: '2030-01-01T00:00:00Z' } });
+      }),
+    );
+    return bodies;
+  }
+
+  async function fillPasswordDialog(user: ReturnType<typeof renderWithProviders>['user'], current: string, next: string, confirm = next) {
+    const dialog = await screen.findByRole('dialog', { name: 'Change password' });
+    await user.type(within(dialog).getByLabelText('Current password'), current);
+    await user.type(within(dialog).getByLabelText('New password'), next);
+    await user.type(within(dialog).getByLabelText('Confirm new password'), confirm);
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    return dialog;
+  }
+
+  it('changes the password, keeps this session with the new token and says so', async () => {
+    const bodies = passwordBackend('ok');
+    const { user, panel, router } = await renderAccount();
+    await user.click(within(panel).getByRole('button', { name: 'Change password' }));
+    await fillPasswordDialog(user, 'old-password', 'new-password-1');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(bodies).toEqual([{ currentPassword: 'old-password', newPassword: 'new-password-1' }]);
+    await waitFor(() => expect(toastTexts().some((text) => text.includes('Password changed'))).toBe(true));
+    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBe('token-after-change');
+    expect(window.localStorage.getItem(AUTH_EXPIRES_AT_KEY)).toBe(String(Date.parse('2030-01-01T00:00:00Z')));
+    expect(router.state.location.pathname).toBe('/settings');
+  });
+
+  it("shows the server's message for a wrong current password and keeps the dialog open", async () => {
+    const bodies = passwordBackend('wrong-current');
+    const { user, panel } = await renderAccount();
+    await user.click(within(panel).getByRole('button', { name: 'Change password' }));
+    const dialog = await fillPasswordDialog(user, 'not-my-password', 'new-password-1');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Current password is incorrect');
+    expect(bodies).toHaveLength(1);
+    expect(screen.getByRole('dialog', { name: 'Change password' })).toBeInTheDocument();
+    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBe(TEST_TOKEN);
+    expect(toastTexts().some((text) => text.includes('Password changed'))).toBe(false);
+  });
+
+  it('checks the new password before calling the server', async () => {
+    const bodies = passwordBackend('ok');
+    const { user, panel } = await renderAccount();
+    await user.click(within(panel).getByRole('button', { name: 'Change password' }));
+    const dialog = await fillPasswordDialog(user, 'old-password', 'short');
+    expect(within(dialog).getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('New password'));
+    await user.type(within(dialog).getByLabelText('New password'), 'long-enough-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+    expect(within(dialog).getByText('The passwords do not match')).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+  });
+});
