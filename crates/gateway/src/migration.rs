@@ -16,6 +16,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateUserAccounts),
             Box::new(CreateUserSettings),
             Box::new(CreateOwnership),
+            Box::new(CreateTwoFactor),
         ]
     }
 }
@@ -309,5 +310,46 @@ impl MigrationTrait for CreateOwnership {
             .and_where(Expr::col(Members::UserId).in_subquery(oldest))
             .to_owned();
         manager.exec_stmt(promote).await
+    }
+}
+
+/// Authenticator-app second factors of local accounts.
+struct CreateTwoFactor;
+
+impl MigrationName for CreateTwoFactor {
+    fn name(&self) -> &str {
+        "m20261126_000004_two_factor"
+    }
+}
+
+#[derive(DeriveIden)]
+enum TwoFactor {
+    Table,
+    UserId,
+    Secret,
+    PendingSecret,
+    LastStep,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateTwoFactor {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(TwoFactor::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(TwoFactor::UserId)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(TwoFactor::Secret).string().null())
+                    .col(ColumnDef::new(TwoFactor::PendingSecret).string().null())
+                    .col(ColumnDef::new(TwoFactor::LastStep).big_integer().null())
+                    .to_owned(),
+            )
+            .await
     }
 }

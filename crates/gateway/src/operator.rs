@@ -11,6 +11,7 @@ use crate::auth::local::normalise_email;
 use crate::auth::members::{Member, MemberChange, Members};
 use crate::auth::password::hash_password;
 use crate::auth::sessions::Sessions;
+use crate::auth::two_factor::TwoFactor;
 use crate::migration::Migrator;
 
 /// Why an operator command failed; one printable line.
@@ -31,6 +32,7 @@ pub struct Operator {
     members: Members,
     invitations: Invitations,
     sessions: Sessions,
+    two_factor: TwoFactor,
     db: DatabaseConnection,
 }
 
@@ -45,6 +47,7 @@ impl Operator {
             members: Members::new(db.clone()),
             invitations: Invitations::new(db.clone()),
             sessions: Sessions::new(db.clone()),
+            two_factor: TwoFactor::new(db.clone()),
             db,
         })
     }
@@ -87,8 +90,9 @@ impl Operator {
             .ok_or(OperatorError::UnknownEmail(member.email))
     }
 
-    /// Gives the local account with `email` a new random password, which is returned, and
-    /// ends every session of it.
+    /// Gives the local account with `email` a new random password, which is returned, turns
+    /// its second factor off (a lost phone is the usual reason to be locked out) and ends
+    /// every session of it.
     ///
     /// # Errors
     /// No such account, or database failure.
@@ -106,6 +110,7 @@ impl Operator {
         let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let hash = hash_password(&password).map_err(|e| OperatorError::Other(e.to_string()))?;
         accounts.set_password_hash(&member.user_id, hash).await?;
+        self.two_factor.remove(&member.user_id).await?;
         self.sessions
             .end_all(&member.user_id, None, Utc::now())
             .await?;

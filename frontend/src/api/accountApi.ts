@@ -5,6 +5,8 @@ export interface Account {
   id: string;
   email: string;
   isAdmin: boolean;
+  /** Sign-in asks for a code from an authenticator app (local accounts; always false in OIDC mode). */
+  twoFactorEnabled?: boolean;
 }
 
 /**

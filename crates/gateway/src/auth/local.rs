@@ -20,6 +20,7 @@ use super::limiter::{LoginLimiter, Verdict};
 use super::members::{Member, Members};
 use super::password::PasswordHashing;
 use super::sessions::Sessions;
+use super::two_factor::{CodeCheck, NewSecret, TwoFactor};
 use super::{AuthError, Caller, Revocations, Revoked, TokenVerifier, internal};
 
 const ISSUER: &str = "scribevault-local";
@@ -110,6 +111,7 @@ pub struct LocalAccounts {
     members: Members,
     sessions: Sessions,
     invitations: Invitations,
+    two_factor: TwoFactor,
     hashing: PasswordHashing,
     limiter: LoginLimiter,
     revocations: Revocations,
@@ -152,6 +154,7 @@ impl LocalAccounts {
             members: Members::new(db.clone()),
             sessions: Sessions::new(db.clone()),
             invitations: Invitations::new(db.clone()),
+            two_factor: TwoFactor::new(db.clone()),
             hashing: parts.hashing,
             limiter: parts.limiter,
             revocations: parts.revocations,
@@ -249,14 +252,17 @@ impl LocalAccounts {
         self.start_session(&member, now).await
     }
 
-    /// Checks the password and signs in. Limited per (account, client) pair.
+    /// Checks the password (and the authenticator code, for an account that has one) and signs
+    /// in. Limited per (account, client) pair; a wrong code counts like a wrong password.
     ///
     /// # Errors
-    /// Rate limit, unknown email or wrong password (one message for both), disabled account.
+    /// Rate limit, unknown email or wrong password (one message for both), a code needed or
+    /// wrong, disabled account.
     pub async fn log_in(
         &self,
         email: &str,
         password: &str,
+        code: Option<&str>,
         client: &str,
     ) -> Result<SignedIn, AuthError> {
         let email = normalise_email(email).map_err(|_| AuthError::InvalidCredentials)?;
@@ -285,6 +291,31 @@ impl LocalAccounts {
                 .map_err(internal)?;
             return Err(AuthError::InvalidCredentials);
         };
+        if self
+            .two_factor
+            .is_enabled(&account.id)
+            .await
+            .map_err(internal)?
+        {
+            // Only now, after the right password: the question does not tell a stranger which
+            // accounts exist or use a second factor.
+            let code = code
+                .filter(|code| !code.trim().is_empty())
+                .ok_or(AuthError::CodeRequired)?;
+            if self
+                .two_factor
+                .check(&account.id, &account.email, code)
+                .await
+                .map_err(internal)?
+                != CodeCheck::Accepted
+            {
+                self.limiter
+                    .record_failure(&email, client)
+                    .await
+                    .map_err(internal)?;
+                return Err(AuthError::WrongCode);
+            }
+        }
         self.limiter
             .record_success(&email, client)
             .await
@@ -444,6 +475,77 @@ impl LocalAccounts {
         self.end_sessions(&account.id, None).await
     }
 
+    /// Whether `user` signs in with an authenticator code.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn two_factor_enabled(&self, user: &str) -> Result<bool, AuthError> {
+        self.two_factor.is_enabled(user).await.map_err(internal)
+    }
+
+    /// A new authenticator secret for the caller, active once confirmed with a code.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn begin_two_factor(&self, caller: &Caller) -> Result<NewSecret, AuthError> {
+        self.two_factor
+            .begin(caller.user.as_str(), &caller.email)
+            .await
+            .map_err(internal)
+    }
+
+    /// Turns the second factor on with a code made from the pending secret.
+    ///
+    /// # Errors
+    /// The code is wrong (or nothing is pending).
+    pub async fn confirm_two_factor(&self, caller: &Caller, code: &str) -> Result<(), AuthError> {
+        match self
+            .two_factor
+            .confirm(caller.user.as_str(), &caller.email, code)
+            .await
+            .map_err(internal)?
+        {
+            CodeCheck::Accepted => Ok(()),
+            CodeCheck::Wrong | CodeCheck::Replayed => Err(AuthError::WrongSetupCode),
+        }
+    }
+
+    /// Turns the second factor off: the password and a current code, so a stolen session alone
+    /// cannot.
+    ///
+    /// # Errors
+    /// Wrong password or code.
+    pub async fn remove_two_factor(
+        &self,
+        caller: &Caller,
+        password: &str,
+        code: &str,
+    ) -> Result<(), AuthError> {
+        let account = self
+            .accounts
+            .by_id(caller.user.as_str())
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| AuthError::InvalidToken("account gone".into()))?;
+        if password.len() > MAX_PASSWORD_BYTES
+            || !self
+                .hashing
+                .verify(password, &account.password_hash)
+                .await?
+        {
+            return Err(AuthError::WrongCurrentPassword);
+        }
+        if !self
+            .two_factor
+            .is_current(&account.id, &account.email, code)
+            .await
+            .map_err(internal)?
+        {
+            return Err(AuthError::WrongSetupCode);
+        }
+        self.two_factor.remove(&account.id).await.map_err(internal)
+    }
+
     /// Removes the credentials and sessions of a deleted member.
     ///
     /// # Errors
@@ -451,6 +553,7 @@ impl LocalAccounts {
     pub async fn forget(&self, user: &str) -> Result<(), AuthError> {
         self.accounts.delete(user).await.map_err(internal)?;
         self.sessions.delete_all(user).await.map_err(internal)?;
+        self.two_factor.remove(user).await.map_err(internal)?;
         self.revocations.announce(Revoked::User(user.to_owned()));
         Ok(())
     }

@@ -12,6 +12,7 @@ pub mod members;
 pub mod oidc;
 pub mod password;
 pub mod sessions;
+pub mod two_factor;
 
 mod account_store;
 
@@ -57,6 +58,19 @@ pub enum AuthError {
     /// Unknown email or wrong password: one message for both, so accounts cannot be probed.
     #[error("Invalid email or password")]
     InvalidCredentials,
+    /// The account signs in with an authenticator code and none was sent.
+    #[error("Enter the 6-digit code from your authenticator app")]
+    CodeRequired,
+    /// The authenticator code is wrong or was already used.
+    #[error(
+        "That code is not right. Check that your authenticator app's clock is correct, or wait for the next code."
+    )]
+    WrongCode,
+    /// Setting up or turning off the second factor: the code shown is wrong.
+    #[error(
+        "That code is not right. Scan the QR code again, or check your authenticator app's clock."
+    )]
+    WrongSetupCode,
     /// The current password given to change it is wrong.
     #[error("The current password is not correct")]
     WrongCurrentPassword,
@@ -104,11 +118,14 @@ impl From<AuthError> for ApiError {
             AuthError::MissingToken
             | AuthError::InvalidToken(_)
             | AuthError::AccountDisabledToken
+            | AuthError::CodeRequired
+            | AuthError::WrongCode
             | AuthError::InvalidCredentials => ErrorCode::Unauthenticated,
             AuthError::InvalidEmail
             | AuthError::PasswordTooShort
             | AuthError::PasswordTooLong
             | AuthError::PasswordTooWeak(_)
+            | AuthError::WrongSetupCode
             | AuthError::WrongCurrentPassword => ErrorCode::BadRequest,
             AuthError::EmailTaken => ErrorCode::Conflict,
             AuthError::RateLimited(_) => ErrorCode::TooManyRequests,
@@ -127,7 +144,15 @@ impl From<AuthError> for ApiError {
         if let AuthError::ProviderUnavailable(reason) = &error {
             tracing::error!(reason = %reason, "cannot verify tokens");
         }
-        ApiError::new(code, error.to_string())
+        let mut api_error = ApiError::new(code, error.to_string());
+        if matches!(error, AuthError::CodeRequired | AuthError::WrongCode) {
+            // The sign-in screen asks for the code on this, not on the message.
+            api_error.details = Some(serde_json::Map::from_iter([(
+                "totpRequired".to_owned(),
+                serde_json::Value::Bool(true),
+            )]));
+        }
+        api_error
     }
 }
 

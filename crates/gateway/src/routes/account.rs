@@ -5,7 +5,8 @@ use actix_web::HttpResponse;
 use serde::Serialize;
 
 use crate::auth::Caller;
-use crate::error::data;
+use crate::error::{ApiError, data};
+use crate::routes::auth::LocalAccountsData;
 
 /// The caller as the SPA sees them.
 #[derive(Serialize)]
@@ -14,13 +15,23 @@ pub struct AccountView {
     id: String,
     email: String,
     is_admin: bool,
+    /// Signs in with an authenticator code (local accounts; the issuer's business in OIDC mode).
+    two_factor_enabled: bool,
 }
 
 /// The signed-in caller.
-pub async fn get(caller: Caller) -> HttpResponse {
-    data(AccountView {
+///
+/// # Errors
+/// The gateway's database cannot be read.
+pub async fn get(caller: Caller, local: LocalAccountsData) -> Result<HttpResponse, ApiError> {
+    let two_factor_enabled = match local.as_ref() {
+        Some(local) => local.two_factor_enabled(caller.user.as_str()).await?,
+        None => false,
+    };
+    Ok(data(AccountView {
         id: caller.user.to_string(),
         email: caller.email,
         is_admin: caller.is_admin,
-    })
+        two_factor_enabled,
+    }))
 }

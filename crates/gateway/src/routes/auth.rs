@@ -19,6 +19,34 @@ pub type LocalAccountsData = web::Data<Option<Arc<LocalAccounts>>>;
 pub struct Credentials {
     email: String,
     password: String,
+    /// The authenticator code, for an account with a second factor.
+    #[serde(default)]
+    code: Option<String>,
+}
+
+#[derive(Deserialize)]
+pub struct Code {
+    code: String,
+}
+
+#[derive(Deserialize)]
+pub struct PasswordAndCode {
+    password: String,
+    code: String,
+}
+
+/// A new authenticator secret, shown once for the app to scan.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorSetupView {
+    secret: String,
+    otpauth_url: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorView {
+    two_factor_enabled: bool,
 }
 
 #[derive(Deserialize)]
@@ -87,7 +115,12 @@ pub async fn log_in(
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
     let signed_in = accounts(&local)?
-        .log_in(&body.email, &body.password, &client(&request, &proxies))
+        .log_in(
+            &body.email,
+            &body.password,
+            body.code.as_deref(),
+            &client(&request, &proxies),
+        )
         .await?;
     Ok(data(signed_in))
 }
@@ -145,5 +178,45 @@ pub async fn invitation(
         .ok_or_else(|| ApiError::not_found("This invitation has expired or was already used"))?;
     Ok(data(InvitationView {
         expires_at: open.expires_at,
+    }))
+}
+
+/// `POST /api/auth/2fa/setup`: a new authenticator secret, active once confirmed.
+pub async fn begin_two_factor(
+    caller: Caller,
+    local: LocalAccountsData,
+) -> Result<HttpResponse, ApiError> {
+    let new = accounts(&local)?.begin_two_factor(&caller).await?;
+    Ok(data(TwoFactorSetupView {
+        secret: new.secret,
+        otpauth_url: new.otpauth_url,
+    }))
+}
+
+/// `POST /api/auth/2fa/enable {code}`: turns the second factor on.
+pub async fn enable_two_factor(
+    caller: Caller,
+    local: LocalAccountsData,
+    body: web::Json<Code>,
+) -> Result<HttpResponse, ApiError> {
+    accounts(&local)?
+        .confirm_two_factor(&caller, &body.code)
+        .await?;
+    Ok(data(TwoFactorView {
+        two_factor_enabled: true,
+    }))
+}
+
+/// `POST /api/auth/2fa/disable {password, code}`: turns it off.
+pub async fn disable_two_factor(
+    caller: Caller,
+    local: LocalAccountsData,
+    body: web::Json<PasswordAndCode>,
+) -> Result<HttpResponse, ApiError> {
+    accounts(&local)?
+        .remove_two_factor(&caller, &body.password, &body.code)
+        .await?;
+    Ok(data(TwoFactorView {
+        two_factor_enabled: false,
     }))
 }

@@ -103,6 +103,24 @@ pub fn routes() -> Vec<ApiRoute> {
             SignedIn,
             to().to(auth::change_password),
         ),
+        entry(
+            post(),
+            "/api/auth/2fa/setup",
+            SignedIn,
+            to().to(auth::begin_two_factor),
+        ),
+        entry(
+            post(),
+            "/api/auth/2fa/enable",
+            SignedIn,
+            to().to(auth::enable_two_factor),
+        ),
+        entry(
+            post(),
+            "/api/auth/2fa/disable",
+            SignedIn,
+            to().to(auth::disable_two_factor),
+        ),
         entry(get(), "/api/account", SignedIn, to().to(account::get)),
         entry(get(), "/api/admin/users", Admin, to().to(admin::list_users)),
         entry(

@@ -104,6 +104,135 @@ async fn a_locked_out_owner_gets_back_in_from_the_command_line() {
     assert!(String::from_utf8_lossy(&failed.stderr).contains("no account with the email"));
 }
 
+/// The code an authenticator app shows for `secret` (base32) at `unix` seconds.
+fn code_at(secret: &str, unix: u64) -> String {
+    totp_rs::Builder::new()
+        .with_secret(totp_rs::Secret::try_from_base32(secret).unwrap())
+        .build()
+        .unwrap()
+        .generate(unix)
+        .to_string()
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+async fn log_in_with_code(app: &TestApp, code: Option<&str>) -> (u16, Value) {
+    let mut body = json!({ "email": "ada@example.org", "password": "correct horse battery" });
+    if let Some(code) = code {
+        body["code"] = code.into();
+    }
+    app.post_json("/api/auth/login", &body, None).await
+}
+
+#[tokio::test]
+async fn an_authenticator_code_guards_sign_in_once_turned_on() {
+    let app = TestApp::spawn().await;
+    let (token, _) = app.sign_up("ada@example.org").await;
+    let (_, account) = app.get("/api/account", Some(&token)).await;
+    assert_eq!(account["data"]["twoFactorEnabled"], false);
+
+    let (status, setup) = app
+        .post_json("/api/auth/2fa/setup", &json!({}), Some(&token))
+        .await;
+    assert_eq!(status, 200, "{setup}");
+    let secret = setup["data"]["secret"].as_str().unwrap().to_owned();
+    let url = setup["data"]["otpauthUrl"].as_str().unwrap();
+    assert!(
+        url.starts_with("otpauth://totp/Scribevault:ada%40example.org?"),
+        "{url}"
+    );
+    // Until confirmed, nothing changes.
+    assert_eq!(log_in_with_code(&app, None).await.0, 200);
+    let (status, _) = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": "000000" }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 400, "a wrong code does not turn it on");
+    let (status, body) = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": code_at(&secret, now()) }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["twoFactorEnabled"], true);
+
+    let (status, asked) = log_in_with_code(&app, None).await;
+    assert_eq!(status, 401, "{asked}");
+    assert_eq!(asked["error"]["totpRequired"], true);
+    let (status, wrong) = log_in_with_code(&app, Some("123456")).await;
+    assert_eq!(
+        (status, &wrong["error"]["totpRequired"]),
+        (401, &json!(true)),
+        "{wrong}"
+    );
+    // A code of the next step (the confirming one is used up), then the same again: once only.
+    let next = code_at(&secret, now() + 30);
+    let (status, body) = log_in_with_code(&app, Some(&next)).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = log_in_with_code(&app, Some(&next)).await;
+    assert_eq!(status, 401, "a code works once");
+    // A wrong password never reaches the question.
+    let (status, body) = app
+        .post_json(
+            "/api/auth/login",
+            &json!({ "email": "ada@example.org", "password": "not the password" }),
+            None,
+        )
+        .await;
+    assert_eq!(status, 401);
+    assert!(body["error"].get("totpRequired").is_none(), "{body}");
+
+    // Turning it off needs the password and a current code.
+    let (status, _) = app
+        .post_json(
+            "/api/auth/2fa/disable",
+            &json!({ "password": "correct horse battery", "code": "000000" }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 400);
+    let (status, body) = app
+        .post_json(
+            "/api/auth/2fa/disable",
+            &json!({ "password": "correct horse battery", "code": code_at(&secret, now()) }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(log_in_with_code(&app, None).await.0, 200);
+
+    // The owner who lost the phone: the command line's password reset turns the code off.
+    let (_, setup) = app
+        .post_json("/api/auth/2fa/setup", &json!({}), Some(&token))
+        .await;
+    let secret = setup["data"]["secret"].as_str().unwrap().to_owned();
+    app.post_json(
+        "/api/auth/2fa/enable",
+        &json!({ "code": code_at(&secret, now()) }),
+        Some(&token),
+    )
+    .await;
+    assert_eq!(log_in_with_code(&app, None).await.0, 401);
+    let reset = admin(&app, &["reset-password", "ada@example.org"]).await;
+    let password = reset
+        .lines()
+        .find_map(|line| line.strip_prefix("New password for ada@example.org: "))
+        .unwrap()
+        .to_owned();
+    let (status, body) = log_in(&app, "ada@example.org", &password).await;
+    assert_eq!(status, 200, "no code asked after the reset: {body}");
+}
+
 #[tokio::test]
 async fn guessable_passwords_are_refused_with_advice() {
     let app = TestApp::spawn().await;

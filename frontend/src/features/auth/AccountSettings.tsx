@@ -10,11 +10,13 @@ import {
   MonitorSmartphone,
   Pencil,
   ShieldCheck,
+  ShieldOff,
   UserRound,
   type LucideIcon,
 } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { useGetAccountQuery } from '@/api/accountApi';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -24,6 +26,7 @@ import { useLogoutAllMutation } from './authApi';
 import { useAuthActions } from './authActions';
 import { selectCurrentUser, signedOut } from './authSlice';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { TwoFactorDisableDialog, TwoFactorSetupDialog } from './TwoFactorDialogs';
 
 /**
  * What a button whose behaviour the spec does not show says: it is there (spec §2 lists it) but
@@ -37,8 +40,8 @@ export const SIGN_OUT_EVERYWHERE_FAILED = 'Failed to sign out everywhere';
  * The Account tab of /settings. Spec §2 asks for static placeholder cards that make no calls
  * (Profile, Storage, Privacy & Security, Danger Zone, Subscription); the Profile card also shows
  * who is signed in and keeps Sign out. Privacy & Security adds what works for a local account:
- * Change password and Sign out everywhere (hidden in OIDC mode, where the issuer owns passwords
- * and sessions).
+ * Change password, Sign out everywhere and two-factor sign-in with an authenticator app (hidden in
+ * OIDC mode, where the issuer owns passwords, sessions and second factors).
  */
 export function AccountSettings() {
   return (
@@ -89,11 +92,14 @@ function UnavailableButton({ icon: Icon, children, danger = false }: { icon?: Lu
 }
 
 /** One line of a card: what it is, a short explanation and its button. */
-function AccountRow({ label, description, action }: { label: string; description: string; action: ReactNode }) {
+function AccountRow({ label, description, action, status }: { label: string; description: string; action: ReactNode; status?: ReactNode }) {
   return (
     <div className="account-row">
       <div>
-        <p className="account-row-label">{label}</p>
+        <p className="account-row-label">
+          {status ? <span>{label}</span> : label}
+          {status}
+        </p>
         <p className="field-hint">{description}</p>
       </div>
       {action}
@@ -159,7 +165,7 @@ function StorageCard() {
 
 function PrivacySecurityCard() {
   const { mode } = useAuthActions();
-  const [dialog, setDialog] = useState<'password' | 'sign-out-everywhere' | null>(null);
+  const [dialog, setDialog] = useState<'password' | 'sign-out-everywhere' | '2fa-setup' | '2fa-disable' | null>(null);
   const close = () => setDialog(null);
   return (
     <AccountCard title="Privacy & Security" icon={ShieldCheck}>
@@ -183,7 +189,10 @@ function PrivacySecurityCard() {
               </button>
             }
           />
+          <TwoFactorRow onSetUp={() => setDialog('2fa-setup')} onTurnOff={() => setDialog('2fa-disable')} />
           {dialog === 'password' && <ChangePasswordDialog onClose={close} />}
+          {dialog === '2fa-setup' && <TwoFactorSetupDialog onClose={close} />}
+          {dialog === '2fa-disable' && <TwoFactorDisableDialog onClose={close} />}
           {dialog === 'sign-out-everywhere' && <SignOutEverywhereDialog onClose={close} />}
         </>
       )}
@@ -192,12 +201,45 @@ function PrivacySecurityCard() {
         description="Download a copy of everything in your account."
         action={<UnavailableButton icon={Download}>Export</UnavailableButton>}
       />
-      <AccountRow
-        label="Two-Factor Auth"
-        description="A second step when you sign in."
-        action={<UnavailableButton icon={KeyRound}>Setup</UnavailableButton>}
-      />
     </AccountCard>
+  );
+}
+
+/**
+ * Two-factor sign-in with an authenticator app (local accounts; the issuer owns it in OIDC mode).
+ * Whether it is on comes from `GET /api/account`.
+ */
+function TwoFactorRow({ onSetUp, onTurnOff }: { onSetUp: () => void; onTurnOff: () => void }) {
+  const account = useGetAccountQuery();
+  const known = account.data !== undefined;
+  const enabled = account.data?.twoFactorEnabled === true;
+  return (
+    <AccountRow
+      label="Two-Factor Auth"
+      status={
+        known && (
+          <span className={`badge ${enabled ? 'badge-success' : 'badge-neutral'} account-row-status`} data-testid="two-factor-status">
+            {enabled ? 'On' : 'Off'}
+          </span>
+        )
+      }
+      description={
+        enabled
+          ? 'Signing in asks for a code from your authenticator app.'
+          : 'Ask for a code from an authenticator app as well as your password when you sign in.'
+      }
+      action={
+        enabled ? (
+          <button type="button" className="btn btn-sm btn-outline" onClick={onTurnOff}>
+            <ShieldOff size={14} aria-hidden="true" /> Turn off
+          </button>
+        ) : (
+          <button type="button" className="btn btn-sm btn-outline" onClick={onSetUp} disabled={!known} title={known ? undefined : 'Loading...'}>
+            <KeyRound size={14} aria-hidden="true" /> Set up
+          </button>
+        )
+      }
+    />
   );
 }
 

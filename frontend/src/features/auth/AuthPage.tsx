@@ -1,4 +1,4 @@
-import { AudioLines, LoaderCircle, LogOut, MailCheck, MailX } from 'lucide-react';
+import { ArrowLeft, AudioLines, LoaderCircle, LogOut, MailCheck, MailX, Smartphone } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '@/api/errors';
@@ -6,7 +6,15 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import type { SignupPolicy } from '@/config/appConfig';
 import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
-import { toLocalSession, useCheckInvitationQuery, useLoginMutation, useSignupMutation } from './authApi';
+import {
+  isTotpRequired,
+  normalizeTotpCode,
+  TOTP_CODE_LENGTH,
+  toLocalSession,
+  useCheckInvitationQuery,
+  useLoginMutation,
+  useSignupMutation,
+} from './authApi';
 import { useAuthActions } from './authActions';
 import { localSignedIn, selectSignOutNotice } from './authSlice';
 
@@ -52,6 +60,15 @@ const COPY = {
     switchTo: paths.signIn,
     fallbackError: 'Sign up failed',
   },
+} as const;
+
+export const TOTP_MESSAGES = {
+  prompt: 'Enter the 6-digit code from your authenticator app.',
+  required: 'Enter the 6-digit code from your authenticator app',
+  invalid: 'The code has 6 digits',
+  submit: 'Verify',
+  busy: 'Verifying...',
+  fallbackError: 'That code did not work',
 } as const;
 
 /** The query parameter of an invitation link: `/sign-up?invitation=<token>`. */
@@ -212,6 +229,12 @@ function HostedAuth({ kind }: { kind: AuthPageKind }) {
   );
 }
 
+/**
+ * The email and password form. Signing in to an account with two-factor sign-in on takes a second
+ * step: the server refuses the password alone with a 401 that says `totpRequired`, and the form
+ * then asks for the code of the authenticator app (the email and password are kept and sent again
+ * with it).
+ */
 function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: string }) {
   const copy = COPY[kind];
   const dispatch = useAppDispatch();
@@ -222,6 +245,8 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
+  /** Set once the server asked for a code: what it said, shown above the code field. */
+  const [totpPrompt, setTotpPrompt] = useState<string | null>(null);
   const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId() };
 
   async function onSubmit(event: FormEvent) {
@@ -238,8 +263,39 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
       ).unwrap();
       dispatch(localSignedIn(toLocalSession(session)));
     } catch (error) {
+      if (kind === 'sign-in' && isTotpRequired(error)) {
+        setTotpPrompt(errorMessage(error, TOTP_MESSAGES.prompt));
+        return;
+      }
       setServerError(errorMessage(error, copy.fallbackError));
     }
+  }
+
+  if (kind === 'sign-in' && totpPrompt !== null) {
+    return (
+      <TotpStep
+        prompt={totpPrompt}
+        busy={busy}
+        onSubmit={async (code) => {
+          try {
+            const session = await login({ email: email.trim(), password, code }).unwrap();
+            dispatch(localSignedIn(toLocalSession(session)));
+            return null;
+          } catch (error) {
+            if (isTotpRequired(error)) return errorMessage(error, TOTP_MESSAGES.fallbackError);
+            // Anything else (the password no longer works, too many attempts): back to the first
+            // step with what the server said.
+            setServerError(errorMessage(error, copy.fallbackError));
+            setTotpPrompt(null);
+            return null;
+          }
+        }}
+        onBack={() => {
+          setServerError(null);
+          setTotpPrompt(null);
+        }}
+      />
+    );
   }
 
   return (
@@ -288,6 +344,101 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
         {busy && <LoaderCircle className="spin" size={16} aria-hidden="true" />}
         {busy ? copy.busy : copy.submit}
+      </button>
+    </form>
+  );
+}
+
+/** Checks a typed code before it is sent: null when it is 6 digits. */
+export function validateTotpCode(value: string): string | null {
+  const digits = normalizeTotpCode(value);
+  if (!digits) return TOTP_MESSAGES.required;
+  if (digits.length !== TOTP_CODE_LENGTH) return TOTP_MESSAGES.invalid;
+  return null;
+}
+
+/**
+ * The second step of signing in: the code of the authenticator app. `onSubmit` answers the
+ * server's message for a wrong code (null when there is nothing to show here).
+ */
+function TotpStep({
+  prompt,
+  busy,
+  onSubmit,
+  onBack,
+}: {
+  prompt: string;
+  busy: boolean;
+  onSubmit: (code: string) => Promise<string | null>;
+  onBack: () => void;
+}) {
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const ids = { code: useId(), prompt: useId(), error: useId() };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setServerError(null);
+    const invalid = validateTotpCode(code);
+    setFieldError(invalid);
+    if (invalid) {
+      document.getElementById(ids.code)?.focus();
+      return;
+    }
+    const refused = await onSubmit(normalizeTotpCode(code));
+    if (refused) {
+      setServerError(refused);
+      setCode('');
+      document.getElementById(ids.code)?.focus();
+    }
+  }
+
+  return (
+    <form className="auth-form" noValidate aria-label="Two-factor code" onSubmit={(event) => void submit(event)}>
+      {serverError ? (
+        <div className="alert alert-error" role="alert">
+          {serverError}
+        </div>
+      ) : (
+        <div className="alert alert-info" role="status" id={ids.prompt}>
+          <Smartphone size={18} aria-hidden="true" />
+          <span>{prompt}</span>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={ids.code}>Authentication code</label>
+        <input
+          id={ids.code}
+          className="totp-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={10}
+          // The field appears in answer to the user's own submit: focus moves to it.
+          autoFocus
+          value={code}
+          onChange={(event) => {
+            setCode(event.target.value);
+            setFieldError(null);
+          }}
+          aria-invalid={fieldError ? true : undefined}
+          aria-describedby={fieldError ? ids.error : serverError ? undefined : ids.prompt}
+        />
+        {fieldError && (
+          <p id={ids.error} className="field-error">
+            {fieldError}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {busy && <LoaderCircle className="spin" size={16} aria-hidden="true" />}
+        {busy ? TOTP_MESSAGES.busy : TOTP_MESSAGES.submit}
+      </button>
+      <button type="button" className="btn btn-ghost btn-block" onClick={onBack} disabled={busy}>
+        <ArrowLeft size={16} aria-hidden="true" /> Back
       </button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { accountApi } from '@/api/accountApi';
 import { baseApi, type Envelope } from '@/api/baseApi';
 import type { AuthUser } from './authSlice';
 import { parseExpiresAt } from './localSession';
@@ -5,6 +6,11 @@ import { parseExpiresAt } from './localSession';
 export interface Credentials {
   email: string;
   password: string;
+}
+
+/** Sign-in: the credentials and, for an account with two-factor sign-in on, the 6-digit code. */
+export interface LoginRequest extends Credentials {
+  code?: string;
 }
 
 export interface SignupRequest extends Credentials {
@@ -31,13 +37,45 @@ export interface ChangePasswordRequest {
   newPassword: string;
 }
 
+/** `POST /auth/2fa/setup`: a new pending secret (base32) and its `otpauth://totp/…` URL. */
+export interface TwoFactorSetup {
+  secret: string;
+  otpauthUrl: string;
+}
+
+export interface TwoFactorState {
+  twoFactorEnabled: boolean;
+}
+
+export interface DisableTwoFactorRequest {
+  password: string;
+  code: string;
+}
+
 export interface InvitationCheck {
   expiresAt: string;
 }
 
+/** The account row shows the answer at once; the refetch of `GET /api/account` follows. */
+async function showTwoFactorState(
+  dispatch: (action: ReturnType<typeof accountApi.util.updateQueryData>) => unknown,
+  queryFulfilled: Promise<{ data: TwoFactorState }>,
+) {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(
+      accountApi.util.updateQueryData('getAccount', undefined, (account) => {
+        account.twoFactorEnabled = data.twoFactorEnabled;
+      }),
+    );
+  } catch {
+    // Refused: the dialog shows why; nothing changed.
+  }
+}
+
 export const authApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<AuthSession, Credentials>({
+    login: build.mutation<AuthSession, LoginRequest>({
       query: (body) => ({ url: '/auth/login', method: 'POST', body }),
       transformResponse: (response: Envelope<AuthSession>) => response.data,
       extraOptions: { maxRetries: 0 },
@@ -65,8 +103,36 @@ export const authApi = baseApi.injectEndpoints({
       transformResponse: (response: Envelope<TokenGrantResponse>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
+    /** A new pending secret; nothing changes until `enable` confirms a code made from it. */
+    setupTwoFactor: build.mutation<TwoFactorSetup, void>({
+      query: () => ({ url: '/auth/2fa/setup', method: 'POST' }),
+      transformResponse: (response: Envelope<TwoFactorSetup>) => response.data,
+      extraOptions: { maxRetries: 0 },
+    }),
+    /** Confirms the pending secret with a code from the app: sign-in asks for a code from now on. */
+    enableTwoFactor: build.mutation<TwoFactorState, { code: string }>({
+      query: (body) => ({ url: '/auth/2fa/enable', method: 'POST', body }),
+      transformResponse: (response: Envelope<TwoFactorState>) => response.data,
+      onQueryStarted: async (_request, { dispatch, queryFulfilled }) => showTwoFactorState(dispatch, queryFulfilled),
+      invalidatesTags: ['Account'],
+      extraOptions: { maxRetries: 0 },
+    }),
+    /** Needs the password and a current code. */
+    disableTwoFactor: build.mutation<TwoFactorState, DisableTwoFactorRequest>({
+      query: (body) => ({ url: '/auth/2fa/disable', method: 'POST', body }),
+      transformResponse: (response: Envelope<TwoFactorState>) => response.data,
+      onQueryStarted: async (_request, { dispatch, queryFulfilled }) => showTwoFactorState(dispatch, queryFulfilled),
+      invalidatesTags: ['Account'],
+      extraOptions: { maxRetries: 0 },
+    }),
   }),
 });
+
+export const {
+  useSetupTwoFactorMutation,
+  useEnableTwoFactorMutation,
+  useDisableTwoFactorMutation,
+} = authApi;
 
 export const { useLoginMutation, useSignupMutation, useCheckInvitationQuery, useLogoutAllMutation, useChangePasswordMutation } =
   authApi;
@@ -79,3 +145,22 @@ export function toAuthUser(session: AuthSession): AuthUser {
 export function toLocalSession(session: AuthSession) {
   return { token: session.token, user: toAuthUser(session), expiresAt: parseExpiresAt(session.expiresAt) };
 }
+
+/**
+ * Whether a refused sign-in asks for the code of the authenticator app: a 401 whose body says
+ * `error.totpRequired: true` (the password was right; the code was missing or wrong).
+ */
+export function isTotpRequired(error: unknown): boolean {
+  if (!error || typeof error !== 'object' || !('data' in error)) return false;
+  const body = (error as { data?: unknown }).data;
+  if (!body || typeof body !== 'object') return false;
+  const inner = (body as { error?: unknown }).error;
+  return !!inner && typeof inner === 'object' && (inner as { totpRequired?: unknown }).totpRequired === true;
+}
+
+/** A code as typed (spaces, dashes) reduced to its digits. */
+export function normalizeTotpCode(value: string): string {
+  return value.replace(/\D/g, '');
+}
+
+export const TOTP_CODE_LENGTH = 6;

@@ -85,7 +85,7 @@ describe('oidc mode', () => {
     expect(await sockets.latest().authPayload()).toEqual({ userId: 'auth0|abc', token: 'oidc-access-token' });
   });
 
-  it('leaves passwords and sessions to the issuer: no Change password or Sign out everywhere', async () => {
+  it('leaves passwords, sessions and second factors to the issuer: no Change password, Sign out everywhere or Two-Factor Auth', async () => {
     auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'auth0|abc', email: 'o@example.com' } };
     renderWithProviders({ route: '/settings?tab=account', config, signedIn: false });
     const panel = await screen.findByRole('tabpanel', { name: 'Account' });
@@ -93,6 +93,8 @@ describe('oidc mode', () => {
     expect(within(panel).getByText('o@example.com')).toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: 'Change password' })).not.toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: 'Sign out everywhere' })).not.toBeInTheDocument();
+    expect(within(panel).queryByText('Two-Factor Auth')).not.toBeInTheDocument();
+    expect(within(panel).queryByRole('button', { name: 'Set up' })).not.toBeInTheDocument();
   });
 
   it('shows the Users tab to an admin in OIDC mode too (GET /api/account decides)', async () => {

@@ -238,7 +238,7 @@ describe('/settings Account', () => {
     for (const text of ['10 GB storage', 'Basic features', 'Community support', 'Email Preferences', 'Data Export', 'Two-Factor Auth']) {
       expect(within(panel).getByText(text)).toBeInTheDocument();
     }
-    for (const name of ['Edit', 'Manage', 'Manage Files', 'Export', 'Setup', 'Delete Account', 'Upgrade']) {
+    for (const name of ['Edit', 'Manage', 'Manage Files', 'Export', 'Delete Account', 'Upgrade']) {
       const button = within(panel).getByRole('button', { name });
       expect(button).toBeDisabled();
       expect(button).toHaveAttribute('title', 'Not available yet');
