@@ -79,15 +79,12 @@ pub struct UserChange {
     disabled: Option<bool>,
     #[serde(default)]
     is_admin: Option<bool>,
-    #[serde(default, rename = "storageCapGB", deserialize_with = "present")]
+    #[serde(
+        default,
+        rename = "storageCapGB",
+        deserialize_with = "super::library::present"
+    )]
     storage_cap_gb: Option<Option<u32>>,
-}
-
-/// A field that is present, even as `null` (absent stays `None` through `default`).
-fn present<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Option<u32>>, D::Error> {
-    Option::<u32>::deserialize(deserializer).map(Some)
 }
 
 #[derive(Deserialize, Default)]

@@ -286,7 +286,7 @@ pub async fn get(
 }
 
 /// A field that may be absent (keep), `null` (clear) or a value (set).
-fn present<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+pub(super) fn present<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
 where
     T: Deserialize<'de>,
     D: serde::Deserializer<'de>,
