@@ -1,6 +1,9 @@
 //! The `yt-dlp` command as a child process: the flags, reading both pipes, the time limit, and
 //! killing its whole process group (yt-dlp starts ffmpeg) when the job stops, times out or is
-//! dropped, so no process outlives its job.
+//! dropped, so no process outlives its job. A service killed outright (SIGKILL, out of memory)
+//! runs no drop: yt-dlp is started under `setpriv --pdeathsig KILL`, so the kernel kills it
+//! when its parent dies (the chaos harness found it downloading on, orphaned, after a
+//! `kill -9` of discovery; `docs/reliability.md`, "Chaos").
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -42,6 +45,22 @@ pub struct YtDlpOptions {
 #[derive(Debug, Clone)]
 pub struct YtDlp {
     options: YtDlpOptions,
+    /// `setpriv` (util-linux) and yt-dlp's path, when both are found: yt-dlp then runs as
+    /// `setpriv --pdeathsig KILL -- <path> …`. The workspace forbids `unsafe`, and so a
+    /// `pre_exec` that calls `prctl(PR_SET_PDEATHSIG)` itself; setpriv does that and execs.
+    /// Without setpriv (not Linux) yt-dlp runs as before and only a clean stop kills it.
+    death_signal_launcher: Option<(PathBuf, PathBuf)>,
+}
+
+/// `program` as a file: a path as given, a bare name looked up on `PATH`.
+fn resolve(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = PathBuf::from(program);
+        return path.is_file().then_some(path);
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
 }
 
 /// The process group of a running yt-dlp: killed when dropped unless it already ended, so a
@@ -68,7 +87,16 @@ impl Drop for ProcessGroup {
 impl YtDlp {
     #[must_use]
     pub fn new(options: YtDlpOptions) -> Self {
-        Self { options }
+        // A missing yt-dlp is left to the spawn, which reports it as not installed.
+        let death_signal_launcher = if cfg!(target_os = "linux") {
+            resolve("setpriv").zip(resolve(&options.program))
+        } else {
+            None
+        };
+        Self {
+            options,
+            death_signal_launcher,
+        }
     }
 
     /// The command line for one video (flags from `notes/dependencies-wave2.md` §3).
@@ -131,7 +159,14 @@ impl AudioFetcher for YtDlp {
         progress: &watch::Sender<u32>,
         stop: CancellationToken,
     ) -> Result<FetchedAudio, FetchFailure> {
-        let mut command = tokio::process::Command::new(&self.options.program);
+        let mut command = match &self.death_signal_launcher {
+            Some((setpriv, program)) => {
+                let mut command = tokio::process::Command::new(setpriv);
+                command.args(["--pdeathsig", "KILL", "--"]).arg(program);
+                command
+            }
+            None => tokio::process::Command::new(&self.options.program),
+        };
         command
             .args(self.arguments(video_id, work_dir))
             .current_dir(work_dir)
@@ -265,5 +300,82 @@ mod tests {
         assert_eq!(after("--audio-format").as_deref(), Some("mp3"));
         assert_eq!(after("-P").as_deref(), Some("/tmp/job"));
         assert!(args.contains(&"-x".to_owned()) && args.contains(&"--ignore-config".to_owned()));
+    }
+
+    /// Whether `pid` still runs (a zombie has died; nobody reaps it here).
+    fn running(pid: &str) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+        })
+    }
+
+    /// A `kill -9` of the service runs no destructor: the kernel must end yt-dlp. The thread
+    /// that started it ending without dropping anything stands in for the dying process (a
+    /// death signal fires when the thread that forked the child exits).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn ytdlp_dies_with_the_thread_that_started_it_even_when_nothing_is_dropped() {
+        use std::os::unix::fs::PermissionsExt as _;
+        if resolve("setpriv").is_none() {
+            eprintln!("setpriv (util-linux) is missing: nothing to check");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let script = dir.path().join("yt-dlp");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\necho $$ > {}\nexec sleep 30\n",
+                pid_file.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let ytdlp = YtDlp::new(YtDlpOptions {
+            program: script.display().to_string(),
+            watch_url: "http://127.0.0.1:9/{id}".into(),
+            retries: 0,
+            rate_limit: None,
+            timeout: Duration::from_secs(60),
+        });
+        let work_dir = dir.path().to_owned();
+        let pid_path = pid_file.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let (progress, _) = watch::channel(0);
+            let mut fetch = Box::pin(ytdlp.fetch("v", &work_dir, &progress, CancellationToken::new()));
+            runtime.block_on(async {
+                tokio::select! {
+                    _ = &mut fetch => panic!("the fake yt-dlp ended"),
+                    () = async {
+                        while std::fs::read_to_string(&pid_path).map_or(true, |pid| pid.trim().is_empty()) {
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
+                    } => {}
+                }
+            });
+            // As in a SIGKILL: no destructor runs, not the fetch's nor the runtime's.
+            std::mem::forget(fetch);
+            std::mem::forget(runtime);
+        })
+        .join()
+        .unwrap();
+        let pid = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .to_owned();
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while running(&pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !running(&pid),
+            "yt-dlp (pid {pid}) outlived the thread that started it"
+        );
     }
 }
