@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/scribevault/target
 DATA_DIR ?= ./data
 
-.PHONY: help run model media-tools build frontend test lint fmt services services-stop validate-deploy clean
+.PHONY: help run model media-tools build frontend test lint fmt fuzz chaos load services services-stop validate-deploy clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -51,6 +51,14 @@ lint: ## rustfmt, clippy, unused dependencies (cargo-machete), eslint and tsc
 fmt: ## Format the Rust code
 	cargo fmt --all
 
+fuzz: ## Run each cargo-fuzz target for 10 minutes in turn (FUZZ_SECONDS=N to change; nightly)
+	scripts/fuzz.sh
+
+CHAOS_ROUNDS ?= 20
+
+chaos: ## Kill -9 services and restart PostgreSQL/RabbitMQ under load, 20 rounds (CHAOS_ROUNDS=N), then check nothing was lost
+	scripts/chaos.sh --rounds $(CHAOS_ROUNDS)
+
 services: ## Install and start PostgreSQL, Redis, RabbitMQ and moto_server for tests
 	scripts/services.sh install
 	scripts/services.sh start
@@ -60,6 +68,9 @@ services-stop: ## Stop the test servers
 
 validate-deploy: ## Validate k8s manifests and the Dockerfile offline
 	scripts/validate-deploy.sh
+
+load: ## Load figures on loopback (oha, 1,000 Socket.IO clients, upload storm) into bench/results/load-latest.json
+	bench/load/run.sh
 
 clean: ## Remove build output
 	cargo clean

@@ -57,6 +57,14 @@ rust_passed="$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<<"$summary")"
 rust_failed="$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$summary")"
 passed=$((passed + ${rust_passed:-0}))
 failed=$((failed + ${rust_failed:-0}))
+# The chaos harness restarts PostgreSQL and RabbitMQ (its own, on other ports) and keeps both
+# cores busy, so it runs alone, after the Rust tests: 3 rounds here, 20 with `make chaos`.
+chaos() {
+  scripts/chaos.sh --rounds 3 2>&1 | tee "$logs/chaos.log"
+  return "${PIPESTATUS[0]}"
+}
+step "chaos (3 rounds)" chaos
+step "fuzzing (short)" scripts/fuzz.sh --ci
 
 if [ -f frontend/package.json ]; then
   frontend_tests() {

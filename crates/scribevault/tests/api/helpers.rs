@@ -31,6 +31,12 @@ impl Process {
     pub fn http_base(&self) -> String {
         format!("http://{}", self.addr("http"))
     }
+
+    /// The process id while it runs (the chaos harness looks for its children in /proc).
+    #[allow(dead_code)] // only the chaos harness, which shares this file, asks
+    pub fn id(&self) -> Option<u32> {
+        self.child.id()
+    }
 }
 
 impl Drop for Process {

@@ -1,0 +1,482 @@
+//! The chaos harness (issue 21 point 4; `docs/reliability.md`, "Chaos"): every target as its own
+//! process on PostgreSQL, RabbitMQ and S3, under a mixed load of uploads, transcriptions with
+//! the tiny model, download jobs against the local media server and Vault edits, while, round
+//! after round, it `kill -9`s the worker mid-file, the transcription service, the discovery
+//! service mid-download and the library mid-ingest, and restarts RabbitMQ and PostgreSQL. Then it
+//! checks that every accepted file ended transcribed (in the Vault, once) or failed with a
+//! message, that no upload was lost, that every job is final and that no yt-dlp (or its ffmpeg,
+//! or tesseract) outlived the process that started it.
+//!
+//! It restarts its PostgreSQL and RabbitMQ, so it must never run beside other tests: it is
+//! `#[ignore]`d, and `scripts/chaos.sh` (which gives it servers of its own) runs it alone with
+//! `--run-ignored only`. `SCRIBEVAULT_CHAOS_ROUNDS` sets the rounds (default 3).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a harness fails loudly on purpose
+
+#[path = "../api/helpers.rs"]
+#[allow(dead_code)] // the harness uses a few of the end-to-end tests' helpers
+mod helpers;
+
+mod cluster;
+mod load;
+mod procfs;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use scribevault_test_support::media::{MediaServer, ytdlp};
+use scribevault_test_support::youtube::{FakeChannel, FakeYouTube, channel_id};
+use sea_orm::{ConnectionTrait as _, DatabaseConnection, DbBackend, Statement};
+use serde_json::json;
+
+use crate::cluster::Cluster;
+use crate::load::{Api, Ledger, tagged_mp3};
+
+/// Rounds when `SCRIBEVAULT_CHAOS_ROUNDS` is not set.
+const DEFAULT_ROUNDS: usize = 3;
+
+/// Longest wait for a meaningful moment (a file transcribing, yt-dlp running) before a kill.
+const MOMENT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Longest the system may take, once the load stops, to bring every file and job to an end.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(240);
+
+/// What the harness kills or restarts, in the order of a round.
+#[derive(Clone, Copy, Debug)]
+enum Disruption {
+    WorkerMidFile,
+    TranscriptionService,
+    DiscoveryMidDownload,
+    LibraryMidIngest,
+    RabbitMq,
+    PostgreSql,
+}
+
+const ROUND: [Disruption; 6] = [
+    Disruption::WorkerMidFile,
+    Disruption::TranscriptionService,
+    Disruption::DiscoveryMidDownload,
+    Disruption::LibraryMidIngest,
+    Disruption::RabbitMq,
+    Disruption::PostgreSql,
+];
+
+fn required_env(key: &str) -> String {
+    std::env::var(key)
+        .ok()
+        .filter(|value| !value.is_empty())
+        .unwrap_or_else(|| panic!("{key} is not set: run the harness with scripts/chaos.sh"))
+}
+
+/// One number from the database (`SELECT … AS n`); `None` while it is unreachable.
+async fn count(db: &DatabaseConnection, sql: &str) -> Option<i64> {
+    let row = db
+        .query_one_raw(Statement::from_string(DbBackend::Postgres, sql.to_owned()))
+        .await
+        .ok()??;
+    row.try_get::<i64>("", "n").ok()
+}
+
+/// Polls `sql` until it counts more than `above`, or `timeout`; whether it did.
+async fn wait_count_above(
+    db: &DatabaseConnection,
+    sql: &str,
+    above: i64,
+    timeout: Duration,
+    every: Duration,
+) -> bool {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if count(db, sql).await.is_some_and(|n| n > above) {
+            return true;
+        }
+        tokio::time::sleep(every).await;
+    }
+    false
+}
+
+/// Files a worker holds (claimed, decoding or in whisper): an 8 s file reports its progress
+/// only at the end, so `progress > 0` would miss most of them.
+const TRANSCRIBING_NOW: &str =
+    "SELECT count(*) AS n FROM transcription_files WHERE status = 'transcribing'";
+const COMPLETED: &str = "SELECT count(*) AS n FROM transcription_files WHERE status = 'completed'";
+const VAULT_ITEMS: &str = "SELECT count(*) AS n FROM library_items";
+const UNFINISHED: &str = "SELECT (SELECT count(*) FROM transcription_files WHERE status NOT IN ('completed', 'failed')) + (SELECT count(*) FROM download_jobs WHERE status NOT IN ('COMPLETED', 'FAILED')) AS n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "restarts PostgreSQL and RabbitMQ: run alone by scripts/chaos.sh"]
+async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
+    let started = Instant::now();
+    let rounds: usize = std::env::var("SCRIBEVAULT_CHAOS_ROUNDS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(DEFAULT_ROUNDS);
+    let postgres = required_env("SCRIBEVAULT_CHAOS_POSTGRES_URL");
+    let amqp = required_env("SCRIBEVAULT_CHAOS_AMQP_URL");
+    let control = required_env("SCRIBEVAULT_CHAOS_CONTROL");
+    let s3 = required_env(scribevault_test_support::S3_ENDPOINT_ENV);
+    let ytdlp = ytdlp("chaos").expect("yt-dlp and ffmpeg (scripts/install-media-tools.sh)");
+
+    let database = scribevault_db::TestDatabase::postgres(&postgres)
+        .await
+        .expect("create the harness's database");
+    let db = scribevault_db::connect(&database.url)
+        .await
+        .expect("connect to the harness's database");
+
+    // The outside world: a channel whose videos are served slowly enough to kill discovery
+    // while yt-dlp downloads one.
+    let media = MediaServer::start().await;
+    let youtube = FakeYouTube::start().await;
+    let videos_needed = rounds + 2;
+    youtube.add_channel(
+        FakeChannel::generated(&channel_id(2121), "Chaos Radio", videos_needed)
+            .with_handle("chaosradio"),
+    );
+
+    let mut cluster = Cluster::start(cluster::Settings {
+        database_url: database.url.clone(),
+        amqp,
+        s3,
+        ytdlp,
+        youtube_base: youtube.base_url(),
+        watch_url: media.watch_url(),
+    })
+    .await;
+    let api = Arc::new(Api::new(cluster.http_base()));
+    let users = [
+        api.sign_up("chaos-one@example.com").await,
+        api.sign_up("chaos-two@example.com").await,
+    ];
+    let (source_id, video_ids) = api.add_source(&users[0].0, "@chaosradio").await;
+    for (n, id) in video_ids.iter().enumerate() {
+        let body = tagged_mp3(n % 4, &format!("chaos video {n}"));
+        // About 6 s per video: long enough to find yt-dlp at work and kill its parent.
+        let chunk = body.len() / 30 + 1;
+        media.add_slow_audio(id, body, chunk, Duration::from_millis(200));
+    }
+
+    let ledger = Arc::new(Ledger::default());
+    let load = load::spawn(
+        Arc::clone(&api),
+        users.to_vec(),
+        Arc::clone(&ledger),
+        db.clone(),
+    );
+
+    let mut orphans = Vec::new();
+    let mut moments = Vec::new();
+    for round in 0..rounds {
+        for disruption in ROUND {
+            let began = Instant::now();
+            let hit = match disruption {
+                Disruption::WorkerMidFile => {
+                    let hit = wait_count_above(
+                        &db,
+                        TRANSCRIBING_NOW,
+                        0,
+                        MOMENT_TIMEOUT,
+                        Duration::from_millis(100),
+                    )
+                    .await;
+                    cluster.kill("transcription-worker").await;
+                    cluster.restart("transcription-worker").await;
+                    hit
+                }
+                Disruption::TranscriptionService => {
+                    let hit = wait_count_above(
+                        &db,
+                        TRANSCRIBING_NOW,
+                        0,
+                        MOMENT_TIMEOUT,
+                        Duration::from_millis(100),
+                    )
+                    .await;
+                    cluster.kill("transcription").await;
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    cluster.restart("transcription").await;
+                    hit
+                }
+                Disruption::DiscoveryMidDownload => {
+                    let video = &video_ids[round % video_ids.len()];
+                    let (status, body) = api
+                        .send(
+                            reqwest::Method::POST,
+                            "/api/downloads",
+                            &users[0].0,
+                            Some(&json!({ "sourceId": source_id, "videoIds": [video], "transcribe": true, "model": "small" })),
+                        )
+                        .await;
+                    assert_eq!(status, 201, "download job: {body}");
+                    ledger.download_jobs.fetch_add(1, Ordering::Relaxed);
+                    let discovery = cluster.pid("discovery");
+                    let deadline = Instant::now() + MOMENT_TIMEOUT;
+                    let mut fetching = Vec::new();
+                    while Instant::now() < deadline && fetching.is_empty() {
+                        fetching = procfs::descendants_named(discovery, &["yt-dlp"]);
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    // Let it get into the file before the kill.
+                    tokio::time::sleep(Duration::from_millis(700)).await;
+                    let children = procfs::descendants(discovery);
+                    cluster.kill("discovery").await;
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    for pid in children {
+                        if let Some(name) = procfs::alive_helper(pid) {
+                            orphans.push(format!(
+                                "round {}: {name} (pid {pid}) still ran 1 s after discovery was killed",
+                                round + 1
+                            ));
+                            procfs::kill(pid);
+                        }
+                    }
+                    cluster.restart("discovery").await;
+                    !fetching.is_empty()
+                }
+                Disruption::LibraryMidIngest => {
+                    // Files complete while the library is down, so a backlog of ingests waits
+                    // on the queue; the restarted library is killed as soon as it has stored
+                    // the first of them, in the middle of the rest.
+                    cluster.kill("library").await;
+                    let completed = count(&db, COMPLETED).await.unwrap_or(0);
+                    wait_count_above(
+                        &db,
+                        COMPLETED,
+                        completed + 1,
+                        MOMENT_TIMEOUT,
+                        Duration::from_millis(200),
+                    )
+                    .await;
+                    let items = count(&db, VAULT_ITEMS).await.unwrap_or(0);
+                    cluster.restart("library").await;
+                    let hit = wait_count_above(
+                        &db,
+                        VAULT_ITEMS,
+                        items,
+                        Duration::from_secs(20),
+                        Duration::from_millis(10),
+                    )
+                    .await;
+                    cluster.kill("library").await;
+                    cluster.restart("library").await;
+                    hit
+                }
+                Disruption::RabbitMq => {
+                    restart_server(&control, "restart-rabbitmq").await;
+                    true
+                }
+                Disruption::PostgreSql => {
+                    restart_server(&control, "restart-postgres").await;
+                    true
+                }
+            };
+            moments.push((disruption, hit));
+            eprintln!(
+                "chaos: round {}/{rounds}: {disruption:?} ({}, {:.1} s) — {}",
+                round + 1,
+                if hit {
+                    "at the moment"
+                } else {
+                    "moment not seen"
+                },
+                began.elapsed().as_secs_f64(),
+                ledger.summary(),
+            );
+            // Let the load run on between two disruptions.
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
+    }
+
+    // The load stops; everything accepted must come to an end by itself.
+    ledger.stop.store(true, Ordering::Relaxed);
+    load.await.expect("the load task");
+    let deadline = Instant::now() + DRAIN_TIMEOUT;
+    while count(&db, UNFINISHED).await != Some(0) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    // Completed files reach the Vault through the ingest queue; give the last ones time.
+    let vault_deadline = Instant::now() + Duration::from_secs(60);
+    while count(&db, MISSING_FROM_VAULT).await != Some(0) && Instant::now() < vault_deadline {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    // Time for a late duplicate to show itself.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+
+    let report = check(&db, &api, &users, &ledger).await;
+    // Helpers still running once nothing is left to do, started by any of our processes.
+    let leftovers = procfs::leftover_helpers(&media.watch_url(), &cluster.pids());
+    orphans.extend(
+        leftovers
+            .iter()
+            .map(|(pid, name)| format!("{name} (pid {pid}) still runs at the end")),
+    );
+    let hits = moments.iter().filter(|(_, hit)| *hit).count();
+    eprintln!(
+        "chaos figures: rounds={rounds} disruptions={} at_the_moment={hits} uploads_accepted={} uploads_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} vault_edits={} orphans={} elapsed={:.0}s",
+        moments.len(),
+        ledger.uploads_accepted.load(Ordering::Relaxed),
+        ledger.uploads_refused.load(Ordering::Relaxed),
+        report.accepted,
+        report.completed,
+        report.failed_with_reason,
+        report.failed_without_reason,
+        report.unfinished,
+        report.lost.len(),
+        report.duplicates.len(),
+        ledger.download_jobs.load(Ordering::Relaxed),
+        report.download_jobs_completed,
+        report.download_jobs_failed,
+        ledger.edits.load(Ordering::Relaxed),
+        orphans.len(),
+        started.elapsed().as_secs_f64(),
+    );
+    for (what, list) in [
+        ("lost", &report.lost),
+        ("duplicate", &report.duplicates),
+        ("orphan", &orphans),
+        ("unfinished", &report.unfinished_rows),
+        ("failed", &report.failures),
+    ] {
+        for line in list {
+            eprintln!("chaos: {what}: {line}");
+        }
+    }
+    drop(cluster);
+    assert!(report.lost.is_empty(), "lost: {:?}", report.lost);
+    assert!(
+        report.duplicates.is_empty(),
+        "duplicates: {:?}",
+        report.duplicates
+    );
+    assert_eq!(
+        report.unfinished, 0,
+        "unfinished: {:?}",
+        report.unfinished_rows
+    );
+    assert_eq!(
+        report.failed_without_reason, 0,
+        "a failure without a message"
+    );
+    assert!(orphans.is_empty(), "orphans: {orphans:?}");
+    assert!(report.accepted > 0, "the load did real work");
+}
+
+/// Completed files that have no Vault item.
+const MISSING_FROM_VAULT: &str = "SELECT count(*) AS n FROM transcription_files f WHERE f.status = 'completed' AND NOT EXISTS (SELECT 1 FROM library_items i WHERE i.user_id = f.user_id AND i.source_ref = 'transcription:' || f.id)";
+
+/// Runs `scripts/chaos.sh <command>`, which returns once the server accepts connections again.
+async fn restart_server(control: &str, command: &str) {
+    let status = tokio::process::Command::new(control)
+        .arg(command)
+        .status()
+        .await
+        .expect("run scripts/chaos.sh");
+    assert!(status.success(), "{control} {command}: {status}");
+}
+
+#[derive(Default)]
+struct Report {
+    accepted: i64,
+    completed: i64,
+    failed_with_reason: i64,
+    failed_without_reason: i64,
+    unfinished: i64,
+    unfinished_rows: Vec<String>,
+    failures: Vec<String>,
+    lost: Vec<String>,
+    duplicates: Vec<String>,
+    download_jobs_completed: i64,
+    download_jobs_failed: i64,
+}
+
+async fn rows(db: &DatabaseConnection, sql: &str) -> Vec<String> {
+    db.query_all_raw(Statement::from_string(DbBackend::Postgres, sql.to_owned()))
+        .await
+        .expect("query the harness's database")
+        .into_iter()
+        .map(|row| row.try_get::<String>("", "line").unwrap_or_default())
+        .collect()
+}
+
+/// The end checks, on the database (the truth) and through the public API (what a user sees).
+async fn check(
+    db: &DatabaseConnection,
+    api: &Api,
+    users: &[(String, String)],
+    ledger: &Ledger,
+) -> Report {
+    let n = |sql: &'static str| async move { count(db, sql).await.expect("count") };
+    let mut report = Report {
+        accepted: n("SELECT count(*) AS n FROM transcription_files").await,
+        completed: n(COMPLETED).await,
+        failed_with_reason: n("SELECT count(*) AS n FROM transcription_files WHERE status = 'failed' AND coalesce(error_message, '') <> ''").await,
+        failed_without_reason: n("SELECT count(*) AS n FROM transcription_files WHERE status = 'failed' AND coalesce(error_message, '') = ''").await,
+        unfinished: n(UNFINISHED).await,
+        download_jobs_completed: n("SELECT count(*) AS n FROM download_jobs WHERE status = 'COMPLETED'").await,
+        download_jobs_failed: n("SELECT count(*) AS n FROM download_jobs WHERE status = 'FAILED' AND coalesce(error_message, '') <> ''").await,
+        ..Report::default()
+    };
+    report.unfinished_rows = rows(db, "SELECT 'file ' || id || ' ' || title || ': ' || status || ' ' || coalesce(error_message, '') AS line FROM transcription_files WHERE status NOT IN ('completed', 'failed') UNION ALL SELECT 'download job ' || id || ': ' || status || ' ' || coalesce(error_message, '') AS line FROM download_jobs WHERE status NOT IN ('COMPLETED', 'FAILED') OR (status = 'FAILED' AND coalesce(error_message, '') = '')").await;
+    report.failures = rows(db, "SELECT title || ' (take-backs ' || take_back_count || ', retries ' || retry_count || '): ' || coalesce(error_message, '') AS line FROM transcription_files WHERE status = 'failed'").await;
+
+    // Lost: a completed file with no Vault item; an accepted start whose file is not recorded;
+    // an accepted upload whose MP3 cannot be read back.
+    report.lost.extend(rows(db, "SELECT 'completed but not in the Vault: ' || f.title AS line FROM transcription_files f WHERE f.status = 'completed' AND NOT EXISTS (SELECT 1 FROM library_items i WHERE i.user_id = f.user_id AND i.source_ref = 'transcription:' || f.id)").await);
+    for upload in ledger.uploads() {
+        if let Some(job) = &upload.job_id {
+            let recorded = count(
+                db,
+                &format!(
+                    "SELECT count(*) AS n FROM transcription_files WHERE job_id = '{}' AND mp3_path = '{}'",
+                    job.replace('\'', ""),
+                    upload.mp3_path.replace('\'', "")
+                ),
+            )
+            .await
+            .unwrap_or(0);
+            if recorded != 1 {
+                report.lost.push(format!(
+                    "{}: accepted in job {job} but {recorded} files recorded",
+                    upload.title
+                ));
+            }
+        }
+        let (status, _) = api
+            .get_raw(
+                &format!(
+                    "/api/files?path={}",
+                    url::form_urlencoded::byte_serialize(upload.mp3_path.as_bytes())
+                        .collect::<String>()
+                ),
+                &upload.token,
+            )
+            .await;
+        if status != 200 {
+            report.lost.push(format!(
+                "{}: accepted upload {} answers {status}",
+                upload.title, upload.mp3_path
+            ));
+        }
+    }
+
+    // Duplicates: one source twice (the unique key forbids it), or one upload or video
+    // transcribed into two Vault items (what a user would see as the same file twice).
+    report.duplicates.extend(rows(db, "SELECT source_ref || ' x' || count(*) AS line FROM library_items GROUP BY user_id, source_ref HAVING count(*) > 1").await);
+    report.duplicates.extend(rows(db, "SELECT f.mp3_path || ' in the Vault x' || count(*) AS line FROM transcription_files f JOIN library_items i ON i.source_ref = 'transcription:' || f.id GROUP BY f.user_id, f.mp3_path HAVING count(*) > 1").await);
+    // The same through the API: every user's Vault, no title twice (each upload has its own).
+    for (token, _) in users {
+        let titles = api.vault_titles(token).await;
+        let mut seen = std::collections::HashSet::new();
+        for title in titles {
+            if !seen.insert(title.clone()) {
+                report
+                    .duplicates
+                    .push(format!("{title} listed twice in a Vault"));
+            }
+        }
+    }
+    report.duplicates.sort();
+    report.duplicates.dedup();
+    report
+}
