@@ -213,6 +213,35 @@ def long_document(path, pages):
               onLaterPages=running_header_footer("A Long Report"))
 
 
+def flate_bomb(path, pages=32, inflated_mb=32):
+    """A decompression bomb: `pages` pages whose content streams each inflate to `inflated_mb`
+    MiB of spaces (1 GiB from about 1 MB). Every stream is under the parser's own per-stream
+    limit; only their total gives them away."""
+    import zlib
+
+    data = zlib.compress(b" " * (inflated_mb << 20), 9)
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+
+    def obj(body):
+        offsets.append(len(out))
+        out.extend(f"{len(offsets)} 0 obj\n".encode() + body + b"\nendobj\n")
+
+    obj(b"<< /Type /Catalog /Pages 2 0 R >>")
+    kids = " ".join(f"{3 + 2 * page} 0 R" for page in range(pages))
+    obj(f"<< /Type /Pages /Kids [{kids}] /Count {pages} >>".encode())
+    for page in range(pages):
+        obj(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * page} 0 R >>".encode())
+        obj(f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode() + data + b"\nendstream")
+    xref = len(out)
+    out.extend(f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode())
+    for offset in offsets:
+        out.extend(f"{offset:010d} 00000 n \n".encode())
+    out.extend(f"trailer\n<< /Size {len(offsets) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode())
+    with open(path, "wb") as f:
+        f.write(out)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -228,6 +257,7 @@ def main():
         whole = f.read()
     with open(os.path.join(out, "truncated.pdf"), "wb") as f:
         f.write(whole[: len(whole) * 6 // 10])
+    flate_bomb(os.path.join(out, "bomb.pdf"))
     with open(os.path.join(out, "random.pdf"), "wb") as f:
         f.write(random.Random(4).randbytes(20_000))
     if "--long" in sys.argv:

@@ -85,6 +85,18 @@ pub fn body_from_bytes(bytes: impl Into<Bytes>) -> ByteStream {
     Box::pin(futures::stream::once(async move { Ok(bytes) }))
 }
 
+/// A body read from the file at `path` as it is sent (a spooled upload on its way to the store).
+///
+/// # Errors
+/// The file cannot be opened.
+pub async fn body_from_file(path: &std::path::Path) -> Result<ByteStream, std::io::Error> {
+    let file = tokio::fs::File::open(path).await?;
+    Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(
+        file,
+        64 * 1024,
+    )))
+}
+
 /// Reads a whole body into memory. Only for objects known to be small (transcripts, tests).
 ///
 /// # Errors

@@ -6,7 +6,6 @@
 //! `{"file", "pages", "seconds_median", "seconds_min"}` (conversion only, in process).
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use scribevault_conversion::{ConversionConfig, PdfConverter};
@@ -26,12 +25,14 @@ async fn main() {
     let converter = PdfConverter::new(config.pdf, config.ocr, 1);
     std::fs::create_dir_all(out_dir).expect("OUT_DIR can be made");
     for file in files {
-        let bytes = Arc::new(std::fs::read(file).expect("the PDF is readable"));
+        let bytes = std::fs::read(file).expect("the PDF is readable");
         let mut times: Vec<Duration> = Vec::with_capacity(repeats);
         let mut last = None;
         for _ in 0..repeats.max(1) {
             let started = Instant::now();
-            let converted = converter.convert(Arc::clone(&bytes), false).await;
+            let mut pdf = converter.receive().await.expect("a permit");
+            pdf.write(&bytes).await.expect("the spool takes it");
+            let converted = converter.convert(&mut pdf, false).await;
             times.push(started.elapsed());
             last = Some(converted);
         }

@@ -24,6 +24,8 @@ impl ConversionConfig {
                 max_bytes: 100 * 1024 * 1024,
                 max_pages: 2000,
                 timeout: Duration::from_secs(60),
+                max_inflated_bytes: 512 << 20,
+                ocr_timeout: Duration::from_secs(1800),
             },
             ocr: OcrTools {
                 pdftoppm: "pdftoppm".into(),
@@ -63,11 +65,25 @@ impl TryFrom<&Settings> for ConversionConfig {
                 "must be between 1 and 3600",
             ));
         }
+        if !(1..=86_400).contains(&settings.ocr_timeout_seconds) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_OCR_TIMEOUT_SECONDS",
+                "must be between 1 and 86400",
+            ));
+        }
+        if !(1..=65_536).contains(&settings.pdf_max_inflated_mb) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_PDF_MAX_INFLATED_MB",
+                "must be between 1 and 65536",
+            ));
+        }
         Ok(Self {
             pdf: PdfLimits {
                 max_bytes: settings.max_pdf_bytes,
                 max_pages: settings.max_pdf_pages,
                 timeout: Duration::from_secs(settings.pdf_timeout_seconds),
+                max_inflated_bytes: settings.pdf_max_inflated_mb << 20,
+                ocr_timeout: Duration::from_secs(settings.ocr_timeout_seconds),
             },
             ocr: OcrTools {
                 pdftoppm: settings.pdftoppm_path.clone(),

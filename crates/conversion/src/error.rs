@@ -56,11 +56,17 @@ impl ServiceError for ConversionError {
             Self::DuplicateTemplate(_) => ErrorCode::Conflict,
             Self::InvalidArgument(_) | Self::Pdf(PdfError::NotPdf) => ErrorCode::BadRequest,
             Self::NotFromPdf
-            | Self::Pdf(PdfError::Encrypted | PdfError::Damaged { .. } | PdfError::Unconvertible)
+            | Self::Pdf(
+                PdfError::Encrypted
+                | PdfError::Damaged { .. }
+                | PdfError::Unconvertible
+                | PdfError::Inflates { .. },
+            )
             | Self::Pdf(PdfError::Ocr(OcrError::Failed(_))) => ErrorCode::Unprocessable,
             Self::Pdf(PdfError::TooLarge { .. }) => ErrorCode::PayloadTooLarge,
             Self::Pdf(PdfError::Ocr(OcrError::Missing)) => ErrorCode::NotConfigured,
-            Self::Peer(_) | Self::Blob(_) => ErrorCode::Unavailable,
+            Self::Peer(_) | Self::Blob(_) | Self::Pdf(PdfError::Busy) => ErrorCode::Unavailable,
+            Self::Pdf(PdfError::Spool(_)) => ErrorCode::Internal,
             Self::Database(_) => ErrorCode::Internal,
         }
     }

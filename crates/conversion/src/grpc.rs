@@ -8,7 +8,6 @@ use tonic::{Request, Response, Status, Streaming};
 
 use crate::domain::{PdfConversion, Template, TranscriptToConvert};
 use crate::error::ConversionError;
-use crate::pdf::PdfError;
 use crate::service::Conversion;
 
 /// Serves [`Conversion`] over gRPC.
@@ -93,7 +92,6 @@ impl ConversionService for ConversionGrpc {
         request: Request<Streaming<pb::ConvertPdfToMarkdownRequest>>,
     ) -> Result<Response<pb::PdfConversion>, Status> {
         let user = caller(&request)?;
-        let max_bytes = self.conversion.max_pdf_bytes();
         let mut stream = request.into_inner();
         let header = match stream.next().await {
             Some(Ok(pb::ConvertPdfToMarkdownRequest {
@@ -107,17 +105,16 @@ impl ConversionService for ConversionGrpc {
                 .into());
             }
         };
-        let mut pdf = Vec::new();
+        // The permit comes first: a PDF waiting for one is not yet read, not held in memory.
+        let mut pdf = self
+            .conversion
+            .receive_pdf()
+            .await
+            .map_err(ConversionError::Pdf)?;
         while let Some(message) = stream.next().await {
             match message?.part {
                 Some(pb::convert_pdf_to_markdown_request::Part::Chunk(chunk)) => {
-                    if (pdf.len() + chunk.len()) as u64 > max_bytes {
-                        return Err(ConversionError::Pdf(PdfError::TooLarge {
-                            limit_mb: max_bytes / (1024 * 1024),
-                        })
-                        .into());
-                    }
-                    pdf.extend_from_slice(&chunk);
+                    pdf.write(&chunk).await.map_err(ConversionError::Pdf)?;
                 }
                 _ => {
                     return Err(ConversionError::InvalidArgument(
@@ -129,7 +126,7 @@ impl ConversionService for ConversionGrpc {
         }
         let conversion = self
             .conversion
-            .convert_pdf(&user, &header.file_name, header.template, pdf)
+            .convert_pdf(&user, &header.file_name, header.template, &mut pdf)
             .await?;
         Ok(Response::new(pdf_to_proto(conversion)))
     }

@@ -24,7 +24,7 @@ mod entity;
 
 pub use config::ConversionConfig;
 pub use error::ConversionError;
-pub use pdf::{ExtractedPdf, OcrTools, PdfConverter, PdfError, PdfLimits};
+pub use pdf::{ExtractedPdf, OcrTools, PdfConverter, PdfError, PdfLimits, pdf_to_markdown};
 pub use peers::{LibraryClient, PeerError, Vault, VaultItem};
 pub use startup::{ConversionDependencies, ConversionServer};
 pub use template::DEFAULT_TEMPLATE;

@@ -5,6 +5,7 @@
 //! This crate must stay thin: no web framework, no ORM. Services depend on it, so whatever it
 //! pulls in, every binary pays for.
 
+pub mod child_limits;
 pub mod error_code;
 pub mod identity;
 pub mod key_file;

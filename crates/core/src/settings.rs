@@ -65,6 +65,8 @@ max_pdf_pages = 2000
 pdftoppm_path = "pdftoppm"
 tesseract_path = "tesseract"
 ocr_page_timeout_seconds = 120
+ocr_timeout_seconds = 1800
+pdf_max_inflated_mb = 512
 cleanup_interval_seconds = 86400
 "#;
 
@@ -253,6 +255,11 @@ pub struct Settings {
     pub tesseract_path: String,
     /// Longest OCR of one page (rendering and recognition each) before the child is killed.
     pub ocr_page_timeout_seconds: u64,
+    /// Longest OCR of one document, all its pages together.
+    pub ocr_timeout_seconds: u64,
+    /// Most megabytes a PDF's compressed text streams may expand to, all together (a guard
+    /// against decompression bombs; it bounds the parser's memory).
+    pub pdf_max_inflated_mb: u64,
     /// How often storage sweeps the MP3s of users with automatic clean-up on.
     pub cleanup_interval_seconds: u64,
     /// `text` or `json`.

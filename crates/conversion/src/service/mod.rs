@@ -12,7 +12,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use scribevault_blob::BlobStore;
 
-use crate::pdf::PdfConverter;
+use crate::pdf::{IncomingPdf, PdfConverter, PdfError};
 use crate::peers::Vault;
 use crate::store::ConversionStore;
 
@@ -41,10 +41,13 @@ impl Conversion {
         }
     }
 
-    /// The largest PDF accepted, so the gRPC edge can stop reading an oversized stream early.
-    #[must_use]
-    pub fn max_pdf_bytes(&self) -> u64 {
-        self.pdf.max_bytes()
+    /// A conversion permit and a temporary file for an uploaded PDF, taken before its first
+    /// byte is read (see `pdf`).
+    ///
+    /// # Errors
+    /// Every permit stayed taken ([`PdfError::Busy`]), or no temporary file can be made.
+    pub async fn receive_pdf(&self) -> Result<IncomingPdf, PdfError> {
+        self.pdf.receive().await
     }
 }
 

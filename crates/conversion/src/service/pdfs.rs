@@ -1,16 +1,14 @@
 //! PDF → markdown for an upload: converted, rendered through the template, and stored with
 //! its original beside it so a Vault item made from it can be converted again.
 
-use std::sync::Arc;
-
 use chrono::Utc;
-use scribevault_blob::{body_from_bytes, owned_key};
+use scribevault_blob::{body_from_bytes, body_from_file, owned_key};
 use scribevault_core::UserId;
 
 use super::{Conversion, template_date};
 use crate::domain::{PdfConversion, PdfPaths};
 use crate::error::ConversionError;
-use crate::pdf::ExtractedPdf;
+use crate::pdf::{ExtractedPdf, IncomingPdf, PdfError};
 use crate::template::{self, DEFAULT_TEMPLATE, TemplateValues};
 
 impl Conversion {
@@ -25,11 +23,10 @@ impl Conversion {
         user: &UserId,
         file_name: &str,
         template: Option<String>,
-        pdf: Vec<u8>,
+        pdf: &mut IncomingPdf,
     ) -> Result<PdfConversion, ConversionError> {
         let template = chosen_template(template)?;
-        let pdf = Arc::new(pdf);
-        let extracted = self.pdf.convert(Arc::clone(&pdf), false).await?;
+        let extracted = self.pdf.convert(pdf, false).await?;
         let paths = PdfPaths::of(&uuid::Uuid::now_v7().to_string());
         let title = extracted
             .title
@@ -38,9 +35,10 @@ impl Conversion {
         let source = display_file_name(file_name);
         let (content, unknown_placeholders) = render(&extracted, &title, &source, &template)?;
         let original_key = owned_key(user.as_str(), &paths.original)?;
-        self.blobs
-            .put(&original_key, body_from_bytes(Arc::unwrap_or_clone(pdf)))
-            .await?;
+        let original = body_from_file(pdf.path().await?)
+            .await
+            .map_err(|error| PdfError::Spool(error.to_string()))?;
+        self.blobs.put(&original_key, original).await?;
         let markdown_key = owned_key(user.as_str(), &paths.markdown)?;
         self.blobs
             .put(&markdown_key, body_from_bytes(content.clone()))

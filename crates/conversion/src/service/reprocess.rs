@@ -1,8 +1,7 @@
 //! Premium mode: a PDF Vault item converted again from its kept original, with OCR for the
 //! pages that have no text layer, and the item's content replaced.
 
-use std::sync::Arc;
-
+use futures::StreamExt as _;
 use scribevault_blob::{BlobError, body_from_bytes, collect_body, owned_key};
 use scribevault_core::UserId;
 
@@ -38,19 +37,23 @@ impl Conversion {
             .as_deref()
             .and_then(PdfPaths::of_markdown)
             .ok_or(ConversionError::NotFromPdf)?;
-        let original = match self
+        // As an upload: the permit first, then the original streamed to a temporary file.
+        let mut pdf = self.pdf.receive().await?;
+        let mut original = match self
             .blobs
             .get(&owned_key(user.as_str(), &paths.original)?)
             .await
         {
-            Ok(body) => collect_body(body)
-                .await
-                .map_err(|error| ConversionError::Blob(error.into()))?,
+            Ok(body) => body,
             Err(BlobError::NotFound(_)) => return Err(ConversionError::NotFromPdf),
             Err(error) => return Err(error.into()),
         };
+        while let Some(chunk) = original.next().await {
+            let chunk = chunk.map_err(|error| ConversionError::Blob(error.into()))?;
+            pdf.write(&chunk).await?;
+        }
         let source = self.source_name(user, &paths).await?;
-        let extracted = self.pdf.convert(Arc::new(original), use_ocr).await?;
+        let extracted = self.pdf.convert(&mut pdf, use_ocr).await?;
         // The default template: a reprocess sends none (it is checked all the same).
         let template = chosen_template(None)?;
         let (content, unknown_placeholders) = render(&extracted, &item.title, &source, &template)?;

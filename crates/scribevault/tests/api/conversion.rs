@@ -178,6 +178,14 @@ async fn pdfs_convert_save_as_pdf_items_and_bad_files_get_their_status() {
         assert_eq!(status, expected, "{name}: {body}");
         assert_eq!(body["error"]["message"], message, "{name}");
     }
+    // A flate bomb (1 MB inflating to 1 GiB, scripts/make-pdf-fixtures.py): refused before it
+    // is parsed, with what happened.
+    let (status, body) = upload_pdf(&app, &alice, "bomb.pdf", fixture("bomb.pdf"), None).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["error"]["message"],
+        "This PDF's compressed content expands to more than 512 MB; it was not converted"
+    );
     let (status, body) = upload_pdf(&app, &alice, "cut.pdf", fixture("truncated.pdf"), None).await;
     assert_eq!(status, 422, "{body}");
     assert!(
