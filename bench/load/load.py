@@ -473,7 +473,7 @@ def run_round(args: argparse.Namespace, number: int) -> dict[str, Any]:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def versions(binary: str) -> dict[str, str]:
+def versions(binary: str, commit: str | None) -> dict[str, str]:
     def first_line(command: list[str]) -> str:
         try:
             return subprocess.run(command, capture_output=True, text=True).stdout.splitlines()[0]
@@ -489,7 +489,7 @@ def versions(binary: str) -> dict[str, str]:
         "socket.io-client": client["version"],
         "curl": first_line(["curl", "--version"]),
         "python": platform.python_version(),
-        "commit": first_line(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"]),
+        "commit": commit or first_line(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"]),
         "binary": binary,
         "machine": f"{os.cpu_count()} cores ({cpu}), {mem_kib / 2**20:.1f} GiB, {platform.platform()}",
     }
@@ -500,6 +500,7 @@ def main() -> None:
     parser.add_argument("--binary", required=True)
     parser.add_argument("--shared", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--commit", help="the commit the binary was built from (default: HEAD)")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--phases", default="http,fanout,storm")
     parser.add_argument("--items", type=int, default=300)
@@ -519,7 +520,7 @@ def main() -> None:
 
     report: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "versions": versions(args.binary),
+        "versions": versions(args.binary, args.commit),
         "settings": {k: (sorted(v) if isinstance(v, set) else str(v) if isinstance(v, Path) else v)
                      for k, v in vars(args).items() if k not in ("out",)},
         "rounds": [],
