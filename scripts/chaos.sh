@@ -148,8 +148,10 @@ run() {
     export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
     cd "${root}"
     # The harness is an ignored test so that `cargo nextest run --workspace` never runs it
-    # beside other tests; here it runs alone, with its output shown.
-    cargo nextest run -p scribevault --test chaos --run-ignored only \
+    # beside other tests; here it runs alone, with its output shown. `--workspace` with a filter
+    # (not `-p scribevault`) builds with the workspace's feature set, so after test-all.sh's
+    # main step nothing is rebuilt.
+    cargo nextest run --workspace -E 'package(scribevault) and binary(chaos)' --run-ignored only \
         --no-capture --no-fail-fast --final-status-level fail
 }
 

@@ -291,7 +291,8 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
     // The load stops; everything accepted must come to an end by itself.
     ledger.stop.store(true, Ordering::Relaxed);
     load.await.expect("the load task");
-    let deadline = Instant::now() + DRAIN_TIMEOUT;
+    let drain_started = Instant::now();
+    let deadline = drain_started + DRAIN_TIMEOUT;
     while count(&db, UNFINISHED).await != Some(0) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
@@ -300,6 +301,7 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
     while count(&db, MISSING_FROM_VAULT).await != Some(0) && Instant::now() < vault_deadline {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
+    let drained = drain_started.elapsed();
     // Time for a late duplicate to show itself.
     tokio::time::sleep(Duration::from_secs(3)).await;
 
@@ -313,10 +315,11 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
     );
     let hits = moments.iter().filter(|(_, hit)| *hit).count();
     eprintln!(
-        "chaos figures: rounds={rounds} disruptions={} at_the_moment={hits} uploads_accepted={} uploads_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} vault_edits={} orphans={} elapsed={:.0}s",
+        "chaos figures: rounds={rounds} disruptions={} at_the_moment={hits} uploads_accepted={} uploads_refused={} starts_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} take_backs={} retries={} vault_edits={} vault_edits_refused={} orphans={} drain={:.0}s elapsed={:.0}s",
         moments.len(),
         ledger.uploads_accepted.load(Ordering::Relaxed),
         ledger.uploads_refused.load(Ordering::Relaxed),
+        ledger.starts_refused.load(Ordering::Relaxed),
         report.accepted,
         report.completed,
         report.failed_with_reason,
@@ -327,8 +330,12 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
         ledger.download_jobs.load(Ordering::Relaxed),
         report.download_jobs_completed,
         report.download_jobs_failed,
+        report.take_backs,
+        report.retries,
         ledger.edits.load(Ordering::Relaxed),
+        ledger.edits_refused.load(Ordering::Relaxed),
         orphans.len(),
+        drained.as_secs_f64(),
         started.elapsed().as_secs_f64(),
     );
     for (what, list) in [
@@ -388,6 +395,10 @@ struct Report {
     duplicates: Vec<String>,
     download_jobs_completed: i64,
     download_jobs_failed: i64,
+    /// Files taken back from a silent (killed) worker, and attempts retried after a failure:
+    /// evidence that the kills landed on work in flight.
+    take_backs: i64,
+    retries: i64,
 }
 
 async fn rows(db: &DatabaseConnection, sql: &str) -> Vec<String> {
@@ -415,6 +426,8 @@ async fn check(
         unfinished: n(UNFINISHED).await,
         download_jobs_completed: n("SELECT count(*) AS n FROM download_jobs WHERE status = 'COMPLETED'").await,
         download_jobs_failed: n("SELECT count(*) AS n FROM download_jobs WHERE status = 'FAILED' AND coalesce(error_message, '') <> ''").await,
+        take_backs: n("SELECT coalesce(sum(take_back_count), 0)::bigint AS n FROM transcription_files").await,
+        retries: n("SELECT coalesce(sum(retry_count), 0)::bigint AS n FROM transcription_files").await,
         ..Report::default()
     };
     report.unfinished_rows = rows(db, "SELECT 'file ' || id || ' ' || title || ': ' || status || ' ' || coalesce(error_message, '') AS line FROM transcription_files WHERE status NOT IN ('completed', 'failed') UNION ALL SELECT 'download job ' || id || ': ' || status || ' ' || coalesce(error_message, '') AS line FROM download_jobs WHERE status NOT IN ('COMPLETED', 'FAILED') OR (status = 'FAILED' AND coalesce(error_message, '') = '')").await;
