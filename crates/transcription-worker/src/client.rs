@@ -67,6 +67,7 @@ impl FileStateClient {
         let request = pb::ClaimTranscriptionFileRequest {
             job_id: job_id.to_owned(),
             file_id: file_id.to_owned(),
+            take_turns: true,
         };
         let answer = match self
             .inner
@@ -81,10 +82,17 @@ impl FileStateClient {
             return Ok(Claim::Refused(answer.reason));
         }
         let file = answer.file.unwrap_or_default();
+        // The service may hand over another user's file whose turn came first (the proto's
+        // `user_id`); an older service names none and means the one asked for.
+        let (user, job_id, file_id) = if answer.user_id.is_empty() {
+            (user.clone(), job_id.to_owned(), file_id.to_owned())
+        } else {
+            (UserId::new(answer.user_id), file.job_id, file.id)
+        };
         Ok(Claim::Claimed(ClaimedFile {
-            user: user.clone(),
-            job_id: job_id.to_owned(),
-            file_id: file_id.to_owned(),
+            user,
+            job_id,
+            file_id,
             title: file.title,
             mp3_path: file.mp3_path,
             model: answer.model,

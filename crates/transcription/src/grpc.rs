@@ -220,12 +220,13 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
         Ok(Response::new(
             match self
                 .service
-                .claim(&user, &claim.job_id, &claim.file_id)
+                .claim(&user, &claim.job_id, &claim.file_id, claim.take_turns)
                 .await?
             {
                 Ok(claimed) => pb::ClaimTranscriptionFileResponse {
                     claimed: true,
                     reason: String::new(),
+                    user_id: claimed.file.user_id.clone(),
                     claim_token: u32::try_from(claimed.claim_token).unwrap_or(0),
                     model: claimed.model,
                     output_format: claimed.output_format.as_str().to_owned(),

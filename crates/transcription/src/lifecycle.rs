@@ -9,7 +9,7 @@ use scribevault_core::UserId;
 
 use crate::domain::{
     CANCELLED_BY_USER, ClaimRefusal, ClaimedFile, CompletedTranscript, FileStatus, FileTransition,
-    TranscriptionFile,
+    TranscriptionFile, whose_turn,
 };
 use crate::error::TranscriptionError;
 use crate::service::Transcriptions;
@@ -120,6 +120,14 @@ impl Transcriptions {
     /// Claims a file for a worker: `pending`/`retrying` (or a `transcribing` file whose worker
     /// went silent) becomes `transcribing` with a new claim token.
     ///
+    /// Work messages are queued in the order files were submitted, so one user's 1,000 files
+    /// would otherwise stand before everyone else's. With `take_turns` (workers set it), when
+    /// the named file waits and it is another user's turn ([`whose_turn`]), that user's
+    /// longest-waiting file is claimed
+    /// instead and the named file is queued again for its own turn: every message still ends in
+    /// one claim, and the file whose message is consumed later finds its file done and is
+    /// dropped, as a duplicate message always is.
+    ///
     /// # Errors
     /// Unknown file or database failure.
     #[tracing::instrument(skip_all, fields(user = %user, job = job_id, file = file_id))]
@@ -128,11 +136,55 @@ impl Transcriptions {
         user: &UserId,
         job_id: &str,
         file_id: &str,
+        take_turns: bool,
     ) -> Result<Result<ClaimedFile, ClaimRefusal>, TranscriptionError> {
         let file = self.find_file(user, job_id, file_id).await?;
+        if take_turns
+            && FileTransition::Claim.sources().contains(&file.status)
+            && let Some(turn) = self.other_users_turn(&file).await?
+            // Their file may have been claimed since, or its window closed: then this one.
+            && let Ok(claimed) = self.claim_file(turn).await?
+        {
+            tracing::info!(
+                deferred = %file.row_id,
+                claimed = %claimed.file.row_id,
+                "another user's turn: their file first, this one queued again"
+            );
+            self.enqueue(&file).await?;
+            return Ok(Ok(claimed));
+        }
+        self.claim_file(file).await
+    }
+
+    /// The longest-waiting file of the user whose turn it is, when that is not `file`'s owner.
+    async fn other_users_turn(
+        &self,
+        file: &TranscriptionFile,
+    ) -> Result<Option<TranscriptionFile>, TranscriptionError> {
+        let shares = self.store.queue_shares().await?;
+        let Some(turn) = whose_turn(&shares) else {
+            return Ok(None);
+        };
+        let owner = shares.iter().find(|share| share.user_id == file.user_id);
+        // Equal standing keeps the queue's order: only a user strictly ahead takes the turn.
+        let ahead = owner.is_none_or(|owner| {
+            (turn.running, turn.last_served) < (owner.running, owner.last_served)
+        });
+        if turn.user_id == file.user_id || !ahead {
+            return Ok(None);
+        }
+        Ok(self.store.oldest_waiting_file(&turn.user_id).await?)
+    }
+
+    /// Claims `file` itself (see [`Self::claim`]).
+    async fn claim_file(
+        &self,
+        file: TranscriptionFile,
+    ) -> Result<Result<ClaimedFile, ClaimRefusal>, TranscriptionError> {
+        let user = UserId::new(file.user_id.clone());
         let job = self
             .store
-            .job(user.as_str(), job_id)
+            .job(user.as_str(), &file.job_id)
             .await?
             .ok_or_else(not_found_file)?;
         let now = Utc::now();
@@ -160,7 +212,29 @@ impl Transcriptions {
             };
             return Ok(Err(refusal));
         }
-        let file = self.find_file(user, job_id, file_id).await?;
+        let took_over = file.status == FileStatus::Transcribing;
+        let file = self.find_file(&user, &file.job_id, &file.file_id).await?;
+        if took_over {
+            // Its worker went silent and no sweep has taken it back yet: the same count as a
+            // take-back, so a file that kills every worker still ends.
+            let take_backs = file.take_backs.saturating_add(1);
+            if take_backs >= self.config.max_take_backs {
+                self.give_up_on(&file, take_backs).await?;
+                return Ok(Err(ClaimRefusal::Finished));
+            }
+            let update = FileUpdate {
+                take_backs: Some(take_backs),
+                ..FileUpdate::default()
+            };
+            self.store
+                .transition(
+                    &file.row_id,
+                    FileTransition::Progress,
+                    Guard::ClaimToken(file.claim_token),
+                    update,
+                )
+                .await?;
+        }
         self.publish_progress(&file, 0, Some(FileStatus::Transcribing))
             .await;
         let claim_token = file.claim_token;

@@ -6,13 +6,14 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, Condition, DatabaseConnection, DbErr,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, Set,
-    TransactionTrait as _,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    Set, TransactionTrait as _,
 };
 use sea_orm_migration::MigratorTrait as _;
 
 use crate::domain::{
-    FileStatus, FileTransition, OutputFormat, TranscriptionFile, TranscriptionJob, WindowSpec,
+    FileStatus, FileTransition, OutputFormat, QueueShare, TranscriptionFile, TranscriptionJob,
+    WindowSpec,
 };
 use crate::entity::transcription_file::{self, Column as FileColumn, Entity as FileEntity};
 use crate::entity::transcription_job::{self, Entity as JobEntity};
@@ -284,6 +285,80 @@ impl TranscriptionStore {
                 .all(&self.db)
                 .await?,
         )
+    }
+
+    /// Every user with files waiting for a worker, with their share of the queue.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn queue_shares(&self) -> Result<Vec<QueueShare>, DbErr> {
+        let waiting = statuses(FileTransition::Claim.sources());
+        let waiting_users = FileEntity::find()
+            .select_only()
+            .column(FileColumn::UserId)
+            .distinct()
+            .filter(FileColumn::Status.is_in(waiting.clone()))
+            .into_tuple::<String>()
+            .all(&self.db)
+            .await?;
+        if waiting_users.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = FileEntity::find()
+            .select_only()
+            .column(FileColumn::UserId)
+            .column(FileColumn::Status)
+            .column_as(Expr::col(FileColumn::Id).count(), "files")
+            .column_as(Expr::col(FileColumn::HeartbeatAt).max(), "served")
+            .filter(FileColumn::UserId.is_in(waiting_users))
+            .group_by(FileColumn::UserId)
+            .group_by(FileColumn::Status)
+            .into_tuple::<(String, String, i64, Option<DateTime<Utc>>)>()
+            .all(&self.db)
+            .await?;
+        let mut shares: Vec<QueueShare> = Vec::new();
+        for (user_id, status, files, served) in rows {
+            let index = match shares.iter().position(|share| share.user_id == user_id) {
+                Some(index) => index,
+                None => {
+                    shares.push(QueueShare {
+                        user_id,
+                        waiting: 0,
+                        running: 0,
+                        last_served: None,
+                    });
+                    shares.len() - 1
+                }
+            };
+            let share = &mut shares[index];
+            let files = u64::try_from(files).unwrap_or(0);
+            if waiting.contains(&status.as_str()) {
+                share.waiting += files;
+            } else if status == FileStatus::Transcribing.as_str() {
+                share.running += files;
+            }
+            share.last_served = Ord::max(share.last_served, served);
+        }
+        Ok(shares)
+    }
+
+    /// The user's longest-waiting file, if any waits.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn oldest_waiting_file(
+        &self,
+        user_id: &str,
+    ) -> Result<Option<TranscriptionFile>, DbErr> {
+        FileEntity::find()
+            .filter(FileColumn::UserId.eq(user_id))
+            .filter(FileColumn::Status.is_in(statuses(FileTransition::Claim.sources())))
+            .order_by_asc(FileColumn::CreatedAt)
+            .order_by_asc(FileColumn::Id)
+            .one(&self.db)
+            .await?
+            .map(file_from_row)
+            .transpose()
     }
 
     /// How many of the user's files are in one of `states`.

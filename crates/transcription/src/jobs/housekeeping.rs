@@ -153,7 +153,7 @@ impl Transcriptions {
 
     /// Fails a file whose worker went silent for the `take_backs`-th time: `failed`, no retry
     /// planned, nothing queued.
-    async fn give_up_on(
+    pub(crate) async fn give_up_on(
         &self,
         file: &TranscriptionFile,
         take_backs: u32,

@@ -193,12 +193,25 @@ impl TestApp {
         job_id: &str,
         file_id: &str,
     ) -> pb::ClaimTranscriptionFileResponse {
+        self.claim_taking_turns(user, job_id, file_id, false).await
+    }
+
+    /// A claim as the worker makes it: with `take_turns`, the service may hand over another
+    /// user's file whose turn comes first.
+    pub async fn claim_taking_turns(
+        &mut self,
+        user: &str,
+        job_id: &str,
+        file_id: &str,
+        take_turns: bool,
+    ) -> pb::ClaimTranscriptionFileResponse {
         self.client
             .claim_transcription_file(as_user(
                 user,
                 pb::ClaimTranscriptionFileRequest {
                     job_id: job_id.to_owned(),
                     file_id: file_id.to_owned(),
+                    take_turns,
                 },
             ))
             .await

@@ -185,3 +185,38 @@ async fn a_scheduled_job_waits_for_its_window_and_starts_when_it_is_open() {
         .unwrap_err();
     assert_eq!(bad.code(), tonic::Code::InvalidArgument);
 }
+
+#[tokio::test]
+async fn a_file_taken_over_by_claims_before_any_sweep_counts_its_take_backs_too() {
+    // The sweep never runs in this test: only claims of a stale file (a duplicate message
+    // reaching another worker) take it over.
+    let mut app = spawn_app_with(scribevault_transcription::TranscriptionConfig {
+        stale_after: Duration::from_millis(300),
+        housekeeping_interval: Duration::from_secs(3600),
+        max_take_backs: 3,
+        ..config()
+    })
+    .await;
+    let job = app.start("alice", &["a"]).await.job_id;
+    app.next_work().await;
+    let first = app.claim("alice", &job, "a").await;
+    assert!(first.claimed);
+    for _ in 0..2 {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(
+            app.claim("alice", &job, "a").await.claimed,
+            "a stale claim is taken over"
+        );
+    }
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let refused = app.claim("alice", &job, "a").await;
+    assert!(!refused.claimed);
+    let failed = app.file_state("alice", &job, "a").await;
+    assert_eq!(failed.status, "failed");
+    assert!(
+        failed
+            .error_message
+            .unwrap()
+            .starts_with("The worker stopped 3 times"),
+    );
+}

@@ -135,6 +135,7 @@ async fn another_users_job_and_files_are_not_found() {
             pb::ClaimTranscriptionFileRequest {
                 job_id: started.job_id.clone(),
                 file_id: "a".into(),
+                take_turns: true,
             },
         ))
         .await

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
 
+mod fairness;
 mod helpers;
 mod housekeeping;
 mod intake;

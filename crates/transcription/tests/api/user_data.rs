@@ -219,6 +219,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
             pb::ClaimTranscriptionFileRequest {
                 job_id: job.clone(),
                 file_id: "queued".to_owned(),
+                take_turns: false,
             },
         ))
         .await
@@ -231,6 +232,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
             pb::ClaimTranscriptionFileRequest {
                 job_id: scheduled.job_id.clone(),
                 file_id: "later".to_owned(),
+                take_turns: false,
             },
         ))
         .await
