@@ -33,7 +33,6 @@ impl Process {
     }
 
     /// The process id while it runs (the chaos harness looks for its children in /proc).
-    #[allow(dead_code)] // only the chaos harness, which shares this file, asks
     pub fn id(&self) -> Option<u32> {
         self.child.id()
     }
@@ -179,6 +178,11 @@ impl TestApp {
     /// The admin listener's base URL (`/metrics`, detailed `/readyz`) of the first process.
     pub fn admin_base(&self) -> String {
         format!("http://{}", self.processes[0].addr("admin"))
+    }
+
+    /// The first process's id, to read its memory from /proc.
+    pub fn pid(&self) -> u32 {
+        self.processes[0].id().expect("the process runs")
     }
 
     /// `scribevault all` on embedded defaults in a fresh data dir.

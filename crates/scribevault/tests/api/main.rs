@@ -13,6 +13,7 @@ mod health;
 mod helpers;
 mod isolation;
 mod library;
+mod malformed;
 mod microservices;
 mod model_fetch;
 mod oidc;
