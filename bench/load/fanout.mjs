@@ -46,6 +46,17 @@ const summary = (values) => {
     max_ms: round(sorted.at(-1) ?? null),
   };
 };
+// CPU seconds (user + system) of the server, from /proc/<pid>/stat beside the status file.
+const serverCpuSeconds = () => {
+  const fields = readFileSync(rssFile.replace(/status$/, "stat"), "utf8")
+    .split(") ")[1]
+    .split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // USER_HZ is 100 on Linux
+};
+const clientCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 const rssKib = () => {
   const status = readFileSync(rssFile, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]);
@@ -135,6 +146,8 @@ const upgraded = live.filter(
 
 const requestMs = [];
 const stamp = Date.now();
+const serverCpuBefore = serverCpuSeconds();
+const clientCpuBefore = clientCpuSeconds();
 for (let event = 0; event < EVENTS; event += 1) {
   requestMs.push(await emitOne(`fanout-${stamp}-${event}`));
   await sleep(EVENT_GAP_MS);
@@ -145,6 +158,10 @@ for (let waited = 0; waited < 10000 && deliveries.length < expected; waited += 1
   await sleep(100);
 }
 const rssAfterEvents = rssKib();
+// Where the time of a fan-out goes: CPU of the server and of this (single-threaded) client
+// per event, over the events phase (which also holds the idle sockets' pings and polls).
+const serverCpuMsPerEvent = ((serverCpuSeconds() - serverCpuBefore) * 1000) / EVENTS;
+const clientCpuMsPerEvent = ((clientCpuSeconds() - clientCpuBefore) * 1000) / EVENTS;
 const stillConnected = sockets.filter(({ socket }) => socket.connected).length;
 for (const { socket } of sockets) socket.close();
 
@@ -175,6 +192,9 @@ process.stdout.write(
     delivery_by_transport: perGroup,
     last_client_per_event: summary(lastPerEvent),
     causing_request: summary(requestMs),
+    server_cpu_ms_per_event: Math.round(serverCpuMsPerEvent * 10) / 10,
+    client_cpu_ms_per_event: Math.round(clientCpuMsPerEvent * 10) / 10,
+    events_phase_seconds: Math.round(((EVENTS * EVENT_GAP_MS) / 1000) * 10) / 10,
     rss_kib_before: rssBefore,
     rss_kib_connected: rssConnected,
     rss_kib_after_events: rssAfterEvents,

@@ -79,6 +79,7 @@ def fanout_table(rounds: list[dict[str, Any]]) -> None:
         ("last client of an event, p50 / max", lambda f: f"{f['last_client_per_event']['p50_ms']:.0f} / {f['last_client_per_event']['max_ms']:.0f} ms"),
         ("the causing `PUT …/metadata`, p50 / max", lambda f: f"{f['causing_request']['p50_ms']:.1f} / {f['causing_request']['max_ms']:.1f} ms"),
         ("delivery p50 ÷ causing request p50", lambda f: f"{f['delivery']['p50_ms'] / f['causing_request']['p50_ms']:.1f}×"),
+        ("CPU per event: server / this client (Node, one thread)", lambda f: f"{f['server_cpu_ms_per_event']:.0f} / {f['client_cpu_ms_per_event']:.0f} ms" if "server_cpu_ms_per_event" in f else "—"),
         ("RSS before / with clients / after the events", lambda f: f"{mib(f['rss_kib_before'])} / {mib(f['rss_kib_connected'])} / {mib(f['rss_kib_after_events'])} MiB"),
         ("**RSS per connection**", lambda f: f"**{f['rss_kib_per_connection']:.1f} KiB**"),
     ]
@@ -104,7 +105,8 @@ def main() -> None:
     path = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results/load-latest.json")
     report = json.loads(path.read_text())
     rounds = report["rounds"]
-    print(f"<!-- {path}: {report['date']}, {json.dumps(report['versions'])} -->\n")
+    versions = {k: (v.split(" (")[0] if k == "curl" else v) for k, v in report["versions"].items()}
+    print(f"<!-- {path}: {report['date']}, {json.dumps(versions)} -->\n")
     if all("http" in r for r in rounds):
         http_tables(rounds)
     if all("fanout" in r for r in rounds):
