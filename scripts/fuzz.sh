@@ -3,7 +3,7 @@
 # this runs on have few cores, shared).
 #
 #   scripts/fuzz.sh                 each target for FUZZ_SECONDS (default 600): `make fuzz`
-#   scripts/fuzz.sh --ci            each target for FUZZ_SECONDS (default 20): the CI step
+#   scripts/fuzz.sh --ci            each target for FUZZ_SECONDS (default 15): the CI step
 #   scripts/fuzz.sh [--ci] NAME...  only the named targets
 #
 # Installs what it needs when missing (the nightly toolchain, cargo-fuzz). Each target starts
@@ -25,7 +25,7 @@ for arg in "$@"; do
     *) targets+=("$arg") ;;
   esac
 done
-if $ci; then seconds="${FUZZ_SECONDS:-20}"; else seconds="${FUZZ_SECONDS:-600}"; fi
+if $ci; then seconds="${FUZZ_SECONDS:-15}"; else seconds="${FUZZ_SECONDS:-600}"; fi
 timeout_seconds="${FUZZ_TIMEOUT:-20}"
 rss_mb="${FUZZ_RSS_MB:-2048}"
 cargo_fuzz_version=0.13.2
