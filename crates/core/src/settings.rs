@@ -50,6 +50,7 @@ whisper_stall_seconds = 600
 library_ingest_concurrency = 1
 export_link_seconds = 600
 youtube_daily_quota = 10000
+youtube_units_per_user_per_day = 2000
 youtube_cache_seconds = 3600
 ytdlp_path = "yt-dlp"
 youtube_watch_url = "https://www.youtube.com/watch?v={id}"
@@ -217,6 +218,9 @@ pub struct Settings {
     pub youtube_api_key: Option<SecretString>,
     /// Units each YouTube API key may spend a day (Google's default project quota).
     pub youtube_daily_quota: u64,
+    /// YouTube API units one user's searches, sources and syncs may spend a Pacific day, all
+    /// keys together: the keys are the instance's, shared by every user.
+    pub youtube_units_per_user_per_day: u64,
     /// How long a channel's cached videos answer a search without calling the API.
     pub youtube_cache_seconds: u64,
     /// YouTube Data API base URL (tests point it at a local fake).

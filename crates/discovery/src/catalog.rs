@@ -3,6 +3,7 @@
 //! fresh, read only the new uploads on a refresh, and read the uploads playlist otherwise.
 
 use chrono::{DateTime, Duration, Utc};
+use scribevault_core::UserId;
 
 use crate::channel_url::{TargetError, YouTubeTarget, parse};
 use crate::domain::{Channel, ChannelVideos, VideoLimit};
@@ -22,20 +23,25 @@ pub(crate) struct Resolved {
 }
 
 impl Discovery {
-    /// The newest `limit` videos of the channel `channel_url` names (all for -1).
+    /// The newest `limit` videos of the channel `channel_url` names (all for -1), the API
+    /// calls charged to `user`.
     ///
     /// # Errors
-    /// Bad URL or limit, unknown channel, API failures (quota, key), database failure.
-    #[tracing::instrument(skip_all, fields(limit, refresh))]
+    /// Bad URL or limit, unknown channel, API failures (quota, key), the user's daily units
+    /// spent, database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, limit, refresh))]
     pub async fn channel_videos(
         &self,
+        user: &UserId,
         channel_url: &str,
         limit: i32,
         refresh: bool,
     ) -> Result<ChannelVideos, DiscoveryError> {
         let target = parse_target(channel_url)?;
         let limit = VideoLimit::from_request(limit).map_err(DiscoveryError::InvalidArgument)?;
-        let answer = self.search(&target, limit, refresh, Utc::now()).await;
+        let (metered, units) = self.metered_for(user).await?;
+        let answer = metered.search(&target, limit, refresh, Utc::now()).await;
+        self.charge(user, &units).await;
         self.record_spending().await;
         answer
     }

@@ -18,6 +18,8 @@ pub struct DiscoveryConfig {
     pub youtube_api_keys: Vec<ApiKey>,
     /// Units each key may spend a day.
     pub youtube_daily_quota: u64,
+    /// Units one user's use cases may spend a day, all keys together.
+    pub youtube_units_per_user_per_day: u64,
     /// How long cached uploads answer a search without the API.
     pub youtube_cache_for: Duration,
     /// How yt-dlp runs.
@@ -44,6 +46,12 @@ impl TryFrom<&Settings> for DiscoveryConfig {
             return Err(SettingsError::invalid(
                 "SCRIBEVAULT_YOUTUBE_API_BASE",
                 "an http(s) URL",
+            ));
+        }
+        if settings.youtube_units_per_user_per_day == 0 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_YOUTUBE_UNITS_PER_USER_PER_DAY",
+                "must be at least 1",
             ));
         }
         if settings.youtube_daily_quota == 0 {
@@ -156,6 +164,7 @@ impl TryFrom<&Settings> for DiscoveryConfig {
             youtube_api_base: settings.youtube_api_base.trim_end_matches('/').to_owned(),
             youtube_api_keys,
             youtube_daily_quota: settings.youtube_daily_quota,
+            youtube_units_per_user_per_day: settings.youtube_units_per_user_per_day,
             youtube_cache_for: Duration::seconds(cache_seconds),
         })
     }

@@ -77,6 +77,15 @@ pub enum DiscoveryError {
         per_key: u64,
         resets_at: DateTime<Utc>,
     },
+    /// The user spent their own share of the keys' units today.
+    #[error(
+        "You have used your {limit} YouTube API units for today (SCRIBEVAULT_YOUTUBE_UNITS_PER_USER_PER_DAY); they reset at midnight Pacific time ({}). Cached channels still answer",
+        resets_at.format("%Y-%m-%d %H:%M UTC")
+    )]
+    UserQuotaExhausted {
+        limit: u64,
+        resets_at: DateTime<Utc>,
+    },
     /// Google refused the key.
     #[error(
         "YouTube refused the API key in SCRIBEVAULT_YOUTUBE_API_KEY ({0}); check the key and that the YouTube Data API v3 is enabled for its project"
@@ -103,6 +112,9 @@ impl DiscoveryError {
                 per_key: per_key_quota,
                 resets_at,
             },
+            YouTubeError::UserUnitsSpent { limit, resets_at } => {
+                Self::UserQuotaExhausted { limit, resets_at }
+            }
             YouTubeError::KeyRejected(reason) => Self::KeyRejected(reason),
             YouTubeError::PlaylistNotFound => Self::PlaylistNotFound,
             YouTubeError::Upstream(detail) => Self::Upstream(detail),
@@ -124,9 +136,9 @@ impl ServiceError for DiscoveryError {
             | Self::ScheduleNotFound => ErrorCode::NotFound,
             Self::SourceExists | Self::JobEnded | Self::NotRetryable(_) => ErrorCode::Conflict,
             Self::NoApiKey => ErrorCode::NotConfigured,
-            Self::QuotaExhausted { .. } | Self::TooManyActiveDownloads { .. } => {
-                ErrorCode::TooManyRequests
-            }
+            Self::QuotaExhausted { .. }
+            | Self::UserQuotaExhausted { .. }
+            | Self::TooManyActiveDownloads { .. } => ErrorCode::TooManyRequests,
             Self::KeyRejected(_) | Self::Upstream(_) => ErrorCode::BadGateway,
             Self::Database(_) | Self::Export(_) | Self::Download(_) => ErrorCode::Internal,
         }

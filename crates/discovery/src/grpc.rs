@@ -107,11 +107,11 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
         &self,
         request: Request<pb::GetChannelVideosRequest>,
     ) -> Result<Response<pb::GetChannelVideosResponse>, Status> {
-        caller(&request)?;
+        let user = caller(&request)?;
         let query = request.into_inner();
         let found = self
             .discovery
-            .channel_videos(&query.channel_url, query.limit, query.refresh)
+            .channel_videos(&user, &query.channel_url, query.limit, query.refresh)
             .await?;
         Ok(Response::new(pb::GetChannelVideosResponse {
             videos: found.videos.into_iter().map(video_to_proto).collect(),

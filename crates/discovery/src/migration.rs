@@ -16,6 +16,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateDiscoveryTables),
             Box::new(CreateDownloadAndScheduleTables),
             Box::new(CreateSyncPreferences),
+            Box::new(CreateUserQuotaSpend),
         ]
     }
 }
@@ -490,6 +491,48 @@ impl MigrationTrait for CreateSyncPreferences {
                         ColumnDef::new(SyncPreferences::UpdatedAt)
                             .timestamp_with_time_zone()
                             .not_null(),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+struct CreateUserQuotaSpend;
+
+impl MigrationName for CreateUserQuotaSpend {
+    fn name(&self) -> &str {
+        "m20261126_000004_create_user_quota_spend"
+    }
+}
+
+#[derive(DeriveIden)]
+enum YoutubeUserSpend {
+    Table,
+    UserId,
+    Day,
+    Units,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateUserQuotaSpend {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(YoutubeUserSpend::Table)
+                    .if_not_exists()
+                    .col(ColumnDef::new(YoutubeUserSpend::UserId).string().not_null())
+                    .col(ColumnDef::new(YoutubeUserSpend::Day).string().not_null())
+                    .col(
+                        ColumnDef::new(YoutubeUserSpend::Units)
+                            .big_integer()
+                            .not_null(),
+                    )
+                    .primary_key(
+                        Index::create()
+                            .col(YoutubeUserSpend::UserId)
+                            .col(YoutubeUserSpend::Day),
                     )
                     .to_owned(),
             )

@@ -15,7 +15,9 @@ use crate::error::DiscoveryError;
 use crate::export::{ExportRow, filename, to_csv};
 use crate::peers::{AudioArchive, TranscriptionIntake};
 use crate::store::DiscoveryStore;
-use crate::youtube::{YouTubeApi, YouTubeError, next_pacific_midnight, pacific_day};
+use crate::youtube::{
+    Metered, UnitCount, YouTubeApi, YouTubeError, next_pacific_midnight, pacific_day,
+};
 use crate::ytdlp::AudioFetcher;
 
 /// Most ids one export may name.
@@ -30,6 +32,8 @@ pub struct CatalogPolicy {
     pub daily_quota_per_key: u64,
     /// How many keys are configured.
     pub keys: usize,
+    /// Units one user's use cases may spend a day, all keys together.
+    pub units_per_user_per_day: u64,
 }
 
 /// What download jobs run with: the queue, yt-dlp, and the services the audio goes to.
@@ -105,6 +109,58 @@ impl Discovery {
         tracing::info!(units, "YouTube API units spent");
         if let Err(error) = self.store.add_spending(&spent).await {
             tracing::error!(error = %error, units, "YouTube quota spending not recorded");
+        }
+    }
+
+    /// A copy of the service whose API calls count into the returned [`UnitCount`], for a use
+    /// case run for `user`; when the user has spent their day's units, its calls are refused
+    /// ([`DiscoveryError::UserQuotaExhausted`]) and only what the cache holds answers. The
+    /// budget is checked before the use case and charged after it, so one use case may end
+    /// past it (all of a large channel); the next one is refused.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub(crate) async fn metered_for(
+        &self,
+        user: &UserId,
+    ) -> Result<(Self, UnitCount), DiscoveryError> {
+        let now = Utc::now();
+        let limit = self.policy.units_per_user_per_day;
+        let spent = self
+            .store
+            .user_spending_on(user.as_str(), pacific_day(now))
+            .await?;
+        let refusal = (spent >= limit).then(|| YouTubeError::UserUnitsSpent {
+            limit,
+            resets_at: next_pacific_midnight(now),
+        });
+        let count = UnitCount::default();
+        let metered = Self {
+            youtube: Arc::new(Metered::new(
+                Arc::clone(&self.youtube),
+                count.clone(),
+                refusal,
+            )),
+            ..self.clone()
+        };
+        Ok((metered, count))
+    }
+
+    /// Charges `user` what `count` holds. A failure is logged: the answer does not depend on it.
+    pub(crate) async fn charge(&self, user: &UserId, count: &UnitCount) {
+        let units = count.units();
+        if units == 0 {
+            return;
+        }
+        match self
+            .store
+            .add_user_spending(user.as_str(), pacific_day(Utc::now()), units)
+            .await
+        {
+            Ok(total) => tracing::info!(units, total, "YouTube API units charged to the user"),
+            Err(error) => {
+                tracing::error!(error = %error, units, "a user's YouTube units not recorded")
+            }
         }
     }
 

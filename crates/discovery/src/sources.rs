@@ -40,9 +40,11 @@ impl Discovery {
         reuse_existing: bool,
     ) -> Result<Source, DiscoveryError> {
         let target = parse_target(url)?;
-        let added = self
+        let (metered, units) = self.metered_for(user).await?;
+        let added = metered
             .add_source_for(user, url.trim(), &target, reuse_existing)
             .await;
+        self.charge(user, &units).await;
         self.record_spending().await;
         let (source, created) = added?;
         if created {
@@ -154,8 +156,10 @@ impl Discovery {
     pub(crate) async fn sync_source(&self, source: &Source) -> Result<Vec<String>, DiscoveryError> {
         let known = self.store.source_video_ids(&source.id).await?;
         let is_channel = source.kind == SourceKind::Channel;
+        let owner = UserId::new(source.user_id.clone());
+        let (metered, units) = self.metered_for(&owner).await?;
         let read = read_playlist(
-            &self.youtube,
+            &metered.youtube,
             &source.playlist_id,
             ReadPlan {
                 limit: VideoLimit::All,
@@ -165,6 +169,7 @@ impl Discovery {
             },
         )
         .await;
+        self.charge(&owner, &units).await;
         self.record_spending().await;
         let read = read.map_err(|error| self.api_error(error))?;
         self.store.put_videos(&read.described).await?;

@@ -48,6 +48,7 @@ impl DiscoveryServer {
             cache_for: config.youtube_cache_for,
             daily_quota_per_key: config.youtube_daily_quota,
             keys: config.youtube_api_keys.len(),
+            units_per_user_per_day: config.youtube_units_per_user_per_day,
         };
         if config.youtube_api_keys.is_empty() {
             tracing::warn!(

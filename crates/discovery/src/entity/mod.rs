@@ -9,4 +9,5 @@ pub mod schedule;
 pub mod source;
 pub mod source_video;
 pub mod sync_preference;
+pub mod user_quota_spend;
 pub mod video;

@@ -11,7 +11,9 @@ use sea_orm::{
 use sea_orm_migration::MigratorTrait as _;
 
 use crate::domain::{Channel, Source, SourceKind, Video};
-use crate::entity::{channel, channel_alias, quota_spend, source, source_video, video};
+use crate::entity::{
+    channel, channel_alias, quota_spend, source, source_video, user_quota_spend, video,
+};
 use crate::migration::Migrator;
 use crate::youtube::KeySpend;
 
@@ -298,6 +300,53 @@ impl DiscoveryStore {
             .await?;
         }
         Ok(())
+    }
+
+    /// Adds `units` to what `user_id` spent on `day`; the day's total after it.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn add_user_spending(
+        &self,
+        user_id: &str,
+        day: NaiveDate,
+        units: u64,
+    ) -> Result<u64, DbErr> {
+        let excluded = Alias::new("excluded");
+        user_quota_spend::Entity::insert(user_quota_spend::ActiveModel {
+            user_id: Set(user_id.to_owned()),
+            day: Set(day.to_string()),
+            units: Set(to_i64(units)),
+        })
+        .on_conflict(
+            OnConflict::columns([
+                user_quota_spend::Column::UserId,
+                user_quota_spend::Column::Day,
+            ])
+            .value(
+                user_quota_spend::Column::Units,
+                Expr::col((user_quota_spend::Entity, user_quota_spend::Column::Units)).add(
+                    Expr::col((excluded.clone(), user_quota_spend::Column::Units)),
+                ),
+            )
+            .to_owned(),
+        )
+        .exec_without_returning(&self.db)
+        .await?;
+        self.user_spending_on(user_id, day).await
+    }
+
+    /// What `user_id` spent on `day`.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn user_spending_on(&self, user_id: &str, day: NaiveDate) -> Result<u64, DbErr> {
+        Ok(
+            user_quota_spend::Entity::find_by_id((user_id.to_owned(), day.to_string()))
+                .one(&self.db)
+                .await?
+                .map_or(0, |row| u64::try_from(row.units).unwrap_or(0)),
+        )
     }
 
     /// What every key spent on `day`.

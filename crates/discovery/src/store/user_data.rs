@@ -6,11 +6,13 @@ use sea_orm::{ColumnTrait as _, DbErr, EntityTrait as _, QueryFilter as _, Trans
 use super::DiscoveryStore;
 use crate::entity::{
     download_job, download_job_video, schedule, source, source_video, sync_preference,
+    user_quota_spend,
 };
 
 impl DiscoveryStore {
     /// Deletes every row of the user's, in one transaction: their download jobs with their
-    /// videos, schedules, sources with their videos, and sync preferences. The channel and
+    /// videos, schedules, sources with their videos, sync preferences and the units they spent.
+    /// The channel and
     /// video cache and the quota ledger are shared and stay. A runner holding one of the jobs
     /// finds it gone at its next heartbeat and stops, as on a cancel. Answers how many rows
     /// went.
@@ -53,6 +55,10 @@ impl DiscoveryStore {
             .filter(sync_preference::Column::UserId.eq(user_id))
             .exec(&transaction)
             .await?;
+        let spent = user_quota_spend::Entity::delete_many()
+            .filter(user_quota_spend::Column::UserId.eq(user_id))
+            .exec(&transaction)
+            .await?;
         transaction.commit().await?;
         Ok([
             job_videos,
@@ -61,6 +67,7 @@ impl DiscoveryStore {
             source_videos,
             sources,
             preferences,
+            spent,
         ]
         .iter()
         .map(|deleted| deleted.rows_affected)

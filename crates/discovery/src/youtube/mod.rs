@@ -7,12 +7,14 @@
 
 mod client;
 mod keys;
+mod metered;
 mod wire;
 
 use chrono::{DateTime, NaiveDate, Utc};
 
 pub use client::YouTubeClient;
 pub use keys::{ApiKey, KeyRing, next_pacific_midnight, pacific_day};
+pub use metered::{Metered, UnitCount};
 
 use crate::domain::{Channel, Playlist, VideoDetails};
 
@@ -60,6 +62,13 @@ pub enum YouTubeError {
     /// Every key's quota is spent until `resets_at`.
     #[error("the YouTube API quota is exhausted until {resets_at}")]
     QuotaExhausted { resets_at: DateTime<Utc> },
+    /// The user the calls are for has spent their `limit` units of the day (the call was not
+    /// made).
+    #[error("the user's {limit} YouTube API units for today are spent")]
+    UserUnitsSpent {
+        limit: u64,
+        resets_at: DateTime<Utc>,
+    },
     /// Google refused the key (invalid, or the API is not enabled for it); the text is Google's
     /// reason code.
     #[error("the YouTube API key was refused: {0}")]

@@ -337,6 +337,66 @@ async fn a_spent_quota_says_which_and_when_it_resets_and_the_next_key_takes_over
 }
 
 #[tokio::test]
+async fn a_user_who_spent_their_daily_units_is_refused_and_others_are_not() {
+    let youtube = FakeYouTube::start().await;
+    let app = spawn_app_with(
+        youtube,
+        &[
+            ("SCRIBEVAULT_YOUTUBE_API_KEY", KEY),
+            ("SCRIBEVAULT_YOUTUBE_UNITS_PER_USER_PER_DAY", "5"),
+        ],
+    )
+    .await;
+    add_channel(&app, 81, "Bigger", 300);
+    add_channel(&app, 82, "Other", 10);
+    // All of a 300-video channel: 1 lookup + 6 pages + 6 descriptions = 13 units. The budget
+    // is checked before a use case, so this one runs and ends past it.
+    let all = app.search("@Bigger", -1, false).await.unwrap();
+    assert_eq!(all.videos.len(), 300);
+    let units_before = app.youtube.calls().len();
+    let refused = app.search("@Other", 100, false).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(ErrorCode::of_status(&refused).http_status(), 429);
+    for needle in [
+        "5 YouTube API units",
+        "midnight Pacific",
+        "Cached channels still answer",
+    ] {
+        assert!(
+            refused.message().contains(needle),
+            "{needle}: {}",
+            refused.message()
+        );
+    }
+    assert_eq!(
+        app.youtube.calls().len(),
+        units_before,
+        "a refused user costs the keys nothing"
+    );
+    // Cached answers cost no units and still come.
+    assert_eq!(
+        app.search("@Bigger", 100, false).await.unwrap().videos.len(),
+        100
+    );
+    // Another user has their own units.
+    let bob = app
+        .client
+        .clone()
+        .get_channel_videos(crate::helpers::as_user(
+            "bob",
+            scribevault_proto::discovery::v1::GetChannelVideosRequest {
+                channel_url: "@Other".to_owned(),
+                limit: 100,
+                refresh: false,
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(bob.videos.len(), 10);
+}
+
+#[tokio::test]
 async fn a_refused_or_missing_key_names_the_setting() {
     let youtube = FakeYouTube::start().await;
     youtube.invalidate_key("revoked");

@@ -484,8 +484,9 @@ async fn deleting_the_owners_data_stops_their_running_download_and_no_one_elses(
         .await
         .unwrap()
         .into_inner();
-    // Her source with its two videos, her job with its one video.
-    assert_eq!(deleted.rows_deleted, 5);
+    // Her source with its two videos, her job with its one video, and the day's row of the
+    // YouTube units adding her source spent.
+    assert_eq!(deleted.rows_deleted, 6);
     while ytdlp_processes_for(&setup.media, &ids[0]) > 0 {
         assert!(
             deleted_at.elapsed() < Duration::from_secs(2),
