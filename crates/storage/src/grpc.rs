@@ -53,6 +53,17 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
         Ok(Response::new(pb::GetStorageUsageResponse { used_bytes }))
     }
 
+    async fn check_storage_room(
+        &self,
+        request: Request<pb::CheckStorageRoomRequest>,
+    ) -> Result<Response<pb::CheckStorageRoomResponse>, Status> {
+        let user = caller(&request)?;
+        self.storage
+            .check_room(&user, request.into_inner().bytes)
+            .await?;
+        Ok(Response::new(pb::CheckStorageRoomResponse {}))
+    }
+
     async fn delete_user_data(
         &self,
         request: Request<pb::DeleteUserDataRequest>,

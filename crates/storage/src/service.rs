@@ -6,6 +6,9 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use futures::{Stream, StreamExt as _};
 use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_folder, owned_key};
+
+/// Where the conversion service keeps a user's converted files; they count against the quota.
+const CONVERTED_ROOT: &str = "converted/";
 use scribevault_core::UserId;
 use sha2::Digest as _;
 
@@ -59,7 +62,7 @@ impl Storage {
         // The quota is checked as the upload streams: what is left of it is the upload's room.
         // (Two uploads at once may each fit alone and pass together; the next one is refused.)
         let policy = self.store.policy(user.as_str()).await?;
-        let used = self.store.used_bytes(user.as_str()).await?;
+        let used = self.used_bytes(user).await?;
         let over_quota = StorageError::QuotaExceeded {
             limit: human_size(policy.max_bytes),
             used: human_size(used),
@@ -245,16 +248,47 @@ impl Storage {
             ));
         }
         self.store.set_policy(user.as_str(), policy).await?;
-        Ok(self.store.used_bytes(user.as_str()).await?)
+        self.used_bytes(user).await
     }
 
-    /// Bytes of audio the caller keeps: what their quota counts, each stored MP3 once however
-    /// often it was uploaded.
+    /// Bytes the caller keeps, what their quota counts: their audio, each stored MP3 once
+    /// however often it was uploaded, and their converted files (PDF originals and markdown,
+    /// which the conversion service writes under `converted/`).
     ///
     /// # Errors
-    /// Database failure.
+    /// Database or blob store failure.
     pub async fn used_bytes(&self, user: &UserId) -> Result<u64, StorageError> {
-        Ok(self.store.used_bytes(user.as_str()).await?)
+        let audio = self.store.used_bytes(user.as_str()).await?;
+        // A user id that cannot be one key segment never owned an object.
+        let Ok(folder) = owned_folder(user.as_str(), CONVERTED_ROOT) else {
+            return Ok(audio);
+        };
+        let converted: u64 = self
+            .blobs
+            .list(&format!("{}/", folder.as_str()))
+            .await
+            .map_err(|error| StorageError::Blob(error.to_string()))?
+            .iter()
+            .map(|object| object.size)
+            .sum();
+        Ok(audio.saturating_add(converted))
+    }
+
+    /// Whether `bytes` more fit in the caller's quota, for another service about to store them
+    /// (a PDF and its conversion).
+    ///
+    /// # Errors
+    /// [`StorageError::QuotaExceeded`] when they do not; database or blob store failure.
+    pub async fn check_room(&self, user: &UserId, bytes: u64) -> Result<(), StorageError> {
+        let policy = self.store.policy(user.as_str()).await?;
+        let used = self.used_bytes(user).await?;
+        if used.saturating_add(bytes) > policy.max_bytes || used >= policy.max_bytes {
+            return Err(StorageError::QuotaExceeded {
+                limit: human_size(policy.max_bytes),
+                used: human_size(used),
+            });
+        }
+        Ok(())
     }
 
     /// Deletes everything the caller has here: their rows (the MP3 registry, stored audio,

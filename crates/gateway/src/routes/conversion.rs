@@ -291,7 +291,8 @@ async fn send_pdf(
     Ok(call.await.map_err(ApiError::internal)??.into_inner())
 }
 
-fn check_declared_length(request: &HttpRequest, limit: u64, files: u64) -> Result<(), ApiError> {
+/// Checks the declared size against the PDF limit; answers it (0 when none was declared).
+fn check_declared_length(request: &HttpRequest, limit: u64, files: u64) -> Result<u64, ApiError> {
     let declared = request
         .headers()
         .get(actix_web::http::header::CONTENT_LENGTH)
@@ -300,6 +301,25 @@ fn check_declared_length(request: &HttpRequest, limit: u64, files: u64) -> Resul
     if declared.is_some_and(|length| length > limit.saturating_mul(files) + 128 * 1024) {
         return Err(too_large(limit));
     }
+    Ok(declared.unwrap_or(0))
+}
+
+/// Refuses (507) a conversion whose PDFs would not fit the user's storage quota: the original
+/// and its markdown are kept under `converted/`, which the quota counts. Asked before a byte
+/// is read, as an MP3 upload is.
+async fn check_room(
+    user: &AuthenticatedUser,
+    clients: &ServiceClients,
+    bytes: u64,
+) -> Result<(), ApiError> {
+    clients
+        .storage
+        .clone()
+        .check_storage_room(on_behalf_of(
+            &user.0,
+            scribevault_proto::storage::v1::CheckStorageRoomRequest { bytes },
+        )?)
+        .await?;
     Ok(())
 }
 
@@ -311,7 +331,8 @@ pub async fn convert_pdf(
     limit: web::Data<PdfLimit>,
     mut form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    check_declared_length(&request, limit.0, 1)?;
+    let declared = check_declared_length(&request, limit.0, 1)?;
+    check_room(&user, &clients, declared).await?;
     let mut template = None;
     while let Some(field) = form.next().await {
         let mut field = field.map_err(form_error)?;
@@ -342,7 +363,8 @@ pub async fn convert_pdf_batch(
     limit: web::Data<PdfLimit>,
     mut form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    check_declared_length(&request, limit.0, MAX_PDFS_PER_BATCH as u64)?;
+    let declared = check_declared_length(&request, limit.0, MAX_PDFS_PER_BATCH as u64)?;
+    check_room(&user, &clients, declared).await?;
     let mut template = None;
     let mut answers = Vec::new();
     while let Some(field) = form.next().await {

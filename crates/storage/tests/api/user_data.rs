@@ -2,6 +2,7 @@
 //! the deletion of everything storage keeps of the caller (`GetStorageUsage`,
 //! `DeleteUserData`; the gateway calls both on behalf of the account shown or deleted).
 
+use scribevault_blob::{BlobStore as _, LocalBlobStore, body_from_bytes, owned_key};
 use scribevault_proto::storage::v1 as pb;
 use tonic::Code;
 
@@ -205,4 +206,69 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
         .await
         .unwrap();
     assert_eq!(usage(&app, "alice").await, first.len() as u64);
+}
+
+#[tokio::test]
+async fn converted_files_count_against_the_quota_and_a_conversion_past_it_is_refused() {
+    let app = spawn_app().await;
+    let first = audio("sample-01-welcome.mp3");
+    app.upload("alice", metadata("v1", "One"), &first)
+        .await
+        .unwrap();
+    // What the conversion service keeps of a PDF: its original and its markdown.
+    let converted = LocalBlobStore::new(app.blob_dir.path()).unwrap();
+    for (path, size) in [
+        ("converted/pdfs/a.pdf", 300_000),
+        ("converted/pdfs/a.md", 2_000),
+    ] {
+        converted
+            .put(
+                &owned_key("alice", path).unwrap(),
+                body_from_bytes(vec![b'x'; size]),
+            )
+            .await
+            .unwrap();
+    }
+    assert_eq!(usage(&app, "alice").await, first.len() as u64 + 302_000);
+    assert_eq!(
+        usage(&app, "bob").await,
+        0,
+        "another user's files are theirs"
+    );
+
+    // A quota just above what is kept: room for 1,000 bytes more, not 10,000.
+    let used = first.len() as u64 + 302_000;
+    app.client
+        .clone()
+        .set_storage_policy(as_user(
+            "alice",
+            pb::SetStoragePolicyRequest {
+                max_bytes: used + 1_000,
+                cleanup_after_days: None,
+            },
+        ))
+        .await
+        .unwrap();
+    let room = |bytes| {
+        let mut client = app.client.clone();
+        async move {
+            client
+                .check_storage_room(as_user("alice", pb::CheckStorageRoomRequest { bytes }))
+                .await
+        }
+    };
+    assert!(room(500).await.is_ok());
+    let refused = room(10_000).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert_eq!(
+        scribevault_core::ErrorCode::of_status(&refused).http_status(),
+        507
+    );
+    // An MP3 upload now finds no room either: the converted files took it.
+    let second = audio("sample-02-subscribe.mp3");
+    assert!(
+        app.upload("alice", metadata("v2", "Two"), &second)
+            .await
+            .is_err()
+    );
 }
