@@ -334,34 +334,7 @@ impl ClaimRefusal {
     }
 }
 
-/// One user's share of the transcription queue: what decides whose turn it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueueShare {
-    pub user_id: String,
-    /// Files waiting for a worker (`pending`, `retrying`).
-    pub waiting: u64,
-    /// Files a worker holds now.
-    pub running: u64,
-    /// The last time a worker heard from one of the user's files: when they were last served.
-    pub last_served: Option<DateTime<Utc>>,
-}
-
-/// The user whose turn it is: of those with waiting files, the one with the fewest files
-/// running, then the one served longest ago (never served first), then by id so replicas agree.
-/// This is round-robin between users whatever order their files were queued in: a user who
-/// queued 1,000 files gets one worker while another user's one file waits for the next.
-#[must_use]
-pub fn whose_turn(shares: &[QueueShare]) -> Option<&QueueShare> {
-    shares
-        .iter()
-        .filter(|share| share.waiting > 0)
-        .min_by(|a, b| {
-            a.running
-                .cmp(&b.running)
-                .then_with(|| a.last_served.cmp(&b.last_served))
-                .then_with(|| a.user_id.cmp(&b.user_id))
-        })
-}
+pub use scribevault_core::fairness::{QueueShare, whose_turn};
 
 /// The folder of a user's objects that transcription owns: the transcripts its workers store
 /// (`transcripts/<job>/<file>.{txt,md,segments.json}`).
@@ -391,44 +364,6 @@ pub struct CompletedTranscript {
 mod tests {
     use super::FileStatus::{Completed, Error, Failed, Pending, Retrying, Scheduled, Transcribing};
     use super::*;
-
-    fn share(
-        user: &str,
-        waiting: u64,
-        running: u64,
-        served_minutes_ago: Option<i64>,
-    ) -> QueueShare {
-        QueueShare {
-            user_id: user.to_owned(),
-            waiting,
-            running,
-            last_served: served_minutes_ago
-                .map(|minutes| Utc::now() - chrono::Duration::minutes(minutes)),
-        }
-    }
-
-    #[test]
-    fn the_turn_goes_to_the_user_with_fewest_running_then_served_longest_ago() {
-        // Alice queued 1,000 files and has one running; Bob's one file is next.
-        let shares = [
-            share("alice", 999, 1, Some(0)),
-            share("bob", 1, 0, Some(60)),
-        ];
-        assert_eq!(whose_turn(&shares).unwrap().user_id, "bob");
-        // Nobody running: the one served longest ago, and never served before anyone.
-        let shares = [
-            share("alice", 999, 0, Some(1)),
-            share("bob", 3, 0, Some(5)),
-            share("carol", 1, 0, None),
-        ];
-        assert_eq!(whose_turn(&shares).unwrap().user_id, "carol");
-        let shares = [share("alice", 999, 0, Some(1)), share("bob", 3, 0, Some(5))];
-        assert_eq!(whose_turn(&shares).unwrap().user_id, "bob");
-        // Users with nothing waiting never get the turn.
-        let shares = [share("alice", 0, 0, None), share("bob", 2, 2, Some(0))];
-        assert_eq!(whose_turn(&shares).unwrap().user_id, "bob");
-        assert!(whose_turn(&[share("alice", 0, 1, None)]).is_none());
-    }
 
     /// Spec §4, one row per transition: where it may start, where it ends.
     const TABLE: [(FileTransition, &[FileStatus], FileStatus); 13] = [

@@ -6,6 +6,7 @@ use chrono::Utc;
 use scribevault_bus::Event;
 use scribevault_bus::contract::TranscriptionComplete;
 use scribevault_core::UserId;
+use scribevault_core::fairness::goes_before;
 
 use crate::domain::{
     CANCELLED_BY_USER, ClaimRefusal, ClaimedFile, CompletedTranscript, FileStatus, FileTransition,
@@ -166,10 +167,7 @@ impl Transcriptions {
             return Ok(None);
         };
         let owner = shares.iter().find(|share| share.user_id == file.user_id);
-        // Equal standing keeps the queue's order: only a user strictly ahead takes the turn.
-        let ahead = owner.is_none_or(|owner| {
-            (turn.running, turn.last_served) < (owner.running, owner.last_served)
-        });
+        let ahead = owner.is_none_or(|owner| goes_before(turn, owner));
         if turn.user_id == file.user_id || !ahead {
             return Ok(None);
         }

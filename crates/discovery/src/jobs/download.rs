@@ -82,16 +82,37 @@ async fn try_run_job(
     let store = &discovery.store;
     let token = uuid::Uuid::new_v4().to_string();
     let now = Utc::now();
-    let Some(mut job) = store
-        .claim_download_job(
-            &work.user_id,
-            &work.job_id,
-            &token,
-            now,
-            now - discovery.downloads.stale_after,
-        )
+    let stale_before = now - discovery.downloads.stale_after;
+    // Messages are queued in the order jobs were started: when another user's turn comes
+    // first (fewer jobs running, served longer ago), their oldest pending job runs instead and
+    // this one is queued again, so one user's twenty jobs do not stand before everyone else's.
+    let named_is_pending = store
+        .download_job(&work.user_id, &work.job_id)
         .await?
-    else {
+        .is_some_and(|job| job.status == DownloadStatus::Pending);
+    let mut claimed = None;
+    if named_is_pending
+        && let Some((user_id, job_id)) = store.download_turn_before(&work.user_id).await?
+        && let Some(job) = store
+            .claim_download_job(&user_id, &job_id, &token, now, stale_before)
+            .await?
+    {
+        tracing::info!(
+            deferred = work.job_id,
+            claimed = job_id,
+            "another user's turn: their download job first, this one queued again"
+        );
+        discovery
+            .queue_download(&UserId::new(work.user_id.clone()), &work.job_id)
+            .await;
+        claimed = Some(job);
+    }
+    if claimed.is_none() {
+        claimed = store
+            .claim_download_job(&work.user_id, &work.job_id, &token, now, stale_before)
+            .await?;
+    }
+    let Some(mut job) = claimed else {
         tracing::debug!(
             job = work.job_id,
             "download job ended, running elsewhere or gone"

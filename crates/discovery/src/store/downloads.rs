@@ -7,8 +7,10 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
     ColumnTrait as _, Condition, DbErr, EntityTrait as _, PaginatorTrait as _, QueryFilter as _,
-    QueryOrder as _, Set, TransactionTrait as _,
+    QueryOrder as _, QuerySelect as _, Set, TransactionTrait as _,
 };
+
+use scribevault_core::fairness::{QueueShare, goes_before, whose_turn};
 
 use super::{DiscoveryStore, INSERT_CHUNK};
 use crate::download_job::{
@@ -241,6 +243,91 @@ impl DiscoveryStore {
             .into_iter()
             .map(video_from_row)
             .collect()
+    }
+
+    /// The oldest pending job of the user whose turn it is, when that user goes before
+    /// `owner` ([`goes_before`]): `(user, job)`. Jobs superseded by a retry do not wait.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn download_turn_before(
+        &self,
+        owner: &str,
+    ) -> Result<Option<(String, String)>, DbErr> {
+        let waiting = || {
+            Condition::all()
+                .add(download_job::Column::Status.eq(DownloadStatus::Pending.as_str()))
+                .add(download_job::Column::SupersededBy.is_null())
+        };
+        let mut users = download_job::Entity::find()
+            .select_only()
+            .column(download_job::Column::UserId)
+            .distinct()
+            .filter(waiting())
+            .into_tuple::<String>()
+            .all(&self.db)
+            .await?;
+        if !users.iter().any(|user| user != owner) {
+            return Ok(None);
+        }
+        users.push(owner.to_owned());
+        let rows = download_job::Entity::find()
+            .select_only()
+            .column(download_job::Column::UserId)
+            .column(download_job::Column::Status)
+            .column_as(Expr::col(download_job::Column::Id).count(), "jobs")
+            .column_as(Expr::col(download_job::Column::StartedAt).max(), "served")
+            .filter(download_job::Column::UserId.is_in(users))
+            .filter(download_job::Column::SupersededBy.is_null())
+            .group_by(download_job::Column::UserId)
+            .group_by(download_job::Column::Status)
+            .into_tuple::<(String, String, i64, Option<DateTime<Utc>>)>()
+            .all(&self.db)
+            .await?;
+        let mut shares: Vec<QueueShare> = Vec::new();
+        for (user_id, status, jobs, served) in rows {
+            let index = match shares.iter().position(|share| share.user_id == user_id) {
+                Some(index) => index,
+                None => {
+                    shares.push(QueueShare {
+                        user_id,
+                        waiting: 0,
+                        running: 0,
+                        last_served: None,
+                    });
+                    shares.len() - 1
+                }
+            };
+            let share = &mut shares[index];
+            let jobs = u64::try_from(jobs).unwrap_or(0);
+            if status == DownloadStatus::Pending.as_str() {
+                share.waiting += jobs;
+            } else if status == DownloadStatus::Processing.as_str() {
+                share.running += jobs;
+            }
+            share.last_served = Ord::max(share.last_served, served);
+        }
+        let Some(turn) = whose_turn(&shares) else {
+            return Ok(None);
+        };
+        let before = shares
+            .iter()
+            .find(|share| share.user_id == owner)
+            .is_none_or(|owner| goes_before(turn, owner));
+        if turn.user_id == owner || !before {
+            return Ok(None);
+        }
+        let job = download_job::Entity::find()
+            .select_only()
+            .column(download_job::Column::Id)
+            .filter(waiting())
+            .filter(download_job::Column::UserId.eq(turn.user_id.as_str()))
+            .order_by_asc(download_job::Column::CreatedAt)
+            .order_by_asc(download_job::Column::Id)
+            .into_tuple::<String>()
+            .one(&self.db)
+            .await?;
+        Ok(job.map(|job| (turn.user_id.clone(), job)))
     }
 
     /// Takes the job for a runner: a pending job, or a running one whose runner has been quiet

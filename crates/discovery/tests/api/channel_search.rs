@@ -375,7 +375,11 @@ async fn a_user_who_spent_their_daily_units_is_refused_and_others_are_not() {
     );
     // Cached answers cost no units and still come.
     assert_eq!(
-        app.search("@Bigger", 100, false).await.unwrap().videos.len(),
+        app.search("@Bigger", 100, false)
+            .await
+            .unwrap()
+            .videos
+            .len(),
         100
     );
     // Another user has their own units.

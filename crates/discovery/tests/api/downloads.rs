@@ -879,3 +879,73 @@ async fn a_user_at_the_cap_on_unfinished_download_jobs_is_refused_and_no_one_els
         .await
         .expect("cancelled");
 }
+
+#[tokio::test]
+async fn download_jobs_take_turns_between_users() {
+    let Some(setup) = setup(
+        "download_turns",
+        4,
+        &[("SCRIBEVAULT_DOWNLOAD_CONCURRENCY", "1")],
+    )
+    .await
+    else {
+        return;
+    };
+    let ids = setup.video_ids.clone();
+    // Alice's first video takes a few seconds, so every job is queued while it runs.
+    setup.media.add_slow_audio(
+        &ids[0],
+        sample("sample-01-welcome.mp3"),
+        8 * 1024,
+        Duration::from_millis(100),
+    );
+    for id in &ids[1..] {
+        setup.media.add_audio(id, sample("sample-01-welcome.mp3"));
+    }
+    let bob_source = add_source(&setup.app, "bob", "https://www.youtube.com/@downloads").await;
+    // One runner; Alice starts three jobs, then Bob one.
+    let mut alice_jobs = Vec::new();
+    for id in &ids[..3] {
+        alice_jobs.push(
+            create_job(
+                &setup.app,
+                "alice",
+                &setup.source.id,
+                std::slice::from_ref(id),
+                false,
+            )
+            .await
+            .unwrap()
+            .id,
+        );
+    }
+    let bob_job = create_job(&setup.app, "bob", &bob_source.id, &ids[3..], false)
+        .await
+        .unwrap()
+        .id;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    let (alice, bob) = loop {
+        let alice = jobs(&setup.app, "alice").await;
+        let bob = jobs(&setup.app, "bob").await;
+        if alice
+            .iter()
+            .chain(&bob)
+            .all(|job| job.status == "COMPLETED")
+            && alice.len() == 3
+        {
+            break (alice, bob);
+        }
+        assert!(Instant::now() < deadline, "{alice:?} {bob:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let mut started: Vec<(String, String)> = alice
+        .iter()
+        .chain(&bob)
+        .map(|job| (job.started_at.clone().unwrap(), job.id.clone()))
+        .collect();
+    started.sort();
+    let order: Vec<&str> = started.iter().map(|(_, id)| id.as_str()).collect();
+    // Alice's first job was running when Bob queued; his runs next, before her other two.
+    assert_eq!(order[0], alice_jobs[0], "{order:?}");
+    assert_eq!(order[1], bob_job, "{order:?}");
+}
