@@ -124,8 +124,8 @@ impl Transcriptions {
     /// Work messages are queued in the order files were submitted, so one user's 1,000 files
     /// would otherwise stand before everyone else's. With `take_turns` (workers set it), when
     /// the named file waits and it is another user's turn ([`whose_turn`]), that user's
-    /// longest-waiting file is claimed
-    /// instead and the named file is queued again for its own turn: every message still ends in
+    /// longest-waiting file is claimed instead and the named file is queued again for its own
+    /// turn: every message still ends in
     /// one claim, and the file whose message is consumed later finds its file done and is
     /// dropped, as a duplicate message always is.
     ///
