@@ -491,6 +491,57 @@ mod tests {
         assert_eq!(pdf.len(), 1000);
     }
 
+    #[tokio::test]
+    async fn ocr_of_a_whole_document_stops_at_its_deadline_and_kills_its_child() {
+        use std::os::unix::fs::PermissionsExt as _;
+        // A pdftoppm that never finishes a page (each page's own limit is far off).
+        let tools = tempfile::tempdir().unwrap();
+        let stuck = tools.path().join("pdftoppm");
+        std::fs::write(&stuck, "#!/bin/sh\nexec sleep 30\n").unwrap();
+        std::fs::set_permissions(&stuck, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let ocr = OcrTools {
+            pdftoppm: stuck.display().to_string(),
+            tesseract: "tesseract".into(),
+            page_timeout: Duration::from_secs(60),
+        };
+        let limits = PdfLimits {
+            max_bytes: 10 << 20,
+            max_pages: 10,
+            timeout: Duration::from_secs(30),
+            max_inflated_bytes: 64 << 20,
+            ocr_timeout: Duration::from_secs(1),
+        };
+        let converter = PdfConverter::new(limits, ocr, 1);
+        let scan = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pdf/scanned.pdf"),
+        )
+        .unwrap();
+        let mut pdf = converter.receive().await.unwrap();
+        pdf.write(&scan).await.unwrap();
+        let started = std::time::Instant::now();
+        let answer = converter.convert(&mut pdf, true).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+        match answer {
+            Err(PdfError::Ocr(OcrError::Failed(message))) => {
+                assert!(message.contains("longer than 1 s"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The child went with the request: no `sleep 30` of this test is left.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let left = std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
+            .filter(|cmdline| cmdline.starts_with(b"sleep\x0030"))
+            .count();
+        assert_eq!(left, 0, "the stuck pdftoppm outlived its request");
+    }
+
     /// A PDF of `pages` pages whose content streams each inflate to `inflated_mb` MiB of spaces.
     fn flate_bomb(pages: usize, inflated_mb: usize) -> Vec<u8> {
         use std::io::Write as _;
