@@ -15,6 +15,46 @@ pub struct QueueShare {
     pub last_served: Option<DateTime<Utc>>,
 }
 
+/// Where a group of a user's work stands, as a queue's store counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    Waiting,
+    Running,
+    /// Finished or set aside: it only says when the user was last served.
+    Other,
+}
+
+/// The shares of a store's grouped counts: `(user, standing, how many, last served)` rows, a
+/// user in as many rows as they have standings.
+#[must_use]
+pub fn shares_from(
+    rows: impl IntoIterator<Item = (String, Standing, u64, Option<DateTime<Utc>>)>,
+) -> Vec<QueueShare> {
+    let mut shares: Vec<QueueShare> = Vec::new();
+    for (user_id, standing, count, served) in rows {
+        let index = match shares.iter().position(|share| share.user_id == user_id) {
+            Some(index) => index,
+            None => {
+                shares.push(QueueShare {
+                    user_id,
+                    waiting: 0,
+                    running: 0,
+                    last_served: None,
+                });
+                shares.len() - 1
+            }
+        };
+        let share = &mut shares[index];
+        match standing {
+            Standing::Waiting => share.waiting += count,
+            Standing::Running => share.running += count,
+            Standing::Other => {}
+        }
+        share.last_served = Ord::max(share.last_served, served);
+    }
+    shares
+}
+
 /// The user whose turn it is: of those with waiting work, the one with the fewest running, then
 /// the one served longest ago (never served first), then by id so replicas agree. A user who
 /// queued 1,000 files gets one worker while another user's one file waits for the next.
@@ -55,6 +95,34 @@ mod tests {
             last_served: served_minutes_ago
                 .map(|minutes| Utc::now() - chrono::Duration::minutes(minutes)),
         }
+    }
+
+    #[test]
+    fn grouped_counts_add_up_per_user() {
+        let served = Some(Utc::now());
+        let shares = shares_from([
+            ("alice".to_owned(), Standing::Waiting, 3, None),
+            ("alice".to_owned(), Standing::Running, 1, served),
+            ("alice".to_owned(), Standing::Other, 7, None),
+            ("bob".to_owned(), Standing::Waiting, 1, None),
+        ]);
+        assert_eq!(
+            shares,
+            [
+                QueueShare {
+                    user_id: "alice".to_owned(),
+                    waiting: 3,
+                    running: 1,
+                    last_served: served,
+                },
+                QueueShare {
+                    user_id: "bob".to_owned(),
+                    waiting: 1,
+                    running: 0,
+                    last_served: None,
+                },
+            ]
+        );
     }
 
     #[test]

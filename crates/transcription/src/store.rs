@@ -3,6 +3,7 @@
 //! replicas and late workers cannot overwrite each other.
 
 use chrono::{DateTime, Utc};
+use scribevault_core::fairness::{Standing, shares_from};
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, Condition, DatabaseConnection, DbErr,
@@ -316,30 +317,18 @@ impl TranscriptionStore {
             .into_tuple::<(String, String, i64, Option<DateTime<Utc>>)>()
             .all(&self.db)
             .await?;
-        let mut shares: Vec<QueueShare> = Vec::new();
-        for (user_id, status, files, served) in rows {
-            let index = match shares.iter().position(|share| share.user_id == user_id) {
-                Some(index) => index,
-                None => {
-                    shares.push(QueueShare {
-                        user_id,
-                        waiting: 0,
-                        running: 0,
-                        last_served: None,
-                    });
-                    shares.len() - 1
-                }
-            };
-            let share = &mut shares[index];
-            let files = u64::try_from(files).unwrap_or(0);
-            if waiting.contains(&status.as_str()) {
-                share.waiting += files;
-            } else if status == FileStatus::Transcribing.as_str() {
-                share.running += files;
-            }
-            share.last_served = Ord::max(share.last_served, served);
-        }
-        Ok(shares)
+        Ok(shares_from(rows.into_iter().map(
+            |(user_id, status, files, served)| {
+                let standing = if waiting.contains(&status.as_str()) {
+                    Standing::Waiting
+                } else if status == FileStatus::Transcribing.as_str() {
+                    Standing::Running
+                } else {
+                    Standing::Other
+                };
+                (user_id, standing, u64::try_from(files).unwrap_or(0), served)
+            },
+        )))
     }
 
     /// The user's longest-waiting file, if any waits.

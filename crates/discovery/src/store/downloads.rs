@@ -10,7 +10,7 @@ use sea_orm::{
     QueryOrder as _, QuerySelect as _, Set, TransactionTrait as _,
 };
 
-use scribevault_core::fairness::{QueueShare, goes_before, whose_turn};
+use scribevault_core::fairness::{Standing, goes_before, shares_from, whose_turn};
 
 use super::{DiscoveryStore, INSERT_CHUNK};
 use crate::download_job::{
@@ -284,29 +284,16 @@ impl DiscoveryStore {
             .into_tuple::<(String, String, i64, Option<DateTime<Utc>>)>()
             .all(&self.db)
             .await?;
-        let mut shares: Vec<QueueShare> = Vec::new();
-        for (user_id, status, jobs, served) in rows {
-            let index = match shares.iter().position(|share| share.user_id == user_id) {
-                Some(index) => index,
-                None => {
-                    shares.push(QueueShare {
-                        user_id,
-                        waiting: 0,
-                        running: 0,
-                        last_served: None,
-                    });
-                    shares.len() - 1
-                }
-            };
-            let share = &mut shares[index];
-            let jobs = u64::try_from(jobs).unwrap_or(0);
-            if status == DownloadStatus::Pending.as_str() {
-                share.waiting += jobs;
+        let shares = shares_from(rows.into_iter().map(|(user_id, status, jobs, served)| {
+            let standing = if status == DownloadStatus::Pending.as_str() {
+                Standing::Waiting
             } else if status == DownloadStatus::Processing.as_str() {
-                share.running += jobs;
-            }
-            share.last_served = Ord::max(share.last_served, served);
-        }
+                Standing::Running
+            } else {
+                Standing::Other
+            };
+            (user_id, standing, u64::try_from(jobs).unwrap_or(0), served)
+        }));
         let Some(turn) = whose_turn(&shares) else {
             return Ok(None);
         };
