@@ -497,7 +497,15 @@ mod tests {
         // A pdftoppm that never finishes a page (each page's own limit is far off).
         let tools = tempfile::tempdir().unwrap();
         let stuck = tools.path().join("pdftoppm");
-        std::fs::write(&stuck, "#!/bin/sh\nexec sleep 30\n").unwrap();
+        let pid_file = tools.path().join("pid");
+        std::fs::write(
+            &stuck,
+            format!(
+                "#!/bin/sh\necho $$ > {}\nexec sleep 30\n",
+                pid_file.display()
+            ),
+        )
+        .unwrap();
         std::fs::set_permissions(&stuck, std::fs::Permissions::from_mode(0o755)).unwrap();
         let ocr = OcrTools {
             pdftoppm: stuck.display().to_string(),
@@ -531,15 +539,21 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        // The child went with the request: no `sleep 30` of this test is left.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let left = std::fs::read_dir("/proc")
-            .unwrap()
-            .filter_map(Result::ok)
-            .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-            .filter(|cmdline| cmdline.starts_with(b"sleep\x0030"))
-            .count();
-        assert_eq!(left, 0, "the stuck pdftoppm outlived its request");
+        // The child went with the request: its process (by pid, not by name, as other tests
+        // run `sleep 30` too) is gone.
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let proc_dir = Path::new("/proc").join(pid.trim());
+        let deadline = std::time::Instant::now() + Duration::from_secs(3);
+        while proc_dir.exists()
+            && std::fs::read_to_string(proc_dir.join("stat"))
+                .is_ok_and(|stat| !stat.contains(") Z "))
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the stuck pdftoppm outlived its request"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// A PDF of `pages` pages whose content streams each inflate to `inflated_mb` MiB of spaces.
