@@ -571,7 +571,10 @@ async function conversionAndSettingsSteps(page, titles) {
     await page.getByText('Grid', { exact: true }).click();
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('Your preferences have been updated.').first().waitFor({ timeout: 30_000 });
-    if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark') throw new Error('the page is not dark after saving');
+    // The notice can render a frame before the theme is applied: wait for it, not a snapshot.
+    await page
+      .waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 10_000 })
+      .catch(() => { throw new Error('the page is not dark after saving'); });
     await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
     await shot(page, 'desktop-dark-settings');
     await page.getByRole('navigation').getByRole('link', { name: 'Vault', exact: true }).click();
