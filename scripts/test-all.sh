@@ -28,6 +28,9 @@ scripts/install-media-tools.sh || { echo "cannot install ffmpeg and yt-dlp"; exi
 scripts/install-pdf-tools.sh || { echo "cannot install poppler-utils and tesseract"; exit 1; }
 SCRIBEVAULT_TEST_YTDLP="$(scripts/install-media-tools.sh --print-ytdlp)"
 export SCRIBEVAULT_TEST_YTDLP
+# whisper.cpp's Silero VAD model, built from the silero-vad wheel on PyPI (no torch).
+SCRIBEVAULT_TEST_VAD_MODEL="$(scripts/install-vad-model.sh)" || { echo "cannot install the Silero VAD model"; exit 1; }
+export SCRIBEVAULT_TEST_VAD_MODEL
 if ! cargo nextest --version >/dev/null 2>&1; then
   echo "==> installing cargo-nextest"
   cargo install cargo-nextest --locked --quiet
