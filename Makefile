@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/scribevault/target
 DATA_DIR ?= ./data
 
-.PHONY: help run model media-tools build frontend test lint fmt fuzz chaos load services services-stop validate-deploy clean
+.PHONY: help run model media-tools build frontend test lint fmt fuzz chaos load engine-bench services services-stop validate-deploy clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -73,6 +73,9 @@ validate-deploy: ## Validate k8s manifests and the Dockerfile offline
 
 load: ## Load figures on loopback (oha, 1,000 Socket.IO clients, upload storm) into bench/results/load-latest.json
 	bench/load/run.sh
+
+engine-bench: ## Our whisper engine's configurations against faster-whisper int8, and peak RSS on 3/10-hour MP3s (bench/engine.sh; ENGINE_ARGS=--quick for a smoke test)
+	bench/engine.sh $(ENGINE_ARGS)
 
 clean: ## Remove build output
 	cargo clean
