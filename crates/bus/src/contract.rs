@@ -90,12 +90,28 @@ pub struct LibraryIngest {
 
 /// One recognised stretch of speech, as the worker writes it to a transcript's
 /// `….segments.json` (a JSON array of these) and the library reads it back.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptSegment {
     pub start_ms: i64,
     pub end_ms: i64,
     pub text: String,
+    /// Each word's time, from whisper's token timestamps (absent in transcripts made before
+    /// they were kept, and in captions that carry none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<TranscriptWord>,
+}
+
+/// One word of a segment: where it is spoken and how sure whisper was of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptWord {
+    pub start_ms: i64,
+    pub end_ms: i64,
+    pub text: String,
+    /// Whisper's mean token probability for the word, 0 to 1.
+    #[serde(rename = "p")]
+    pub probability: f32,
 }
 
 impl WorkItem for LibraryIngest {

@@ -99,6 +99,7 @@ mod tests {
             start_ms: (start_s * 1000.0) as i64,
             end_ms: (end_s * 1000.0) as i64,
             text: text.to_owned(),
+            words: Vec::new(),
         }
     }
 

@@ -17,4 +17,4 @@ pub mod telemetry;
 
 pub use error_code::ErrorCode;
 pub use identity::UserId;
-pub use settings::{AuthMode, Settings, SettingsError};
+pub use settings::{AuthMode, Settings, SettingsError, VAD_MODEL_FILE};

@@ -47,6 +47,10 @@ default_model = "small"
 s3_part_size_bytes = 8388608
 database_max_connections = 10
 whisper_stall_seconds = 600
+max_audio_seconds = 43200
+vad = true
+whisper_window_seconds = 300
+whisper_no_context = false
 library_ingest_concurrency = 1
 export_link_seconds = 600
 youtube_daily_quota = 10000
@@ -73,6 +77,10 @@ cleanup_interval_seconds = 86400
 
 /// S3's smallest multipart part (every part but the last).
 const S3_MIN_PART_SIZE: u64 = 5 * 1024 * 1024;
+
+/// The Silero VAD model's file name in the model directory (`scripts/install-vad-model.sh`
+/// builds it from the `silero-vad` wheel).
+pub const VAD_MODEL_FILE: &str = "ggml-silero-v6.2.0.bin";
 
 /// A setting that cannot be used; the message names the environment key.
 #[derive(Debug, thiserror::Error)]
@@ -200,6 +208,21 @@ pub struct Settings {
     pub resend_ingests_within_seconds: u64,
     /// The spoken language Whisper is told to expect (`en`, `de`, …, or `auto` to detect it).
     pub whisper_language: String,
+    /// Audio longer than this is refused at upload and not transcribed (default 12 hours).
+    pub max_audio_seconds: u64,
+    /// Skip silence with Silero VAD before whisper (the model is
+    /// `ggml-silero-v6.2.0.bin` in the model directory unless `vad_model` says otherwise;
+    /// without it files are transcribed whole, with a warning).
+    pub vad: bool,
+    /// The ggml Silero VAD model; unset: `<model dir>/ggml-silero-v6.2.0.bin`.
+    #[serde(default)]
+    pub vad_model: Option<PathBuf>,
+    /// Long audio is transcribed in windows of at most this many seconds, cut at the quietest
+    /// moment near their end, so memory does not grow with the file (at least 30).
+    pub whisper_window_seconds: u32,
+    /// Decode each 30 s stretch without the previous text as prompt (stops repetition loops
+    /// from spreading, at a small accuracy cost).
+    pub whisper_no_context: bool,
     /// The model used when a request names none.
     pub default_model: String,
     /// Size of each part of an S3 multipart upload (at least 5 MiB, S3's minimum).
@@ -524,6 +547,18 @@ impl Settings {
                 "must be at least 1",
             ));
         }
+        if self.whisper_window_seconds < 30 {
+            return Err(invalid(
+                "SCRIBEVAULT_WHISPER_WINDOW_SECONDS",
+                "must be at least 30",
+            ));
+        }
+        if self.max_audio_seconds == 0 {
+            return Err(invalid(
+                "SCRIBEVAULT_MAX_AUDIO_SECONDS",
+                "must be at least 1",
+            ));
+        }
         if self.whisper_threads == 0 {
             return Err(invalid("SCRIBEVAULT_WHISPER_THREADS", "must be at least 1"));
         }
@@ -610,6 +645,14 @@ impl Settings {
                 self.data_dir.join("scribevault.db").display()
             )
         })
+    }
+
+    /// The Silero VAD model's path.
+    #[must_use]
+    pub fn effective_vad_model(&self) -> PathBuf {
+        self.vad_model
+            .clone()
+            .unwrap_or_else(|| self.effective_model_dir().join(VAD_MODEL_FILE))
     }
 
     /// Where Whisper models are looked up.

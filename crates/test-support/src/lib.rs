@@ -80,6 +80,31 @@ pub fn required_tool(available: bool, tool: &str, test_name: &str) -> bool {
     false
 }
 
+/// The Silero VAD model `scripts/install-vad-model.sh` builds (`make test` exports its path as
+/// `SCRIBEVAULT_TEST_VAD_MODEL`), or `None` after a loud message outside CI.
+///
+/// # Panics
+/// Under CI when the model is missing.
+#[must_use]
+pub fn vad_model(test_name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("SCRIBEVAULT_TEST_VAD_MODEL").map_or_else(
+        || {
+            let cache = std::env::var_os("XDG_CACHE_HOME").map_or_else(
+                || PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache"),
+                PathBuf::from,
+            );
+            cache.join("scribevault/models/ggml-silero-v6.2.0.bin")
+        },
+        PathBuf::from,
+    );
+    required_tool(
+        path.is_file(),
+        "the Silero VAD model (scripts/install-vad-model.sh)",
+        test_name,
+    )
+    .then_some(path)
+}
+
 /// The project's `shared/` folder (models and audio fixtures), beside the repository root.
 #[must_use]
 pub fn shared_dir() -> PathBuf {

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::time::Instant;
 
-use scribevault_transcription_worker::audio::{decode_mp3_to_mono, resample_to_whisper_rate};
-use scribevault_transcription_worker::engine::{ModelCache, transcribe};
+use scribevault_transcription_worker::audio::read_all;
+use scribevault_transcription_worker::engine::{DecodeOptions, ModelCache, transcribe};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -22,7 +22,7 @@ fn main() {
     let repeats: usize = args.get(1).and_then(|arg| arg.parse().ok()).unwrap_or(3);
     let shared = scribevault_test_support::shared_dir();
     let model_name = std::env::var("BENCH_MODEL").unwrap_or_else(|_| "ggml-tiny.en.bin".into());
-    let mp3 = std::fs::read(shared.join("audio/long-01-bread.mp3")).unwrap();
+    let mp3 = shared.join("audio/long-01-bread.mp3");
     ModelCache::install_logging();
 
     let mut decode_seconds = Vec::new();
@@ -30,9 +30,8 @@ fn main() {
     let mut audio_seconds = 0.0;
     for _ in 0..repeats {
         let started = Instant::now();
-        let audio = decode_mp3_to_mono(mp3.clone()).unwrap();
-        audio_seconds = audio.duration_seconds();
-        pcm = resample_to_whisper_rate(&audio).unwrap();
+        pcm = read_all(&mp3).unwrap();
+        audio_seconds = pcm.len() as f64 / 16_000.0;
         decode_seconds.push(started.elapsed().as_secs_f64());
     }
     let load_started = Instant::now();
@@ -48,8 +47,7 @@ fn main() {
         let segments = transcribe(
             &model,
             &pcm,
-            threads,
-            "en",
+            DecodeOptions::new(threads, "en"),
             Arc::new(AtomicU32::new(0)),
             Arc::new(AtomicBool::new(false)),
         )

@@ -16,6 +16,14 @@ pub struct WorkerConfig {
     pub concurrency: u32,
     /// The spoken language Whisper expects (`auto` detects it).
     pub language: String,
+    /// Decode each 30 s stretch without the previous text as prompt.
+    pub no_context: bool,
+    /// The Silero VAD model when silence is skipped; `None` transcribes everything.
+    pub vad_model: Option<PathBuf>,
+    /// The longest window transcribed at once, in seconds.
+    pub window_seconds: u32,
+    /// Longer audio is refused.
+    pub max_audio_seconds: u64,
     /// `host:port` of the transcription service.
     pub transcription_addr: String,
     /// A file whose progress has not moved for this long means whisper is stuck: the liveness
@@ -44,6 +52,10 @@ impl WorkerConfig {
             threads: settings.whisper_threads,
             concurrency: settings.whisper_concurrency,
             language: settings.whisper_language.clone(),
+            no_context: settings.whisper_no_context,
+            vad_model: settings.vad.then(|| settings.effective_vad_model()),
+            window_seconds: settings.whisper_window_seconds,
+            max_audio_seconds: settings.max_audio_seconds,
             transcription_addr,
             stall_after: Duration::from_secs(settings.whisper_stall_seconds),
         })

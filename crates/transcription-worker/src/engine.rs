@@ -6,10 +6,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
+use whisper_rs::{
+    FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState,
+};
 
 /// One recognised stretch of speech: the segment JSON's format is a contract with the library.
 pub use scribevault_bus::contract::TranscriptSegment as Segment;
+/// One word of a segment, with its time.
+pub use scribevault_bus::contract::TranscriptWord as Word;
 
 /// Why whisper did not produce a transcript.
 #[derive(Debug, thiserror::Error)]
@@ -73,77 +77,246 @@ impl ModelCache {
     }
 }
 
-/// Transcribes 16 kHz mono `pcm`. `progress` receives whisper's percentage; setting `abort`
-/// stops the computation within a fraction of a second.
+/// How whisper decodes, the same for every window of a file.
+#[derive(Debug, Clone)]
+pub struct DecodeOptions {
+    pub threads: u32,
+    /// The spoken language (`auto` detects it).
+    pub language: String,
+    /// Whether each 30 s decoder window starts without the previous one's text as prompt:
+    /// a repetition loop then cannot carry over (measured in `docs/performance.md`).
+    pub no_context: bool,
+}
+
+impl DecodeOptions {
+    /// Greedy decoding with `threads` threads in `language`.
+    #[must_use]
+    pub fn new(threads: u32, language: &str) -> Self {
+        Self {
+            threads,
+            language: language.to_owned(),
+            no_context: false,
+        }
+    }
+}
+
+/// Where whisper's 0–100 % through one window lands in the file's overall percentage, which
+/// only ever grows.
+#[derive(Debug, Clone)]
+pub struct ProgressSpan {
+    pub overall: Arc<AtomicU32>,
+    pub from: f64,
+    pub to: f64,
+}
+
+impl ProgressSpan {
+    /// Whisper's percentage is the file's (one window, or one call).
+    #[must_use]
+    pub fn whole(overall: Arc<AtomicU32>) -> Self {
+        Self {
+            overall,
+            from: 0.0,
+            to: 100.0,
+        }
+    }
+
+    fn report(&self, percent: i32) {
+        let share = f64::from(percent.clamp(0, 100)) / 100.0;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let overall = (self.from + (self.to - self.from) * share).clamp(0.0, 100.0) as u32;
+        self.overall.fetch_max(overall, Ordering::Relaxed);
+    }
+}
+
+/// One file's transcription: whisper's state (its buffers, tens of MB) is made once and used
+/// for every window of the file.
+pub struct Transcriber {
+    state: WhisperState,
+    end_of_text: i32,
+    options: DecodeOptions,
+}
+
+impl Transcriber {
+    /// A transcriber for `model`.
+    ///
+    /// # Errors
+    /// [`EngineError::Whisper`] when whisper cannot allocate its state.
+    pub fn new(model: &WhisperContext, options: DecodeOptions) -> Result<Self, EngineError> {
+        let state = model
+            .create_state()
+            .map_err(|e| EngineError::Whisper(e.to_string()))?;
+        Ok(Self {
+            state,
+            end_of_text: model.token_eot(),
+            options,
+        })
+    }
+
+    /// Transcribes 16 kHz mono `pcm`, with times relative to its first sample. `progress`
+    /// receives whisper's progress through `pcm`; setting `abort` stops the computation at
+    /// whisper's next check.
+    ///
+    /// # Errors
+    /// [`EngineError::Aborted`] or a whisper failure.
+    pub fn transcribe(
+        &mut self,
+        pcm: &[f32],
+        progress: ProgressSpan,
+        abort: Arc<AtomicBool>,
+    ) -> Result<Vec<Segment>, EngineError> {
+        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+        params.set_n_threads(i32::try_from(self.options.threads.max(1)).unwrap_or(1));
+        params.set_language(Some(&self.options.language));
+        params.set_no_context(self.options.no_context);
+        params.set_token_timestamps(true);
+        params.set_print_progress(false);
+        params.set_print_realtime(false);
+        params.set_print_timestamps(false);
+        params.set_print_special(false);
+        params.set_progress_callback_safe(move |value: i32| progress.report(value));
+        let abort_flag = abort.clone();
+        // whisper-rs 0.16's `set_abort_callback_safe` boxes the closure as `Box<dyn FnMut>` but
+        // calls it back as the closure's own type; handing it a `Box<dyn FnMut>` makes both the
+        // same type, so the callback reads our flag and not a misread pointer.
+        let abort_callback: Box<dyn FnMut() -> bool> =
+            Box::new(move || abort_flag.load(Ordering::Relaxed));
+        params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort_callback);
+        let outcome = self.state.full(params, pcm);
+        if abort.load(Ordering::Relaxed) {
+            return Err(EngineError::Aborted);
+        }
+        outcome.map_err(|e| EngineError::Whisper(e.to_string()))?;
+        let mut segments = Vec::new();
+        for segment in self.state.as_iter() {
+            let text = segment
+                .to_str_lossy()
+                .map_err(|e| EngineError::Whisper(e.to_string()))?
+                .trim()
+                .to_owned();
+            if text.is_empty() || text == "[BLANK_AUDIO]" {
+                continue;
+            }
+            // whisper.cpp counts in centiseconds.
+            let start_ms = segment.start_timestamp() * 10;
+            let end_ms = segment.end_timestamp() * 10;
+            let mut words = WordBuilder::new(start_ms, end_ms);
+            for index in 0..segment.n_tokens() {
+                let Some(token) = segment.get_token(index) else {
+                    continue;
+                };
+                if token.token_id() >= self.end_of_text {
+                    continue;
+                }
+                let data = token.token_data();
+                words.push(
+                    token.to_bytes().unwrap_or_default(),
+                    data.t0 * 10,
+                    data.t1 * 10,
+                    data.p,
+                );
+            }
+            segments.push(Segment {
+                start_ms,
+                end_ms,
+                text,
+                words: words.finish(),
+            });
+        }
+        Ok(segments)
+    }
+}
+
+/// Words from whisper's text tokens: a token starting with a space starts a word. Bytes are
+/// joined before decoding, since one character can span two tokens. Times stay inside the
+/// segment and never go backwards.
+struct WordBuilder {
+    segment_start: i64,
+    segment_end: i64,
+    words: Vec<Word>,
+    bytes: Vec<u8>,
+    start: i64,
+    end: i64,
+    probabilities: Vec<f32>,
+}
+
+impl WordBuilder {
+    fn new(segment_start: i64, segment_end: i64) -> Self {
+        Self {
+            segment_start,
+            segment_end,
+            words: Vec::new(),
+            bytes: Vec::new(),
+            start: segment_start,
+            end: segment_start,
+            probabilities: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, bytes: &[u8], start_ms: i64, end_ms: i64, probability: f32) {
+        if bytes.first() == Some(&b' ') && !self.bytes.is_empty() {
+            self.close();
+        }
+        let floor = self
+            .words
+            .last()
+            .map_or(self.segment_start, |word| word.end_ms);
+        let start_ms = start_ms.clamp(floor, self.segment_end.max(floor));
+        let end_ms = end_ms.clamp(start_ms, self.segment_end.max(start_ms));
+        if self.bytes.is_empty() {
+            self.start = start_ms;
+        }
+        self.end = end_ms.max(self.start);
+        self.bytes.extend_from_slice(bytes);
+        self.probabilities.push(probability);
+    }
+
+    fn close(&mut self) {
+        let text = String::from_utf8_lossy(&self.bytes).trim().to_owned();
+        if !text.is_empty() {
+            #[allow(clippy::cast_precision_loss)]
+            let probability =
+                self.probabilities.iter().sum::<f32>() / self.probabilities.len().max(1) as f32;
+            self.words.push(Word {
+                start_ms: self.start,
+                end_ms: self.end,
+                text,
+                probability,
+            });
+        }
+        self.bytes.clear();
+        self.probabilities.clear();
+    }
+
+    fn finish(mut self) -> Vec<Word> {
+        self.close();
+        self.words
+    }
+}
+
+/// Transcribes 16 kHz mono `pcm` in one go (short audio, tests and benchmarks; files go
+/// through the windowed pipeline).
 ///
 /// # Errors
 /// [`EngineError::Aborted`] or a whisper failure.
 pub fn transcribe(
     model: &WhisperContext,
     pcm: &[f32],
-    threads: u32,
-    language: &str,
+    options: DecodeOptions,
     progress: Arc<AtomicU32>,
     abort: Arc<AtomicBool>,
 ) -> Result<Vec<Segment>, EngineError> {
-    let mut state = model
-        .create_state()
-        .map_err(|e| EngineError::Whisper(e.to_string()))?;
-    let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-    params.set_n_threads(i32::try_from(threads.max(1)).unwrap_or(1));
-    params.set_language(Some(language));
-    params.set_print_progress(false);
-    params.set_print_realtime(false);
-    params.set_print_timestamps(false);
-    params.set_print_special(false);
-    params.set_progress_callback_safe(move |percent: i32| {
-        progress.store(
-            u32::try_from(percent.clamp(0, 100)).unwrap_or(0),
-            Ordering::Relaxed,
-        );
-    });
-    let abort_flag = abort.clone();
-    // whisper-rs 0.16's `set_abort_callback_safe` boxes the closure as `Box<dyn FnMut>` but
-    // calls it back as the closure's own type; handing it a `Box<dyn FnMut>` makes both the
-    // same type, so the callback reads our flag and not a misread pointer.
-    let abort_callback: Box<dyn FnMut() -> bool> =
-        Box::new(move || abort_flag.load(Ordering::Relaxed));
-    params.set_abort_callback_safe::<_, Box<dyn FnMut() -> bool>>(abort_callback);
-    let outcome = state.full(params, pcm);
-    if abort.load(Ordering::Relaxed) {
-        return Err(EngineError::Aborted);
-    }
-    outcome.map_err(|e| EngineError::Whisper(e.to_string()))?;
-    let mut segments = Vec::new();
-    for segment in state.as_iter() {
-        let text = segment
-            .to_str_lossy()
-            .map_err(|e| EngineError::Whisper(e.to_string()))?
-            .trim()
-            .to_owned();
-        if text.is_empty() || text == "[BLANK_AUDIO]" {
-            continue;
-        }
-        // whisper.cpp counts in centiseconds.
-        segments.push(Segment {
-            start_ms: segment.start_timestamp() * 10,
-            end_ms: segment.end_timestamp() * 10,
-            text,
-        });
-    }
-    Ok(segments)
+    Transcriber::new(model, options)?.transcribe(pcm, ProgressSpan::whole(progress), abort)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audio::{decode_mp3_to_mono, resample_to_whisper_rate};
 
     fn long_pcm() -> Vec<f32> {
-        let bytes =
-            std::fs::read(scribevault_test_support::shared_dir().join("audio/long-01-bread.mp3"))
-                .unwrap();
-        resample_to_whisper_rate(&decode_mp3_to_mono(bytes).unwrap()).unwrap()
+        crate::audio::read_all(
+            &scribevault_test_support::shared_dir().join("audio/long-01-bread.mp3"),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -159,8 +332,7 @@ mod tests {
         let whole = transcribe(
             &model,
             &pcm,
-            1,
-            "en",
+            DecodeOptions::new(1, "en"),
             Arc::new(AtomicU32::new(0)),
             Arc::new(AtomicBool::new(false)),
         );
@@ -176,7 +348,7 @@ mod tests {
             flag.store(true, Ordering::Relaxed);
             std::time::Instant::now()
         });
-        let result = transcribe(&model, &pcm, 1, "en", progress, abort);
+        let result = transcribe(&model, &pcm, DecodeOptions::new(1, "en"), progress, abort);
         let returned_at = std::time::Instant::now();
         let aborted_at = stopper.join().unwrap();
         assert!(matches!(result, Err(EngineError::Aborted)), "{result:?}");

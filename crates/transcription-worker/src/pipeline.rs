@@ -7,13 +7,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
 
-use scribevault_blob::{BlobStore, body_from_bytes, collect_body, owned_key};
+use futures::StreamExt as _;
+use scribevault_blob::{BlobKey, BlobStore, body_from_bytes, owned_key};
+use tokio::io::AsyncWriteExt as _;
 
-use crate::audio::{self, decode_mp3_to_mono, resample_to_whisper_rate};
 use crate::domain::{ClaimedFile, Transcript};
-use crate::engine::{EngineError, ModelCache, transcribe};
+use crate::engine::{EngineError, ModelCache};
 use crate::error::FileFailure;
 use crate::render;
+use crate::stitching::{AudioOptions, FileError, transcribe_in_windows};
 
 /// What the pipeline needs besides the file.
 #[derive(Clone)]
@@ -21,8 +23,7 @@ pub struct Pipeline {
     pub blobs: Arc<dyn BlobStore>,
     pub models: ModelCache,
     pub model_dir: PathBuf,
-    pub threads: u32,
-    pub language: String,
+    pub audio: AudioOptions,
 }
 
 /// Runs `work` on a blocking thread inside the caller's span.
@@ -56,8 +57,27 @@ fn safe_name(file_id: &str) -> String {
 }
 
 impl Pipeline {
-    /// Download, decode, resample, transcribe, store. Stops between stages (and inside whisper)
-    /// once `abort` is set.
+    /// Copies the MP3 at `key` into an unnamed temporary file (gone when dropped, even after a
+    /// crash), so decoding reads it from disk instead of holding hundreds of MB of a long file.
+    async fn download(&self, key: &BlobKey) -> Result<std::fs::File, FileFailure> {
+        let unreadable = |e: &dyn std::fmt::Display| {
+            FileFailure::transient(format!("The MP3 could not be read: {e}"))
+        };
+        let mut body = self.blobs.get(key).await.map_err(|e| unreadable(&e))?;
+        let file = blocking(tempfile::tempfile)
+            .await?
+            .map_err(|e| unreadable(&e))?;
+        let mut file = tokio::fs::File::from_std(file);
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| unreadable(&e))?;
+            file.write_all(&chunk).await.map_err(|e| unreadable(&e))?;
+        }
+        file.flush().await.map_err(|e| unreadable(&e))?;
+        Ok(file.into_std().await)
+    }
+
+    /// Download, decode, transcribe window by window, store. Stops between windows (and inside
+    /// whisper) once `abort` is set.
     ///
     /// # Errors
     /// The file could not be transcribed, or was stopped.
@@ -68,52 +88,47 @@ impl Pipeline {
         abort: Arc<AtomicBool>,
     ) -> Result<Transcript, FileFailure> {
         let started = Instant::now();
-        let stopped = || abort.load(Ordering::Relaxed);
         let key = owned_key(file.user.as_str(), &file.mp3_path).map_err(FileFailure::permanent)?;
-        let unreadable = |e: &dyn std::fmt::Display| {
-            FileFailure::transient(format!("The MP3 could not be read: {e}"))
-        };
-        let body = self.blobs.get(&key).await.map_err(|e| unreadable(&e))?;
-        let mp3 = collect_body(body).await.map_err(|e| unreadable(&e))?;
-
         let model_path = self.model_dir.join(format!("ggml-{}.bin", file.model));
         let models = self.models.clone();
-        let prepared = blocking(move || {
-            let audio = decode_mp3_to_mono(mp3)?;
-            let duration = audio.duration_seconds();
-            let pcm = resample_to_whisper_rate(&audio)?;
-            Ok::<_, audio::AudioError>((pcm, duration))
-        });
-        let model = blocking(move || models.get(&model_path));
-        let (prepared, model) = tokio::join!(prepared, model);
-        let (pcm, duration_seconds) = prepared?.map_err(FileFailure::permanent)?;
+        let (audio, model) = tokio::join!(
+            self.download(&key),
+            blocking(move || models.get(&model_path))
+        );
+        let audio = audio?;
         let model = model?.map_err(FileFailure::permanent)?;
-        if stopped() {
+        if abort.load(Ordering::Relaxed) {
             return Err(FileFailure::Stopped);
         }
 
-        let threads = self.threads;
-        let language = self.language.clone();
+        let options = self.audio.clone();
         let whisper_abort = abort.clone();
-        let whisper_started = Instant::now();
-        let segments =
-            blocking(move || transcribe(&model, &pcm, threads, &language, progress, whisper_abort))
-                .await?;
-        // bench/measure.py reads this to set the pipeline's cost against whisper's, same run.
-        tracing::info!(
-            whisper_ms = u64::try_from(whisper_started.elapsed().as_millis()).unwrap_or(u64::MAX),
-            audio_seconds = duration_seconds,
-            "whisper finished"
-        );
-        let segments = match segments {
-            Ok(segments) => segments,
-            Err(EngineError::Aborted) => {
+        let result = blocking(move || {
+            transcribe_in_windows(audio, &model, &options, &progress, &whisper_abort)
+        })
+        .await?;
+        let transcript = match result {
+            Ok(transcript) => transcript,
+            Err(FileError::Engine(EngineError::Aborted)) => {
                 tracing::info!("transcription stopped");
                 return Err(FileFailure::Stopped);
             }
-            Err(error @ EngineError::Model(..)) => return Err(FileFailure::permanent(error)),
-            Err(error) => return Err(FileFailure::transient(error)),
+            Err(FileError::Engine(error @ EngineError::Whisper(_))) => {
+                return Err(FileFailure::transient(error));
+            }
+            Err(error) => return Err(FileFailure::permanent(error)),
         };
+        // bench/measure.py reads this to set the pipeline's cost against whisper's, same run.
+        tracing::info!(
+            whisper_ms = u64::try_from(transcript.whisper_time.as_millis()).unwrap_or(u64::MAX),
+            vad_ms = u64::try_from(transcript.vad_time.as_millis()).unwrap_or(u64::MAX),
+            audio_seconds = transcript.audio_seconds,
+            speech_seconds = transcript.speech_seconds,
+            windows = transcript.window_starts_ms.len(),
+            "whisper finished"
+        );
+        let duration_seconds = transcript.audio_seconds;
+        let segments = transcript.segments;
 
         let text = render::plain_text(&segments);
         let markdown = render::markdown(&file.title, &segments);

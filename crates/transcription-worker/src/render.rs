@@ -51,6 +51,7 @@ mod tests {
             start_ms,
             end_ms,
             text: text.into(),
+            words: Vec::new(),
         }
     }
 

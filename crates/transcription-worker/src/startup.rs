@@ -8,11 +8,12 @@ use scribevault_bus::{EventBus, WorkQueue, run_work_consumer};
 
 use crate::client::FileStateClient;
 use crate::config::WorkerConfig;
-use crate::engine::ModelCache;
+use crate::engine::{DecodeOptions, ModelCache};
 use crate::jobs::stop_orders::{self, RunningFiles};
 use crate::jobs::transcribe::TranscribeHandler;
 use crate::liveness::Liveness;
 use crate::pipeline::Pipeline;
+use crate::stitching::AudioOptions;
 
 /// The transcription-worker target.
 pub struct TranscriptionWorker {
@@ -33,12 +34,28 @@ impl TranscriptionWorker {
         blobs: Arc<dyn BlobStore>,
     ) -> Self {
         ModelCache::install_logging();
+        let vad_model = config.vad_model.clone().filter(|path| {
+            let found = path.is_file();
+            if !found {
+                tracing::warn!(
+                    path = %path.display(),
+                    "no Silero VAD model: silence will be transcribed too (run scripts/install-vad-model.sh, or set SCRIBEVAULT_VAD=false)"
+                );
+            }
+            found
+        });
+        let mut decode = DecodeOptions::new(config.threads, &config.language);
+        decode.no_context = config.no_context;
         let pipeline = Pipeline {
             blobs,
             models: ModelCache::default(),
             model_dir: config.model_dir.clone(),
-            threads: config.threads,
-            language: config.language.clone(),
+            audio: AudioOptions {
+                decode,
+                vad_model,
+                window_seconds: config.window_seconds,
+                max_audio_seconds: config.max_audio_seconds,
+            },
         };
         Self {
             liveness: Liveness::new(config.stall_after),

@@ -73,11 +73,13 @@ mod tests {
                 start_ms: 0,
                 end_ms: 2500,
                 text: " Hello there. ".into(),
+                words: Vec::new(),
             },
             Segment {
                 start_ms: 3_723_040,
                 end_ms: 3_725_000,
                 text: "a <b> & c --> d".into(),
+                words: Vec::new(),
             },
         ]
     }

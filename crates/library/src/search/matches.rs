@@ -55,6 +55,7 @@ mod tests {
             start_ms,
             end_ms: start_ms + 1000,
             text: text.to_owned(),
+            words: Vec::new(),
         }
     }
 
