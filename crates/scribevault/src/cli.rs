@@ -89,6 +89,20 @@ pub enum ModelCommand {
         #[command(flatten)]
         source: crate::model_fetch::Source,
     },
+    /// Write a quantised copy of an f16/f32 model: q8_0 (int8 dot products, about 1.6x faster
+    /// on CPU with the same accuracy) or q5_0 (smaller, for small and larger models).
+    ///
+    /// Example: `scribevault model quantize ggml-small.bin ggml-small-q8_0.bin q8_0`, then use
+    /// the model name `small-q8_0`.
+    Quantize {
+        /// The f16 or f32 ggml model.
+        input: std::path::PathBuf,
+        /// Where to write the quantised model (written beside it, then renamed).
+        output: std::path::PathBuf,
+        /// q8_0 or q5_0.
+        #[arg(default_value = "q8_0")]
+        kind: scribevault_ggml::QuantType,
+    },
 }
 
 impl Target {

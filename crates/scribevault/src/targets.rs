@@ -441,6 +441,29 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
                 .await
                 .map(|_| ())
         }
+        Target::Model(ModelCommand::Quantize {
+            input,
+            output,
+            kind,
+        }) => {
+            let started = std::time::Instant::now();
+            let report = tokio::task::spawn_blocking(move || {
+                scribevault_ggml::quantize_model(&input, &output, kind)
+                    .map(|report| (report, output))
+            })
+            .await??;
+            let (report, output) = report;
+            println!(
+                "{}: {} of {} tensors quantised to {kind}, {} MB -> {} MB in {:.1} s",
+                output.display(),
+                report.quantised,
+                report.tensors,
+                report.bytes_in / 1_000_000,
+                report.bytes_out / 1_000_000,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
         Target::Gateway => {
             warn_without_shared_bus(&settings, "gateway");
             let backends = Backends::new(settings.clone());
