@@ -606,6 +606,7 @@ main() {
         check "secrets prod + keda" secrets prod-keda
     fi
 
+    check "whisper.cpp compiled for a named CPU baseline in deploy/Dockerfile" cpu_baseline
     check "hadolint --failure-threshold warning deploy/Dockerfile" \
         hadolint --no-color --failure-threshold warning "${ROOT}/deploy/Dockerfile"
     check "compose-spec schema deploy/docker-compose.yml" \
@@ -619,6 +620,31 @@ main() {
         exit 1
     fi
     echo "validate-deploy: all checks passed"
+}
+
+# The image must not be -march=native (SIGILL on older CPUs) nor lose its SIMD to
+# SOURCE_DATE_EPOCH: every cargo step of the builder runs under deploy/ggml-cpu-flags.sh, whose
+# baselines name their instruction sets.
+cpu_baseline() {
+    python3 - "${ROOT}/deploy/Dockerfile" <<'PY' || return 1
+import re, sys
+text = open(sys.argv[1]).read().replace("\\\n", " ")
+runs = [line for line in text.splitlines() if line.startswith("RUN") and "cargo" in line
+        and ("chef cook" in line or "cargo build" in line)]
+bad = [line for line in runs if 'env $(ggml-cpu-flags "${CPU_BASELINE}")' not in line]
+if len(runs) < 2 or bad:
+    sys.exit(f"cargo steps without the CPU baseline flags: {bad or 'none found'}")
+if not re.search(r"^ARG CPU_BASELINE=x86-64-v3$", text, re.M):
+    sys.exit("no ARG CPU_BASELINE=x86-64-v3 default")
+PY
+    local v3 v2
+    v3="$("${ROOT}/deploy/ggml-cpu-flags.sh" x86-64-v3)"
+    v2="$("${ROOT}/deploy/ggml-cpu-flags.sh" x86-64-v2)"
+    [[ "${v3}" == *"GGML_NATIVE=OFF"* && "${v3}" == *"GGML_AVX2=ON"* && "${v3}" == *"GGML_F16C=ON"* ]] \
+        || { echo "x86-64-v3 flags: ${v3}"; return 1; }
+    [[ "${v2}" == *"GGML_NATIVE=OFF"* && "${v2}" == *"GGML_AVX=OFF"* && "${v2}" == *"GGML_SSE42=ON"* ]] \
+        || { echo "x86-64-v2 flags: ${v2}"; return 1; }
+    ! "${ROOT}/deploy/ggml-cpu-flags.sh" x86-64-v9 >/dev/null 2>&1
 }
 
 main "$@"

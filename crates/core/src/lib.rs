@@ -8,6 +8,7 @@
 pub mod child_limits;
 pub mod error_code;
 pub mod fairness;
+pub mod human;
 pub mod identity;
 pub mod key_file;
 pub mod local_time;

@@ -431,6 +431,10 @@ fn service_named(name: &str) -> Option<&'static ServiceTarget> {
 /// Runs `target` until SIGINT/SIGTERM or until a part of it fails.
 pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     install_service_key(&settings, &target)?;
+    if matches!(target, Target::All | Target::TranscriptionWorker) {
+        // Before whisper.cpp runs a single instruction this CPU may not have.
+        scribevault_transcription_worker::cpu::check()?;
+    }
     let settings = Arc::new(settings);
     let shutdown = Shutdown::listen();
     match target {

@@ -7,6 +7,8 @@ use scribevault_core::{Settings, SettingsError};
 pub struct StorageConfig {
     /// Largest upload accepted, in bytes.
     pub max_upload_bytes: u64,
+    /// Longest audio accepted, in seconds.
+    pub max_audio_seconds: u64,
     /// How often old MP3s are swept for users with automatic clean-up on.
     pub cleanup_interval: std::time::Duration,
 }
@@ -29,6 +31,7 @@ impl TryFrom<&Settings> for StorageConfig {
         }
         Ok(Self {
             max_upload_bytes: settings.max_upload_bytes,
+            max_audio_seconds: settings.max_audio_seconds,
             cleanup_interval: std::time::Duration::from_secs(settings.cleanup_interval_seconds),
         })
     }

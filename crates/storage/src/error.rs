@@ -21,6 +21,12 @@ pub enum StorageError {
         /// The limit in MB.
         limit_mb: u64,
     },
+    /// The audio plays longer than `SCRIBEVAULT_MAX_AUDIO_SECONDS`.
+    #[error("The audio is longer than the limit of {limit}")]
+    TooLong {
+        /// The limit, as people write it (`12 h`).
+        limit: String,
+    },
     /// Storing the upload would take the user past their quota.
     #[error("Storage limit reached: {limit} allowed, {used} used")]
     QuotaExceeded {
@@ -56,7 +62,7 @@ impl ServiceError for StorageError {
             | Self::InvalidPath(_)
             | Self::BadRequest(_)
             | Self::Interrupted => ErrorCode::BadRequest,
-            Self::TooLarge { .. } => ErrorCode::PayloadTooLarge,
+            Self::TooLarge { .. } | Self::TooLong { .. } => ErrorCode::PayloadTooLarge,
             Self::QuotaExceeded { .. } => ErrorCode::InsufficientStorage,
             Self::NotFound => ErrorCode::NotFound,
             Self::Blob(_) => ErrorCode::Unavailable,

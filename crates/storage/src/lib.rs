@@ -7,6 +7,7 @@
 //! (see [`scribevault_blob::owned_key`]). It must not interpret what it stores: transcripts and
 //! Vault items belong to their services.
 
+mod audio_length;
 mod config;
 mod domain;
 mod entity;

@@ -10,8 +10,10 @@ use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_folder, owned_key
 /// Where the conversion service keeps a user's converted files; they count against the quota.
 const CONVERTED_ROOT: &str = "converted/";
 use scribevault_core::UserId;
+use scribevault_core::human::human_duration;
 use sha2::Digest as _;
 
+use crate::audio_length::AudioLength;
 use crate::domain::{
     DeletedUserData, Mp3Upload, RegisteredMp3, StoragePolicy, StoredMp3, UNTITLED, UPLOADS_ROOT,
     human_size,
@@ -26,6 +28,7 @@ pub struct Storage {
     store: StorageStore,
     blobs: Arc<dyn BlobStore>,
     max_upload_bytes: u64,
+    max_audio_seconds: u64,
 }
 
 fn invalid_path(error: BlobError) -> StorageError {
@@ -40,7 +43,15 @@ impl Storage {
             store,
             blobs,
             max_upload_bytes,
+            max_audio_seconds: u64::MAX / 1_000,
         }
+    }
+
+    /// Refuses uploads whose audio plays longer than `seconds`.
+    #[must_use]
+    pub fn with_max_audio_seconds(mut self, seconds: u64) -> Self {
+        self.max_audio_seconds = seconds;
+        self
     }
 
     /// Streams an upload into the blob store. Nothing is kept when the body is not MP3, is too
@@ -87,7 +98,36 @@ impl Storage {
                 .map_err(|()| std::io::Error::other("upload refused"))?;
             Ok(chunk)
         }));
+        // The audio's length is walked as it goes by, and the upload stops at the limit.
+        let length = Arc::new(AudioLength::start(self.max_audio_seconds));
+        let limit = human_duration(self.max_audio_seconds);
+        let (counter, refusals, limit_text) = (length.clone(), inspection.clone(), limit.clone());
+        let checked: ByteStream = Box::pin(checked.then(move |item| {
+            let (counter, refusals, limit) =
+                (counter.clone(), refusals.clone(), limit_text.clone());
+            async move {
+                let chunk = item?;
+                if !counter.feed(&chunk).await {
+                    lock(&refusals)
+                        .refused
+                        .get_or_insert(StorageError::TooLong { limit });
+                    return Err(std::io::Error::other("upload refused"));
+                }
+                Ok(chunk)
+            }
+        }));
         let stored = self.blobs.put(&key, checked).await;
+        let measured = match Arc::try_unwrap(length) {
+            Ok(length) => length.finish().await,
+            Err(_) => None,
+        };
+        #[allow(clippy::cast_precision_loss)]
+        let too_long = measured.is_some_and(|seconds| seconds > self.max_audio_seconds as f64);
+        if stored.is_ok() && too_long {
+            // The counter lagged the last chunks: the whole file was stored, and goes again.
+            self.delete_quietly(&key).await;
+            return Err(StorageError::TooLong { limit });
+        }
         let verdict = lock(&inspection).refused.take();
         let size = match (stored, verdict) {
             (_, Some(refused)) => return Err(refused),
@@ -144,7 +184,7 @@ impl Storage {
                 manual,
                 title: title.clone(),
                 channel_title: upload.channel_title,
-                duration_seconds: upload.duration_seconds,
+                duration_seconds: upload.duration_seconds.or(measured),
                 published_at: upload.published_at,
                 path: path.clone(),
                 size,

@@ -31,7 +31,8 @@ impl StorageServer {
     ) -> Result<Self, StorageError> {
         let store = StorageStore::open(db).await?;
         Ok(Self {
-            storage: Storage::new(store, blobs, config.max_upload_bytes),
+            storage: Storage::new(store, blobs, config.max_upload_bytes)
+                .with_max_audio_seconds(config.max_audio_seconds),
             cleanup_interval: config.cleanup_interval,
         })
     }

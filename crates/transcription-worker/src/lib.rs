@@ -16,6 +16,7 @@
 pub mod audio;
 mod client;
 mod config;
+pub mod cpu;
 mod domain;
 pub mod engine;
 mod error;

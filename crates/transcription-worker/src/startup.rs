@@ -34,6 +34,12 @@ impl TranscriptionWorker {
         blobs: Arc<dyn BlobStore>,
     ) -> Self {
         ModelCache::install_logging();
+        tracing::info!(
+            compiled_for = crate::cpu::COMPILED_FOR,
+            vad = config.vad_model.is_some(),
+            window_seconds = config.window_seconds,
+            "whisper.cpp ready"
+        );
         let vad_model = config.vad_model.clone().filter(|path| {
             let found = path.is_file();
             if !found {

@@ -53,19 +53,8 @@ pub enum FileError {
     #[error(transparent)]
     Engine(#[from] EngineError),
     /// Longer than `SCRIBEVAULT_MAX_AUDIO_SECONDS`.
-    #[error("The audio is longer than the limit of {}", crate::stitching::hours_and_minutes(*.limit_seconds))]
+    #[error("The audio is longer than the limit of {}", scribevault_core::human::human_duration(*.limit_seconds))]
     TooLong { limit_seconds: u64 },
-}
-
-/// `12 h`, `1 h 30 min`, `45 min`.
-#[must_use]
-pub fn hours_and_minutes(seconds: u64) -> String {
-    let (hours, minutes) = (seconds / 3600, seconds % 3600 / 60);
-    match (hours, minutes) {
-        (0, minutes) => format!("{minutes} min"),
-        (hours, 0) => format!("{hours} h"),
-        (hours, minutes) => format!("{hours} h {minutes} min"),
-    }
 }
 
 /// Where in a window the cut is looked for: the last quarter, at most 15 s.
@@ -182,13 +171,6 @@ fn on_file_clock(mut segment: Segment, window: &Window, layout: Option<&SpeechLa
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn limits_read_as_people_write_them() {
-        assert_eq!(hours_and_minutes(43_200), "12 h");
-        assert_eq!(hours_and_minutes(5_400), "1 h 30 min");
-        assert_eq!(hours_and_minutes(2_700), "45 min");
-    }
 
     #[test]
     fn the_search_region_is_a_quarter_of_the_window_up_to_15_s() {

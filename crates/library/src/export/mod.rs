@@ -4,7 +4,7 @@ mod archive;
 mod link;
 mod subtitles;
 
-use crate::domain::LibraryItem;
+use crate::domain::{LibraryItem, Segment};
 use crate::store::ItemText;
 
 pub use archive::write_zip;
@@ -215,17 +215,57 @@ pub fn render(text: &ItemText, format: ExportFormat) -> Result<Vec<u8>, String> 
                 "tags": item.tags,
                 "duration": item.duration_seconds,
                 "content": text.content,
-                "segments": text.segments.iter().map(|segment| serde_json::json!({
-                    "start": segment.start_ms as f64 / 1000.0,
-                    "end": segment.end_ms as f64 / 1000.0,
-                    "text": segment.text,
-                })).collect::<Vec<_>>(),
+                "segments": text.segments.iter().map(ExportedSegment::from).collect::<Vec<_>>(),
             });
             serde_json::to_vec_pretty(&value).unwrap_or_default()
         }
         ExportFormat::Srt => srt(&text.segments).into_bytes(),
         ExportFormat::Vtt => vtt(&text.segments).into_bytes(),
     })
+}
+
+/// A segment in the JSON export: times in seconds, and each word's time when the transcript
+/// has them (for players that highlight or seek by word).
+#[derive(serde::Serialize)]
+struct ExportedSegment<'a> {
+    start: f64,
+    end: f64,
+    text: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    words: Vec<ExportedWord<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct ExportedWord<'a> {
+    start: f64,
+    end: f64,
+    word: &'a str,
+    probability: f32,
+}
+
+#[allow(clippy::cast_precision_loss)] // milliseconds of audio, far below 2^52
+fn seconds(ms: i64) -> f64 {
+    ms as f64 / 1000.0
+}
+
+impl<'a> From<&'a Segment> for ExportedSegment<'a> {
+    fn from(segment: &'a Segment) -> Self {
+        Self {
+            start: seconds(segment.start_ms),
+            end: seconds(segment.end_ms),
+            text: &segment.text,
+            words: segment
+                .words
+                .iter()
+                .map(|word| ExportedWord {
+                    start: seconds(word.start_ms),
+                    end: seconds(word.end_ms),
+                    word: &word.text,
+                    probability: word.probability,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The file name of one item exported as `format`.
@@ -253,6 +293,46 @@ mod tests {
             ]),
             ["a.md", "A (2).md", "a (3).md", "b.md"]
         );
+    }
+
+    #[test]
+    fn json_segments_carry_their_word_times_in_seconds() {
+        let segment = Segment {
+            start_ms: 1_500,
+            end_ms: 3_000,
+            text: "Good bread".into(),
+            words: vec![
+                scribevault_bus::contract::TranscriptWord {
+                    start_ms: 1_500,
+                    end_ms: 2_000,
+                    text: "Good".into(),
+                    probability: 0.5,
+                },
+                scribevault_bus::contract::TranscriptWord {
+                    start_ms: 2_100,
+                    end_ms: 3_000,
+                    text: "bread".into(),
+                    probability: 0.25,
+                },
+            ],
+        };
+        let json = serde_json::to_value(ExportedSegment::from(&segment)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "start": 1.5, "end": 3.0, "text": "Good bread",
+                "words": [
+                    {"start": 1.5, "end": 2.0, "word": "Good", "probability": 0.5},
+                    {"start": 2.1, "end": 3.0, "word": "bread", "probability": 0.25},
+                ],
+            })
+        );
+        let without = Segment {
+            words: Vec::new(),
+            ..segment
+        };
+        let json = serde_json::to_value(ExportedSegment::from(&without)).unwrap();
+        assert!(json.get("words").is_none(), "{json}");
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(StorageConfig {
         max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
         cleanup_interval: std::time::Duration::from_secs(86_400),
+        max_audio_seconds: 12 * 3600,
     })
     .await
 }
@@ -61,6 +62,7 @@ pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
             StorageConfig {
                 max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
                 cleanup_interval: std::time::Duration::from_secs(86_400),
+                max_audio_seconds: 12 * 3600,
             },
         )
         .await,

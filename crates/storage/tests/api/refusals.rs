@@ -4,7 +4,8 @@ use scribevault_storage::StorageConfig;
 use tonic::Code;
 
 use crate::helpers::{
-    audio, chunk_part, metadata, metadata_part, spawn_app, spawn_app_with, upload_parts,
+    DEFAULT_MAX_UPLOAD_BYTES, audio, chunk_part, metadata, metadata_part, spawn_app,
+    spawn_app_with, upload_parts,
 };
 
 /// What the SPA shows for a file that is not MP3 (spec §5).
@@ -51,6 +52,7 @@ async fn an_upload_over_the_limit_is_refused_and_leaves_nothing() {
     let app = spawn_app_with(StorageConfig {
         max_upload_bytes: file.len() as u64 - 1,
         cleanup_interval: std::time::Duration::from_secs(86_400),
+        max_audio_seconds: 12 * 3600,
     })
     .await;
 
@@ -72,11 +74,47 @@ async fn an_upload_over_the_limit_is_refused_and_leaves_nothing() {
 }
 
 #[tokio::test]
+async fn audio_longer_than_the_limit_is_refused_and_leaves_nothing() {
+    // long-01-bread plays 77 s; the limit is a minute.
+    let file = audio("long-01-bread.mp3");
+    let app = spawn_app_with(StorageConfig {
+        max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
+        cleanup_interval: std::time::Duration::from_secs(86_400),
+        max_audio_seconds: 60,
+    })
+    .await;
+
+    let refused = app
+        .upload("alice", metadata("vid-long", "Too long"), &file)
+        .await
+        .expect_err("77 s of audio over a 60 s limit");
+    assert_eq!(refused.code(), Code::OutOfRange, "{refused:?}");
+    assert_eq!(
+        refused.message(),
+        "The audio is longer than the limit of 1 min"
+    );
+    assert!(app.blob_files().is_empty(), "{:?}", app.blob_files());
+    assert!(!app.mp3_status("alice", &["vid-long"]).await["vid-long"].has_mp3);
+
+    // Under the limit, the same file goes through, its length measured on the way.
+    let app = spawn_app_with(StorageConfig {
+        max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
+        cleanup_interval: std::time::Duration::from_secs(86_400),
+        max_audio_seconds: 78,
+    })
+    .await;
+    app.upload("alice", metadata("vid-fits", "Fits"), &file)
+        .await
+        .expect("77 s fits in 78 s");
+}
+
+#[tokio::test]
 async fn an_upload_of_exactly_the_limit_is_accepted() {
     let file = audio("sample-01-welcome.mp3");
     let app = spawn_app_with(StorageConfig {
         max_upload_bytes: file.len() as u64,
         cleanup_interval: std::time::Duration::from_secs(86_400),
+        max_audio_seconds: 12 * 3600,
     })
     .await;
 
