@@ -46,6 +46,8 @@ CONFIGS = [
     ("llamafile-f16-t2", "llamafile", "f16", 2, None, False),
     ("llamafile-q8_0-t2", "llamafile", "q8_0", 2, None, False),
     ("llamafile-q5_0-t2", "llamafile", "q5_0", 2, None, False),
+    ("portable-f16-t2", "portable", "f16", 2, None, False),
+    ("portable-q8_0-t2", "portable", "q8_0", 2, None, False),
 ]
 # Environment of each build variant at run time.
 VARIANT_ENV = {"openmp": {"OMP_WAIT_POLICY": "passive"}}
