@@ -4,7 +4,8 @@
 use crate::error::TranscriptionError;
 use crate::service::Transcriptions;
 
-/// Model names (`ggml-<name>.bin`) in `dir`, sorted.
+/// Model names (`ggml-<name>.bin`) in `dir`, sorted. The Silero VAD model lives beside the
+/// Whisper models (`ggml-silero-v6.2.0.bin`) but transcribes nothing, so it is not offered.
 fn models_in(dir: &std::path::Path) -> Vec<String> {
     let mut models: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
@@ -14,6 +15,7 @@ fn models_in(dir: &std::path::Path) -> Vec<String> {
             let name = entry.file_name().into_string().ok()?;
             name.strip_prefix("ggml-")?
                 .strip_suffix(".bin")
+                .filter(|model| !model.starts_with("silero"))
                 .map(str::to_owned)
         })
         .collect();

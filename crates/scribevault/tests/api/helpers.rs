@@ -324,12 +324,18 @@ pub fn audio(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-/// A model directory whose `ggml-small.bin` (the product default) is the small test model.
+/// A model directory laid out as `make model` lays it out: `ggml-small.bin` (the product
+/// default) is the small test model, and the Silero VAD model sits beside it (so files go
+/// through VAD as they do for users, and the VAD model must not be offered as a Whisper model).
 pub fn model_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let tiny = scribevault_test_support::shared_dir().join("models/ggml-tiny.en.bin");
     std::os::unix::fs::symlink(&tiny, dir.path().join("ggml-small.bin")).unwrap();
     std::os::unix::fs::symlink(&tiny, dir.path().join("ggml-tiny.en.bin")).unwrap();
+    if let Some(vad) = scribevault_test_support::vad_model("model_dir") {
+        std::os::unix::fs::symlink(&vad, dir.path().join(scribevault_core::VAD_MODEL_FILE))
+            .unwrap();
+    }
     dir
 }
 

@@ -273,6 +273,26 @@ async fn uploads_over_the_limit_get_413_and_nothing_is_kept() {
 }
 
 #[tokio::test]
+async fn audio_longer_than_the_limit_gets_413_with_the_limit_and_nothing_is_kept() {
+    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_MAX_AUDIO_SECONDS", "60")]).await;
+    let (token, _) = app.sign_up("long@example.com").await;
+    let (status, body) = app
+        .upload(&token, &audio("long-01-bread.mp3"), Some("77 seconds"))
+        .await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(
+        body["error"]["message"],
+        "The audio is longer than the limit of 1 min",
+        "{body}"
+    );
+    assert!(walk(&app.data_dir.path().join("blobs/users")).is_empty());
+    let (status, body) = app
+        .upload(&token, &audio("sample-01-welcome.mp3"), Some("7 seconds"))
+        .await;
+    assert_eq!(status, 200, "shorter audio still goes through: {body}");
+}
+
+#[tokio::test]
 async fn the_same_audio_twice_is_stored_once_and_video_status_follows_uploads() {
     let app = TestApp::spawn().await;
     let (token, _) = app.sign_up("twice@example.com").await;
