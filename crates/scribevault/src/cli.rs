@@ -88,6 +88,10 @@ pub enum ModelCommand {
         /// Where the model comes from (--base-url) and what it must hash to (--sha1, --sha256).
         #[command(flatten)]
         source: crate::model_fetch::Source,
+        /// Also write a quantised copy beside it, `ggml-<NAME>-<TYPE>.bin` (q8_0: int8 weights,
+        /// faster on CPU with the same accuracy; q5_0: smaller, for small and larger models).
+        #[arg(long, value_name = "TYPE")]
+        quantize: Option<scribevault_ggml::QuantType>,
     },
     /// Write a quantised copy of an f16/f32 model: q8_0 (int8 dot products, about 1.6x faster
     /// on CPU with the same accuracy) or q5_0 (smaller, for small and larger models).

@@ -424,6 +424,29 @@ fn gateway_addresses(addresses: &HashMap<&'static str, String>) -> ServiceAddres
     }
 }
 
+/// `scribevault model quantize`, saying what it did.
+async fn quantize_model(
+    input: std::path::PathBuf,
+    output: std::path::PathBuf,
+    kind: scribevault_ggml::QuantType,
+) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let shown = output.display().to_string();
+    let report = tokio::task::spawn_blocking(move || {
+        scribevault_ggml::quantize_model(&input, &output, kind)
+    })
+    .await??;
+    println!(
+        "{shown}: {} of {} tensors quantised to {kind}, {} MB -> {} MB in {:.1} s",
+        report.quantised,
+        report.tensors,
+        report.bytes_in / 1_000_000,
+        report.bytes_out / 1_000_000,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn service_named(name: &str) -> Option<&'static ServiceTarget> {
     SERVICES.iter().find(|service| service.name == name)
 }
@@ -440,34 +463,26 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     match target {
         Target::All => run_all(settings, shutdown).await,
         Target::Admin(command) => crate::admin::run(&settings, command).await,
-        Target::Model(ModelCommand::Fetch { name, source }) => {
-            crate::model_fetch::fetch_model(&settings.effective_model_dir(), &name, &source)
-                .await
-                .map(|_| ())
+        Target::Model(ModelCommand::Fetch {
+            name,
+            source,
+            quantize,
+        }) => {
+            let model_dir = settings.effective_model_dir();
+            let fetched = crate::model_fetch::fetch_model(&model_dir, &name, &source).await?;
+            match quantize {
+                Some(kind) => {
+                    let output = model_dir.join(format!("ggml-{name}-{kind}.bin"));
+                    quantize_model(fetched, output, kind).await
+                }
+                None => Ok(()),
+            }
         }
         Target::Model(ModelCommand::Quantize {
             input,
             output,
             kind,
-        }) => {
-            let started = std::time::Instant::now();
-            let report = tokio::task::spawn_blocking(move || {
-                scribevault_ggml::quantize_model(&input, &output, kind)
-                    .map(|report| (report, output))
-            })
-            .await??;
-            let (report, output) = report;
-            println!(
-                "{}: {} of {} tensors quantised to {kind}, {} MB -> {} MB in {:.1} s",
-                output.display(),
-                report.quantised,
-                report.tensors,
-                report.bytes_in / 1_000_000,
-                report.bytes_out / 1_000_000,
-                started.elapsed().as_secs_f64()
-            );
-            Ok(())
-        }
+        }) => quantize_model(input, output, kind).await,
         Target::Gateway => {
             warn_without_shared_bus(&settings, "gateway");
             let backends = Backends::new(settings.clone());

@@ -217,6 +217,53 @@ async fn a_matching_sha256_saves_the_model_with_plain_progress_lines_then_it_is_
 }
 
 #[tokio::test]
+async fn fetch_with_quantize_writes_int8_weights_beside_the_model() {
+    let server = ModelServer::start().await;
+    let root = tempfile::tempdir().unwrap();
+    let models = root.path().join("models");
+    let sha256 = published_sha256("ggml-tiny.en.bin");
+
+    let output = fetch(
+        &models,
+        &server.base_url,
+        &["tiny.en", "--sha256", &sha256, "--quantize", "q8_0"],
+    )
+    .await;
+    let stdout = text(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        text(&output.stderr)
+    );
+    assert_eq!(
+        entries(&models),
+        ["ggml-tiny.en-q8_0.bin", "ggml-tiny.en.bin"],
+        "the model, its quantised copy, nothing partial"
+    );
+    assert!(stdout.contains("tensors quantised to q8_0"), "{stdout}");
+    let quantised = std::fs::read(models.join("ggml-tiny.en-q8_0.bin")).unwrap();
+    // The header's weight type: 2007 is q8_0 as whisper.cpp writes it.
+    assert_eq!(
+        i32::from_le_bytes(quantised[44..48].try_into().unwrap()),
+        2007
+    );
+    assert!(quantised.len() * 10 < std::fs::metadata(shared_model()).unwrap().len() as usize * 6);
+
+    let refused = fetch(
+        &models,
+        &server.base_url,
+        &["tiny.en", "--quantize", "q4_k"],
+    )
+    .await;
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("q8_0 or q5_0"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+#[tokio::test]
 async fn a_wrong_sha256_fails_naming_both_digests_and_leaves_nothing() {
     let server = ModelServer::start().await;
     let root = tempfile::tempdir().unwrap();

@@ -281,8 +281,7 @@ async fn audio_longer_than_the_limit_gets_413_with_the_limit_and_nothing_is_kept
         .await;
     assert_eq!(status, 413, "{body}");
     assert_eq!(
-        body["error"]["message"],
-        "The audio is longer than the limit of 1 min",
+        body["error"]["message"], "The audio is longer than the limit of 1 min",
         "{body}"
     );
     assert!(walk(&app.data_dir.path().join("blobs/users")).is_empty());
