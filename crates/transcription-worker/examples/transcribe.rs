@@ -22,7 +22,7 @@ fn main() {
     let mut options = AudioOptions {
         decode: DecodeOptions::new(2, "en"),
         vad_model: None,
-        window_seconds: 300,
+        window_seconds: 120,
         max_audio_seconds: u64::MAX / 16_000,
     };
     while let Some(arg) = args.next() {

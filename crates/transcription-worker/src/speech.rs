@@ -57,11 +57,11 @@ pub enum Edge {
 }
 
 impl SpeechLayout {
-    /// Packs the sample ranges `spans` (sorted, in window samples) of `window` into one buffer:
-    /// each span widened by [`CONTEXT_MS`] on both sides, spans that then touch merged, and
-    /// [`GAP_MS`] of silence between two of them.
-    #[must_use]
-    pub fn pack(window: &[f32], spans: &[(usize, usize)]) -> (Vec<f32>, Self) {
+    /// Packs the sample ranges `spans` (sorted, in window samples) of `window` into `packed`
+    /// (cleared first; its allocation is kept from window to window): each span widened by
+    /// [`CONTEXT_MS`] on both sides, spans that then touch merged, and [`GAP_MS`] of silence
+    /// between two of them.
+    pub fn pack(window: &[f32], spans: &[(usize, usize)], packed: &mut Vec<f32>) -> Self {
         let context = CONTEXT_MS * SAMPLES_PER_MS;
         let mut widened: Vec<(usize, usize)> = Vec::new();
         for &(start, end) in spans {
@@ -76,9 +76,9 @@ impl SpeechLayout {
             }
         }
         let gap = GAP_MS * SAMPLES_PER_MS;
-        let mut packed = Vec::with_capacity(
-            widened.iter().map(|(s, e)| e - s).sum::<usize>() + gap * widened.len(),
-        );
+        packed.clear();
+        packed
+            .reserve_exact(widened.iter().map(|(s, e)| e - s).sum::<usize>() + gap * widened.len());
         let mut pieces = Vec::with_capacity(widened.len());
         for (index, (start, end)) in widened.into_iter().enumerate() {
             if index > 0 {
@@ -91,7 +91,7 @@ impl SpeechLayout {
             });
             packed.extend_from_slice(&window[start..end]);
         }
-        (packed, Self { pieces })
+        Self { pieces }
     }
 
     /// Whether there is no speech at all.
@@ -199,9 +199,11 @@ mod tests {
     #[test]
     fn speech_is_packed_with_context_and_a_pause_between_spans() {
         let window = vec![0.5_f32; 10_000 * MS];
-        let (packed, layout) = SpeechLayout::pack(
+        let mut packed = Vec::new();
+        let layout = SpeechLayout::pack(
             &window,
             &[(1_000 * MS, 2_000 * MS), (6_000 * MS, 7_000 * MS)],
+            &mut packed,
         );
         // Two spans of 1 s, each with 100 ms on both sides, and a 100 ms pause between.
         assert_eq!(packed.len(), (1_200 + 100 + 1_200) * MS);
@@ -212,9 +214,10 @@ mod tests {
     #[test]
     fn packed_times_map_back_to_where_the_speech_was() {
         let window = vec![0.5_f32; 10_000 * MS];
-        let (_, layout) = SpeechLayout::pack(
+        let layout = SpeechLayout::pack(
             &window,
             &[(1_000 * MS, 2_000 * MS), (6_000 * MS, 7_000 * MS)],
+            &mut Vec::new(),
         );
         // Packed 0 ms is window 900 ms (the first span's context).
         assert_eq!(layout.to_original_ms(0, Edge::Start), 900);
@@ -234,9 +237,11 @@ mod tests {
     #[test]
     fn spans_whose_context_touches_become_one_piece() {
         let window = vec![0.5_f32; 5_000 * MS];
-        let (packed, layout) = SpeechLayout::pack(
+        let mut packed = Vec::new();
+        let layout = SpeechLayout::pack(
             &window,
             &[(1_000 * MS, 2_000 * MS), (2_150 * MS, 3_000 * MS)],
+            &mut packed,
         );
         assert_eq!(packed.len(), 2_200 * MS);
         assert_eq!(layout.to_original_ms(1_200, Edge::Start), 2_100);
@@ -245,12 +250,17 @@ mod tests {
     #[test]
     fn spans_at_the_window_edges_are_clamped() {
         let window = vec![0.5_f32; 2_000 * MS];
-        let (packed, layout) =
-            SpeechLayout::pack(&window, &[(0, 500 * MS), (1_950 * MS, 2_000 * MS)]);
+        // A buffer used before is cleared first.
+        let mut packed = vec![1.0; 5];
+        let layout = SpeechLayout::pack(
+            &window,
+            &[(0, 500 * MS), (1_950 * MS, 2_000 * MS)],
+            &mut packed,
+        );
         assert_eq!(packed.len(), (600 + 100 + 150) * MS);
         assert_eq!(layout.to_original_ms(0, Edge::Start), 0);
         assert!(!layout.is_empty());
-        let (packed, layout) = SpeechLayout::pack(&window, &[]);
+        let layout = SpeechLayout::pack(&window, &[], &mut packed);
         assert!(packed.is_empty() && layout.is_empty());
     }
 }

@@ -3,7 +3,6 @@
 //! is one window's samples plus whisper's state, whatever the file's length; progress moves
 //! with the share of the file read; an abort stops between windows and inside whisper.
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -98,6 +97,8 @@ pub fn transcribe_in_windows(
         .saturating_mul(u64::from(WHISPER_SAMPLE_RATE));
     let mut out = FileTranscript::default();
     let mut speech_samples = 0u64;
+    // The speech of one window, packed; its allocation is kept from window to window.
+    let mut packed = Vec::new();
     out.decode_time = started.elapsed();
     loop {
         if abort.load(Ordering::Relaxed) {
@@ -117,13 +118,13 @@ pub fn transcribe_in_windows(
         let to = windows.progress() * 100.0;
         out.window_starts_ms.push(window.offset_ms());
         let (pcm, layout) = match detector.as_mut() {
-            None => (Cow::Borrowed(window.samples.as_slice()), None),
+            None => (windows.samples(), None),
             Some(detector) => {
                 let detecting = Instant::now();
-                let spans = detector.spans(&window.samples)?;
-                let (packed, layout) = SpeechLayout::pack(&window.samples, &spans);
+                let spans = detector.spans(windows.samples())?;
+                let layout = SpeechLayout::pack(windows.samples(), &spans, &mut packed);
                 out.vad_time += detecting.elapsed();
-                (Cow::Owned(packed), Some(layout))
+                (packed.as_slice(), Some(layout))
             }
         };
         speech_samples += pcm.len() as u64;
@@ -134,12 +135,12 @@ pub fn transcribe_in_windows(
                 to,
             };
             let whispering = Instant::now();
-            let found = transcriber.transcribe(&pcm, span, abort.clone())?;
+            let found = transcriber.transcribe(pcm, span, abort.clone())?;
             out.whisper_time += whispering.elapsed();
             out.segments.extend(
                 found
                     .into_iter()
-                    .map(|segment| on_file_clock(segment, &window, layout.as_ref())),
+                    .map(|segment| on_file_clock(segment, window, layout.as_ref())),
             );
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -155,7 +156,7 @@ pub fn transcribe_in_windows(
 }
 
 /// A segment with times in the window's (packed) audio, moved to the file's clock.
-fn on_file_clock(mut segment: Segment, window: &Window, layout: Option<&SpeechLayout>) -> Segment {
+fn on_file_clock(mut segment: Segment, window: Window, layout: Option<&SpeechLayout>) -> Segment {
     let offset = window.offset_ms();
     let place =
         |ms: i64, edge: Edge| offset + layout.map_or(ms, |layout| layout.to_original_ms(ms, edge));

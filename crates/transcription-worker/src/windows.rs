@@ -10,13 +10,13 @@ const FRAME: usize = WHISPER_SAMPLE_RATE as usize / 50;
 /// The cut goes in the middle of the quietest 200 ms.
 const QUIET_FRAMES: usize = 10;
 
-/// One window of audio and where it starts in the file.
-#[derive(Debug, Default)]
+/// Where a window lies in the file: its samples are [`Windows::samples`] until the next call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Window {
-    /// 16 kHz mono samples.
-    pub samples: Vec<f32>,
     /// The file sample the window starts at.
     pub offset: u64,
+    /// Its length in samples.
+    pub len: usize,
 }
 
 impl Window {
@@ -51,13 +51,20 @@ pub fn quietest_cut(samples: &[f32], from: usize) -> usize {
     from + (best.1 + QUIET_FRAMES / 2) * FRAME
 }
 
+/// Samples a decoded packet (and the resampler's block) can add past the target, so the
+/// buffer never has to grow (a growing `Vec` doubles, and freed large blocks fragment the heap).
+const OVERSHOOT: usize = 1 << 16;
+
 /// Cuts a [`PcmStream`] into windows of at most `length` samples, each ending at the quietest
-/// point of its last `search` samples.
+/// point of its last `search` samples. One buffer, allocated once, holds the window being
+/// transcribed and the start of the next.
 pub struct Windows {
     stream: PcmStream,
     length: usize,
     search: usize,
-    carried: Vec<f32>,
+    buffer: Vec<f32>,
+    /// Samples at the start of `buffer` that were the last window.
+    handed_out: usize,
     offset: u64,
 }
 
@@ -72,7 +79,8 @@ impl Windows {
             stream,
             length,
             search,
-            carried: Vec::new(),
+            buffer: Vec::with_capacity(length + OVERSHOOT),
+            handed_out: 0,
             offset: 0,
         }
     }
@@ -89,30 +97,38 @@ impl Windows {
         self.stream.samples_read()
     }
 
+    /// The samples of the window [`Windows::next_window`] returned last.
+    #[must_use]
+    pub fn samples(&self) -> &[f32] {
+        &self.buffer[..self.handed_out]
+    }
+
     /// The next window, or `None` at the end of the audio.
     ///
     /// # Errors
     /// The audio could not be decoded.
     pub fn next_window(&mut self) -> Result<Option<Window>, AudioError> {
-        let mut samples = std::mem::take(&mut self.carried);
-        self.stream.fill(&mut samples, self.length + 1)?;
-        if samples.is_empty() {
+        if self.handed_out > 0 {
+            // What followed the cut (at most a search region and a packet) moves to the front.
+            self.buffer.copy_within(self.handed_out.., 0);
+            self.buffer.truncate(self.buffer.len() - self.handed_out);
+            self.offset += self.handed_out as u64;
+            self.handed_out = 0;
+        }
+        self.stream.fill(&mut self.buffer, self.length + 1)?;
+        if self.buffer.is_empty() {
             return Ok(None);
         }
-        let cut = if samples.len() <= self.length {
-            samples.len()
+        let cut = if self.buffer.len() <= self.length {
+            self.buffer.len()
         } else {
-            quietest_cut(&samples[..self.length], self.length - self.search)
+            quietest_cut(&self.buffer[..self.length], self.length - self.search)
         };
-        // The rest (at most a search region and a packet) starts the next window; the
-        // window keeps its allocation without a copy.
-        self.carried = samples.split_off(cut);
-        let window = Window {
-            samples,
+        self.handed_out = cut;
+        Ok(Some(Window {
             offset: self.offset,
-        };
-        self.offset += cut as u64;
-        Ok(Some(window))
+            len: cut,
+        }))
     }
 }
 
@@ -156,12 +172,15 @@ mod tests {
         let mut windows = Windows::new(PcmStream::open(&path).unwrap(), 20, 5);
         let mut joined = Vec::new();
         let mut count = 0;
+        let capacity = windows.buffer.capacity();
         while let Some(window) = windows.next_window().unwrap() {
             assert_eq!(window.offset, joined.len() as u64);
-            assert!(window.samples.len() <= 20 * 16_000);
-            joined.extend_from_slice(&window.samples);
+            assert_eq!(window.len, windows.samples().len());
+            assert!(window.len <= 20 * 16_000);
+            joined.extend_from_slice(windows.samples());
             count += 1;
         }
+        assert_eq!(windows.buffer.capacity(), capacity, "the buffer never grew");
         assert!(count >= 4, "{count} windows for 77 s");
         assert_eq!(joined.len(), whole.len());
         assert!(joined.iter().zip(&whole).all(|(a, b)| a == b));
