@@ -51,6 +51,7 @@ max_audio_seconds = 43200
 vad = true
 whisper_window_seconds = 120
 whisper_no_context = false
+whisper_max_text_context = 64
 library_ingest_concurrency = 1
 export_link_seconds = 600
 youtube_daily_quota = 10000
@@ -223,6 +224,9 @@ pub struct Settings {
     /// Decode each 30 s stretch without the previous text as prompt (stops repetition loops
     /// from spreading, at a small accuracy cost).
     pub whisper_no_context: bool,
+    /// Tokens of earlier text whisper is given as its prompt (0 to 224). Each costs about
+    /// 200 KB and a vocabulary-wide product in every decoder window; 224 is whisper.cpp's most.
+    pub whisper_max_text_context: u32,
     /// The model used when a request names none.
     pub default_model: String,
     /// Size of each part of an S3 multipart upload (at least 5 MiB, S3's minimum).
@@ -551,6 +555,12 @@ impl Settings {
             return Err(invalid(
                 "SCRIBEVAULT_WHISPER_WINDOW_SECONDS",
                 "must be at least 30",
+            ));
+        }
+        if self.whisper_max_text_context > 224 {
+            return Err(invalid(
+                "SCRIBEVAULT_WHISPER_MAX_TEXT_CONTEXT",
+                "at most 224 (half of whisper's text context)",
             ));
         }
         if self.max_audio_seconds == 0 {

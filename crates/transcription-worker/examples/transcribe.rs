@@ -3,7 +3,7 @@
 //! variant and reads the JSON it prints.
 //!
 //! `transcribe <audio.mp3> --model <ggml.bin> [--threads N] [--vad-model <silero.bin>]
-//!  [--window-seconds S] [--no-context] [--language en]`
+//!  [--window-seconds S] [--no-context] [--max-text-context N] [--language en]`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a tool that fails loudly on purpose
 
@@ -36,6 +36,9 @@ fn main() {
             }
             "--language" => options.decode.language = value(),
             "--no-context" => options.decode.no_context = true,
+            "--max-text-context" => {
+                options.decode.max_text_context = value().parse().expect("--max-text-context N");
+            }
             other if !other.starts_with("--") => audio = Some(PathBuf::from(other)),
             other => panic!("unknown option {other}"),
         }

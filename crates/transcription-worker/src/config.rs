@@ -18,6 +18,8 @@ pub struct WorkerConfig {
     pub language: String,
     /// Decode each 30 s stretch without the previous text as prompt.
     pub no_context: bool,
+    /// Tokens of earlier text given to whisper as its prompt.
+    pub max_text_context: u32,
     /// The Silero VAD model when silence is skipped; `None` transcribes everything.
     pub vad_model: Option<PathBuf>,
     /// The longest window transcribed at once, in seconds.
@@ -53,6 +55,7 @@ impl WorkerConfig {
             concurrency: settings.whisper_concurrency,
             language: settings.whisper_language.clone(),
             no_context: settings.whisper_no_context,
+            max_text_context: settings.whisper_max_text_context,
             vad_model: settings.vad.then(|| settings.effective_vad_model()),
             window_seconds: settings.whisper_window_seconds,
             max_audio_seconds: settings.max_audio_seconds,

@@ -77,6 +77,9 @@ impl ModelCache {
     }
 }
 
+/// See [`DecodeOptions::max_text_context`].
+pub const DEFAULT_MAX_TEXT_CONTEXT: u32 = 64;
+
 /// How whisper decodes, the same for every window of a file.
 #[derive(Debug, Clone)]
 pub struct DecodeOptions {
@@ -86,6 +89,11 @@ pub struct DecodeOptions {
     /// Whether each 30 s decoder window starts without the previous one's text as prompt:
     /// a repetition loop then cannot carry over (measured in `docs/performance.md`).
     pub no_context: bool,
+    /// Tokens of earlier text given to the decoder as its prompt (whisper.cpp's
+    /// `n_max_text_ctx`; whisper caps it at 224). whisper.cpp computes the vocabulary's
+    /// logits for every prompt token, about 200 KB and 20 M multiply-adds each with tiny:
+    /// the full 224 cost about 90 MB and much of the decoder's time (`docs/performance.md`).
+    pub max_text_context: u32,
 }
 
 impl DecodeOptions {
@@ -96,6 +104,7 @@ impl DecodeOptions {
             threads,
             language: language.to_owned(),
             no_context: false,
+            max_text_context: DEFAULT_MAX_TEXT_CONTEXT,
         }
     }
 }
@@ -168,6 +177,7 @@ impl Transcriber {
         params.set_n_threads(i32::try_from(self.options.threads.max(1)).unwrap_or(1));
         params.set_language(Some(&self.options.language));
         params.set_no_context(self.options.no_context);
+        params.set_n_max_text_ctx(i32::try_from(self.options.max_text_context).unwrap_or(i32::MAX));
         params.set_token_timestamps(true);
         params.set_print_progress(false);
         params.set_print_realtime(false);

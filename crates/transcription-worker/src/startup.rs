@@ -52,6 +52,7 @@ impl TranscriptionWorker {
         });
         let mut decode = DecodeOptions::new(config.threads, &config.language);
         decode.no_context = config.no_context;
+        decode.max_text_context = config.max_text_context;
         let pipeline = Pipeline {
             blobs,
             models: ModelCache::default(),
