@@ -3,7 +3,7 @@
 //! variant and reads the JSON it prints.
 //!
 //! `transcribe <audio.mp3> --model <ggml.bin> [--threads N] [--vad-model <silero.bin>]
-//!  [--window-seconds S] [--no-context] [--max-text-context N] [--language en]`
+//!  [--window-seconds S] [--no-context] [--no-fallback] [--max-text-context N] [--language en]`
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a tool that fails loudly on purpose
 
@@ -36,6 +36,7 @@ fn main() {
             }
             "--language" => options.decode.language = value(),
             "--no-context" => options.decode.no_context = true,
+            "--no-fallback" => options.decode.temperature_fallback = false,
             "--max-text-context" => {
                 options.decode.max_text_context = value().parse().expect("--max-text-context N");
             }

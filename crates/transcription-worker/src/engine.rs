@@ -78,7 +78,7 @@ impl ModelCache {
 }
 
 /// See [`DecodeOptions::max_text_context`].
-pub const DEFAULT_MAX_TEXT_CONTEXT: u32 = 64;
+pub const DEFAULT_MAX_TEXT_CONTEXT: u32 = 128;
 
 /// How whisper decodes, the same for every window of a file.
 #[derive(Debug, Clone)]
@@ -94,6 +94,9 @@ pub struct DecodeOptions {
     /// logits for every prompt token, about 200 KB and 20 M multiply-adds each with tiny:
     /// the full 224 cost about 90 MB and much of the decoder's time (`docs/performance.md`).
     pub max_text_context: u32,
+    /// Whether a window whose text looks wrong (too repetitive, too unlikely) is decoded
+    /// again at higher temperatures, as whisper and faster-whisper do by default.
+    pub temperature_fallback: bool,
 }
 
 impl DecodeOptions {
@@ -105,6 +108,7 @@ impl DecodeOptions {
             language: language.to_owned(),
             no_context: false,
             max_text_context: DEFAULT_MAX_TEXT_CONTEXT,
+            temperature_fallback: true,
         }
     }
 }
@@ -178,6 +182,9 @@ impl Transcriber {
         params.set_language(Some(&self.options.language));
         params.set_no_context(self.options.no_context);
         params.set_n_max_text_ctx(i32::try_from(self.options.max_text_context).unwrap_or(i32::MAX));
+        if !self.options.temperature_fallback {
+            params.set_temperature_inc(0.0);
+        }
         params.set_token_timestamps(true);
         params.set_print_progress(false);
         params.set_print_realtime(false);
