@@ -94,6 +94,33 @@ impl SpeechLayout {
         Self { pieces }
     }
 
+    /// Which piece of speech packed time `packed_ms` belongs to; a time in an inserted pause
+    /// belongs to the speech after it.
+    #[must_use]
+    pub fn piece_at(&self, packed_ms: i64) -> usize {
+        let sample = usize::try_from(packed_ms.max(0)).unwrap_or(0) * SAMPLES_PER_MS;
+        let index = self
+            .pieces
+            .partition_point(|piece| piece.packed_start <= sample)
+            .saturating_sub(1);
+        match self.pieces.get(index) {
+            Some(piece)
+                if sample > piece.packed_start + piece.len && index + 1 < self.pieces.len() =>
+            {
+                index + 1
+            }
+            _ => index,
+        }
+    }
+
+    /// Where piece `index` starts in the packed audio, in ms.
+    #[must_use]
+    pub fn piece_start_ms(&self, index: usize) -> i64 {
+        self.pieces.get(index).map_or(0, |piece| {
+            i64::try_from(piece.packed_start / SAMPLES_PER_MS).unwrap_or(i64::MAX)
+        })
+    }
+
     /// Whether there is no speech at all.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -232,6 +259,21 @@ mod tests {
         assert_eq!(layout.to_original_ms(2_500, Edge::End), 7_100);
         // Past the end stays at the end.
         assert_eq!(layout.to_original_ms(9_999, Edge::End), 7_100);
+    }
+
+    #[test]
+    fn a_time_belongs_to_its_piece_and_a_pause_to_the_speech_after_it() {
+        let window = vec![0.5_f32; 10_000 * MS];
+        let layout = SpeechLayout::pack(
+            &window,
+            &[(1_000 * MS, 2_000 * MS), (6_000 * MS, 7_000 * MS)],
+            &mut Vec::new(),
+        );
+        assert_eq!(layout.piece_at(0), 0);
+        assert_eq!(layout.piece_at(1_200), 0);
+        assert_eq!(layout.piece_at(1_250), 1);
+        assert_eq!(layout.piece_at(2_000), 1);
+        assert_eq!(layout.piece_at(99_000), 1);
     }
 
     #[test]

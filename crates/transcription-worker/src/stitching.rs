@@ -137,11 +137,17 @@ pub fn transcribe_in_windows(
             let whispering = Instant::now();
             let found = transcriber.transcribe(pcm, span, abort.clone())?;
             out.whisper_time += whispering.elapsed();
-            out.segments.extend(
-                found
-                    .into_iter()
-                    .map(|segment| on_file_clock(segment, window, layout.as_ref())),
-            );
+            for segment in found {
+                let parts = match layout.as_ref() {
+                    Some(layout) => split_at_pauses(segment, layout),
+                    None => vec![segment],
+                };
+                out.segments.extend(
+                    parts
+                        .into_iter()
+                        .map(|part| on_file_clock(part, window, layout.as_ref())),
+                );
+            }
         }
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
@@ -153,6 +159,69 @@ pub fn transcribe_in_windows(
     out.audio_seconds = seconds(total);
     out.speech_seconds = seconds(speech_samples);
     Ok(out)
+}
+
+/// Splits a segment (times in packed audio) whose words lie in more than one piece of
+/// speech: whisper hears the 100 ms pauses VAD leaves and often runs on across them, but in
+/// the file those pieces may be minutes apart, and a subtitle or a seek must start where each
+/// one's speech starts. No part (nor its first word) starts before its own piece.
+fn split_at_pauses(segment: Segment, layout: &SpeechLayout) -> Vec<Segment> {
+    if segment.words.is_empty() {
+        return vec![segment];
+    }
+    let mut parts: Vec<(usize, Segment)> = Vec::new();
+    for (index, word) in segment.words.iter().enumerate() {
+        // whisper dates a segment's first token from the segment's start, often in the
+        // previous piece's tail; its end says where it was spoken. Later words go by their
+        // start (a last word's end often runs on to the next segment).
+        let piece = layout.piece_at(if index == 0 {
+            word.end_ms
+        } else {
+            word.start_ms
+        });
+        let floor = layout.piece_start_ms(piece);
+        let mut word = word.clone();
+        if parts.last().is_none_or(|(last, _)| *last != piece) {
+            word.start_ms = word.start_ms.max(floor);
+            word.end_ms = word.end_ms.max(word.start_ms);
+            let start_ms = if parts.is_empty() {
+                segment.start_ms.max(floor)
+            } else {
+                word.start_ms
+            };
+            parts.push((
+                piece,
+                Segment {
+                    start_ms,
+                    end_ms: word.end_ms,
+                    text: String::new(),
+                    words: Vec::new(),
+                },
+            ));
+        }
+        if let Some((_, part)) = parts.last_mut() {
+            part.end_ms = part.end_ms.max(word.end_ms);
+            if !part.text.is_empty() {
+                part.text.push(' ');
+            }
+            part.text.push_str(&word.text);
+            part.words.push(word);
+        }
+    }
+    if parts.len() == 1 {
+        // One piece: whisper's own text (spacing, punctuation) and end stay.
+        let (_, part) = parts.remove(0);
+        return vec![Segment {
+            start_ms: part.start_ms,
+            words: part.words,
+            ..segment
+        }];
+    }
+    let mut parts: Vec<Segment> = parts.into_iter().map(|(_, part)| part).collect();
+    if let Some(last) = parts.last_mut() {
+        last.end_ms = last.end_ms.max(segment.end_ms);
+    }
+    parts
 }
 
 /// A segment with times in the window's (packed) audio, moved to the file's clock.
@@ -172,6 +241,107 @@ fn on_file_clock(mut segment: Segment, window: Window, layout: Option<&SpeechLay
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn word(start_ms: i64, end_ms: i64, text: &str) -> crate::engine::Word {
+        crate::engine::Word {
+            start_ms,
+            end_ms,
+            text: text.into(),
+            probability: 0.9,
+        }
+    }
+
+    #[test]
+    fn a_segment_across_a_removed_pause_becomes_one_per_piece_of_speech() {
+        const MS: usize = 16;
+        let window = vec![0.5_f32; 10_000 * MS];
+        let layout = SpeechLayout::pack(
+            &window,
+            &[(1_000 * MS, 2_000 * MS), (6_000 * MS, 7_000 * MS)],
+            &mut Vec::new(),
+        );
+        // Packed: piece one 0-1200 ms, a pause to 1300, piece two 1300-2500.
+        let segment = Segment {
+            start_ms: 80,
+            end_ms: 2_400,
+            text: "Welcome back. Today we".into(),
+            words: vec![
+                word(100, 500, "Welcome"),
+                word(500, 1_100, "back."),
+                word(1_400, 1_900, "Today"),
+                word(1_900, 2_300, "we"),
+            ],
+        };
+        let parts: Vec<Segment> = split_at_pauses(segment, &layout)
+            .into_iter()
+            .map(|part| {
+                on_file_clock(
+                    part,
+                    Window {
+                        offset: 16_000 * 60,
+                        len: 0,
+                    },
+                    Some(&layout),
+                )
+            })
+            .collect();
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(parts[0].text, "Welcome back.");
+        assert_eq!(parts[1].text, "Today we");
+        // Window at 60 s; piece two starts at window 5.9 s (its 100 ms of context).
+        assert_eq!(parts[0].start_ms, 60_000 + 980);
+        assert_eq!(parts[1].start_ms, 60_000 + 6_000);
+        assert_eq!(parts[1].words[0].start_ms, 60_000 + 6_000);
+        assert_eq!(parts[1].end_ms, 60_000 + 7_000);
+        assert!(parts[0].end_ms <= 60_000 + 2_100);
+    }
+
+    #[test]
+    fn a_segment_dated_from_the_previous_pieces_tail_starts_with_its_own_speech() {
+        const MS: usize = 16;
+        let window = vec![0.5_f32; 10_000 * MS];
+        let layout = SpeechLayout::pack(
+            &window,
+            &[(1_000 * MS, 2_000 * MS), (6_000 * MS, 7_000 * MS)],
+            &mut Vec::new(),
+        );
+        // whisper starts the segment (and its first token) at 1,150 ms, inside piece one's
+        // tail, though the word is spoken in piece two (it ends at 1,700 ms).
+        let segment = Segment {
+            start_ms: 1_150,
+            end_ms: 2_400,
+            text: "Each recognition".into(),
+            words: vec![
+                word(1_150, 1_700, "Each"),
+                word(1_700, 2_300, "recognition"),
+            ],
+        };
+        let parts = split_at_pauses(segment, &layout);
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].text, "Each recognition");
+        let part = on_file_clock(
+            parts[0].clone(),
+            Window { offset: 0, len: 0 },
+            Some(&layout),
+        );
+        // Piece two starts at window 5,900 ms (its 100 ms of context), not at 2,050.
+        assert_eq!(part.start_ms, 5_900);
+        assert_eq!(part.words[0].start_ms, 5_900);
+        assert_eq!(part.end_ms, 7_000);
+    }
+
+    #[test]
+    fn a_segment_inside_one_piece_is_left_whole() {
+        let window = vec![0.5_f32; 3_000 * 16];
+        let layout = SpeechLayout::pack(&window, &[(0, 3_000 * 16)], &mut Vec::new());
+        let segment = Segment {
+            start_ms: 0,
+            end_ms: 900,
+            text: "one two".into(),
+            words: vec![word(0, 400, "one"), word(400, 900, "two")],
+        };
+        assert_eq!(split_at_pauses(segment.clone(), &layout), vec![segment]);
+    }
 
     #[test]
     fn the_search_region_is_a_quarter_of_the_window_up_to_15_s() {

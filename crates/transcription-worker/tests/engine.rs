@@ -214,7 +214,8 @@ fn padded_pieces() -> Vec<Piece> {
 }
 
 /// With VAD and windows shorter than the file, each piece's first segment starts within
-/// 0.3 s of where its speech really starts, and no segment starts in a gap.
+/// 0.3 s of where its speech really starts, and no segment starts in a gap, though whisper
+/// runs its segments on across the pauses VAD leaves.
 #[test]
 fn with_vad_segments_start_where_the_speech_starts() {
     let Some(vad) =
@@ -223,8 +224,9 @@ fn with_vad_segments_start_where_the_speech_starts() {
         return;
     };
     let pieces = padded_pieces();
-    let transcript = run(&fixture("padded.mp3"), &options(45, Some(vad))).unwrap();
-    assert!(transcript.window_starts_ms.len() >= 3);
+    // The default window: whisper then hears several pieces in one go, 100 ms apart.
+    let transcript = run(&fixture("padded.mp3"), &options(120, Some(vad))).unwrap();
+    assert!(transcript.window_starts_ms.len() >= 2);
     assert!(
         transcript.speech_seconds < transcript.audio_seconds * 0.8,
         "VAD kept {} of {} s",
