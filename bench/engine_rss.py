@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 
 
@@ -182,7 +183,16 @@ def measure(binary, models, path, label, threads, extra_env, work, timeout):
         began = time.perf_counter()
         progress, last = [], None
         while True:
-            _, state = request("GET", f"{base}/api/transcription/jobs/{job_id}", token=token)
+            try:
+                _, state = request("GET", f"{base}/api/transcription/jobs/{job_id}", token=token)
+            except urllib.error.HTTPError as error:
+                if error.code != 401:
+                    raise
+                # Access tokens live 15 minutes (SCRIBEVAULT_TOKEN_TTL_SECONDS); sign in again.
+                _, session = request("POST", f"{base}/api/auth/login",
+                                     {"email": "rss@example.com", "password": "benchmark password"})
+                token = session["data"]["token"]
+                continue
             file = state["data"]["files"][0]
             elapsed = time.perf_counter() - began
             if file["progress"] != last:
