@@ -161,3 +161,41 @@ pub async fn wait_for_listener(addr: &str, timeout: Duration) {
 pub fn unique_name(prefix: &str) -> String {
     format!("{prefix}_{}", uuid::Uuid::new_v4().simple())
 }
+
+/// The words of a transcript or its reference, lower-cased, punctuation dropped (the audio
+/// fixtures' reference texts have no digits), for word error rates.
+#[must_use]
+pub fn words(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '\'' {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect::<String>()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Word error rate of `hypothesis` against `reference` (word edit distance over the
+/// reference's words), on [`words`].
+#[must_use]
+pub fn word_error_rate(reference: &str, hypothesis: &str) -> f64 {
+    let (reference, hypothesis) = (words(reference), words(hypothesis));
+    let mut previous: Vec<usize> = (0..=hypothesis.len()).collect();
+    for (i, reference_word) in reference.iter().enumerate() {
+        let mut current = vec![i + 1; hypothesis.len() + 1];
+        for (j, hypothesis_word) in hypothesis.iter().enumerate() {
+            let substitution = previous[j] + usize::from(reference_word != hypothesis_word);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    #[allow(clippy::cast_precision_loss)]
+    let rate = previous[hypothesis.len()] as f64 / reference.len().max(1) as f64;
+    rate
+}

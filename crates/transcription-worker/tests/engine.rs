@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use scribevault_test_support::words;
 use scribevault_transcription_worker::engine::{DecodeOptions, EngineError, ModelCache, Segment};
 use scribevault_transcription_worker::stitching::{
     AudioOptions, FileError, FileTranscript, transcribe_in_windows,
@@ -44,22 +45,6 @@ fn run(audio: &PathBuf, options: &AudioOptions) -> Result<FileTranscript, FileEr
         &Arc::new(AtomicU32::new(0)),
         &Arc::new(AtomicBool::new(false)),
     )
-}
-
-fn words(text: &str) -> Vec<String> {
-    text.to_lowercase()
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '\'' {
-                c
-            } else {
-                ' '
-            }
-        })
-        .collect::<String>()
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect()
 }
 
 /// A transcribed word with the time it was heard.

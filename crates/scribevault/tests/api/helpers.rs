@@ -568,34 +568,3 @@ impl Drop for SocketClient {
         let _ = self.child.start_kill();
     }
 }
-
-/// Word error rate of `hypothesis` against `reference`, after lower-casing and dropping
-/// punctuation (the fixtures' reference texts have no digits).
-pub fn word_error_rate(reference: &str, hypothesis: &str) -> f64 {
-    let words = |text: &str| -> Vec<String> {
-        text.to_lowercase()
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c.is_whitespace() || c == '\'' {
-                    c
-                } else {
-                    ' '
-                }
-            })
-            .collect::<String>()
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect()
-    };
-    let (reference, hypothesis) = (words(reference), words(hypothesis));
-    let mut previous: Vec<usize> = (0..=hypothesis.len()).collect();
-    for (i, reference_word) in reference.iter().enumerate() {
-        let mut current = vec![i + 1; hypothesis.len() + 1];
-        for (j, hypothesis_word) in hypothesis.iter().enumerate() {
-            let substitution = previous[j] + usize::from(reference_word != hypothesis_word);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[hypothesis.len()] as f64 / reference.len().max(1) as f64
-}

@@ -364,7 +364,7 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
             .await;
         let reference =
             std::fs::read_to_string(crate::helpers::audio(&format!("{name}.txt"))).unwrap();
-        let wer = crate::helpers::word_error_rate(
+        let wer = scribevault_test_support::word_error_rate(
             &reference,
             &crate::pipeline::body_text(content["data"]["content"].as_str().unwrap()),
         );

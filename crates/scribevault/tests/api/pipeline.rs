@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::helpers::{SocketClient, TestApp, audio, model_dir, word_error_rate};
+use crate::helpers::{SocketClient, TestApp, audio, model_dir};
+use scribevault_test_support::word_error_rate;
 
 const SAMPLES: [&str; 5] = [
     "sample-01-welcome",
