@@ -46,6 +46,7 @@ pub mod library {
     }
 }
 
+pub mod client;
 pub mod server;
 
 pub use prost;
