@@ -13,7 +13,8 @@ pub const CANCELLED_BY_USER: &str = "Cancelled by user";
 pub const OUTPUT_FORMATS: [&str; 2] = ["markdown", "txt"];
 
 /// A job's state (spec §4). PENDING → PROCESSING → COMPLETED or FAILED; a cancel ends a
-/// pending or processing job as FAILED; a retry makes a new PENDING job.
+/// pending or processing job as FAILED; a retry makes a new PENDING job. Every change of state
+/// is a [`DownloadTransition`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DownloadStatus {
     Pending,
@@ -23,6 +24,14 @@ pub enum DownloadStatus {
 }
 
 impl DownloadStatus {
+    /// Every state.
+    pub const ALL: [Self; 4] = [
+        Self::Pending,
+        Self::Processing,
+        Self::Completed,
+        Self::Failed,
+    ];
+
     /// The spec's name.
     #[must_use]
     pub fn as_str(self) -> &'static str {
@@ -37,23 +46,106 @@ impl DownloadStatus {
     /// Reads a stored name.
     #[must_use]
     pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "PENDING" => Some(Self::Pending),
-            "PROCESSING" => Some(Self::Processing),
-            "COMPLETED" => Some(Self::Completed),
-            "FAILED" => Some(Self::Failed),
-            _ => None,
-        }
+        Self::ALL
+            .into_iter()
+            .find(|status| status.as_str() == value)
     }
 
+    /// The state after `transition`, if the job may take it from this one.
+    ///
+    /// # Errors
+    /// The transition does not start from this state.
+    pub fn apply(self, transition: DownloadTransition) -> Result<Self, IllegalTransition> {
+        if transition.sources().contains(&self) {
+            Ok(transition.target())
+        } else {
+            Err(IllegalTransition {
+                from: self,
+                transition,
+            })
+        }
+    }
+}
+
+impl std::fmt::Display for DownloadStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A transition asked of a state it does not start from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("a {from} download job cannot take the {transition:?} transition")]
+pub struct IllegalTransition {
+    pub from: DownloadStatus,
+    pub transition: DownloadTransition,
+}
+
+/// Every way a job's state changes. The store turns a transition into one conditional update
+/// (`WHERE status IN sources`), so two runners racing on the same job cannot both win, and an
+/// illegal change cannot be written by a typo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DownloadTransition {
+    /// A runner takes a pending job.
+    Claim,
+    /// A runner takes a running job whose runner went quiet (its process died).
+    TakeOver,
+    /// The runner reports a sign of life or a video tried; the state stays.
+    Progress,
+    /// Every video was tried and arrived.
+    Complete,
+    /// Every video was tried and at least one failed.
+    Fail,
+    /// The service stops: the job waits for the next runner.
+    Release,
+    /// The user cancels a job that has not ended.
+    Cancel,
+    /// A retry replaces a failed job with a new one; the old one stays failed, and hidden.
+    Supersede,
+}
+
+impl DownloadTransition {
     /// How a job ends once every video has been tried.
     #[must_use]
     pub fn after_all_tried(failed_videos: u32) -> Self {
         if failed_videos == 0 {
-            Self::Completed
+            Self::Complete
         } else {
-            Self::Failed
+            Self::Fail
         }
+    }
+
+    /// The states the transition starts from.
+    #[must_use]
+    pub fn sources(self) -> &'static [DownloadStatus] {
+        use DownloadStatus::{Failed, Pending, Processing};
+        match self {
+            Self::Claim => &[Pending],
+            Self::TakeOver | Self::Progress | Self::Complete | Self::Fail | Self::Release => {
+                &[Processing]
+            }
+            Self::Cancel => &[Pending, Processing],
+            Self::Supersede => &[Failed],
+        }
+    }
+
+    /// The state the transition leads to.
+    #[must_use]
+    pub fn target(self) -> DownloadStatus {
+        match self {
+            Self::Claim | Self::TakeOver | Self::Progress => DownloadStatus::Processing,
+            Self::Complete => DownloadStatus::Completed,
+            Self::Fail | Self::Cancel | Self::Supersede => DownloadStatus::Failed,
+            Self::Release => DownloadStatus::Pending,
+        }
+    }
+
+    /// Whether the transition takes a job out of a runner's hands: its claim token and the
+    /// video it was on are cleared with it.
+    #[must_use]
+    pub fn ends_run(self) -> bool {
+        self.sources().contains(&DownloadStatus::Processing)
+            && self.target() != DownloadStatus::Processing
     }
 }
 
@@ -164,6 +256,7 @@ pub fn failure_lines(videos: &[JobVideo]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::DownloadStatus::{Completed, Failed, Pending, Processing};
     use super::*;
 
     fn job(total: u32, processed: u32) -> DownloadJob {
@@ -196,17 +289,100 @@ mod tests {
     #[test]
     fn a_job_with_a_failed_video_ends_failed() {
         assert_eq!(
-            DownloadStatus::after_all_tried(0),
-            DownloadStatus::Completed
+            DownloadTransition::after_all_tried(0),
+            DownloadTransition::Complete
         );
-        assert_eq!(DownloadStatus::after_all_tried(1), DownloadStatus::Failed);
-        for status in [
-            DownloadStatus::Pending,
-            DownloadStatus::Processing,
-            DownloadStatus::Completed,
-            DownloadStatus::Failed,
-        ] {
+        assert_eq!(
+            DownloadTransition::after_all_tried(1),
+            DownloadTransition::Fail
+        );
+        for status in DownloadStatus::ALL {
             assert_eq!(DownloadStatus::parse(status.as_str()), Some(status));
+        }
+    }
+
+    /// Spec §4, one row per transition: where it may start, where it ends.
+    const TABLE: [(DownloadTransition, &[DownloadStatus], DownloadStatus); 8] = [
+        (DownloadTransition::Claim, &[Pending], Processing),
+        (DownloadTransition::TakeOver, &[Processing], Processing),
+        (DownloadTransition::Progress, &[Processing], Processing),
+        (DownloadTransition::Complete, &[Processing], Completed),
+        (DownloadTransition::Fail, &[Processing], Failed),
+        (DownloadTransition::Release, &[Processing], Pending),
+        (DownloadTransition::Cancel, &[Pending, Processing], Failed),
+        (DownloadTransition::Supersede, &[Failed], Failed),
+    ];
+
+    fn check(transition: DownloadTransition) {
+        let (_, sources, target) = TABLE
+            .iter()
+            .find(|(row, _, _)| *row == transition)
+            .copied()
+            .unwrap_or_else(|| panic!("{transition:?} missing from the table"));
+        for from in DownloadStatus::ALL {
+            let outcome = from.apply(transition);
+            if sources.contains(&from) {
+                assert_eq!(outcome, Ok(target), "{from} --{transition:?}-->");
+            } else {
+                assert_eq!(
+                    outcome,
+                    Err(IllegalTransition { from, transition }),
+                    "{from} must refuse {transition:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_pending_job_is_claimed_into_processing() {
+        check(DownloadTransition::Claim);
+    }
+
+    #[test]
+    fn a_quiet_runners_job_is_taken_over_while_processing() {
+        check(DownloadTransition::TakeOver);
+    }
+
+    #[test]
+    fn progress_keeps_a_job_processing() {
+        check(DownloadTransition::Progress);
+    }
+
+    #[test]
+    fn only_a_processing_job_completes() {
+        check(DownloadTransition::Complete);
+    }
+
+    #[test]
+    fn only_a_processing_job_fails() {
+        check(DownloadTransition::Fail);
+    }
+
+    #[test]
+    fn a_released_job_waits_again() {
+        check(DownloadTransition::Release);
+    }
+
+    #[test]
+    fn pending_and_processing_jobs_can_be_cancelled() {
+        check(DownloadTransition::Cancel);
+    }
+
+    #[test]
+    fn only_a_failed_job_is_replaced_by_a_retry() {
+        check(DownloadTransition::Supersede);
+    }
+
+    #[test]
+    fn a_runner_lets_go_exactly_when_its_job_leaves_processing() {
+        use DownloadTransition::{
+            Cancel, Claim, Complete, Fail, Progress, Release, Supersede, TakeOver,
+        };
+        for transition in [Complete, Fail, Release, Cancel] {
+            assert!(transition.ends_run(), "{transition:?}");
+        }
+        for transition in [Claim, TakeOver, Progress, Supersede] {
+            assert!(!transition.ends_run(), "{transition:?}");
         }
     }
 

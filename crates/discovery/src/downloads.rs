@@ -12,8 +12,8 @@ use scribevault_core::UserId;
 
 use crate::domain::is_video_id;
 use crate::download_job::{
-    DownloadJob, DownloadStatus, JobVideo, MAX_JOB_VIDEOS, OUTPUT_FORMATS, TranscribeAfter,
-    VideoOutcome,
+    DownloadJob, DownloadStatus, DownloadTransition, JobVideo, MAX_JOB_VIDEOS, OUTPUT_FORMATS,
+    TranscribeAfter, VideoOutcome,
 };
 use crate::error::DiscoveryError;
 use crate::service::Discovery;
@@ -192,7 +192,7 @@ impl Discovery {
             .download_job(user.as_str(), id)
             .await?
             .ok_or(DiscoveryError::JobNotFound)?;
-        if old.status != DownloadStatus::Failed {
+        if old.status.apply(DownloadTransition::Supersede).is_err() {
             return Err(DiscoveryError::NotRetryable(
                 "Only a failed job can be retried".into(),
             ));

@@ -17,11 +17,13 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::download_job::{
-    CurrentDownload, DownloadJob, DownloadStatus, JobVideo, VideoOutcome, failure_lines,
+    CurrentDownload, DownloadJob, DownloadStatus, DownloadTransition, JobVideo, VideoOutcome,
+    failure_lines,
 };
 use crate::error::DiscoveryError;
 use crate::peers::VideoAudio;
 use crate::service::Discovery;
+use crate::store::{DiscoveryStore, JobGuard, JobUpdate};
 use crate::ytdlp::FetchFailure;
 
 /// How often a runner writes its heartbeat (and learns of a cancel).
@@ -134,7 +136,7 @@ async fn try_run_job(
         .filter(|video| video.outcome == VideoOutcome::Pending)
     {
         if shutdown.is_cancelled() {
-            store.release_download_job(&job.id, &token).await?;
+            release(store, &job.id, &token).await?;
             return Ok(());
         }
         match try_video(
@@ -156,7 +158,7 @@ async fn try_run_job(
             }
             Tried::Lost => {
                 if shutdown.is_cancelled() {
-                    store.release_download_job(&job.id, &token).await?;
+                    release(store, &job.id, &token).await?;
                 }
                 return Ok(());
             }
@@ -170,27 +172,43 @@ async fn try_run_job(
             .count(),
     )
     .unwrap_or(u32::MAX);
-    let status = DownloadStatus::after_all_tried(failed);
+    let end = DownloadTransition::after_all_tried(failed);
     if store
-        .finish_download_job(
+        .transition(
             &job.id,
-            &token,
-            status,
-            failure_lines(&outcomes),
-            Utc::now(),
+            end,
+            JobGuard::Runner(&token),
+            JobUpdate {
+                error_message: failure_lines(&outcomes),
+                completed_at: Some(Utc::now()),
+                ..JobUpdate::default()
+            },
         )
         .await?
         && let Some(finished) = store.download_job(&job.user_id, &job.id).await?
     {
         tracing::info!(
             job = job.id,
-            status = status.as_str(),
+            status = end.target().as_str(),
             failed,
             "download job ended"
         );
         discovery.publish_progress(&finished).await;
         discovery.notify_finished(&finished).await;
     }
+    Ok(())
+}
+
+/// Hands a running job back (the service is stopping): pending again, for the next runner.
+async fn release(store: &DiscoveryStore, id: &str, token: &str) -> Result<(), DiscoveryError> {
+    store
+        .transition(
+            id,
+            DownloadTransition::Release,
+            JobGuard::Runner(token),
+            JobUpdate::default(),
+        )
+        .await?;
     Ok(())
 }
 
@@ -226,7 +244,15 @@ async fn try_video(
                     title: video.title.clone(),
                     percent: *percent.borrow(),
                 };
-                if !store.download_heartbeat(&job.id, token, Some(&current), Utc::now()).await? {
+                let beat = JobUpdate {
+                    heartbeat_at: Some(Utc::now()),
+                    current: Some(Some(current.clone())),
+                    ..JobUpdate::default()
+                };
+                if !store
+                    .transition(&job.id, DownloadTransition::Progress, JobGuard::Runner(token), beat)
+                    .await?
+                {
                     // Cancelled or taken over: yt-dlp is killed as the fetch sees the stop.
                     lost = true;
                     stop.cancel();

@@ -1,21 +1,23 @@
-//! Download jobs and their videos. Every write of a job's runner is conditional on its claim
-//! token, so a runner that lost its job (cancelled, taken over) changes nothing.
+//! Download jobs and their videos. Every change of a job's state is a [`DownloadTransition`],
+//! written as one conditional update guarded by the transition's source states; every write of
+//! a job's runner is also conditional on its claim token, so a runner that lost its job
+//! (cancelled, taken over) changes nothing.
 
 use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::{Expr, ExprTrait as _};
+use sea_orm::sea_query::{Expr, ExprTrait as _, Func};
 use sea_orm::{
-    ColumnTrait as _, Condition, DbErr, EntityTrait as _, PaginatorTrait as _, QueryFilter as _,
-    QueryOrder as _, QuerySelect as _, Set, TransactionTrait as _,
+    ColumnTrait as _, Condition, ConnectionTrait, DbErr, EntityTrait as _, PaginatorTrait as _,
+    QueryFilter as _, QueryOrder as _, QuerySelect as _, Set, TransactionTrait as _,
 };
 
 use scribevault_core::fairness::{Standing, goes_before, shares_from, whose_turn};
 
 use super::{DiscoveryStore, INSERT_CHUNK};
 use crate::download_job::{
-    CANCELLED_BY_USER, CurrentDownload, DownloadJob, DownloadStatus, JobVideo, TranscribeAfter,
-    VideoOutcome,
+    CANCELLED_BY_USER, CurrentDownload, DownloadJob, DownloadStatus, DownloadTransition, JobVideo,
+    TranscribeAfter, VideoOutcome,
 };
 use crate::entity::{download_job, download_job_video, source_video};
 
@@ -77,6 +79,149 @@ pub enum Cancelled {
     NotFound,
 }
 
+/// An extra condition on a transition besides the source states.
+#[derive(Debug, Clone, Copy)]
+pub enum JobGuard<'a> {
+    /// Only the runner holding this claim token may make the change.
+    Runner(&'a str),
+    /// Only a job of this user that no retry has replaced.
+    Owner(&'a str),
+}
+
+impl JobGuard<'_> {
+    fn condition(self) -> Condition {
+        match self {
+            Self::Runner(token) => Condition::all().add(download_job::Column::ClaimToken.eq(token)),
+            Self::Owner(user_id) => Condition::all()
+                .add(download_job::Column::UserId.eq(user_id))
+                .add(download_job::Column::SupersededBy.is_null()),
+        }
+    }
+}
+
+/// Columns a transition sets besides the status. `None` leaves a column as it is; a
+/// transition that [ends the run](DownloadTransition::ends_run) also clears the runner's
+/// claim token and current video.
+#[derive(Debug, Clone, Default)]
+pub struct JobUpdate {
+    /// A claim: the new runner's token.
+    pub claim_token: Option<String>,
+    pub heartbeat_at: Option<DateTime<Utc>>,
+    /// The video the runner is on (`Some(None)`: between videos).
+    pub current: Option<Option<CurrentDownload>>,
+    /// One more video tried, with what became of it.
+    pub tried: Option<VideoOutcome>,
+    pub error_message: Option<String>,
+    /// Kept when the job has already started (a take-over).
+    pub started_at: Option<DateTime<Utc>>,
+    pub completed_at: Option<DateTime<Utc>>,
+    /// The job a retry replaced this one with.
+    pub superseded_by: Option<String>,
+}
+
+fn statuses(states: &[DownloadStatus]) -> Vec<&'static str> {
+    states.iter().map(|status| status.as_str()).collect()
+}
+
+/// A running job whose runner has been quiet since `stale_before` (or never beat).
+fn quiet_since(stale_before: DateTime<Utc>) -> Condition {
+    Condition::all()
+        .add(download_job::Column::Status.is_in(statuses(DownloadTransition::TakeOver.sources())))
+        .add(
+            Condition::any()
+                .add(download_job::Column::HeartbeatAt.is_null())
+                .add(download_job::Column::HeartbeatAt.lt(stale_before)),
+        )
+}
+
+/// Applies `transition` to the job if it is still in one of the transition's source states
+/// (and `guard` holds), on `db` (the store's connection or a transaction). Returns whether it
+/// did.
+async fn transition<C: ConnectionTrait>(
+    db: &C,
+    id: &str,
+    transition: DownloadTransition,
+    guard: JobGuard<'_>,
+    update: JobUpdate,
+) -> Result<bool, DbErr> {
+    let condition = Condition::all()
+        .add(download_job::Column::Status.is_in(statuses(transition.sources())))
+        .add(guard.condition());
+    write(db, id, transition, condition, update).await
+}
+
+async fn write<C: ConnectionTrait>(
+    db: &C,
+    id: &str,
+    transition: DownloadTransition,
+    condition: Condition,
+    update: JobUpdate,
+) -> Result<bool, DbErr> {
+    use download_job::Column;
+    let mut query = download_job::Entity::update_many()
+        .col_expr(Column::Status, Expr::value(transition.target().as_str()));
+    if transition.ends_run() {
+        query = query
+            .col_expr(Column::ClaimToken, Expr::value(None::<String>))
+            .col_expr(Column::CurrentVideoId, Expr::value(None::<String>))
+            .col_expr(Column::CurrentPercent, Expr::value(0));
+    }
+    if let Some(token) = update.claim_token {
+        query = query.col_expr(Column::ClaimToken, Expr::value(token));
+    }
+    if let Some(at) = update.heartbeat_at {
+        query = query.col_expr(Column::HeartbeatAt, Expr::value(at));
+    }
+    if let Some(current) = update.current {
+        query = query
+            .col_expr(
+                Column::CurrentPercent,
+                Expr::value(current.as_ref().map_or(0, |video| signed(video.percent))),
+            )
+            .col_expr(
+                Column::CurrentVideoTitle,
+                Expr::value(current.as_ref().map(|video| video.title.clone())),
+            )
+            .col_expr(
+                Column::CurrentVideoId,
+                Expr::value(current.map(|video| video.video_id)),
+            );
+    }
+    if let Some(outcome) = update.tried {
+        let failed = i32::from(outcome == VideoOutcome::Failed);
+        query = query
+            .col_expr(
+                Column::ProcessedVideos,
+                Expr::col(Column::ProcessedVideos).add(1),
+            )
+            .col_expr(
+                Column::FailedVideos,
+                Expr::col(Column::FailedVideos).add(failed),
+            );
+    }
+    if let Some(message) = update.error_message {
+        query = query.col_expr(Column::ErrorMessage, Expr::value(message));
+    }
+    if let Some(at) = update.started_at {
+        query = query.col_expr(
+            Column::StartedAt,
+            Func::coalesce([Expr::col(Column::StartedAt), Expr::value(at)]).into(),
+        );
+    }
+    if let Some(at) = update.completed_at {
+        query = query.col_expr(Column::CompletedAt, Expr::value(at));
+    }
+    if let Some(job) = update.superseded_by {
+        query = query.col_expr(Column::SupersededBy, Expr::value(job));
+    }
+    let result = query
+        .filter(Column::Id.eq(id))
+        .filter(condition)
+        .exec(db)
+        .await?;
+    Ok(result.rows_affected == 1)
+}
+
 impl DiscoveryStore {
     /// Which of `video_ids` are videos of the source.
     ///
@@ -113,18 +258,18 @@ impl DiscoveryStore {
     ) -> Result<bool, DbErr> {
         let transaction = self.db.begin().await?;
         if let Some(old) = supersedes {
-            let replaced = download_job::Entity::update_many()
-                .col_expr(
-                    download_job::Column::SupersededBy,
-                    Expr::value(job.id.clone()),
-                )
-                .filter(download_job::Column::Id.eq(old))
-                .filter(download_job::Column::UserId.eq(job.user_id.as_str()))
-                .filter(download_job::Column::Status.eq(DownloadStatus::Failed.as_str()))
-                .filter(download_job::Column::SupersededBy.is_null())
-                .exec(&transaction)
-                .await?;
-            if replaced.rows_affected == 0 {
+            let replaced = transition(
+                &transaction,
+                old,
+                DownloadTransition::Supersede,
+                JobGuard::Owner(&job.user_id),
+                JobUpdate {
+                    superseded_by: Some(job.id.clone()),
+                    ..JobUpdate::default()
+                },
+            )
+            .await?;
+            if !replaced {
                 transaction.rollback().await?;
                 return Ok(false);
             }
@@ -331,73 +476,43 @@ impl DiscoveryStore {
         stale_before: DateTime<Utc>,
     ) -> Result<Option<DownloadJob>, DbErr> {
         let claimable = Condition::any()
-            .add(download_job::Column::Status.eq(DownloadStatus::Pending.as_str()))
-            .add(
-                Condition::all()
-                    .add(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
-                    .add(
-                        Condition::any()
-                            .add(download_job::Column::HeartbeatAt.is_null())
-                            .add(download_job::Column::HeartbeatAt.lt(stale_before)),
-                    ),
-            );
-        let claimed = download_job::Entity::update_many()
-            .col_expr(
-                download_job::Column::Status,
-                Expr::value(DownloadStatus::Processing.as_str()),
-            )
-            .col_expr(download_job::Column::ClaimToken, Expr::value(token))
-            .col_expr(download_job::Column::HeartbeatAt, Expr::value(now))
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::UserId.eq(user_id))
-            .filter(download_job::Column::SupersededBy.is_null())
-            .filter(claimable)
-            .exec(&self.db)
-            .await?;
-        if claimed.rows_affected == 0 {
+            .add(download_job::Column::Status.is_in(statuses(DownloadTransition::Claim.sources())))
+            .add(quiet_since(stale_before));
+        let claimed = write(
+            &self.db,
+            id,
+            DownloadTransition::Claim,
+            Condition::all()
+                .add(claimable)
+                .add(JobGuard::Owner(user_id).condition()),
+            JobUpdate {
+                claim_token: Some(token.to_owned()),
+                heartbeat_at: Some(now),
+                started_at: Some(now),
+                ..JobUpdate::default()
+            },
+        )
+        .await?;
+        if !claimed {
             return Ok(None);
         }
-        download_job::Entity::update_many()
-            .col_expr(download_job::Column::StartedAt, Expr::value(now))
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::StartedAt.is_null())
-            .exec(&self.db)
-            .await?;
         self.download_job(user_id, id).await
     }
 
-    /// The runner's sign of life and the video it is on; `false` when the job is no longer
-    /// its own (cancelled or taken over).
+    /// Applies `transition` to the job if it is still in one of the transition's source states
+    /// (and `guard` holds). Returns whether it did: `false` tells a runner the job is no
+    /// longer its own (cancelled or taken over).
     ///
     /// # Errors
     /// Database failure.
-    pub async fn download_heartbeat(
+    pub async fn transition(
         &self,
         id: &str,
-        token: &str,
-        current: Option<&CurrentDownload>,
-        now: DateTime<Utc>,
+        transition: DownloadTransition,
+        guard: JobGuard<'_>,
+        update: JobUpdate,
     ) -> Result<bool, DbErr> {
-        let updated = download_job::Entity::update_many()
-            .col_expr(download_job::Column::HeartbeatAt, Expr::value(now))
-            .col_expr(
-                download_job::Column::CurrentVideoId,
-                Expr::value(current.map(|video| video.video_id.clone())),
-            )
-            .col_expr(
-                download_job::Column::CurrentVideoTitle,
-                Expr::value(current.map(|video| video.title.clone())),
-            )
-            .col_expr(
-                download_job::Column::CurrentPercent,
-                Expr::value(current.map_or(0, |video| signed(video.percent))),
-            )
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::ClaimToken.eq(token))
-            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
-            .exec(&self.db)
-            .await?;
-        Ok(updated.rows_affected == 1)
+        self::transition(&self.db, id, transition, guard, update).await
     }
 
     /// Records what became of one video and counts it; `false` (and nothing written) when the
@@ -415,21 +530,17 @@ impl DiscoveryStore {
         mp3_path: Option<&str>,
     ) -> Result<bool, DbErr> {
         let transaction = self.db.begin().await?;
-        let failed = i32::from(outcome == VideoOutcome::Failed);
-        let counted = download_job::Entity::update_many()
-            .col_expr(
-                download_job::Column::ProcessedVideos,
-                Expr::col(download_job::Column::ProcessedVideos).add(1),
-            )
-            .col_expr(
-                download_job::Column::FailedVideos,
-                Expr::col(download_job::Column::FailedVideos).add(failed),
-            )
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::ClaimToken.eq(token))
-            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
-            .exec(&transaction)
-            .await?;
+        let counted = transition(
+            &transaction,
+            id,
+            DownloadTransition::Progress,
+            JobGuard::Runner(token),
+            JobUpdate {
+                tried: Some(outcome),
+                ..JobUpdate::default()
+            },
+        )
+        .await?;
         let recorded = download_job_video::Entity::update_many()
             .col_expr(
                 download_job_video::Column::Outcome,
@@ -448,75 +559,12 @@ impl DiscoveryStore {
             .filter(download_job_video::Column::Outcome.eq(VideoOutcome::Pending.as_str()))
             .exec(&transaction)
             .await?;
-        if counted.rows_affected == 0 || recorded.rows_affected == 0 {
+        if !counted || recorded.rows_affected == 0 {
             transaction.rollback().await?;
             return Ok(false);
         }
         transaction.commit().await?;
         Ok(true)
-    }
-
-    /// Ends a job the runner holds.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn finish_download_job(
-        &self,
-        id: &str,
-        token: &str,
-        status: DownloadStatus,
-        error_message: Option<String>,
-        now: DateTime<Utc>,
-    ) -> Result<bool, DbErr> {
-        let finished = download_job::Entity::update_many()
-            .col_expr(download_job::Column::Status, Expr::value(status.as_str()))
-            .col_expr(
-                download_job::Column::ErrorMessage,
-                Expr::value(error_message),
-            )
-            .col_expr(download_job::Column::CompletedAt, Expr::value(now))
-            .col_expr(
-                download_job::Column::ClaimToken,
-                Expr::value(None::<String>),
-            )
-            .col_expr(
-                download_job::Column::CurrentVideoId,
-                Expr::value(None::<String>),
-            )
-            .col_expr(download_job::Column::CurrentPercent, Expr::value(0))
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::ClaimToken.eq(token))
-            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
-            .exec(&self.db)
-            .await?;
-        Ok(finished.rows_affected == 1)
-    }
-
-    /// Hands a running job back (the service is stopping): pending again, for the next runner.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn release_download_job(&self, id: &str, token: &str) -> Result<(), DbErr> {
-        download_job::Entity::update_many()
-            .col_expr(
-                download_job::Column::Status,
-                Expr::value(DownloadStatus::Pending.as_str()),
-            )
-            .col_expr(
-                download_job::Column::ClaimToken,
-                Expr::value(None::<String>),
-            )
-            .col_expr(
-                download_job::Column::CurrentVideoId,
-                Expr::value(None::<String>),
-            )
-            .col_expr(download_job::Column::CurrentPercent, Expr::value(0))
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::ClaimToken.eq(token))
-            .filter(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
-            .exec(&self.db)
-            .await?;
-        Ok(())
     }
 
     /// Cancels one of the user's jobs if it has not ended.
@@ -529,35 +577,20 @@ impl DiscoveryStore {
         id: &str,
         now: DateTime<Utc>,
     ) -> Result<Cancelled, DbErr> {
-        let cancelled = download_job::Entity::update_many()
-            .col_expr(
-                download_job::Column::Status,
-                Expr::value(DownloadStatus::Failed.as_str()),
+        let cancelled = self
+            .transition(
+                id,
+                DownloadTransition::Cancel,
+                JobGuard::Owner(user_id),
+                JobUpdate {
+                    error_message: Some(CANCELLED_BY_USER.to_owned()),
+                    completed_at: Some(now),
+                    ..JobUpdate::default()
+                },
             )
-            .col_expr(
-                download_job::Column::ErrorMessage,
-                Expr::value(CANCELLED_BY_USER),
-            )
-            .col_expr(download_job::Column::CompletedAt, Expr::value(now))
-            .col_expr(
-                download_job::Column::ClaimToken,
-                Expr::value(None::<String>),
-            )
-            .col_expr(
-                download_job::Column::CurrentVideoId,
-                Expr::value(None::<String>),
-            )
-            .col_expr(download_job::Column::CurrentPercent, Expr::value(0))
-            .filter(download_job::Column::Id.eq(id))
-            .filter(download_job::Column::UserId.eq(user_id))
-            .filter(download_job::Column::Status.is_in([
-                DownloadStatus::Pending.as_str(),
-                DownloadStatus::Processing.as_str(),
-            ]))
-            .exec(&self.db)
             .await?;
         Ok(match self.download_job(user_id, id).await? {
-            Some(job) if cancelled.rows_affected == 1 => Cancelled::Now(Box::new(job)),
+            Some(job) if cancelled => Cancelled::Now(Box::new(job)),
             Some(_) => Cancelled::AlreadyEnded,
             None => Cancelled::NotFound,
         })
@@ -573,18 +606,11 @@ impl DiscoveryStore {
         stale_before: DateTime<Utc>,
         include_pending: bool,
     ) -> Result<Vec<(String, String)>, DbErr> {
-        let mut waiting = Condition::any().add(
-            Condition::all()
-                .add(download_job::Column::Status.eq(DownloadStatus::Processing.as_str()))
-                .add(
-                    Condition::any()
-                        .add(download_job::Column::HeartbeatAt.is_null())
-                        .add(download_job::Column::HeartbeatAt.lt(stale_before)),
-                ),
-        );
+        let mut waiting = Condition::any().add(quiet_since(stale_before));
         if include_pending {
-            waiting =
-                waiting.add(download_job::Column::Status.eq(DownloadStatus::Pending.as_str()));
+            waiting = waiting.add(
+                download_job::Column::Status.is_in(statuses(DownloadTransition::Claim.sources())),
+            );
         }
         Ok(download_job::Entity::find()
             .filter(download_job::Column::SupersededBy.is_null())

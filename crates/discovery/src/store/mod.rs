@@ -22,7 +22,7 @@ mod preferences;
 mod schedules;
 mod user_data;
 
-pub use downloads::Cancelled;
+pub use downloads::{Cancelled, JobGuard, JobUpdate};
 
 /// Rows one statement inserts at most (SQLite's bound-parameter limit is 32,766).
 pub(crate) const INSERT_CHUNK: usize = 500;
