@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { AlertCircle, Database, Download, ListVideo, LoaderCircle, MonitorPlay, Plus, RefreshCw, Trash2, X } from 'lucide-react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -13,6 +12,7 @@ import {
   type Source,
 } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { paths } from '@/config/paths';
 import { formatCount, formatDate, formatDuration } from '@/lib/format';
@@ -392,36 +392,16 @@ function DeleteSourceDialog({ source, onClose, onDeleted }: { source: Source; on
   }
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !isLoading && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-sm">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">Delete source?</Dialog.Title>
-              <Dialog.Description className="muted">
-                {source.title} will be removed from your sources. Its videos stay on YouTube.
-              </Dialog.Description>
-            </div>
-          </div>
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-outline" disabled={isLoading}>
-                Cancel
-              </button>
-            </Dialog.Close>
-            <button type="button" className="btn btn-danger" disabled={isLoading} onClick={() => void confirm()}>
-              {isLoading ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Trash2 size={16} aria-hidden="true" />}
-              {isLoading ? 'Deleting...' : 'Delete'}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      title="Delete source?"
+      description={`${source.title} will be removed from your sources. Its videos stay on YouTube.`}
+      confirmLabel="Delete"
+      busyLabel="Deleting..."
+      icon={Trash2}
+      busy={isLoading}
+      error={error}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+    />
   );
 }

@@ -1,14 +1,13 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { Download, LoaderCircle, Pencil, Plus, ScanText, Sparkles, Star, Trash2, X } from 'lucide-react';
+import { LoaderCircle, Pencil, Plus, ScanText, Sparkles, Star, Trash2, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { startLinkDownload } from '@/lib/download';
 import { formatDate, formatDuration } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 import {
-  EXPORT_FORMAT_LABELS,
-  exportFormatsFor,
   GWTH_LEVELS,
   gwthLabel,
   sourceTypeLabel,
@@ -23,11 +22,11 @@ import {
   useUpdateContentMutation,
   useUpdateMetadataMutation,
   VAULT_ERRORS,
-  type ExportFormat,
   type LibraryTranscript,
   type MetadataChanges,
 } from './libraryApi';
 import { MarkdownContent } from '@/components/MarkdownContent';
+import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
 
 /** The detail view of one item (`/vault?item=<id>`), fetched by its id. */
 export function VaultItemDetail({ itemId, onClose }: { itemId: string; onClose: () => void }) {
@@ -160,9 +159,7 @@ function DetailBody({ item, onDeleted }: { item: LibraryTranscript; onDeleted: (
 function ExportControl({ item }: { item: LibraryTranscript }) {
   const dispatch = useAppDispatch();
   const failed = useFailureToast();
-  const formatId = useId();
-  const formats = exportFormatsFor([item.sourceType]);
-  const [format, setFormat] = useState<ExportFormat>('markdown');
+  const { formats, format, choose } = useExportFormat([item.sourceType]);
   const [exportTranscript, { isLoading }] = useExportTranscriptMutation();
 
   async function run() {
@@ -177,20 +174,15 @@ function ExportControl({ item }: { item: LibraryTranscript }) {
 
   return (
     <div className="export-control">
-      <label htmlFor={formatId} className="visually-hidden">
-        Export format
-      </label>
-      <select id={formatId} className="select-sm" value={format} onChange={(event) => setFormat(event.target.value as ExportFormat)}>
-        {formats.map((candidate) => (
-          <option key={candidate} value={candidate}>
-            {EXPORT_FORMAT_LABELS[candidate]}
-          </option>
-        ))}
-      </select>
-      <button type="button" className="btn btn-sm btn-primary" disabled={isLoading} onClick={() => void run()}>
-        {isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Download size={14} aria-hidden="true" />}
-        Export
-      </button>
+      <ExportFormatPicker
+        label="Export format"
+        formats={formats}
+        format={format}
+        onChoose={choose}
+        buttonLabel="Export"
+        busy={isLoading}
+        onExport={() => void run()}
+      />
     </div>
   );
 }
@@ -237,6 +229,7 @@ function DeleteButton({ item, onDeleted }: { item: LibraryTranscript; onDeleted:
   const dispatch = useAppDispatch();
   const failed = useFailureToast();
   const [open, setOpen] = useState(false);
+  const dialogId = useId();
   const [deleteTranscript, { isLoading }] = useDeleteTranscriptMutation();
 
   async function confirm() {
@@ -251,33 +244,31 @@ function DeleteButton({ item, onDeleted }: { item: LibraryTranscript; onDeleted:
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !isLoading && setOpen(next)}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="btn btn-sm btn-danger-outline">
-          <Trash2 size={14} aria-hidden="true" /> Delete
-        </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay dialog-overlay-top" />
-        <Dialog.Content className="dialog dialog-sm dialog-top">
-          <div>
-            <Dialog.Title className="dialog-title">Delete transcript?</Dialog.Title>
-            <Dialog.Description className="muted">{item.title} will be removed from your Vault. This cannot be undone.</Dialog.Description>
-          </div>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-outline" disabled={isLoading}>
-                Cancel
-              </button>
-            </Dialog.Close>
-            <button type="button" className="btn btn-danger" disabled={isLoading} onClick={() => void confirm()}>
-              {isLoading ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Trash2 size={16} aria-hidden="true" />}
-              {isLoading ? 'Deleting...' : 'Delete'}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <>
+      <button
+        type="button"
+        className="btn btn-sm btn-danger-outline"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? dialogId : undefined}
+        onClick={() => setOpen(true)}
+      >
+        <Trash2 size={14} aria-hidden="true" /> Delete
+      </button>
+      {open && (
+        <ConfirmDialog
+          id={dialogId}
+          title="Delete transcript?"
+          description={`${item.title} will be removed from your Vault. This cannot be undone.`}
+          confirmLabel="Delete"
+          busyLabel="Deleting..."
+          icon={Trash2}
+          busy={isLoading}
+          onConfirm={() => void confirm()}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
   );
 }
 

@@ -4,7 +4,6 @@ import {
   AlertCircle,
   ChevronDown,
   ChevronRight,
-  Download,
   FileText,
   FileUp,
   Layers,
@@ -30,17 +29,15 @@ import { startLinkDownload } from '@/lib/download';
 import { readString, writeString } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
 import {
-  EXPORT_FORMAT_LABELS,
-  exportFormatsFor,
   libraryApi,
   useExportTranscriptsMutation,
   useGetVaultTranscriptsInfiniteQuery,
   useInitTagsMutation,
   useProcessTranscriptsMutation,
   VAULT_ERRORS,
-  type ExportFormat,
   type LibraryTranscript,
 } from './libraryApi';
+import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
 import { ImportPdfDialog } from './ImportPdfDialog';
 import { VaultFiltersPanel } from './VaultFiltersPanel';
 import { VaultItemCard } from './VaultItemCard';
@@ -473,10 +470,7 @@ function Group({
 /** What to do with the selected items: one zip in a chosen format. */
 function SelectionBar({ items, onDone }: { items: LibraryTranscript[]; onDone: () => void }) {
   const dispatch = useAppDispatch();
-  const formatId = useId();
-  const formats = exportFormatsFor(items.map((item) => item.sourceType));
-  const [chosen, setChosen] = useState<ExportFormat>('markdown');
-  const format = formats.includes(chosen) ? chosen : 'markdown';
+  const { formats, format, choose } = useExportFormat(items.map((item) => item.sourceType));
   const [exportTranscripts, { isLoading }] = useExportTranscriptsMutation();
 
   async function run() {
@@ -499,20 +493,15 @@ function SelectionBar({ items, onDone }: { items: LibraryTranscript[]; onDone: (
   return (
     <div className="selection-bar" role="region" aria-label="Selection">
       <span className="selection-count">{items.length} selected</span>
-      <label htmlFor={formatId} className="visually-hidden">
-        Format of the selection
-      </label>
-      <select id={formatId} className="select-sm" value={format} onChange={(event) => setChosen(event.target.value as ExportFormat)}>
-        {formats.map((candidate) => (
-          <option key={candidate} value={candidate}>
-            {EXPORT_FORMAT_LABELS[candidate]}
-          </option>
-        ))}
-      </select>
-      <button type="button" className="btn btn-sm btn-primary" disabled={isLoading} onClick={() => void run()}>
-        {isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Download size={14} aria-hidden="true" />}
-        Export selected
-      </button>
+      <ExportFormatPicker
+        label="Format of the selection"
+        formats={formats}
+        format={format}
+        onChoose={choose}
+        buttonLabel="Export selected"
+        busy={isLoading}
+        onExport={() => void run()}
+      />
       <button type="button" className="btn btn-sm btn-ghost" onClick={onDone}>
         Clear selection
       </button>

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import {
   AlertCircle,
@@ -18,6 +17,7 @@ import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { sourceTypeLabel } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { formatDateTime, formatRelativeTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 import { ScheduleDialog } from './ScheduleDialog';
@@ -267,29 +267,15 @@ function DeleteScheduleDialog({ schedule, onClose }: { schedule: Schedule; onClo
   }
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !isLoading && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-sm">
-          <div>
-            <Dialog.Title className="dialog-title">Delete schedule?</Dialog.Title>
-            <Dialog.Description className="muted">
-              {title} will no longer be synced automatically. The source and its videos stay.
-            </Dialog.Description>
-          </div>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-outline" disabled={isLoading}>
-                Cancel
-              </button>
-            </Dialog.Close>
-            <button type="button" className="btn btn-danger" disabled={isLoading} onClick={() => void confirm()}>
-              {isLoading ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Trash2 size={16} aria-hidden="true" />}
-              {isLoading ? 'Deleting...' : 'Delete'}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      title="Delete schedule?"
+      description={`${title} will no longer be synced automatically. The source and its videos stay.`}
+      confirmLabel="Delete"
+      busyLabel="Deleting..."
+      icon={Trash2}
+      busy={isLoading}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+    />
   );
 }
