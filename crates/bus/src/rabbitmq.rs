@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt as _;
+use lapin::message::Delivery;
 use lapin::options::{
     BasicAckOptions, BasicConsumeOptions, BasicNackOptions, BasicPublishOptions, BasicQosOptions,
     ConfirmSelectOptions, ExchangeDeclareOptions, QueueBindOptions, QueueDeclareOptions,
@@ -366,8 +367,9 @@ impl EventBus for RabbitMqBus {
         let (sender, receiver) = mpsc::channel(1024);
         let inner = self.inner.clone();
         // Bind before returning, so that events published after `subscribe` returns arrive.
-        let consumer = open_event_consumer(&inner, topic, None).await?;
-        tokio::spawn(forward_events(inner, topic, consumer, sender));
+        let feed = EventFeed { topic };
+        let consumer = open_consumer(&inner, &feed, None).await?;
+        tokio::spawn(forward(inner, feed, consumer, sender));
         Ok(EventSubscription::new(receiver))
     }
 
@@ -375,96 +377,6 @@ impl EventBus for RabbitMqBus {
         let channel = self.inner.try_open_channel().await.map_err(unavailable)?;
         let _ = channel.close(200, "ready".into()).await;
         Ok(())
-    }
-}
-
-async fn open_event_consumer(
-    inner: &Inner,
-    topic: Topic,
-    stop: Option<&mpsc::Sender<EventEnvelope>>,
-) -> Result<(Channel, lapin::Consumer), BusError> {
-    let budget = if stop.is_some() {
-        None
-    } else {
-        Some(inner.publish_retry_budget)
-    };
-    let channel = inner.open_channel(budget, stop).await?;
-    let setup = async {
-        declare_topic_exchanges(&channel).await?;
-        let queue = channel
-            .queue_declare(
-                "".into(),
-                QueueDeclareOptions {
-                    exclusive: true,
-                    auto_delete: true,
-                    ..QueueDeclareOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await?;
-        channel
-            .queue_bind(
-                queue.name().clone(),
-                exchange_of(topic).into(),
-                "#".into(),
-                QueueBindOptions::default(),
-                FieldTable::default(),
-            )
-            .await?;
-        channel
-            .basic_consume(
-                queue.name().clone(),
-                "".into(),
-                BasicConsumeOptions {
-                    no_ack: true,
-                    ..BasicConsumeOptions::default()
-                },
-                FieldTable::default(),
-            )
-            .await
-    };
-    let consumer = setup.await.map_err(unavailable)?;
-    Ok((channel, consumer))
-}
-
-async fn forward_events(
-    inner: Arc<Inner>,
-    topic: Topic,
-    mut current: (Channel, lapin::Consumer),
-    sender: mpsc::Sender<EventEnvelope>,
-) {
-    loop {
-        let (channel, consumer) = &mut current;
-        loop {
-            let delivery = tokio::select! {
-                delivery = consumer.next() => delivery,
-                () = sender.closed() => {
-                    let _ = channel.close(200, "subscriber gone".into()).await;
-                    return;
-                }
-            };
-            match delivery {
-                Some(Ok(delivery)) => match serde_json::from_slice::<EventEnvelope>(&delivery.data)
-                {
-                    Ok(event) => {
-                        if sender.send(event).await.is_err() {
-                            let _ = channel.close(200, "subscriber gone".into()).await;
-                            return;
-                        }
-                    }
-                    Err(error) => tracing::warn!(error = %error, "dropping undecodable event"),
-                },
-                Some(Err(error)) => {
-                    tracing::warn!(error = %error, "event subscription lost; resubscribing");
-                    break;
-                }
-                None => break,
-            }
-        }
-        match open_event_consumer(&inner, topic, Some(&sender)).await {
-            Ok(reopened) => current = reopened,
-            Err(_) => return,
-        }
     }
 }
 
@@ -484,21 +396,44 @@ impl WorkQueue for RabbitMqBus {
 
     async fn consume(&self, queue: &str) -> Result<WorkConsumer, BusError> {
         let (sender, receiver) = mpsc::channel(1);
-        let consumer = open_work_consumer(&self.inner, queue, None).await?;
-        tokio::spawn(forward_work(
-            self.inner.clone(),
-            queue.to_owned(),
-            consumer,
-            sender,
-        ));
+        let feed = WorkFeed {
+            queue: queue.to_owned(),
+        };
+        let consumer = open_consumer(&self.inner, &feed, None).await?;
+        tokio::spawn(forward(self.inner.clone(), feed, consumer, sender));
         Ok(WorkConsumer::new(receiver, None))
     }
 }
 
-async fn open_work_consumer(
+/// One kind of consumer: the user events and worker orders of a topic (no acks), or the
+/// messages of a work queue (settled by whoever receives them). [`forward`] runs either.
+trait Feed: Send + Sync + 'static {
+    /// What the receiver gets.
+    type Item: Send + 'static;
+    /// Why the channel is closed once the receiver is gone.
+    const GONE: &'static str;
+
+    /// Declares what the consumer reads and starts consuming it on `channel`.
+    fn consume_on<'a>(
+        &'a self,
+        inner: &'a Inner,
+        channel: &'a Channel,
+    ) -> impl Future<Output = Result<lapin::Consumer, lapin::Error>> + Send + 'a;
+
+    /// The settle step: what the receiver gets for a delivery (`None` drops it).
+    fn receive(&self, delivery: Delivery) -> Option<Self::Item>;
+
+    /// Logs that the consumer lost its channel and is reconnecting.
+    fn lost(&self, error: &lapin::Error);
+}
+
+/// Opens a channel and a consumer on it: within the publish retry budget for the first one
+/// (the caller hears of a broker that is down), or until `stop`'s receiver is gone for a
+/// reconnect.
+async fn open_consumer<F: Feed>(
     inner: &Inner,
-    queue: &str,
-    stop: Option<&mpsc::Sender<WorkMessage>>,
+    feed: &F,
+    stop: Option<&mpsc::Sender<F::Item>>,
 ) -> Result<(Channel, lapin::Consumer), BusError> {
     let budget = if stop.is_some() {
         None
@@ -506,27 +441,20 @@ async fn open_work_consumer(
         Some(inner.publish_retry_budget)
     };
     let channel = inner.open_channel(budget, stop).await?;
-    let setup = async {
-        declare_work_queue(&channel, queue, inner.max_deliveries).await?;
-        channel.basic_qos(1, BasicQosOptions::default()).await?;
-        channel
-            .basic_consume(
-                queue_name(queue).as_str().into(),
-                "".into(),
-                BasicConsumeOptions::default(),
-                FieldTable::default(),
-            )
-            .await
-    };
-    let consumer = setup.await.map_err(unavailable)?;
+    let consumer = feed
+        .consume_on(inner, &channel)
+        .await
+        .map_err(unavailable)?;
     Ok((channel, consumer))
 }
 
-async fn forward_work(
+/// Hands each delivery to `sender` until its receiver is gone, reconnecting (with back-off,
+/// for as long as it takes) whenever the channel is lost.
+async fn forward<F: Feed>(
     inner: Arc<Inner>,
-    queue: String,
+    feed: F,
     mut current: (Channel, lapin::Consumer),
-    sender: mpsc::Sender<WorkMessage>,
+    sender: mpsc::Sender<F::Item>,
 ) {
     loop {
         let (channel, consumer) = &mut current;
@@ -534,34 +462,129 @@ async fn forward_work(
             let delivery = tokio::select! {
                 delivery = consumer.next() => delivery,
                 () = sender.closed() => {
-                    // Closing the channel hands every unacknowledged message back to the queue.
-                    let _ = channel.close(200, "consumer gone".into()).await;
+                    // Closing the channel hands a work queue every unacknowledged message back.
+                    let _ = channel.close(200, F::GONE.into()).await;
                     return;
                 }
             };
             match delivery {
                 Some(Ok(delivery)) => {
-                    let count = delivery_count(&delivery.properties);
-                    let settle = RabbitSettle {
-                        acker: Some(delivery.acker),
-                    };
-                    let message = WorkMessage::new(delivery.data, count, Box::new(settle));
-                    if sender.send(message).await.is_err() {
-                        let _ = channel.close(200, "consumer gone".into()).await;
+                    if let Some(item) = feed.receive(delivery)
+                        && sender.send(item).await.is_err()
+                    {
+                        let _ = channel.close(200, F::GONE.into()).await;
                         return;
                     }
                 }
                 Some(Err(error)) => {
-                    tracing::warn!(error = %error, queue = %queue, "work consumer lost its channel; reconnecting");
+                    feed.lost(&error);
                     break;
                 }
                 None => break,
             }
         }
-        match open_work_consumer(&inner, &queue, Some(&sender)).await {
+        match open_consumer(&inner, &feed, Some(&sender)).await {
             Ok(reopened) => current = reopened,
             Err(_) => return,
         }
+    }
+}
+
+/// The events of one topic, on an exclusive queue bound to everything.
+struct EventFeed {
+    topic: Topic,
+}
+
+impl Feed for EventFeed {
+    type Item = EventEnvelope;
+    const GONE: &'static str = "subscriber gone";
+
+    async fn consume_on(
+        &self,
+        _inner: &Inner,
+        channel: &Channel,
+    ) -> Result<lapin::Consumer, lapin::Error> {
+        declare_topic_exchanges(channel).await?;
+        let queue = channel
+            .queue_declare(
+                "".into(),
+                QueueDeclareOptions {
+                    exclusive: true,
+                    auto_delete: true,
+                    ..QueueDeclareOptions::default()
+                },
+                FieldTable::default(),
+            )
+            .await?;
+        channel
+            .queue_bind(
+                queue.name().clone(),
+                exchange_of(self.topic).into(),
+                "#".into(),
+                QueueBindOptions::default(),
+                FieldTable::default(),
+            )
+            .await?;
+        channel
+            .basic_consume(
+                queue.name().clone(),
+                "".into(),
+                BasicConsumeOptions {
+                    no_ack: true,
+                    ..BasicConsumeOptions::default()
+                },
+                FieldTable::default(),
+            )
+            .await
+    }
+
+    fn receive(&self, delivery: Delivery) -> Option<EventEnvelope> {
+        serde_json::from_slice(&delivery.data)
+            .inspect_err(|error| tracing::warn!(error = %error, "dropping undecodable event"))
+            .ok()
+    }
+
+    fn lost(&self, error: &lapin::Error) {
+        tracing::warn!(error = %error, "event subscription lost; resubscribing");
+    }
+}
+
+/// The messages of one work queue, one unacknowledged at a time.
+struct WorkFeed {
+    queue: String,
+}
+
+impl Feed for WorkFeed {
+    type Item = WorkMessage;
+    const GONE: &'static str = "consumer gone";
+
+    async fn consume_on(
+        &self,
+        inner: &Inner,
+        channel: &Channel,
+    ) -> Result<lapin::Consumer, lapin::Error> {
+        declare_work_queue(channel, &self.queue, inner.max_deliveries).await?;
+        channel.basic_qos(1, BasicQosOptions::default()).await?;
+        channel
+            .basic_consume(
+                queue_name(&self.queue).as_str().into(),
+                "".into(),
+                BasicConsumeOptions::default(),
+                FieldTable::default(),
+            )
+            .await
+    }
+
+    fn receive(&self, delivery: Delivery) -> Option<WorkMessage> {
+        let count = delivery_count(&delivery.properties);
+        let settle = RabbitSettle {
+            acker: Some(delivery.acker),
+        };
+        Some(WorkMessage::new(delivery.data, count, Box::new(settle)))
+    }
+
+    fn lost(&self, error: &lapin::Error) {
+        tracing::warn!(error = %error, queue = %self.queue, "work consumer lost its channel; reconnecting");
     }
 }
 
