@@ -5,11 +5,11 @@ import { TEMPLATE_BODY_MAX_BYTES } from '@/api/convertTemplatesApi';
 import { errorMessage } from '@/api/errors';
 import { MAX_FILES_PER_VAULT_SAVE, useSaveToVaultMutation } from '@/api/vaultSaveApi';
 import { useAppDispatch } from '@/app/hooks';
+import { FileStatusCells } from '@/components/FileStatusCells';
 import { FileTableHead } from '@/components/FileTableHead';
 import { MarkdownPreviewDialog } from '@/components/MarkdownPreviewDialog';
 import { PageHeader } from '@/components/PageHeader';
-import { ProgressBar } from '@/components/ProgressBar';
-import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
+import type { BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
 import { saveTextFile } from '@/lib/download';
 import { showToast } from '@/lib/toast';
@@ -230,17 +230,12 @@ function ConversionRow({ item, onPreview }: { item: ConversionItem; onPreview: (
         {item.errorMessage && <span className="row-error">{item.errorMessage}</span>}
         {item.savedToVault && <span className="row-meta">Saved to the Vault</span>}
       </td>
-      <td data-label="Status">
-        <StatusBadge tone={STATUS_TONE[item.status]}>{STATUS_LABEL[item.status]}</StatusBadge>
-      </td>
-      <td data-label="Progress" className="col-progress">
-        <ProgressBar
-          value={item.progress}
-          label={`Conversion progress of ${item.title}`}
-          tone={item.status === 'error' ? 'danger' : item.status === 'completed' ? 'success' : 'primary'}
-          showValue
-        />
-      </td>
+      <FileStatusCells
+        status={STATUS_LABEL[item.status]}
+        tone={STATUS_TONE[item.status]}
+        progress={item.progress}
+        progressLabel={`Conversion progress of ${item.title}`}
+      />
       <td className="cell-actions">
         <div className="row-actions">
           <button type="button" className="btn btn-sm btn-outline" disabled={!done} aria-label={`Preview ${item.title}`} onClick={onPreview}>

@@ -23,10 +23,10 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
+import { FileStatusCells } from '@/components/FileStatusCells';
 import { FileTableHead } from '@/components/FileTableHead';
 import { PageHeader } from '@/components/PageHeader';
-import { ProgressBar } from '@/components/ProgressBar';
-import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
+import type { BadgeTone } from '@/components/StatusBadge';
 import { paths, vaultItemHref } from '@/config/paths';
 import { formatDate, formatProcessingTime } from '@/lib/format';
 import { HANDOFF_KEYS, writeJson } from '@/lib/storage';
@@ -307,17 +307,12 @@ function TranscriptionRow({ file }: { file: TranscriptionFile }) {
           <span className="row-meta">Processed in {formatProcessingTime(file.processingTime)}</span>
         ) : null}
       </td>
-      <td data-label="Status">
-        <StatusBadge tone={STATUS_TONE[file.status]}>{STATUS_LABEL[file.status]}</StatusBadge>
-      </td>
-      <td data-label="Progress" className="col-progress">
-        <ProgressBar
-          value={file.progress}
-          label={`Transcription progress of ${file.title}`}
-          tone={failed ? 'danger' : file.status === 'completed' ? 'success' : 'primary'}
-          showValue
-        />
-      </td>
+      <FileStatusCells
+        status={STATUS_LABEL[file.status]}
+        tone={STATUS_TONE[file.status]}
+        progress={file.progress}
+        progressLabel={`Transcription progress of ${file.title}`}
+      />
       <td className="cell-actions">
         <div className="row-actions">
           {isStartable(file.status) && (

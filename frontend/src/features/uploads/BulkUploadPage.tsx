@@ -7,6 +7,7 @@ import { useGetMp3StatusForVideosQuery, type Mp3Status } from '@/api/mp3Api';
 import { uploadMp3 } from '@/api/mp3Upload';
 import { useAppDispatch } from '@/app/hooks';
 import { DropZone } from '@/components/DropZone';
+import { FileStatusCells } from '@/components/FileStatusCells';
 import { FileTableHead } from '@/components/FileTableHead';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
@@ -347,17 +348,12 @@ function UploadTable({ items, onRemove }: { items: UploadItem[]; onRemove: (id: 
                 {item.errorMessage && <span className="row-error">{item.errorMessage}</span>}
               </td>
               <td data-label="Size">{formatFileSize(item.size)}</td>
-              <td data-label="Status">
-                <StatusBadge tone={STATUS_TONE[item.status]}>{STATUS_LABEL[item.status]}</StatusBadge>
-              </td>
-              <td data-label="Progress" className="col-progress">
-                <ProgressBar
-                  value={item.progress}
-                  label={`Upload progress of ${item.title}`}
-                  tone={item.status === 'error' ? 'danger' : item.status === 'completed' ? 'success' : 'primary'}
-                  showValue
-                />
-              </td>
+              <FileStatusCells
+                status={STATUS_LABEL[item.status]}
+                tone={STATUS_TONE[item.status]}
+                progress={item.progress}
+                progressLabel={`Upload progress of ${item.title}`}
+              />
               <td className="cell-actions">
                 <button
                   type="button"
