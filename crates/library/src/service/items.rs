@@ -7,11 +7,13 @@ use scribevault_core::UserId;
 use super::Library;
 use super::events::ItemChange;
 use crate::domain::{
-    Change, IngestedTranscript, ItemPage, LibraryItem, MAX_CONTENT_BYTES, MetadataChanges,
-    NewLibraryItem, Segment, UNTITLED, check_score, clean_name,
+    Change, HitContext, IngestedTranscript, ItemPage, LibraryItem, ListedItem, MAX_CONTENT_BYTES,
+    MetadataChanges, NewLibraryItem, Segment, UNTITLED, check_score, clean_name,
 };
 use crate::error::LibraryError;
 use crate::listing::ListQuery;
+use crate::search::{SearchQuery, highlights, matching_segments};
+use crate::store::{Edited, StoredItem};
 use crate::tags::clean_tags;
 
 fn invalid(message: String) -> LibraryError {
@@ -28,6 +30,15 @@ fn check_content(content: &str) -> Result<(), LibraryError> {
     Ok(())
 }
 
+/// The item a metadata edit left, or why there is none.
+fn edited(outcome: Edited) -> Result<LibraryItem, LibraryError> {
+    match outcome {
+        Edited::Item(item) => Ok(*item),
+        Edited::NoSuchItem => Err(LibraryError::NotFound),
+        Edited::NoSuchSection => Err(LibraryError::SectionNotFound),
+    }
+}
+
 impl Library {
     /// A page of the caller's items as the query keys ask.
     ///
@@ -40,7 +51,17 @@ impl Library {
         params: &[(String, Vec<String>)],
     ) -> Result<ItemPage, LibraryError> {
         let query = ListQuery::parse(params).map_err(invalid)?;
-        let (items, total) = self.store.page(user.as_str(), &query).await?;
+        let (stored, total) = self.store.page(user.as_str(), &query).await?;
+        let items = match &query.search {
+            Some(search) => self.with_hit_context(search, stored).await?,
+            None => stored
+                .into_iter()
+                .map(|stored| ListedItem {
+                    item: stored.item,
+                    hit: None,
+                })
+                .collect(),
+        };
         Ok(ItemPage {
             items,
             page: query.page,
@@ -49,6 +70,40 @@ impl Library {
             has_more: u64::from(query.page) * u64::from(query.limit) < total.count,
             total_capped: total.capped,
         })
+    }
+
+    /// A search's hits with what they are shown with: their highlights and, for audio, the
+    /// segments that matched.
+    async fn with_hit_context(
+        &self,
+        search: &SearchQuery,
+        stored: Vec<StoredItem>,
+    ) -> Result<Vec<ListedItem>, LibraryError> {
+        let seqs: Vec<i64> = stored.iter().map(|stored| stored.seq).collect();
+        let mut snippets = self.store.snippets(search, &seqs).await?;
+        let audio: Vec<i64> = stored
+            .iter()
+            .filter(|stored| stored.item.source_type == "AUDIO")
+            .map(|stored| stored.seq)
+            .collect();
+        let mut segments = self.store.segments_of(&audio).await?;
+        Ok(stored
+            .into_iter()
+            .map(|stored| {
+                let (title, snippet) = snippets.remove(&stored.seq).unwrap_or_default();
+                let matches = segments
+                    .remove(&stored.seq)
+                    .map(|segments| matching_segments(search, &segments))
+                    .unwrap_or_default();
+                ListedItem {
+                    item: stored.item,
+                    hit: Some(HitContext {
+                        highlights: highlights(&title, &snippet),
+                        matches,
+                    }),
+                }
+            })
+            .collect())
     }
 
     /// One of the caller's items.
@@ -150,11 +205,7 @@ impl Library {
         rating: i32,
     ) -> Result<LibraryItem, LibraryError> {
         check_score("rating", rating).map_err(invalid)?;
-        let item = self
-            .store
-            .set_rating(user.as_str(), id, rating)
-            .await?
-            .ok_or(LibraryError::NotFound)?;
+        let item = edited(self.store.set_rating(user.as_str(), id, rating).await?)?;
         self.announce(user, ItemChange::Updated, &item.id, &item.title)
             .await;
         Ok(item)
@@ -186,14 +237,11 @@ impl Library {
         if let Some(tags) = &changes.tags {
             changes.tags = Some(clean_tags(tags).map_err(invalid)?);
         }
-        let item = match self.store.update_metadata(user.as_str(), id, changes).await {
-            Ok(Some(item)) => item,
-            Ok(None) => return Err(LibraryError::NotFound),
-            Err(sea_orm::DbErr::RecordNotFound(what)) if what == "section" => {
-                return Err(LibraryError::SectionNotFound);
-            }
-            Err(error) => return Err(error.into()),
-        };
+        let item = edited(
+            self.store
+                .update_metadata(user.as_str(), id, changes)
+                .await?,
+        )?;
         self.announce(user, ItemChange::Updated, &item.id, &item.title)
             .await;
         Ok(item)

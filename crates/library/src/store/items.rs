@@ -1,29 +1,23 @@
-//! Items: the list (with search), one item, ingest, edits and delete.
+//! Items: one item, ingest, edits and delete (the list and its search window are in
+//! `listing.rs`).
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::{
-    Alias, Expr, ExprTrait as _, NullOrdering, OnConflict, Order, Query, SelectStatement,
-};
+use sea_orm::sea_query::{Expr, ExprTrait as _, OnConflict, Order, Query, SelectStatement};
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
-    FromQueryResult, QueryFilter as _, Set, TransactionTrait as _,
+    FromQueryResult, QueryFilter as _, Set,
 };
 
 use super::LibraryStore;
-use crate::domain::{
-    Change, HitContext, LibraryItem, ListedItem, MetadataChanges, NewLibraryItem, SEARCH_WINDOW,
-    Segment,
-};
+use crate::domain::{Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment};
 use crate::entity::library_export_item::{Column as ExportItemColumn, Entity as ExportItems};
 use crate::entity::library_item::{self, Column, Entity as Items};
 use crate::entity::library_item_tag::{Column as ItemTagColumn, Entity as ItemTags};
 use crate::entity::library_section::{Column as SectionColumn, Entity as Sections};
 use crate::entity::library_segment::{self, Entity as Segments};
 use crate::entity::library_tag::{Column as TagColumn, Entity as Tags};
-use crate::listing::{ListQuery, SortKey, SortOrder};
-use crate::search::{NEWEST_SLICE, SearchQuery, highlights, matching_segments};
 use crate::tags::{gwth_level_of, gwth_tag};
 
 /// An item with the integer key the index and the join tables use.
@@ -41,10 +35,21 @@ pub struct ItemText {
     pub segments: Vec<Segment>,
 }
 
+/// What a metadata edit found.
+#[derive(Debug)]
+pub enum Edited {
+    /// The item as it is now.
+    Item(Box<LibraryItem>),
+    /// The user has no such item.
+    NoSuchItem,
+    /// The section named is not one of the user's; nothing was changed.
+    NoSuchSection,
+}
+
 /// The columns of a list row: everything but the text.
 #[derive(Debug, FromQueryResult)]
-struct ItemRow {
-    seq: i64,
+pub(super) struct ItemRow {
+    pub(super) seq: i64,
     id: String,
     user_id: String,
     source_ref: String,
@@ -81,56 +86,7 @@ const ROW_COLUMNS: [Column; 16] = [
     Column::SourceUrl,
 ];
 
-/// How many items a list matched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PageTotal {
-    pub count: u64,
-    /// A search matched more than it lists ([`SEARCH_WINDOW`]).
-    pub capped: bool,
-}
-
-#[derive(FromQueryResult)]
-struct WindowRow {
-    seq: i64,
-    rank: Option<f64>,
-}
-
-#[derive(FromQueryResult)]
-struct NewestRow {
-    seq: Option<i64>,
-}
-
-/// Orders `select` as the list asks (items without a value last) and cuts its page.
-fn order_page(select: &mut SelectStatement, query: &ListQuery) {
-    let order = match query.order {
-        SortOrder::Asc => Order::Asc,
-        SortOrder::Desc => Order::Desc,
-    };
-    match query.sort {
-        SortKey::Relevance | SortKey::CreatedAt => {
-            select.order_by((Items, Column::CreatedAt), order.clone());
-        }
-        SortKey::Title => {
-            select.order_by((Items, Column::Title), order.clone());
-        }
-        SortKey::Rating => {
-            select.order_by_with_nulls((Items, Column::Rating), order.clone(), NullOrdering::Last);
-        }
-        SortKey::LastExported => {
-            select.order_by_with_nulls(
-                (Items, Column::LastExported),
-                order.clone(),
-                NullOrdering::Last,
-            );
-        }
-    }
-    select
-        .order_by((Items, Column::Seq), order)
-        .offset(query.offset())
-        .limit(u64::from(query.limit));
-}
-
-fn row_select() -> SelectStatement {
+pub(super) fn row_select() -> SelectStatement {
     let mut select = Query::select();
     for column in ROW_COLUMNS {
         select.column((Items, column));
@@ -170,7 +126,7 @@ struct TagNameRow {
     name: String,
 }
 
-fn parse_segments(seq: i64, json: &str) -> Result<Vec<Segment>, DbErr> {
+pub(super) fn parse_segments(seq: i64, json: &str) -> Result<Vec<Segment>, DbErr> {
     serde_json::from_str(json)
         .map_err(|error| DbErr::Type(format!("item {seq}: segments are not valid JSON: {error}")))
 }
@@ -202,7 +158,7 @@ impl LibraryStore {
         Ok(names)
     }
 
-    async fn with_tags(
+    pub(super) async fn with_tags(
         connection: &impl ConnectionTrait,
         rows: Vec<ItemRow>,
     ) -> Result<Vec<StoredItem>, DbErr> {
@@ -215,228 +171,6 @@ impl LibraryStore {
                 row.into_stored(tags)
             })
             .collect())
-    }
-
-    /// One page of `user_id`'s items as `query` asks, without search context.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn page_without_context(
-        &self,
-        user_id: &str,
-        query: &ListQuery,
-    ) -> Result<(Vec<LibraryItem>, PageTotal), DbErr> {
-        let (stored, total) = self.page_rows(user_id, query).await?;
-        Ok((
-            stored.into_iter().map(|stored| stored.item).collect(),
-            total,
-        ))
-    }
-
-    async fn page_rows(
-        &self,
-        user_id: &str,
-        query: &ListQuery,
-    ) -> Result<(Vec<StoredItem>, PageTotal), DbErr> {
-        if let Some(search) = query
-            .search
-            .as_ref()
-            .filter(|search| search.has_positive_terms())
-        {
-            return self.search_page_rows(user_id, query, search).await;
-        }
-        let mut select = row_select();
-        super::filters::apply(&mut select, user_id, &query.filter);
-        if let Some(search) = &query.search {
-            self.search.restrict(&mut select, search);
-        }
-        let total = Self::count(&self.db, select.clone()).await?;
-        order_page(&mut select, query);
-        let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
-        Ok((
-            Self::with_tags(&self.db, rows).await?,
-            PageTotal {
-                count: total,
-                capped: false,
-            },
-        ))
-    }
-
-    /// A search lists the newest [`SEARCH_WINDOW`] matches (ADR 0016): the engine walks its
-    /// hits newest first and stops there, so neither the count nor the ranking reads every
-    /// match of a common word. Relevance is then ranked within that window.
-    async fn search_page_rows(
-        &self,
-        user_id: &str,
-        query: &ListQuery,
-        search: &SearchQuery,
-    ) -> Result<(Vec<StoredItem>, PageTotal), DbErr> {
-        let by_relevance = query.sort == SortKey::Relevance;
-        let walk_rank = if by_relevance {
-            self.search.window_rank()
-        } else {
-            None
-        };
-        let mut window = Query::select();
-        window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
-        match &walk_rank {
-            Some(rank) => window.expr_as(rank.clone(), Alias::new("rank")),
-            None => window.expr_as(
-                Expr::cust("CAST(NULL AS DOUBLE PRECISION)"),
-                Alias::new("rank"),
-            ),
-        };
-        window.from(Items);
-        super::filters::apply(&mut window, user_id, &query.filter);
-        self.search.restrict(&mut window, search);
-        window
-            .order_by_expr(self.search.newest_first(), Order::Desc)
-            .limit(SEARCH_WINDOW + 1);
-        let walked = self.walk_window(&window, search).await?;
-        let mut ranks: HashMap<i64, f64> = walked
-            .iter()
-            .map(|row| (row.seq, row.rank.unwrap_or(f64::MIN)))
-            .collect();
-        let mut seqs: Vec<i64> = walked.into_iter().map(|row| row.seq).collect();
-        let capped = seqs.len() as u64 > SEARCH_WINDOW;
-        seqs.truncate(usize::try_from(SEARCH_WINDOW).unwrap_or(usize::MAX));
-        let total = PageTotal {
-            count: seqs.len() as u64,
-            capped,
-        };
-        let offset = usize::try_from(query.offset()).unwrap_or(usize::MAX);
-        let limit = query.limit as usize;
-        if offset >= seqs.len() {
-            return Ok((Vec::new(), total));
-        }
-        if by_relevance {
-            if walk_rank.is_none() {
-                ranks = self.search.ranks(&self.db, search, &seqs).await?;
-            }
-            let rank = |seq: &i64| ranks.get(seq).copied().unwrap_or(f64::MIN);
-            seqs.sort_by(|a, b| {
-                let by_rank = rank(a).total_cmp(&rank(b));
-                let ordered = match query.order {
-                    SortOrder::Asc => by_rank,
-                    SortOrder::Desc => by_rank.reverse(),
-                };
-                ordered.then(b.cmp(a))
-            });
-            let page: Vec<i64> = seqs.into_iter().skip(offset).take(limit).collect();
-            let mut select = row_select();
-            select.and_where(Expr::col((Items, Column::Seq)).is_in(page.iter().copied()));
-            let mut rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
-            rows.sort_by_key(|row| page.iter().position(|seq| *seq == row.seq));
-            return Ok((Self::with_tags(&self.db, rows).await?, total));
-        }
-        let mut select = row_select();
-        select.and_where(Expr::col((Items, Column::Seq)).is_in(seqs.iter().copied()));
-        order_page(&mut select, query);
-        let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
-        Ok((Self::with_tags(&self.db, rows).await?, total))
-    }
-
-    /// The rows of the window query `window`: the newest [`SEARCH_WINDOW`] + 1 matches, from
-    /// the newest [`NEWEST_SLICE`] items when they hold that many and the engine can look
-    /// there first, else from every match.
-    async fn walk_window(
-        &self,
-        window: &SelectStatement,
-        search: &SearchQuery,
-    ) -> Result<Vec<WindowRow>, DbErr> {
-        let Some(setting) = self.search.window_setting() else {
-            return Self::rows(&self.db, window).await;
-        };
-        let transaction = self.db.begin().await?;
-        // Before the setting, which would keep this off the primary key's index.
-        let newest: Vec<NewestRow> = Self::rows(
-            &transaction,
-            Query::select()
-                .expr_as(Expr::col(Column::Seq).max(), Alias::new("seq"))
-                .from(Items),
-        )
-        .await?;
-        transaction.execute_unprepared(setting).await?;
-        let newer = newest
-            .first()
-            .and_then(|row| row.seq)
-            .and_then(|newest| self.search.newer_than(search, newest - NEWEST_SLICE));
-        if let Some(newer) = newer {
-            let mut slice = window.clone();
-            slice.and_where(newer);
-            let rows: Vec<WindowRow> = Self::rows(&transaction, &slice).await?;
-            if rows.len() as u64 > SEARCH_WINDOW {
-                transaction.commit().await?;
-                return Ok(rows);
-            }
-        }
-        let rows = Self::rows(&transaction, window).await?;
-        transaction.commit().await?;
-        Ok(rows)
-    }
-
-    /// One page of `user_id`'s items as `query` asks, and how many match in all; a search's
-    /// hits come with their highlights and, for audio, the segments that matched.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn page(
-        &self,
-        user_id: &str,
-        query: &ListQuery,
-    ) -> Result<(Vec<ListedItem>, PageTotal), DbErr> {
-        let (stored, total) = self.page_rows(user_id, query).await?;
-        let Some(search) = &query.search else {
-            return Ok((
-                stored
-                    .into_iter()
-                    .map(|stored| ListedItem {
-                        item: stored.item,
-                        hit: None,
-                    })
-                    .collect(),
-                total,
-            ));
-        };
-        let seqs: Vec<i64> = stored.iter().map(|stored| stored.seq).collect();
-        let mut snippets = self.search.snippets(&self.db, search, &seqs).await?;
-        let audio: Vec<i64> = stored
-            .iter()
-            .filter(|stored| stored.item.source_type == "AUDIO")
-            .map(|stored| stored.seq)
-            .collect();
-        let mut segments = self.segments_of(&audio).await?;
-        let listed = stored
-            .into_iter()
-            .map(|stored| {
-                let (title, snippet) = snippets.remove(&stored.seq).unwrap_or_default();
-                let matches = segments
-                    .remove(&stored.seq)
-                    .map(|segments| matching_segments(search, &segments))
-                    .unwrap_or_default();
-                ListedItem {
-                    item: stored.item,
-                    hit: Some(HitContext {
-                        highlights: highlights(&title, &snippet),
-                        matches,
-                    }),
-                }
-            })
-            .collect();
-        Ok((listed, total))
-    }
-
-    async fn segments_of(&self, seqs: &[i64]) -> Result<HashMap<i64, Vec<Segment>>, DbErr> {
-        if seqs.is_empty() {
-            return Ok(HashMap::new());
-        }
-        Segments::find()
-            .filter(library_segment::Column::ItemSeq.is_in(seqs.iter().copied()))
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .map(|row| Ok((row.item_seq, parse_segments(row.item_seq, &row.segments)?)))
-            .collect()
     }
 
     /// One of `user_id`'s items.
@@ -589,8 +323,8 @@ impl LibraryStore {
         Ok((stored.item, inserted > 0))
     }
 
-    /// Applies metadata edits in one transaction. `None` when the user has no such item;
-    /// `Err(DbErr::RecordNotFound)` when the named section is not the user's.
+    /// Applies metadata edits in one transaction, unless the user has no such item or the
+    /// named section is not the user's.
     ///
     /// The gwth level and the gwth tags stay one fact (ADR 0012): setting the level puts its
     /// tag on the item and takes the other gwth tags off; replacing the tags sets the level
@@ -603,10 +337,10 @@ impl LibraryStore {
         user_id: &str,
         id: &str,
         changes: MetadataChanges,
-    ) -> Result<Option<LibraryItem>, DbErr> {
+    ) -> Result<Edited, DbErr> {
         let transaction = self.write_transaction().await?;
         let Some(stored) = Self::find_in(&transaction, user_id, id).await? else {
-            return Ok(None);
+            return Ok(Edited::NoSuchItem);
         };
         if let Change::Set(section) = &changes.section_id {
             let owned = Sections::find()
@@ -615,7 +349,7 @@ impl LibraryStore {
                 .one(&transaction)
                 .await?;
             if owned.is_none() {
-                return Err(DbErr::RecordNotFound("section".into()));
+                return Ok(Edited::NoSuchSection);
             }
         }
         let mut row = library_item::ActiveModel {
@@ -669,23 +403,18 @@ impl LibraryStore {
             row.tags_text = Set(names.join("\n"));
         }
         row.update(&transaction).await?;
-        let item = Self::find_in(&transaction, user_id, id)
-            .await?
-            .map(|s| s.item);
+        let item = Self::find_in(&transaction, user_id, id).await?;
         transaction.commit().await?;
-        Ok(item)
+        Ok(item.map_or(Edited::NoSuchItem, |stored| {
+            Edited::Item(Box::new(stored.item))
+        }))
     }
 
-    /// Sets an item's rating. `None` when the user has no such item.
+    /// Sets an item's rating.
     ///
     /// # Errors
     /// Database failure.
-    pub async fn set_rating(
-        &self,
-        user_id: &str,
-        id: &str,
-        rating: i32,
-    ) -> Result<Option<LibraryItem>, DbErr> {
+    pub async fn set_rating(&self, user_id: &str, id: &str, rating: i32) -> Result<Edited, DbErr> {
         self.update_metadata(
             user_id,
             id,

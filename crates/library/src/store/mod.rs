@@ -5,6 +5,7 @@
 mod exports;
 mod filters;
 mod items;
+mod listing;
 mod sections;
 mod stats;
 mod suggestions;
@@ -24,7 +25,7 @@ use crate::migration::Migrator;
 use crate::search::{FullTextIndex, index_for};
 
 pub use exports::{ExportRecord, NewExport};
-pub use items::{ItemText, StoredItem};
+pub use items::{Edited, ItemText, StoredItem};
 pub use sections::ReorderRefusal;
 pub use suggestions::Processed;
 
