@@ -20,8 +20,12 @@
 //! ```
 
 mod api;
+mod endpoints;
+mod errors;
 mod ids;
 mod model;
+mod params;
+mod state;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -30,11 +34,12 @@ use std::time::Duration;
 use actix_web::dev::ServerHandle;
 use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
 
-pub use api::RecordedCall;
 pub use ids::{channel_id, video_id};
 pub use model::{FakeChannel, FakePlaylist, FakeVideo, Visibility, iso_duration};
+pub use state::RecordedCall;
 
-use api::{Body, State};
+use api::Body;
+use state::State;
 
 /// The demo playlist [`FakeYouTube::seed_demo`] adds.
 pub const DEMO_PLAYLIST_ID: &str = "PLscribevaultdemo0000000000000001";
