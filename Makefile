@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export CARGO_TARGET_DIR ?= $(HOME)/.cache/scribevault/target
 DATA_DIR ?= ./data
 
-.PHONY: help run model media-tools build frontend test lint fmt fuzz chaos load engine-bench services services-stop validate-deploy clean
+.PHONY: help run model media-tools build frontend test lint openapi fmt fuzz chaos load engine-bench services services-stop validate-deploy clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -48,7 +48,12 @@ lint: ## rustfmt, clippy, unused dependencies (cargo-machete), eslint and tsc
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo machete
+	scripts/install-test-tools.sh
+	scripts/check-openapi.sh
 	cd frontend && npm run --silent lint && npm run --silent typecheck
+
+openapi: ## Write docs/openapi.json from the code (the REST contract the SPA's types are generated from)
+	scripts/check-openapi.sh --write
 
 fmt: ## Format the Rust code
 	cargo fmt --all

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the tools the tests drive besides the servers: Debian's chromium (SPA end to end),
-# openssl (test keys), python-socketio (a second Socket.IO client library). Idempotent.
+# openssl (test keys), python-socketio (a second Socket.IO client library), openapi-spec-validator.
+# Idempotent.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
@@ -13,6 +14,11 @@ fi
 if ! python3 -c "import socketio, websocket" 2>/dev/null; then
   echo "installing python-socketio"
   python3 -m pip install -q --disable-pip-version-check "python-socketio[client]" websocket-client
+fi
+# A maintained validator of OpenAPI 3.1 documents, for docs/openapi.json.
+if ! python3 -c "import openapi_spec_validator" 2>/dev/null; then
+  echo "installing openapi-spec-validator"
+  python3 -m pip install -q --disable-pip-version-check "openapi-spec-validator==0.9.0"
 fi
 # The OpenID provider (npm's oidc-provider) the OIDC tests sign in against.
 "$(dirname "$0")/oidc-provider/install.sh"

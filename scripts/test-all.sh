@@ -49,6 +49,7 @@ step "frontend dependencies" frontend_deps
 step "rustfmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "unused dependencies" cargo machete
+step "OpenAPI document (current and valid)" scripts/check-openapi.sh
 
 rust_tests() {
   cargo nextest run --workspace --no-fail-fast --status-level pass --final-status-level slow 2>&1 | tee "$logs/rust.log"

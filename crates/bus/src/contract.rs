@@ -4,6 +4,8 @@
 //! spec's (§7 "Real-time payloads"), which the SPA and other Socket.IO clients read.
 
 use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 /// A message on a work queue: it knows its queue and carries the producer's trace context.
@@ -122,8 +124,9 @@ impl WorkItem for LibraryIngest {
 }
 
 /// Every event a user's sockets receive, tagged by the event name the spec gives it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(tag = "type", content = "data", rename_all = "camelCase")]
+#[schema(as = RealtimeEvent)]
 pub enum Event {
     /// A file's progress changed (or it was claimed or queued again, with `status`).
     TranscriptionProgress(TranscriptionProgress),
@@ -141,8 +144,8 @@ pub enum Event {
     Notification(Notification),
     /// A message from the operators.
     SystemMessage(SystemMessage),
-    /// The Vault's statistics changed (the spec leaves the fields open).
-    StatsUpdate(serde_json::Value),
+    /// The Vault's statistics changed.
+    StatsUpdate(LibraryStats),
 }
 
 impl Event {
@@ -191,7 +194,7 @@ impl WorkerControl {
 }
 
 /// `transcriptionProgress`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptionProgress {
     pub file_id: String,
@@ -204,7 +207,7 @@ pub struct TranscriptionProgress {
 }
 
 /// `transcriptionComplete`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptionComplete {
     pub file_id: String,
@@ -216,7 +219,7 @@ pub struct TranscriptionComplete {
 }
 
 /// `transcriptionError`: the spec names the message both `errorMessage` and `error`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptionErrorEvent {
     pub file_id: String,
@@ -231,7 +234,7 @@ pub struct TranscriptionErrorEvent {
 }
 
 /// `libraryUpdate`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct LibraryUpdate {
     /// `created`.
     #[serde(rename = "type")]
@@ -240,14 +243,14 @@ pub struct LibraryUpdate {
 }
 
 /// The item a `libraryUpdate` is about.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct LibraryItemRef {
     pub id: String,
     pub title: String,
 }
 
 /// `downloadProgress`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadProgress {
     pub job_id: String,
@@ -267,7 +270,7 @@ pub struct DownloadProgress {
 }
 
 /// The video a download job is working on.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CurrentVideo {
     pub video_id: String,
@@ -276,7 +279,7 @@ pub struct CurrentVideo {
 }
 
 /// `sourceUpdate`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct SourceUpdate {
     /// `created` or `deleted`.
     #[serde(rename = "type")]
@@ -285,14 +288,14 @@ pub struct SourceUpdate {
 }
 
 /// The source a `sourceUpdate` is about.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct SourceRef {
     pub id: String,
     pub title: String,
 }
 
 /// `notification`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct Notification {
     pub title: String,
     pub message: String,
@@ -306,15 +309,55 @@ pub struct Notification {
 
 /// The kinds of notification a user can switch off (settings `notifications.*`; errors are
 /// decided by `type` = `error`).
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum NotificationCategory {
     DownloadComplete,
     ScheduledSync,
 }
 
+/// `statsUpdate`, and the answer of `GET /api/library/stats`: figures for the Vault's cards.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LibraryStats {
+    pub total_transcripts: u64,
+    /// Seconds of audio.
+    pub total_duration: f64,
+    /// Bytes of the caller's stored files.
+    pub storage_used: u64,
+    /// Of the rated items; 0 when none is rated.
+    pub avg_rating: f64,
+    /// Items created this calendar month.
+    pub this_month: u64,
+    pub export: ExportStats,
+    pub distributions: Distributions,
+}
+
+/// The export part of the stats: what has left the Vault.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportStats {
+    pub total_exported: u64,
+    /// Items rated 4 or 5, the ones worth exporting.
+    pub top_rated_count: u64,
+    /// Exported items by gwth level.
+    pub by_gwth_level: BTreeMap<String, u64>,
+    /// Exported items by source type.
+    pub by_source_type: BTreeMap<String, u64>,
+}
+
+/// How the items spread over ratings, gwth levels and source types. Ratings and levels list
+/// every value 1–5, with zero counts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Distributions {
+    pub rating: BTreeMap<String, u64>,
+    pub gwth_level: BTreeMap<String, u64>,
+    pub source_type: BTreeMap<String, u64>,
+}
+
 /// `systemMessage`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct SystemMessage {
     pub title: String,
     pub content: String,
@@ -387,7 +430,10 @@ mod tests {
                 content: "c".into(),
                 level: "warning".into(),
             }),
-            Event::StatsUpdate(json!({ "totalTranscripts": 3 })),
+            Event::StatsUpdate(LibraryStats {
+                total_transcripts: 3,
+                ..LibraryStats::default()
+            }),
         ];
         for event in events {
             assert_eq!(serde_json::to_value(&event).unwrap()["type"], event.name());

@@ -15,7 +15,7 @@ const ERROR_CODE_METADATA: &str = "x-scribevault-error-code";
 pub const ERROR_DETAILS_METADATA: &str = "x-scribevault-error-details-bin";
 
 /// What kind of failure happened, independent of transport.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum ErrorCode {
     /// The request is malformed or fails validation; the caller must change it.

@@ -53,6 +53,23 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// The error object of the spec's error shape: `message`, `code`, and any details.
+    #[must_use]
+    pub fn body(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut error = self.details.clone().unwrap_or_default();
+        error.insert("message".into(), self.message.clone().into());
+        error.insert("code".into(), self.code.as_str().into());
+        error
+    }
+}
+
+/// `{"error": …}`.
+#[derive(serde::Serialize)]
+struct ErrorEnvelope {
+    error: serde_json::Map<String, serde_json::Value>,
+}
+
 impl From<tonic::Status> for ApiError {
     fn from(status: tonic::Status) -> Self {
         let code = ErrorCode::of_status(&status);
@@ -87,10 +104,7 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        let mut error = self.details.clone().unwrap_or_default();
-        error.insert("message".into(), self.message.clone().into());
-        error.insert("code".into(), self.code.as_str().into());
-        HttpResponse::build(self.status_code()).json(serde_json::json!({ "error": error }))
+        HttpResponse::build(self.status_code()).json(ErrorEnvelope { error: self.body() })
     }
 }
 
@@ -138,7 +152,7 @@ pub fn path_error(
 }
 
 /// The `{"data": …}` envelope of every successful answer.
-#[derive(serde::Serialize)]
+#[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct Envelope<T> {
     pub data: T,
 }

@@ -9,6 +9,8 @@
 
 pub mod auth;
 mod clients;
+mod config;
+mod context;
 mod entity;
 mod error;
 mod metrics;
@@ -23,8 +25,10 @@ mod trace;
 mod user_settings;
 
 pub use clients::ServiceAddresses;
+pub use config::GatewayConfig;
 pub use error::ApiError;
 pub use readiness::{ReadinessCheck, ReadinessChecks};
 pub use realtime::RealtimeHub;
+pub use routes::openapi::document_json as openapi_document;
 pub use routes::table::{Access, route_table};
 pub use startup::{Gateway, GatewayDependencies, GatewayHandle, StartupError};

@@ -7,9 +7,8 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::web;
 
-use crate::auth::client_address::TrustedProxies;
+use crate::context::Context;
 
 /// Where YouTube serves video thumbnails and channel avatars (Find Videos, Sources).
 const YOUTUBE_IMAGES: &str =
@@ -53,12 +52,9 @@ pub async fn add_security_headers(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let policy = request
-        .app_data::<web::Data<ContentSecurityPolicy>>()
-        .map(|policy| policy.0.clone());
-    let secure = request
-        .app_data::<web::Data<TrustedProxies>>()
-        .is_some_and(|proxies| proxies.is_secure(request.request()));
+    let context = request.app_data::<Context>();
+    let policy = context.map(|context| context.csp.0.clone());
+    let secure = context.is_some_and(|context| context.access.proxies.is_secure(request.request()));
     let mut response = next.call(request).await?;
     let headers = response.headers_mut();
     if let Some(policy) = policy {

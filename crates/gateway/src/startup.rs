@@ -1,16 +1,15 @@
-//! Builds the gateway's HTTP server.
+//! Builds the gateway's HTTP servers: the public port (the route table, the SPA, the edge's
+//! middleware, one [`ApiContext`]) and the admin listener (`/metrics`, detailed `/readyz`).
 
 use std::net::TcpListener;
 use std::sync::Arc;
-use std::time::Duration;
 
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::{App, HttpServer, web};
 use scribevault_bus::EventBus;
 use scribevault_cache::{Cache, InProcessCache, RedisCache};
-use scribevault_core::settings::list as settings_list;
-use scribevault_core::{AuthMode, Settings};
+use scribevault_core::AuthMode;
 use sea_orm::DatabaseConnection;
 use sea_orm_migration::MigratorTrait as _;
 use secrecy::ExposeSecret as _;
@@ -18,24 +17,23 @@ use secrecy::ExposeSecret as _;
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::invitations::Invitations;
 use crate::auth::limiter::LoginLimiter;
-use crate::auth::local::{LocalAccounts, LocalAccountsConfig, LocalAccountsParts, SignUpPolicy};
+use crate::auth::local::{LocalAccounts, LocalAccountsConfig, LocalAccountsParts};
 use crate::auth::members::Members;
-use crate::auth::oidc::{OidcPolicy, OidcVerifier};
+use crate::auth::oidc::OidcVerifier;
 use crate::auth::password::PasswordHashing;
 use crate::auth::{Revocations, SharedVerifier};
 use crate::clients::{ServiceAddresses, ServiceClients};
+use crate::config::{AuthConfig, GatewayConfig};
+use crate::context::{AccessState, ApiContext, Limits, RealtimeState};
 use crate::error::{json_error, path_error, query_error};
 use crate::metrics::{HttpMetrics, metrics_endpoint, record_requests};
 use crate::migration::Migrator;
 use crate::readiness::{ReadinessCheck, ReadinessChecks};
 use crate::realtime::{EngineSessions, RealtimeHub};
-use crate::routes::admin::Admin;
 use crate::routes::config::ClientConfig;
-use crate::routes::conversion::PdfLimit;
-use crate::routes::health::{self, ReadinessDetail};
-use crate::routes::spa::{self, FrontendDir};
+use crate::routes::health;
+use crate::routes::spa;
 use crate::routes::table as route_table;
-use crate::routes::uploads::UploadLimit;
 use crate::security_headers::{ContentSecurityPolicy, add_security_headers};
 use crate::trace::trace_requests;
 use crate::user_settings::UserSettingsStore;
@@ -78,95 +76,71 @@ impl GatewayHandle {
 }
 
 /// Who may come in: the verifier of the auth mode, the members, and what sign-in shares.
-struct AccessControl {
-    verifier: SharedVerifier,
-    local: Option<Arc<LocalAccounts>>,
-    members: Members,
-    invitations: Invitations,
-    revocations: Revocations,
-    proxies: TrustedProxies,
-}
-
-impl AccessControl {
-    async fn build(
-        settings: &Settings,
-        mode: AuthMode,
-        db: &DatabaseConnection,
-    ) -> Result<Self, StartupError> {
-        let cache: Arc<dyn Cache> = match &settings.redis_url {
-            Some(url) => Arc::new(
-                RedisCache::connect(url)
-                    .await
-                    .map_err(|e| format!("SCRIBEVAULT_REDIS_URL: {e}"))?,
-            ),
-            // Bounded: keys an attacker invents are evicted, and every counter expires.
-            None => Arc::new(InProcessCache::new(100_000)),
-        };
-        let revocations = Revocations::default();
-        let members = Members::new(db.clone());
-        let local = match mode {
-            AuthMode::Local => Some(Arc::new(
-                LocalAccounts::new(
-                    db,
-                    &settings.data_dir,
-                    LocalAccountsConfig {
-                        jwt_key: settings
-                            .jwt_key
-                            .as_ref()
-                            .map(|key| key.expose_secret().as_bytes().to_vec()),
-                        token_ttl: Duration::from_secs(settings.token_ttl_seconds),
-                        session_ttl: Duration::from_secs(settings.session_ttl_seconds),
-                        sign_up: SignUpPolicy::from_setting(&settings.signup),
-                    },
-                    LocalAccountsParts {
-                        hashing: PasswordHashing::new(settings.argon2_concurrency),
-                        limiter: LoginLimiter::new(cache, settings.login_attempts_per_minute),
-                        revocations: revocations.clone(),
-                    },
-                )
-                .map_err(|e| e.to_string())?,
-            )),
-            AuthMode::Oidc => None,
-        };
-        let verifier: SharedVerifier = match &local {
-            Some(accounts) => accounts.clone(),
-            None => Arc::new(OidcVerifier::new(
-                settings.oidc_issuer.as_deref().unwrap_or_default(),
-                settings.oidc_audience.as_deref().unwrap_or_default(),
-                Duration::from_secs(settings.oidc_jwks_refetch_seconds),
-                oidc_policy(settings),
-                members.clone(),
-            )),
-        };
-        Ok(Self {
-            verifier,
-            local,
-            members,
-            invitations: Invitations::new(db.clone()),
-            revocations,
-            proxies: TrustedProxies(settings.trusted_proxy_ranges()),
-        })
-    }
-}
-
-fn lower_list(value: Option<&str>) -> Vec<String> {
-    value
-        .map(|value| settings_list(value).map(str::to_lowercase).collect())
-        .unwrap_or_default()
-}
-
-fn oidc_policy(settings: &Settings) -> OidcPolicy {
-    let policy = OidcPolicy {
-        client_id: settings.oidc_client_id.clone(),
-        allowed_emails: lower_list(settings.oidc_allowed_emails.as_deref()),
-        allowed_domains: lower_list(settings.oidc_allowed_domains.as_deref()),
-        required_claim: settings.oidc_required_claim.as_deref().and_then(|claim| {
-            claim
-                .split_once('=')
-                .map(|(name, value)| (name.trim().to_owned(), value.trim().to_owned()))
-        }),
-        admin_emails: lower_list(settings.admin_emails.as_deref()),
+async fn access_state(
+    config: &GatewayConfig,
+    db: &DatabaseConnection,
+) -> Result<AccessState, StartupError> {
+    let auth = &config.auth;
+    let cache: Arc<dyn Cache> = match &config.redis_url {
+        Some(url) => Arc::new(
+            RedisCache::connect(url.expose_secret())
+                .await
+                .map_err(|error| StartupError::Redis(error.to_string()))?,
+        ),
+        // Bounded: keys an attacker invents are evicted, and every counter expires.
+        None => Arc::new(InProcessCache::new(100_000)),
     };
+    let revocations = Revocations::default();
+    let members = Members::new(db.clone());
+    let local = match auth.mode {
+        AuthMode::Local => Some(Arc::new(local_accounts(config, db, cache, &revocations)?)),
+        AuthMode::Oidc => None,
+    };
+    let verifier: SharedVerifier = match &local {
+        Some(accounts) => accounts.clone(),
+        None => Arc::new(oidc_verifier(auth, members.clone())),
+    };
+    Ok(AccessState {
+        verifier,
+        local,
+        members,
+        invitations: Invitations::new(db.clone()),
+        revocations,
+        proxies: TrustedProxies(auth.trusted_proxies.clone()),
+        invitation_hours: auth.invitation_hours,
+    })
+}
+
+fn local_accounts(
+    config: &GatewayConfig,
+    db: &DatabaseConnection,
+    cache: Arc<dyn Cache>,
+    revocations: &Revocations,
+) -> Result<LocalAccounts, StartupError> {
+    let auth = &config.auth;
+    LocalAccounts::new(
+        db,
+        &config.data_dir,
+        LocalAccountsConfig {
+            jwt_key: auth
+                .jwt_key
+                .as_ref()
+                .map(|key| key.expose_secret().as_bytes().to_vec()),
+            token_ttl: auth.token_ttl,
+            session_ttl: auth.session_ttl,
+            sign_up: auth.sign_up,
+        },
+        LocalAccountsParts {
+            hashing: PasswordHashing::new(auth.argon2_concurrency),
+            limiter: LoginLimiter::new(cache, auth.login_attempts_per_minute),
+            revocations: revocations.clone(),
+        },
+    )
+    .map_err(|error| StartupError::LocalAccounts(error.to_string()))
+}
+
+fn oidc_verifier(auth: &AuthConfig, members: Members) -> OidcVerifier {
+    let policy = &auth.oidc.policy;
     if policy.allowed_emails.is_empty()
         && policy.allowed_domains.is_empty()
         && policy.required_claim.is_none()
@@ -176,45 +150,41 @@ fn oidc_policy(settings: &Settings) -> OidcPolicy {
              every user the issuer signs in may use this instance"
         );
     }
-    policy
+    OidcVerifier::new(
+        &auth.oidc.issuer,
+        &auth.oidc.audience,
+        auth.oidc.jwks_refetch,
+        policy.clone(),
+        members,
+    )
 }
 
-fn bind(addr: &str, key: &str) -> Result<TcpListener, StartupError> {
-    let socket: std::net::SocketAddr = addr
-        .parse()
-        .map_err(|e| format!("invalid {key}={addr}: {e}"))?;
-    Ok(TcpListener::bind(socket).map_err(|e| format!("cannot bind {key}={addr}: {e}"))?)
+fn bind(addr: &str, key: &'static str) -> Result<TcpListener, StartupError> {
+    let bind_error = |reason: String| StartupError::Bind {
+        key,
+        addr: addr.to_owned(),
+        reason,
+    };
+    let socket: std::net::SocketAddr = addr.parse().map_err(|e| bind_error(format!("{e}")))?;
+    TcpListener::bind(socket).map_err(|e| bind_error(e.to_string()))
 }
 
-/// Everything the public app's handlers read, cloned into each worker.
-#[derive(Clone)]
-struct SharedData {
-    local_accounts: web::Data<Option<Arc<LocalAccounts>>>,
-    verifier: web::Data<SharedVerifier>,
-    revocations: web::Data<Revocations>,
-    members: web::Data<Members>,
-    invitations: web::Data<Invitations>,
-    proxies: web::Data<TrustedProxies>,
-    csp: web::Data<ContentSecurityPolicy>,
-    admin: web::Data<Admin>,
-    clients: web::Data<ServiceClients>,
-    readiness: web::Data<ReadinessChecks>,
-    metrics: web::Data<HttpMetrics>,
-    client_config: web::Data<ClientConfig>,
-    frontend: web::Data<FrontendDir>,
-    hub: web::Data<RealtimeHub>,
-    engine_sessions: web::Data<EngineSessions>,
-    upload_limit: web::Data<UploadLimit>,
-    pdf_limit: web::Data<PdfLimit>,
-    settings_store: web::Data<UserSettingsStore>,
-    json: web::JsonConfig,
-    document_json: web::JsonConfig,
+fn port_of(listener: &TcpListener, key: &'static str) -> Result<u16, StartupError> {
+    listener
+        .local_addr()
+        .map(|addr| addr.port())
+        .map_err(|error| StartupError::Bind {
+            key,
+            addr: String::new(),
+            reason: error.to_string(),
+        })
 }
 
 /// The public port: the route table, the SPA and the edge's middleware.
 fn public_app(
-    shared: SharedData,
-    frontend_dir: std::path::PathBuf,
+    context: web::Data<ApiContext>,
+    json: web::JsonConfig,
+    document_json: web::JsonConfig,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -224,33 +194,19 @@ fn public_app(
         InitError = (),
     >,
 > {
+    let frontend_dir = context.frontend_dir.clone();
     let mut app = App::new()
         .wrap(Compress::default())
         .wrap(from_fn(add_security_headers))
         .wrap(from_fn(record_requests))
         .wrap(from_fn(trace_requests))
-        .app_data(shared.json.clone())
+        .app_data(context.realtime.clone())
+        .app_data(context)
+        // actix's extractors read their configuration from app data; the rest is the context.
+        .app_data(json)
         .app_data(web::QueryConfig::default().error_handler(query_error))
         .app_data(web::PathConfig::default().error_handler(path_error))
-        .app_data(shared.local_accounts)
-        .app_data(shared.verifier)
-        .app_data(shared.revocations)
-        .app_data(shared.members)
-        .app_data(shared.invitations)
-        .app_data(shared.proxies)
-        .app_data(shared.csp)
-        .app_data(shared.admin)
-        .app_data(shared.clients)
-        .app_data(shared.readiness)
-        .app_data(shared.metrics)
-        .app_data(shared.client_config)
-        .app_data(shared.frontend)
-        .app_data(shared.hub)
-        .app_data(shared.engine_sessions)
-        .app_data(shared.upload_limit)
-        .app_data(shared.pdf_limit)
-        .app_data(shared.settings_store)
-        .configure(|config| route_table::configure(config, &shared.document_json));
+        .configure(|config| route_table::configure(config, &document_json));
     if frontend_dir.join("index.html").is_file() {
         app = app.service(
             actix_files::Files::new("/", &frontend_dir)
@@ -259,6 +215,28 @@ fn public_app(
         );
     }
     app.default_service(web::to(spa::fallback))
+}
+
+fn admin_server(
+    listener: TcpListener,
+    readiness: Arc<ReadinessChecks>,
+    metrics: Arc<HttpMetrics>,
+) -> std::io::Result<Server> {
+    let readiness = web::Data::from(readiness);
+    let metrics = web::Data::from(metrics);
+    Ok(HttpServer::new(move || {
+        App::new()
+            .app_data(readiness.clone())
+            .app_data(metrics.clone())
+            .route("/healthz", web::get().to(health::healthz))
+            .route("/readyz", web::get().to(health::readyz_detailed))
+            .route("/metrics", web::get().to(metrics_endpoint))
+    })
+    .workers(1)
+    .listen(listener)?
+    .shutdown_timeout(5)
+    .disable_signals()
+    .run())
 }
 
 /// Stops the event forwarding when the gateway goes away.
@@ -271,110 +249,82 @@ impl Drop for AbortOnDrop {
 }
 
 impl Gateway {
-    /// Migrates the gateway's tables and binds `SCRIBEVAULT_HTTP_ADDR` and the admin listener
-    /// (port 0 picks a free one).
+    /// Migrates the gateway's tables and binds the public and admin listeners (port 0 picks
+    /// a free one).
     ///
     /// # Errors
-    /// Bad settings, migration failure, an unreachable Redis, or an address cannot be bound.
+    /// Migration failure, an unreachable Redis, a bad service address, or an address that
+    /// cannot be bound.
     pub async fn build(
-        settings: &Settings,
+        config: &GatewayConfig,
         dependencies: GatewayDependencies,
     ) -> Result<Self, StartupError> {
         Migrator::up(&dependencies.db, None)
             .await
-            .map_err(|e| format!("gateway migrations failed: {e}"))?;
-        let mode = settings.auth_mode().map_err(|e| e.to_string())?;
-        let access = AccessControl::build(settings, mode, &dependencies.db).await?;
+            .map_err(|error| StartupError::Migration(error.to_string()))?;
+        let access = access_state(config, &dependencies.db).await?;
         let clients = ServiceClients::connect_lazy(&dependencies.services)
-            .map_err(|e| format!("invalid service address: {e}"))?;
-        let readiness = web::Data::new(ReadinessChecks {
+            .map_err(|error| StartupError::ServiceAddress(error.to_string()))?;
+        let readiness = Arc::new(ReadinessChecks {
             own: dependencies.readiness,
             downstream: clients.readiness_checks(),
         });
-        let metrics = web::Data::from(HttpMetrics::new());
+        let metrics = HttpMetrics::new();
         let hub = RealtimeHub::default();
-        let settings_store = UserSettingsStore::new(dependencies.db.clone());
+        let settings = UserSettingsStore::new(dependencies.db.clone());
         let forwarding = tokio::spawn(
             hub.clone()
-                .forward_events(dependencies.events.clone(), settings_store.clone()),
+                .forward_events(dependencies.events.clone(), settings.clone()),
         );
-        let admin = web::Data::new(Admin {
-            members: access.members.clone(),
-            invitations: access.invitations.clone(),
-            settings: settings_store.clone(),
-            local: access.local.clone(),
+        let auth = &config.auth;
+        let realtime = web::Data::new(RealtimeState {
+            hub,
+            sessions: EngineSessions::default(),
+            verifier: access.verifier.clone(),
             revocations: access.revocations.clone(),
             proxies: access.proxies.clone(),
-            invitation_hours: settings.invitation_hours,
         });
-        let shared = SharedData {
-            local_accounts: web::Data::new(access.local.clone()),
-            verifier: web::Data::new(access.verifier.clone()),
-            revocations: web::Data::new(access.revocations.clone()),
-            members: web::Data::new(access.members.clone()),
-            invitations: web::Data::new(access.invitations.clone()),
-            proxies: web::Data::new(access.proxies.clone()),
-            csp: web::Data::new(ContentSecurityPolicy::new(
-                (mode == AuthMode::Oidc)
-                    .then_some(settings.oidc_issuer.as_deref())
-                    .flatten(),
-            )),
-            admin,
-            clients: web::Data::new(clients),
+        let context = web::Data::new(ApiContext {
+            clients,
+            client_config: ClientConfig::new(
+                auth,
+                access.local.as_ref().map(|local| local.sign_up_policy()),
+            ),
+            csp: ContentSecurityPolicy::new(
+                (auth.mode == AuthMode::Oidc).then_some(auth.oidc.issuer.as_str()),
+            ),
+            access,
+            settings,
+            frontend_dir: config.frontend_dir.clone(),
+            realtime,
             readiness: readiness.clone(),
             metrics: metrics.clone(),
-            client_config: web::Data::new(ClientConfig::from_settings(
-                settings,
-                mode,
-                access.local.as_ref().map(|local| local.sign_up_policy()),
-            )),
-            frontend: web::Data::new(FrontendDir(settings.frontend_dir.clone())),
-            hub: web::Data::new(hub),
-            engine_sessions: web::Data::new(EngineSessions::default()),
-            upload_limit: web::Data::new(UploadLimit(settings.max_upload_bytes)),
-            pdf_limit: web::Data::new(PdfLimit(settings.max_pdf_bytes)),
-            settings_store: web::Data::new(settings_store),
-            json: web::JsonConfig::default()
-                .limit(settings.max_json_bytes)
-                .error_handler(json_error),
-            // Vault saves and content edits carry whole documents: up to the library's message size.
-            document_json: web::JsonConfig::default()
-                .limit(scribevault_proto::library::MAX_MESSAGE_BYTES - 1024 * 1024)
-                .error_handler(json_error),
-        };
-        let listener = bind(&settings.http_addr, "SCRIBEVAULT_HTTP_ADDR")?;
-        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-        let frontend_dir = settings.frontend_dir.clone();
-        let server = HttpServer::new(move || public_app(shared.clone(), frontend_dir.clone()))
-            .listen(listener)
-            .map_err(|e| e.to_string())?
-            .shutdown_timeout(10)
-            .disable_signals()
-            .run();
-        let admin_addr = settings
-            .admin_http_addr
-            .clone()
-            .unwrap_or_else(|| "127.0.0.1:0".to_owned());
-        let admin_listener = bind(&admin_addr, "SCRIBEVAULT_ADMIN_HTTP_ADDR")?;
-        let admin_port = admin_listener
-            .local_addr()
-            .map_err(|e| e.to_string())?
-            .port();
-        let admin_server = HttpServer::new(move || {
-            App::new()
-                .app_data(readiness.clone())
-                .app_data(metrics.clone())
-                .app_data(web::Data::new(ReadinessDetail(true)))
-                .route("/healthz", web::get().to(health::healthz))
-                .route("/readyz", web::get().to(health::readyz))
-                .route("/metrics", web::get().to(metrics_endpoint))
+            limits: Limits {
+                upload_bytes: config.limits.upload_bytes,
+                pdf_bytes: config.limits.pdf_bytes,
+            },
+        });
+        let json = web::JsonConfig::default()
+            .limit(config.limits.json_bytes)
+            .error_handler(json_error);
+        // Vault saves and content edits carry whole documents: up to the library's message size.
+        let document_json = web::JsonConfig::default()
+            .limit(scribevault_proto::library::MAX_MESSAGE_BYTES - 1024 * 1024)
+            .error_handler(json_error);
+        let listener = bind(&config.http_addr, "SCRIBEVAULT_HTTP_ADDR")?;
+        let port = port_of(&listener, "SCRIBEVAULT_HTTP_ADDR")?;
+        let server = HttpServer::new(move || {
+            public_app(context.clone(), json.clone(), document_json.clone())
         })
-        .workers(1)
-        .listen(admin_listener)
-        .map_err(|e| e.to_string())?
-        .shutdown_timeout(5)
+        .listen(listener)
+        .map_err(StartupError::Serve)?
+        .shutdown_timeout(10)
         .disable_signals()
         .run();
+        let admin_listener = bind(&config.admin_http_addr, "SCRIBEVAULT_ADMIN_HTTP_ADDR")?;
+        let admin_port = port_of(&admin_listener, "SCRIBEVAULT_ADMIN_HTTP_ADDR")?;
+        let admin_server =
+            admin_server(admin_listener, readiness, metrics).map_err(StartupError::Serve)?;
         Ok(Self {
             server,
             admin_server,
@@ -415,13 +365,25 @@ impl Gateway {
     }
 }
 
-/// Why the gateway could not start; one printable line naming the cause.
+/// Why the gateway could not start; each names its cause in one printable line.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct StartupError(String);
-
-impl From<String> for StartupError {
-    fn from(message: String) -> Self {
-        Self(message)
-    }
+pub enum StartupError {
+    #[error("invalid settings: {0}")]
+    Settings(#[source] scribevault_core::settings::SettingsError),
+    #[error("gateway migrations failed: {0}")]
+    Migration(String),
+    #[error("SCRIBEVAULT_REDIS_URL: {0}")]
+    Redis(String),
+    #[error("local accounts: {0}")]
+    LocalAccounts(String),
+    #[error("invalid service address: {0}")]
+    ServiceAddress(String),
+    #[error("cannot bind {key}={addr}: {reason}")]
+    Bind {
+        key: &'static str,
+        addr: String,
+        reason: String,
+    },
+    #[error("cannot serve: {0}")]
+    Serve(#[source] std::io::Error),
 }

@@ -1,7 +1,5 @@
 //! The Vault's vocabulary, free of database and transport types.
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Utc};
 
 /// The title an item gets when its producer gives none.
@@ -165,41 +163,9 @@ pub struct Section {
     pub item_count: u64,
 }
 
-/// Figures for the Vault's stats cards.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LibraryStats {
-    pub total_transcripts: u64,
-    pub total_duration: f64,
-    pub storage_used: u64,
-    pub avg_rating: f64,
-    pub this_month: u64,
-    pub export: ExportStats,
-    pub distributions: Distributions,
-}
-
-/// The export part of the stats: what has left the Vault.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ExportStats {
-    pub total_exported: u64,
-    /// Items rated 4 or 5, the ones worth exporting.
-    pub top_rated_count: u64,
-    /// Exported items by gwth level.
-    pub by_gwth_level: BTreeMap<String, u64>,
-    /// Exported items by source type.
-    pub by_source_type: BTreeMap<String, u64>,
-}
-
-/// How the items spread over ratings, gwth levels and source types. Ratings and levels list
-/// every value 1–5, with zero counts.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Distributions {
-    pub rating: BTreeMap<String, u64>,
-    pub gwth_level: BTreeMap<String, u64>,
-    pub source_type: BTreeMap<String, u64>,
-}
+/// Figures for the Vault's stats cards: the `statsUpdate` event's payload, which the gateway
+/// also answers `GET /api/library/stats` with, so the contract defines them once.
+pub use scribevault_bus::contract::{Distributions, ExportStats, LibraryStats};
 
 /// Checks a 1–5 score (a rating or a gwth level), naming the field when it is out of range.
 ///

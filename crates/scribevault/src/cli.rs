@@ -46,6 +46,9 @@ pub enum Target {
     /// gateway's database: run it with the same settings as the gateway).
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Prints the REST API's OpenAPI 3.1 document (`make openapi` writes it to
+    /// `docs/openapi.json`).
+    Openapi,
 }
 
 /// `scribevault admin …`
@@ -123,6 +126,7 @@ impl Target {
             Self::Library => "library",
             Self::Model(_) => "model",
             Self::Admin(_) => "admin",
+            Self::Openapi => "openapi",
         }
     }
 }

@@ -14,7 +14,7 @@ use anyhow::Context as _;
 use futures::future::BoxFuture;
 use scribevault_blob::BlobStore;
 use scribevault_core::Settings;
-use scribevault_gateway::{Gateway, GatewayDependencies, ServiceAddresses};
+use scribevault_gateway::{Gateway, GatewayConfig, GatewayDependencies, ServiceAddresses};
 use sea_orm::DatabaseConnection;
 use tokio::sync::{OnceCell, watch};
 
@@ -463,6 +463,10 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     match target {
         Target::All => run_all(settings, shutdown).await,
         Target::Admin(command) => crate::admin::run(&settings, command).await,
+        Target::Openapi => {
+            print!("{}", scribevault_gateway::openapi_document());
+            Ok(())
+        }
         Target::Model(ModelCommand::Fetch {
             name,
             source,
@@ -529,7 +533,7 @@ fn install_service_key(settings: &Settings, target: &Target) -> anyhow::Result<(
         (Some(key), _) => {
             identity::install_service_key(ServiceKey::new(key.expose_secret().as_bytes())?)?;
         }
-        (None, Target::All | Target::Model(_) | Target::Admin(_)) => {
+        (None, Target::All | Target::Model(_) | Target::Admin(_) | Target::Openapi) => {
             identity::install_process_service_key();
         }
         (None, _) => anyhow::bail!(
@@ -557,7 +561,8 @@ async fn run_gateway(
     dependencies: GatewayDependencies,
     shutdown: Shutdown,
 ) -> anyhow::Result<()> {
-    let gateway = Gateway::build(settings, dependencies)
+    let config = GatewayConfig::try_from(settings).map_err(|e| anyhow::anyhow!("gateway: {e}"))?;
+    let gateway = Gateway::build(&config, dependencies)
         .await
         .map_err(|e| anyhow::anyhow!("gateway: {e}"))?;
     let handle = gateway.handle();

@@ -73,17 +73,17 @@ struct Claims {
     exp: i64,
 }
 
-/// A signed-in account as the SPA sees it.
-#[derive(Debug, Clone, Serialize)]
+/// The account a sign-in answers with (`/api/account` has the fuller view).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AccountView {
+pub struct SignedInAccount {
     pub id: String,
     pub email: String,
     pub is_admin: bool,
 }
 
 /// A fresh access token.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IssuedToken {
     pub token: String,
@@ -91,12 +91,12 @@ pub struct IssuedToken {
 }
 
 /// What a sign-in or sign-up answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SignedIn {
     pub token: String,
     pub expires_at: DateTime<Utc>,
-    pub user: AccountView,
+    pub user: SignedInAccount,
 }
 
 /// What the local accounts need besides the database.
@@ -356,7 +356,7 @@ impl LocalAccounts {
         Ok(SignedIn {
             token: issued.token,
             expires_at: issued.expires_at,
-            user: AccountView {
+            user: SignedInAccount {
                 id: member.user_id.clone(),
                 email: member.email.clone(),
                 is_admin: member.is_admin,

@@ -3,14 +3,11 @@
 use actix_web::http::Method;
 use actix_web::{HttpRequest, HttpResponse, web};
 
-use super::hub::RealtimeHub;
 use super::polling;
-use super::registry::EngineSessions;
 use super::request_error::EngineRequestError;
 use super::session::{SessionDeps, Via};
 use super::websocket;
-use crate::auth::client_address::TrustedProxies;
-use crate::auth::{Revocations, SharedVerifier};
+use crate::context::RealtimeState;
 
 /// The Engine.IO query parameters.
 struct EngineQuery {
@@ -45,22 +42,38 @@ impl EngineQuery {
 /// An Engine.IO error (HTTP 400, 413 for an oversized POST, 429/503 for a handshake past the
 /// caps on unconnected sessions) for a request no transport takes, or the WebSocket
 /// handshake's own error.
+#[utoipa::path(
+    method(get, post),
+    path = "/socket.io/",
+    tag = "realtime",
+    params(
+        ("EIO" = String, Query, description = "Engine.IO protocol version; only `4`"),
+        ("transport" = String, Query, description = "`polling` or `websocket`"),
+        ("sid" = Option<String>, Query, description = "The session, after the handshake"),
+    ),
+    responses(
+        (status = 200, description = "Engine.IO packets (long polling); the Socket.IO CONNECT \
+                                      carries `{token}`, and events follow as `RealtimeEvent`"),
+        (status = 101, description = "Switched to WebSocket"),
+        (status = 400, description = "A request no transport takes", body = String),
+        (status = 413, description = "A POST past the payload limit", body = String),
+        (status = 429, description = "Too many unconnected sessions from this address", body = String),
+    )
+)]
 pub async fn socket_io_endpoint(
     request: HttpRequest,
     body: web::Payload,
-    hub: web::Data<RealtimeHub>,
-    verifier: web::Data<SharedVerifier>,
-    revocations: web::Data<Revocations>,
-    sessions: web::Data<EngineSessions>,
+    realtime: web::Data<RealtimeState>,
 ) -> Result<HttpResponse, actix_web::Error> {
+    let sessions = &realtime.sessions;
     let query = EngineQuery::parse(request.query_string());
     if query.eio.as_deref() != Some("4") {
         return Err(EngineRequestError::UnsupportedProtocolVersion.into());
     }
     let deps = SessionDeps {
-        hub: hub.get_ref().clone(),
-        verifier: verifier.get_ref().clone(),
-        revocations: revocations.get_ref().clone(),
+        hub: realtime.hub.clone(),
+        verifier: realtime.verifier.clone(),
+        revocations: realtime.revocations.clone(),
         config: sessions.config(),
     };
     let transport = match query.transport.as_deref() {
@@ -78,22 +91,17 @@ pub async fn socket_io_endpoint(
     };
     let method = request.method().clone();
     // The client behind a trusted proxy, so the per-address cap does not count the proxy.
-    let address = || {
-        request.app_data::<web::Data<TrustedProxies>>().map_or_else(
-            || TrustedProxies::default().client_of(&request),
-            |proxies| proxies.client_of(&request),
-        )
-    };
+    let address = || realtime.proxies.client_of(&request);
     match (transport, existing) {
         (_, None) if method != Method::GET => Err(EngineRequestError::BadHandshakeMethod.into()),
-        (Via::Polling, None) => Ok(polling::handshake(&deps, &sessions, address()).await?),
+        (Via::Polling, None) => Ok(polling::handshake(&deps, sessions, address()).await?),
         (Via::Polling, Some(handle)) if method == Method::GET => Ok(polling::poll(&handle).await?),
         (Via::Polling, Some(handle)) if method == Method::POST => {
             let limit = deps.config.max_payload;
             Ok(polling::post(&handle, &request, body, limit).await?)
         }
         (Via::Polling, Some(_)) => Err(EngineRequestError::BadRequest.into()),
-        (Via::WebSocket, None) => websocket::open(&request, body, &deps, &sessions, address()),
+        (Via::WebSocket, None) => websocket::open(&request, body, &deps, sessions, address()),
         (Via::WebSocket, Some(handle)) if method == Method::GET => {
             websocket::upgrade(&request, body, handle, &deps)
         }

@@ -31,6 +31,11 @@ mod session;
 mod socket;
 mod websocket;
 
-pub use endpoint::socket_io_endpoint;
+pub use endpoint::{__path_socket_io_endpoint, socket_io_endpoint};
+
+/// The Socket.IO endpoint in the OpenAPI document.
+#[derive(utoipa::OpenApi)]
+#[openapi(paths(socket_io_endpoint))]
+pub(crate) struct Docs;
 pub use hub::RealtimeHub;
 pub use registry::EngineSessions;

@@ -20,6 +20,7 @@ use super::registry::EngineSessions;
 use super::socket_io_endpoint;
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::{AuthError, Caller, Revocations, SharedVerifier, TokenVerifier};
+use crate::context::RealtimeState;
 
 /// Accepts `token-of-<user>` as a token of `<user>`.
 struct FakeVerifier;
@@ -60,11 +61,13 @@ async fn gateway(config: RealtimeConfig) -> Gateway {
     let app = Rc::new(
         test::init_service(
             App::new()
-                .app_data(web::Data::new(hub.clone()))
-                .app_data(web::Data::new(verifier))
-                .app_data(web::Data::new(Revocations::default()))
-                .app_data(web::Data::new(sessions.clone()))
-                .app_data(web::Data::new(proxies))
+                .app_data(web::Data::new(RealtimeState {
+                    hub: hub.clone(),
+                    sessions: sessions.clone(),
+                    verifier,
+                    revocations: Revocations::default(),
+                    proxies,
+                }))
                 .route("/socket.io/", web::route().to(socket_io_endpoint)),
         )
         .await,

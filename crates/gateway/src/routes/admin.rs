@@ -1,22 +1,22 @@
 //! `/api/admin/*`: the instance owner's Users tab. Every route here is registered as admin-only
 //! in the route table (403 for other members).
 
-use std::sync::Arc;
-
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
 use scribevault_core::UserId;
 use scribevault_proto::{conversion, discovery, library, storage, transcription};
 use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
 
 use crate::auth::client_address::TrustedProxies;
-use crate::auth::invitations::{Invitation, Invitations};
-use crate::auth::local::LocalAccounts;
-use crate::auth::members::{Member, MemberChange, Members};
-use crate::auth::{AdminUser, Revocations, Revoked, internal};
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, created, data};
-use crate::user_settings::{UserSettingsStore, push_effects};
+use crate::auth::invitations::Invitation;
+use crate::auth::members::{Member, MemberChange};
+use crate::auth::{AdminUser, Revoked, internal};
+use crate::clients::ServiceClients;
+use crate::context::Context;
+use crate::error::{ApiError, Envelope, created, data};
+use crate::routes::table::{Access, RouteList};
+use crate::user_settings::push_effects;
 
 /// Longest an invitation may be made to last.
 const MAX_INVITATION_HOURS: u64 = 720;
@@ -24,7 +24,7 @@ const MAX_INVITATION_HOURS: u64 = 720;
 const MAX_CAP_GB: u32 = 1000;
 
 /// A member as the Users tab lists them.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UserView {
     id: String,
@@ -40,13 +40,13 @@ pub struct UserView {
     storage_cap_gb: Option<u32>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct UsersView {
     users: Vec<UserView>,
 }
 
 /// An invitation as the Users tab lists it (never its secret).
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InvitationView {
     id: String,
@@ -57,13 +57,13 @@ pub struct InvitationView {
     used_by: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct InvitationsView {
     invitations: Vec<InvitationView>,
 }
 
 /// A new invitation: its link, shown this once.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct NewInvitationView {
     id: String,
@@ -72,7 +72,7 @@ pub struct NewInvitationView {
 }
 
 /// An admin's change to a member. `storageCapGB: null` removes the cap.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserChange {
     #[serde(default)]
@@ -87,54 +87,37 @@ pub struct UserChange {
     storage_cap_gb: Option<Option<u32>>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct InvitationRequest {
     #[serde(default)]
     expires_in_hours: Option<u64>,
 }
 
-/// What the admin routes share.
-pub struct Admin {
-    pub members: Members,
-    pub invitations: Invitations,
-    pub settings: UserSettingsStore,
-    pub local: Option<Arc<LocalAccounts>>,
-    pub revocations: Revocations,
-    pub proxies: TrustedProxies,
-    pub invitation_hours: u64,
-}
-
 /// What the services report about one member; a service that cannot answer counts zero
 /// rather than hiding the whole list.
 async fn usage_of(clients: &ServiceClients, member: Member) -> UserView {
-    let user = UserId::new(member.user_id.clone());
+    let services = clients.for_user(&UserId::new(member.user_id.clone()));
     let storage = async {
-        let request = on_behalf_of(&user, storage::v1::GetStorageUsageRequest {}).ok()?;
-        let answer = clients
-            .storage
-            .clone()
-            .get_storage_usage(request)
+        let answer = services
+            .storage()
+            .get_storage_usage(storage::v1::GetStorageUsageRequest {})
             .await
             .ok()?;
         Some(answer.into_inner().used_bytes)
     };
     let vault = async {
-        let request = on_behalf_of(&user, library::v1::GetLibraryStatsRequest {}).ok()?;
-        let answer = clients
-            .library
-            .clone()
-            .get_library_stats(request)
+        let answer = services
+            .library()
+            .get_library_stats(library::v1::GetLibraryStatsRequest {})
             .await
             .ok()?;
         Some(answer.into_inner().total_transcripts)
     };
     let waiting = async {
-        let request = on_behalf_of(&user, transcription::v1::CountWaitingFilesRequest {}).ok()?;
-        let answer = clients
-            .transcription
-            .clone()
-            .count_waiting_files(request)
+        let answer = services
+            .transcription()
+            .count_waiting_files(transcription::v1::CountWaitingFilesRequest {})
             .await
             .ok()?;
         Some(answer.into_inner().waiting)
@@ -154,16 +137,16 @@ async fn usage_of(clients: &ServiceClients, member: Member) -> UserView {
     }
 }
 
-/// `GET /api/admin/users`: every member with what they use.
-pub async fn list_users(
-    _admin: AdminUser,
-    admin: web::Data<Admin>,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let members = admin.members.list().await?;
-    let users =
-        futures::future::join_all(members.into_iter().map(|member| usage_of(&clients, member)))
-            .await;
+/// Every member of the instance with what they use.
+#[utoipa::path(get, path = "/api/admin/users", responses((status = 200, body = Envelope<UsersView>)), tag = "admin")]
+pub async fn list_users(_admin: AdminUser, context: Context) -> Result<HttpResponse, ApiError> {
+    let members = context.access.members.list().await?;
+    let users = futures::future::join_all(
+        members
+            .into_iter()
+            .map(|member| usage_of(&context.clients, member)),
+    )
+    .await;
     Ok(data(UsersView { users }))
 }
 
@@ -176,11 +159,11 @@ fn not_yourself(caller: &AdminUser, id: &str, what: &str) -> Result<(), ApiError
     Ok(())
 }
 
-/// `PATCH /api/admin/users/{id}`: disable or enable, make or remove admin, set the storage cap.
+/// Disables or enables a member, makes or removes an admin, sets the storage cap.
+#[utoipa::path(patch, path = "/api/admin/users/{id}", params(("id" = String, Path)), request_body = UserChange, responses((status = 200, body = Envelope<UserView>)), tag = "admin")]
 pub async fn update_user(
     caller: AdminUser,
-    admin: web::Data<Admin>,
-    clients: web::Data<ServiceClients>,
+    context: Context,
     id: web::Path<String>,
     body: web::Json<UserChange>,
 ) -> Result<HttpResponse, ApiError> {
@@ -202,44 +185,53 @@ pub async fn update_user(
         disabled: body.disabled,
         storage_cap_gb: body.storage_cap_gb,
     };
-    let member = admin
+    let member = context
+        .access
         .members
         .change(&id, &change)
         .await?
         .ok_or_else(|| ApiError::not_found("No such user"))?;
     let user = UserId::new(member.user_id.clone());
     if body.disabled == Some(true) {
-        if let Some(local) = &admin.local {
+        if let Some(local) = &context.access.local {
             local.end_sessions(&member.user_id, None).await?;
         }
-        admin
+        context
+            .access
             .revocations
             .announce(Revoked::User(member.user_id.clone()));
     }
     if body.storage_cap_gb.is_some() {
-        let settings = admin.settings.get(&member.user_id).await?;
-        push_effects(&clients, &user, &settings, member.storage_cap_gb).await?;
+        let settings = context.settings.get(&member.user_id).await?;
+        push_effects(
+            &context.clients.for_user(&user),
+            &settings,
+            member.storage_cap_gb,
+        )
+        .await?;
     }
-    Ok(data(usage_of(&clients, member).await))
+    Ok(data(usage_of(&context.clients, member).await))
 }
 
-/// `DELETE /api/admin/users/{id}`: the account and everything it owns in every service.
+/// Deletes the account and everything it owns in every service.
 /// Services delete first; the member goes last, so a failure halfway can be retried.
+#[utoipa::path(delete, path = "/api/admin/users/{id}", params(("id" = String, Path)), responses((status = 204, description = "Deleted")), tag = "admin")]
 pub async fn delete_user(
     caller: AdminUser,
-    admin: web::Data<Admin>,
-    clients: web::Data<ServiceClients>,
+    context: Context,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     not_yourself(&caller, &id, "delete")?;
-    let member = admin
+    let member = context
+        .access
         .members
         .get(&id)
         .await?
         .ok_or_else(|| ApiError::not_found("No such user"))?;
     let user = UserId::new(member.user_id.clone());
     // Stop the user first, so nothing new arrives while their data goes.
-    admin
+    context
+        .access
         .members
         .change(
             &member.user_id,
@@ -249,51 +241,39 @@ pub async fn delete_user(
             },
         )
         .await?;
-    admin
+    context
+        .access
         .revocations
         .announce(Revoked::User(member.user_id.clone()));
     // In the order the services feed each other, so nothing in flight recreates what an
     // earlier step cleared: discovery (downloads hand files to storage and transcription),
     // transcription (hands transcripts to the library), conversion, storage, the library.
-    clients
-        .discovery
-        .clone()
-        .delete_user_data(on_behalf_of(
-            &user,
-            discovery::v1::DeleteUserDataRequest {},
-        )?)
+    let services = context.clients.for_user(&user);
+    services
+        .discovery()
+        .delete_user_data(discovery::v1::DeleteUserDataRequest {})
         .await?;
-    clients
-        .transcription
-        .clone()
-        .delete_user_data(on_behalf_of(
-            &user,
-            transcription::v1::DeleteUserDataRequest {},
-        )?)
+    services
+        .transcription()
+        .delete_user_data(transcription::v1::DeleteUserDataRequest {})
         .await?;
-    clients
-        .conversion
-        .clone()
-        .delete_user_data(on_behalf_of(
-            &user,
-            conversion::v1::DeleteUserDataRequest {},
-        )?)
+    services
+        .conversion()
+        .delete_user_data(conversion::v1::DeleteUserDataRequest {})
         .await?;
-    clients
-        .storage
-        .clone()
-        .delete_user_data(on_behalf_of(&user, storage::v1::DeleteUserDataRequest {})?)
+    services
+        .storage()
+        .delete_user_data(storage::v1::DeleteUserDataRequest {})
         .await?;
-    clients
-        .library
-        .clone()
-        .delete_user_data(on_behalf_of(&user, library::v1::DeleteUserDataRequest {})?)
+    services
+        .library()
+        .delete_user_data(library::v1::DeleteUserDataRequest {})
         .await?;
-    admin.settings.delete(&member.user_id).await?;
-    if let Some(local) = &admin.local {
+    context.settings.delete(&member.user_id).await?;
+    if let Some(local) = &context.access.local {
         local.forget(&member.user_id).await?;
     }
-    admin.members.delete(&member.user_id).await?;
+    context.access.members.delete(&member.user_id).await?;
     tracing::info!(user = %member.user_id, by = %caller.0.user, "account deleted");
     Ok(HttpResponse::NoContent().finish())
 }
@@ -317,13 +297,15 @@ fn invitation_view(invitation: Invitation, members: &[Member]) -> InvitationView
     }
 }
 
-/// `GET /api/admin/invitations`.
+/// The instance's invitations, open and used (never their secrets).
+#[utoipa::path(get, path = "/api/admin/invitations", responses((status = 200, body = Envelope<InvitationsView>)), tag = "admin")]
 pub async fn list_invitations(
     _admin: AdminUser,
-    admin: web::Data<Admin>,
+    context: Context,
 ) -> Result<HttpResponse, ApiError> {
-    let members = admin.members.list().await?;
-    let invitations = admin
+    let members = context.access.members.list().await?;
+    let invitations = context
+        .access
         .invitations
         .list()
         .await?
@@ -345,21 +327,22 @@ fn origin(request: &HttpRequest, proxies: &TrustedProxies) -> String {
     format!("{scheme}://{}", info.host())
 }
 
-/// `POST /api/admin/invitations {expiresInHours?}`: a single-use sign-up link.
+/// A single-use sign-up link (local accounts only), shown this once.
+#[utoipa::path(post, path = "/api/admin/invitations", request_body(content = Option<InvitationRequest>), responses((status = 201, body = Envelope<NewInvitationView>)), tag = "admin")]
 pub async fn create_invitation(
     caller: AdminUser,
     request: HttpRequest,
-    admin: web::Data<Admin>,
+    context: Context,
     body: Option<web::Json<InvitationRequest>>,
 ) -> Result<HttpResponse, ApiError> {
-    if admin.local.is_none() {
+    if context.access.local.is_none() {
         return Err(ApiError::bad_request(
             "Invitations are for local accounts; in OIDC mode the identity provider and SCRIBEVAULT_OIDC_ALLOWED_EMAILS decide who comes in",
         ));
     }
     let hours = body
         .and_then(|body| body.expires_in_hours)
-        .unwrap_or(admin.invitation_hours);
+        .unwrap_or(context.access.invitation_hours);
     if !(1..=MAX_INVITATION_HOURS).contains(&hours) {
         return Err(ApiError::bad_request(format!(
             "expiresInHours must be from 1 to {MAX_INVITATION_HOURS}"
@@ -367,7 +350,8 @@ pub async fn create_invitation(
     }
     let now = Utc::now();
     let expires_at = now + chrono::Duration::hours(i64::try_from(hours).unwrap_or(72));
-    let (invitation, secret) = admin
+    let (invitation, secret) = context
+        .access
         .invitations
         .create(caller.0.user.as_str(), now, expires_at)
         .await
@@ -376,21 +360,44 @@ pub async fn create_invitation(
         id: invitation.id,
         url: format!(
             "{}/sign-up?invitation={secret}",
-            origin(&request, &admin.proxies)
+            origin(&request, &context.access.proxies)
         ),
         expires_at,
     }))
 }
 
-/// `DELETE /api/admin/invitations/{id}`: 204, 404 when unknown.
+/// Withdraws an invitation.
+#[utoipa::path(delete, path = "/api/admin/invitations/{id}", params(("id" = String, Path)), responses((status = 204, description = "Withdrawn")), tag = "admin")]
 pub async fn delete_invitation(
     _admin: AdminUser,
-    admin: web::Data<Admin>,
+    context: Context,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    if admin.invitations.delete(&id).await? {
+    if context.access.invitations.delete(&id).await? {
         Ok(HttpResponse::NoContent().finish())
     } else {
         Err(ApiError::not_found("No such invitation"))
     }
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(
+    list_users,
+    update_user,
+    delete_user,
+    list_invitations,
+    create_invitation,
+    delete_invitation
+))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::Admin;
+    RouteList::default()
+        .add::<__path_list_users>(Admin, || web::to(list_users))
+        .add::<__path_update_user>(Admin, || web::to(update_user))
+        .add::<__path_delete_user>(Admin, || web::to(delete_user))
+        .add::<__path_list_invitations>(Admin, || web::to(list_invitations))
+        .add::<__path_create_invitation>(Admin, || web::to(create_invitation))
+        .add::<__path_delete_invitation>(Admin, || web::to(delete_invitation))
 }

@@ -1,21 +1,18 @@
 //! `/api/auth/*`: local sign-up, sign-in and sessions (local mode only; 404 in OIDC mode).
 
-use std::sync::Arc;
-
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
 
 use crate::auth::client_address::TrustedProxies;
-use crate::auth::invitations::Invitations;
 use crate::auth::limiter::client_key;
-use crate::auth::local::LocalAccounts;
+use crate::auth::local::{IssuedToken, LocalAccounts, SignedIn};
 use crate::auth::{AuthError, Caller, bearer_token};
-use crate::error::{ApiError, created, data};
+use crate::context::Context;
+use crate::error::{ApiError, Envelope, created, data};
+use crate::routes::table::{Access, RouteList};
 
-/// Present only in local mode.
-pub type LocalAccountsData = web::Data<Option<Arc<LocalAccounts>>>;
-
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct Credentials {
     email: String,
     password: String,
@@ -24,32 +21,32 @@ pub struct Credentials {
     code: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct Code {
     code: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct PasswordAndCode {
     password: String,
     code: String,
 }
 
 /// A new authenticator secret, shown once for the app to scan.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TwoFactorSetupView {
     secret: String,
     otpauth_url: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TwoFactorView {
     two_factor_enabled: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 pub struct SignUp {
     email: String,
     password: String,
@@ -58,7 +55,7 @@ pub struct SignUp {
     invitation: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PasswordChange {
     current_password: String,
@@ -66,16 +63,17 @@ pub struct PasswordChange {
 }
 
 /// An open invitation, as the sign-up screen checks it.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct InvitationView {
+pub struct OpenInvitationView {
     expires_at: chrono::DateTime<chrono::Utc>,
 }
 
-fn accounts(data: &LocalAccountsData) -> Result<&LocalAccounts, ApiError> {
-    data.as_ref()
-        .as_ref()
-        .map(AsRef::as_ref)
+fn accounts(context: &Context) -> Result<&LocalAccounts, ApiError> {
+    context
+        .access
+        .local
+        .as_deref()
         .ok_or_else(|| AuthError::LocalAccountsDisabled.into())
 }
 
@@ -89,18 +87,23 @@ fn client(request: &HttpRequest, proxies: &TrustedProxies) -> String {
 
 /// Creates a local account: 201 with a token; 403 without a needed invitation or when closed;
 /// 409 when it cannot be created; 400 for bad input; 429 when rate-limited.
+#[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = SignUp, responses(
+    (status = 201, body = Envelope<SignedIn>),
+    (status = 403, description = "Sign-up is closed, or needs a valid invitation", body = crate::routes::openapi::ErrorBody),
+    (status = 409, description = "The account cannot be created", body = crate::routes::openapi::ErrorBody),
+    (status = 429, description = "Too many attempts from this address", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn sign_up(
     request: HttpRequest,
-    local: LocalAccountsData,
-    proxies: web::Data<TrustedProxies>,
+    context: Context,
     body: web::Json<SignUp>,
 ) -> Result<HttpResponse, ApiError> {
-    let signed_in = accounts(&local)?
+    let signed_in = accounts(&context)?
         .sign_up(
             &body.email,
             &body.password,
             body.invitation.as_deref(),
-            &client(&request, &proxies),
+            &client(&request, &context.access.proxies),
         )
         .await?;
     Ok(created(signed_in))
@@ -108,18 +111,23 @@ pub async fn sign_up(
 
 /// Signs in: 200 with a token, 401 for unknown email or wrong password, 403 for a disabled
 /// account, 429 when rate-limited.
+#[utoipa::path(post, path = "/api/auth/login", tag = "auth", request_body = Credentials, responses(
+    (status = 200, body = Envelope<SignedIn>),
+    (status = 401, description = "Unknown email, wrong password or a missing or wrong code", body = crate::routes::openapi::ErrorBody),
+    (status = 403, description = "The account is disabled", body = crate::routes::openapi::ErrorBody),
+    (status = 429, description = "Too many attempts", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn log_in(
     request: HttpRequest,
-    local: LocalAccountsData,
-    proxies: web::Data<TrustedProxies>,
+    context: Context,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
-    let signed_in = accounts(&local)?
+    let signed_in = accounts(&context)?
         .log_in(
             &body.email,
             &body.password,
             body.code.as_deref(),
-            &client(&request, &proxies),
+            &client(&request, &context.access.proxies),
         )
         .await?;
     Ok(data(signed_in))
@@ -127,79 +135,92 @@ pub async fn log_in(
 
 /// A new short-lived token for the session of the bearer token, which may have expired (the
 /// session decides): the SPA renews before expiry, and after a sleep.
-pub async fn refresh(
-    request: HttpRequest,
-    local: LocalAccountsData,
-) -> Result<HttpResponse, ApiError> {
+#[utoipa::path(post, path = "/api/auth/refresh", tag = "auth", security(("bearer" = [])), responses(
+    (status = 200, body = Envelope<IssuedToken>),
+    (status = 401, description = "No token, or its session has ended", body = crate::routes::openapi::ErrorBody),
+))]
+pub async fn refresh(request: HttpRequest, context: Context) -> Result<HttpResponse, ApiError> {
     let token = bearer_token(&request).ok_or(AuthError::MissingToken)?;
-    Ok(data(accounts(&local)?.refresh(token).await?))
+    Ok(data(accounts(&context)?.refresh(token).await?))
 }
 
 /// Ends the caller's session: 204.
-pub async fn log_out(caller: Caller, local: LocalAccountsData) -> Result<HttpResponse, ApiError> {
-    accounts(&local)?.log_out(&caller).await?;
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
+pub async fn log_out(caller: Caller, context: Context) -> Result<HttpResponse, ApiError> {
+    accounts(&context)?.log_out(&caller).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// Ends every session of the caller: 204.
+#[utoipa::path(post, path = "/api/auth/logout-all", tag = "auth", responses((status = 204, description = "Every session ended")))]
 pub async fn log_out_everywhere(
     caller: Caller,
-    local: LocalAccountsData,
+    context: Context,
 ) -> Result<HttpResponse, ApiError> {
-    accounts(&local)?
+    accounts(&context)?
         .end_sessions(caller.user.as_str(), None)
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// Changes the caller's password; every other session ends. 200 with a fresh token.
+#[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = PasswordChange, responses(
+    (status = 200, body = Envelope<IssuedToken>),
+    (status = 401, description = "The current password is wrong", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn change_password(
     caller: Caller,
-    local: LocalAccountsData,
+    context: Context,
     body: web::Json<PasswordChange>,
 ) -> Result<HttpResponse, ApiError> {
-    let issued = accounts(&local)?
+    let issued = accounts(&context)?
         .change_password(&caller, &body.current_password, &body.new_password)
         .await?;
     Ok(data(issued))
 }
 
 /// Whether an invitation link still works: 200, or 404 when unknown, used or expired.
+#[utoipa::path(get, path = "/api/auth/invitations/{secret}", tag = "auth",
+    params(("secret" = String, Path, description = "The secret of the invitation link")),
+    responses((status = 200, body = Envelope<OpenInvitationView>)))]
 pub async fn invitation(
-    local: LocalAccountsData,
-    invitations: web::Data<Invitations>,
+    context: Context,
     secret: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    accounts(&local)?;
-    let open = invitations
+    accounts(&context)?;
+    let open = context
+        .access
+        .invitations
         .find_open(&secret, chrono::Utc::now())
         .await
         .map_err(crate::auth::internal)?
         .ok_or_else(|| ApiError::not_found("This invitation has expired or was already used"))?;
-    Ok(data(InvitationView {
+    Ok(data(OpenInvitationView {
         expires_at: open.expires_at,
     }))
 }
 
-/// `POST /api/auth/2fa/setup`: a new authenticator secret, active once confirmed.
-pub async fn begin_two_factor(
-    caller: Caller,
-    local: LocalAccountsData,
-) -> Result<HttpResponse, ApiError> {
-    let new = accounts(&local)?.begin_two_factor(&caller).await?;
+/// A new authenticator secret, active once confirmed.
+#[utoipa::path(post, path = "/api/auth/2fa/setup", tag = "auth", responses((status = 200, body = Envelope<TwoFactorSetupView>)))]
+pub async fn begin_two_factor(caller: Caller, context: Context) -> Result<HttpResponse, ApiError> {
+    let new = accounts(&context)?.begin_two_factor(&caller).await?;
     Ok(data(TwoFactorSetupView {
         secret: new.secret,
         otpauth_url: new.otpauth_url,
     }))
 }
 
-/// `POST /api/auth/2fa/enable {code}`: turns the second factor on.
+/// Turns the second factor on.
+#[utoipa::path(post, path = "/api/auth/2fa/enable", tag = "auth", request_body = Code, responses(
+    (status = 200, body = Envelope<TwoFactorView>),
+    (status = 400, description = "The code is wrong", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn enable_two_factor(
     caller: Caller,
-    local: LocalAccountsData,
+    context: Context,
     body: web::Json<Code>,
 ) -> Result<HttpResponse, ApiError> {
-    accounts(&local)?
+    accounts(&context)?
         .confirm_two_factor(&caller, &body.code)
         .await?;
     Ok(data(TwoFactorView {
@@ -207,16 +228,51 @@ pub async fn enable_two_factor(
     }))
 }
 
-/// `POST /api/auth/2fa/disable {password, code}`: turns it off.
+/// Turns the second factor off (needs the password and a current code).
+#[utoipa::path(post, path = "/api/auth/2fa/disable", tag = "auth", request_body = PasswordAndCode, responses(
+    (status = 200, body = Envelope<TwoFactorView>),
+    (status = 401, description = "The password or code is wrong", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn disable_two_factor(
     caller: Caller,
-    local: LocalAccountsData,
+    context: Context,
     body: web::Json<PasswordAndCode>,
 ) -> Result<HttpResponse, ApiError> {
-    accounts(&local)?
+    accounts(&context)?
         .remove_two_factor(&caller, &body.password, &body.code)
         .await?;
     Ok(data(TwoFactorView {
         two_factor_enabled: false,
     }))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(
+    sign_up,
+    log_in,
+    invitation,
+    refresh,
+    log_out,
+    log_out_everywhere,
+    change_password,
+    begin_two_factor,
+    enable_two_factor,
+    disable_two_factor
+))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::{Public, SignedIn};
+    RouteList::default()
+        .add::<__path_sign_up>(Public, || web::to(sign_up))
+        .add::<__path_log_in>(Public, || web::to(log_in))
+        .add::<__path_invitation>(Public, || web::to(invitation))
+        // Public: the handler checks the (possibly expired) token against its live session.
+        .add::<__path_refresh>(Public, || web::to(refresh))
+        .add::<__path_log_out>(SignedIn, || web::to(log_out))
+        .add::<__path_log_out_everywhere>(SignedIn, || web::to(log_out_everywhere))
+        .add::<__path_change_password>(SignedIn, || web::to(change_password))
+        .add::<__path_begin_two_factor>(SignedIn, || web::to(begin_two_factor))
+        .add::<__path_enable_two_factor>(SignedIn, || web::to(enable_two_factor))
+        .add::<__path_disable_two_factor>(SignedIn, || web::to(disable_two_factor))
 }

@@ -2,15 +2,18 @@
 //! SPA runs against any deployment.
 
 use actix_web::{HttpResponse, web};
-use scribevault_core::{AuthMode, Settings};
+use scribevault_core::AuthMode;
 use serde::Serialize;
+use utoipa::{OpenApi, ToSchema};
 
 use crate::auth::local::SignUpPolicy;
-use crate::auth::members::Members;
+use crate::config::AuthConfig;
+use crate::context::Context;
 use crate::error::ApiError;
+use crate::routes::table::{Access, RouteList};
 
 /// The public client configuration; never contains a secret.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(tag = "authMode", rename_all = "camelCase")]
 pub enum ClientConfig {
     #[serde(rename = "local")]
@@ -31,26 +34,19 @@ pub enum ClientConfig {
 }
 
 impl ClientConfig {
-    /// Derived from the settings.
+    /// Derived from the gateway's auth configuration.
     #[must_use]
-    pub fn from_settings(
-        settings: &Settings,
-        mode: AuthMode,
-        sign_up: Option<SignUpPolicy>,
-    ) -> Self {
-        match mode {
+    pub fn new(auth: &AuthConfig, sign_up: Option<SignUpPolicy>) -> Self {
+        match auth.mode {
             AuthMode::Local => Self::Local {
                 signup: sign_up.unwrap_or(SignUpPolicy::Invite).as_str(),
             },
-            AuthMode::Oidc => {
-                let issuer = settings.oidc_issuer.clone().unwrap_or_default();
-                Self::Oidc {
-                    domain: spa_domain(&issuer),
-                    issuer,
-                    client_id: settings.oidc_client_id.clone().unwrap_or_default(),
-                    audience: settings.oidc_audience.clone().unwrap_or_default(),
-                }
-            }
+            AuthMode::Oidc => Self::Oidc {
+                domain: spa_domain(&auth.oidc.issuer),
+                issuer: auth.oidc.issuer.clone(),
+                client_id: auth.oidc.client_id.clone().unwrap_or_default(),
+                audience: auth.oidc.audience.clone(),
+            },
         }
     }
 }
@@ -67,23 +63,30 @@ fn spa_domain(issuer: &str) -> String {
     }
 }
 
-/// Answers the client configuration.
+/// What the SPA needs before anyone signs in: the auth mode and, for OIDC, the issuer to sign
+/// in with. Never contains a secret.
 ///
 /// # Errors
 /// The members cannot be read (local mode).
-pub async fn client_config(
-    config: web::Data<ClientConfig>,
-    members: web::Data<Members>,
-) -> Result<HttpResponse, ApiError> {
-    let mut config = config.get_ref().clone();
+#[utoipa::path(get, path = "/config.json", tag = "meta", responses((status = 200, body = ClientConfig)))]
+pub async fn client_config(context: Context) -> Result<HttpResponse, ApiError> {
+    let mut config = context.client_config.clone();
     if let ClientConfig::Local { signup } = &mut config
-        && members.is_empty().await?
+        && context.access.members.is_empty().await?
     {
         *signup = SignUpPolicy::Open.as_str();
     }
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-cache"))
         .json(config))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(client_config))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    RouteList::default().add::<__path_client_config>(Access::Public, || web::to(client_config))
 }
 
 #[cfg(test)]

@@ -8,21 +8,21 @@ use scribevault_core::ErrorCode;
 use scribevault_proto::conversion::v1 as pb;
 use serde::{Deserialize, Serialize};
 use tokio_stream::wrappers::ReceiverStream;
+use utoipa::{OpenApi, ToSchema};
 
+use super::openapi::{ErrorBody, ErrorObject};
 use super::uploads::forward_field;
-use crate::auth::AuthenticatedUser;
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, data};
-
-/// The largest PDF accepted (`SCRIBEVAULT_MAX_PDF_BYTES`); conversion checks it again.
-pub struct PdfLimit(pub u64);
+use crate::clients::UserClients;
+use crate::context::Context;
+use crate::error::{ApiError, Envelope, created, data};
+use crate::routes::table::{Access, RouteList};
 
 /// Most PDFs one batch upload carries.
 const MAX_PDFS_PER_BATCH: usize = 20;
 /// The template field is text; anything bigger is not a template.
 const MAX_TEMPLATE_FIELD_BYTES: usize = 64 * 1024 + 1024;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TranscriptToConvert {
     id: String,
@@ -31,7 +31,7 @@ pub struct TranscriptToConvert {
     transcript_path: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MarkdownBatch {
     transcripts: Vec<TranscriptToConvert>,
@@ -39,18 +39,19 @@ pub struct MarkdownBatch {
     template: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A transcript converted to markdown.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ConvertedView {
+pub struct ConvertedView {
     id: String,
     markdown_path: String,
     content: String,
 }
 
-/// `POST /api/convert/markdown/batch {transcripts[{id, title, transcriptPath}], template?}`
+/// Converts transcripts to markdown, with the caller's template or the default one.
+#[utoipa::path(post, path = "/api/convert/markdown/batch", tag = "conversion", request_body = MarkdownBatch, responses((status = 200, body = Envelope<MarkdownBatchView>)))]
 pub async fn markdown_batch(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     body: web::Json<MarkdownBatch>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
@@ -66,10 +67,9 @@ pub async fn markdown_batch(
             .collect(),
         template: body.template,
     };
-    let answer = clients
-        .conversion
-        .clone()
-        .convert_transcripts_to_markdown(on_behalf_of(&user.0, request)?)
+    let answer = services
+        .conversion()
+        .convert_transcripts_to_markdown(request)
         .await?
         .into_inner();
     let results: Vec<ConvertedView> = answer
@@ -81,21 +81,42 @@ pub async fn markdown_batch(
             content: result.content,
         })
         .collect();
-    let failed: Vec<serde_json::Value> = answer
+    let failed = answer
         .failed
         .into_iter()
-        .map(|failure| serde_json::json!({ "id": failure.id, "message": failure.message }))
+        .map(|failure| FailedConversionView {
+            id: failure.id,
+            message: failure.message,
+        })
         .collect();
-    Ok(data(serde_json::json!({
-        "results": results,
-        "failed": failed,
-        "unknownPlaceholders": answer.unknown_placeholders,
-    })))
+    Ok(data(MarkdownBatchView {
+        results,
+        failed,
+        unknown_placeholders: answer.unknown_placeholders,
+    }))
 }
 
-#[derive(Serialize)]
+/// A transcript that could not be converted.
+#[derive(Serialize, ToSchema)]
+pub struct FailedConversionView {
+    id: String,
+    message: String,
+}
+
+/// What a batch conversion made.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct TemplateView {
+pub struct MarkdownBatchView {
+    results: Vec<ConvertedView>,
+    failed: Vec<FailedConversionView>,
+    /// Placeholders of the template that are not known (kept as written).
+    unknown_placeholders: Vec<String>,
+}
+
+/// A markdown template of the caller's.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateView {
     id: String,
     name: String,
     body: String,
@@ -115,22 +136,19 @@ impl From<pb::Template> for TemplateView {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TemplateInput {
     name: String,
     body: String,
 }
 
-/// `GET /api/convert/templates`
-pub async fn list_templates(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let templates = clients
-        .conversion
-        .clone()
-        .list_templates(on_behalf_of(&user.0, pb::ListTemplatesRequest {})?)
+/// The caller's markdown templates.
+#[utoipa::path(get, path = "/api/convert/templates", tag = "conversion", responses((status = 200, body = Envelope<Vec<TemplateView>>)))]
+pub async fn list_templates(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let templates = services
+        .conversion()
+        .list_templates(pb::ListTemplatesRequest {})
         .await?
         .into_inner()
         .templates;
@@ -142,84 +160,110 @@ pub async fn list_templates(
     ))
 }
 
-/// `POST /api/convert/templates {name, body}`
+/// Saves a new template.
+#[utoipa::path(post, path = "/api/convert/templates", tag = "conversion", request_body = TemplateInput, responses((status = 201, body = Envelope<TemplateView>)))]
 pub async fn create_template(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     body: web::Json<TemplateInput>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let template = clients
-        .conversion
-        .clone()
-        .create_template(on_behalf_of(
-            &user.0,
-            pb::TemplateInput {
-                name: body.name,
-                body: body.body,
-            },
-        )?)
+    let template = services
+        .conversion()
+        .create_template(pb::TemplateInput {
+            name: body.name,
+            body: body.body,
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Created().json(serde_json::json!({ "data": TemplateView::from(template) })))
+    Ok(created(TemplateView::from(template)))
 }
 
-/// `PUT /api/convert/templates/{id} {name, body}`
+/// Replaces a template.
+#[utoipa::path(put, path = "/api/convert/templates/{id}", tag = "conversion", params(("id" = String, Path)), request_body = TemplateInput, responses((status = 200, body = Envelope<TemplateView>)))]
 pub async fn update_template(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
     body: web::Json<TemplateInput>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let template = clients
-        .conversion
-        .clone()
-        .update_template(on_behalf_of(
-            &user.0,
-            pb::UpdateTemplateRequest {
-                id: id.into_inner(),
-                template: Some(pb::TemplateInput {
-                    name: body.name,
-                    body: body.body,
-                }),
-            },
-        )?)
+    let template = services
+        .conversion()
+        .update_template(pb::UpdateTemplateRequest {
+            id: id.into_inner(),
+            template: Some(pb::TemplateInput {
+                name: body.name,
+                body: body.body,
+            }),
+        })
         .await?
         .into_inner();
     Ok(data(TemplateView::from(template)))
 }
 
-/// `DELETE /api/convert/templates/{id}`
+/// Deletes a template.
+#[utoipa::path(delete, path = "/api/convert/templates/{id}", tag = "conversion", params(("id" = String, Path)), responses((status = 204, description = "Deleted")))]
 pub async fn delete_template(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    clients
-        .conversion
-        .clone()
-        .delete_template(on_behalf_of(
-            &user.0,
-            pb::DeleteTemplateRequest {
-                id: id.into_inner(),
-            },
-        )?)
+    services
+        .conversion()
+        .delete_template(pb::DeleteTemplateRequest {
+            id: id.into_inner(),
+        })
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
-fn pdf_view(conversion: pb::PdfConversion) -> serde_json::Value {
-    serde_json::json!({
-        "id": conversion.id,
-        "title": conversion.title,
-        "content": conversion.content,
-        "markdownPath": conversion.markdown_path,
-        "pdfPath": conversion.pdf_path,
-        "pages": conversion.pages,
-        "ocrPages": conversion.ocr_pages,
-        "unknownPlaceholders": conversion.unknown_placeholders,
-    })
+/// A PDF converted to markdown (and saved in the Vault).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PdfView {
+    id: String,
+    title: String,
+    content: String,
+    markdown_path: String,
+    pdf_path: String,
+    pages: u32,
+    /// 1-based numbers of the pages without a text layer (their text is missing unless OCR ran).
+    ocr_pages: Vec<u32>,
+    unknown_placeholders: Vec<String>,
+}
+
+impl From<pb::PdfConversion> for PdfView {
+    fn from(conversion: pb::PdfConversion) -> Self {
+        Self {
+            id: conversion.id,
+            title: conversion.title,
+            content: conversion.content,
+            markdown_path: conversion.markdown_path,
+            pdf_path: conversion.pdf_path,
+            pages: conversion.pages,
+            ocr_pages: conversion.ocr_pages,
+            unknown_placeholders: conversion.unknown_placeholders,
+        }
+    }
+}
+
+/// One file of a batch: its conversion or why it failed.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PdfBatchItemView {
+    file_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<PdfView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ErrorObject>)]
+    error: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// The form of a PDF conversion: `template` (optional) before the `pdf` part(s).
+#[derive(ToSchema)]
+#[allow(dead_code)] // describes the multipart body for the OpenAPI document only
+pub struct PdfForm {
+    template: Option<String>,
+    #[schema(format = Binary, content_media_type = "application/pdf")]
+    pdf: String,
 }
 
 fn too_large(limit: u64) -> ApiError {
@@ -257,16 +301,18 @@ fn file_name_of(field: &actix_multipart::Field) -> String {
 
 /// Streams one `pdf` part to conversion and answers its conversion.
 async fn send_pdf(
-    user: &AuthenticatedUser,
-    clients: &ServiceClients,
+    services: &UserClients,
     template: Option<String>,
     mut field: actix_multipart::Field,
 ) -> Result<pb::PdfConversion, ApiError> {
     let file_name = file_name_of(&field);
     let (sender, receiver) = tokio::sync::mpsc::channel::<pb::ConvertPdfToMarkdownRequest>(4);
-    let request = on_behalf_of(&user.0, ReceiverStream::new(receiver))?;
-    let mut conversion = clients.conversion.clone();
-    let call = tokio::spawn(async move { conversion.convert_pdf_to_markdown(request).await });
+    let mut conversion = services.conversion();
+    let call = tokio::spawn(async move {
+        conversion
+            .convert_pdf_to_markdown(ReceiverStream::new(receiver))
+            .await
+    });
     let header = pb::ConvertPdfToMarkdownRequest {
         part: Some(pb::convert_pdf_to_markdown_request::Part::Header(
             pb::PdfHeader {
@@ -307,40 +353,45 @@ fn check_declared_length(request: &HttpRequest, limit: u64, files: u64) -> Resul
 /// Refuses (507) a conversion whose PDFs would not fit the user's storage quota: the original
 /// and its markdown are kept under `converted/`, which the quota counts. Asked before a byte
 /// is read, as an MP3 upload is.
-async fn check_room(
-    user: &AuthenticatedUser,
-    clients: &ServiceClients,
-    bytes: u64,
-) -> Result<(), ApiError> {
-    clients
-        .storage
-        .clone()
-        .check_storage_room(on_behalf_of(
-            &user.0,
-            scribevault_proto::storage::v1::CheckStorageRoomRequest { bytes },
-        )?)
+async fn check_room(services: &UserClients, bytes: u64) -> Result<(), ApiError> {
+    services
+        .storage()
+        .check_storage_room(scribevault_proto::storage::v1::CheckStorageRoomRequest { bytes })
         .await?;
     Ok(())
 }
 
-/// `POST /api/convert/pdf` (multipart: `template` (optional, before the file), `pdf`)
+/// Converts a PDF to markdown and saves it in the Vault (multipart: `template` (optional,
+/// before the file), `pdf`).
+#[utoipa::path(
+    post,
+    path = "/api/convert/pdf",
+    tag = "conversion",
+    request_body(content = PdfForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, body = Envelope<PdfView>),
+        (status = 413, description = "Larger than the PDF limit", body = ErrorBody),
+        (status = 415, description = "Not a PDF", body = ErrorBody),
+        (status = 422, description = "Encrypted or damaged; `recovered` has what could be read", body = ErrorBody),
+        (status = 507, description = "The caller's storage quota is full", body = ErrorBody),
+    )
+)]
 pub async fn convert_pdf(
     request: HttpRequest,
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    limit: web::Data<PdfLimit>,
+    services: UserClients,
+    context: Context,
     mut form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let declared = check_declared_length(&request, limit.0, 1)?;
-    check_room(&user, &clients, declared).await?;
+    let declared = check_declared_length(&request, context.limits.pdf_bytes, 1)?;
+    check_room(&services, declared).await?;
     let mut template = None;
     while let Some(field) = form.next().await {
         let mut field = field.map_err(form_error)?;
         match field.name().unwrap_or_default() {
             "template" => template = Some(read_template(&mut field).await?),
             "pdf" => {
-                let converted = send_pdf(&user, &clients, template.take(), field).await?;
-                return Ok(data(pdf_view(converted)));
+                let converted = send_pdf(&services, template.take(), field).await?;
+                return Ok(data(PdfView::from(converted)));
             }
             other => {
                 return Err(ApiError::bad_request(format!(
@@ -354,17 +405,28 @@ pub async fn convert_pdf(
     ))
 }
 
-/// `POST /api/convert/pdf/batch` (multipart: `template` (optional, first), then `pdf` parts):
-/// each file converted on its own, answered in the order sent.
+/// Converts up to 20 PDFs, each on its own, answered in the order sent (multipart: `template`
+/// (optional, first), then `pdf` parts). A file that fails has `error` instead of `result`.
+#[utoipa::path(
+    post,
+    path = "/api/convert/pdf/batch",
+    tag = "conversion",
+    request_body(content = PdfForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, body = Envelope<Vec<PdfBatchItemView>>),
+        (status = 413, description = "Larger than the PDF limit", body = ErrorBody),
+        (status = 507, description = "The caller's storage quota is full", body = ErrorBody),
+    )
+)]
 pub async fn convert_pdf_batch(
     request: HttpRequest,
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    limit: web::Data<PdfLimit>,
+    services: UserClients,
+    context: Context,
     mut form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let declared = check_declared_length(&request, limit.0, MAX_PDFS_PER_BATCH as u64)?;
-    check_room(&user, &clients, declared).await?;
+    let limit = context.limits.pdf_bytes;
+    let declared = check_declared_length(&request, limit, MAX_PDFS_PER_BATCH as u64)?;
+    check_room(&services, declared).await?;
     let mut template = None;
     let mut answers = Vec::new();
     while let Some(field) = form.next().await {
@@ -378,16 +440,18 @@ pub async fn convert_pdf_batch(
                     )));
                 }
                 let file_name = file_name_of(&field);
-                let answer = match send_pdf(&user, &clients, template.clone(), field).await {
-                    Ok(converted) => {
-                        serde_json::json!({ "fileName": file_name, "result": pdf_view(converted) })
-                    }
-                    Err(error) => {
-                        let mut body = error.details.clone().unwrap_or_default();
-                        body.insert("message".into(), error.message.clone().into());
-                        body.insert("code".into(), error.code.as_str().into());
-                        serde_json::json!({ "fileName": file_name, "error": body })
-                    }
+                let outcome = send_pdf(&services, template.clone(), field).await;
+                let answer = match outcome {
+                    Ok(converted) => PdfBatchItemView {
+                        file_name,
+                        result: Some(PdfView::from(converted)),
+                        error: None,
+                    },
+                    Err(error) => PdfBatchItemView {
+                        file_name,
+                        result: None,
+                        error: Some(error.body()),
+                    },
                 };
                 answers.push(answer);
             }
@@ -406,31 +470,54 @@ pub async fn convert_pdf_batch(
     Ok(data(answers))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Reprocess {
     #[serde(default)]
     use_premium_mode: bool,
 }
 
-/// `POST /api/pdf-sources/reprocess-transcript/{id} {usePremiumMode}`
+/// Converts a PDF Vault item again (premium mode runs OCR on every page); answers the new
+/// conversion.
+#[utoipa::path(post, path = "/api/pdf-sources/reprocess-transcript/{id}", tag = "conversion", params(("id" = String, Path)), request_body = Reprocess, responses((status = 200, body = Envelope<PdfView>)))]
 pub async fn reprocess(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
     body: web::Json<Reprocess>,
 ) -> Result<HttpResponse, ApiError> {
-    let converted = clients
-        .conversion
-        .clone()
-        .reprocess_transcript(on_behalf_of(
-            &user.0,
-            pb::ReprocessTranscriptRequest {
-                id: id.into_inner(),
-                use_premium_mode: body.use_premium_mode,
-            },
-        )?)
+    let converted = services
+        .conversion()
+        .reprocess_transcript(pb::ReprocessTranscriptRequest {
+            id: id.into_inner(),
+            use_premium_mode: body.use_premium_mode,
+        })
         .await?
         .into_inner();
-    Ok(data(pdf_view(converted)))
+    Ok(data(PdfView::from(converted)))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(
+    markdown_batch,
+    list_templates,
+    create_template,
+    update_template,
+    delete_template,
+    convert_pdf,
+    convert_pdf_batch,
+    reprocess
+))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::SignedIn;
+    RouteList::default()
+        .add::<__path_markdown_batch>(SignedIn, || web::to(markdown_batch))
+        .add::<__path_list_templates>(SignedIn, || web::to(list_templates))
+        .add::<__path_create_template>(SignedIn, || web::to(create_template))
+        .add::<__path_update_template>(SignedIn, || web::to(update_template))
+        .add::<__path_delete_template>(SignedIn, || web::to(delete_template))
+        .add::<__path_convert_pdf>(SignedIn, || web::to(convert_pdf))
+        .add::<__path_convert_pdf_batch>(SignedIn, || web::to(convert_pdf_batch))
+        .add::<__path_reprocess>(SignedIn, || web::to(reprocess))
 }

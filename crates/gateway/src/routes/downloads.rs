@@ -3,15 +3,16 @@
 use actix_web::{HttpResponse, web};
 use scribevault_proto::discovery::v1 as pb;
 use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, data};
+use crate::clients::UserClients;
+use crate::error::{ApiError, Envelope, created, data};
+use crate::routes::table::{Access, RouteList};
 
 /// A job as the SPA shows it (spec §3, 'Download job').
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct JobView {
+pub struct DownloadJobView {
     id: String,
     source_id: String,
     source_title: String,
@@ -28,15 +29,16 @@ struct JobView {
     current_video: Option<CurrentVideoView>,
 }
 
-#[derive(Serialize)]
+/// The video being downloaded now.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct CurrentVideoView {
+pub struct CurrentVideoView {
     video_id: String,
     title: String,
     percent: u32,
 }
 
-impl From<pb::DownloadJob> for JobView {
+impl From<pb::DownloadJob> for DownloadJobView {
     fn from(job: pb::DownloadJob) -> Self {
         Self {
             id: job.id,
@@ -61,27 +63,26 @@ impl From<pb::DownloadJob> for JobView {
     }
 }
 
-/// `GET /api/downloads`: the caller's jobs, newest first.
-pub async fn list(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let jobs = clients
-        .discovery
-        .clone()
-        .list_download_jobs(on_behalf_of(&user.0, pb::ListDownloadJobsRequest {})?)
+/// The caller's download jobs, newest first.
+#[utoipa::path(get, path = "/api/downloads", tag = "downloads", responses((status = 200, body = Envelope<Vec<DownloadJobView>>)))]
+pub async fn list(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let jobs = services
+        .discovery()
+        .list_download_jobs(pb::ListDownloadJobsRequest {})
         .await?
         .into_inner()
         .jobs;
     Ok(data(
-        jobs.into_iter().map(JobView::from).collect::<Vec<_>>(),
+        jobs.into_iter()
+            .map(DownloadJobView::from)
+            .collect::<Vec<_>>(),
     ))
 }
 
 /// The body of `POST /api/downloads`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CreateBody {
+pub struct NewDownloadJob {
     #[serde(default)]
     source_id: String,
     #[serde(default)]
@@ -94,68 +95,65 @@ pub struct CreateBody {
     output_format: String,
 }
 
-/// `POST /api/downloads {sourceId, videoIds, transcribe?, model?, outputFormat?}`: 201 with the
-/// job.
+/// Starts downloading the chosen videos of a source (and, with `transcribe`, transcribing them).
+#[utoipa::path(post, path = "/api/downloads", tag = "downloads", request_body = NewDownloadJob, responses((status = 201, body = Envelope<DownloadJobView>)))]
 pub async fn create(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    body: web::Json<CreateBody>,
+    services: UserClients,
+    body: web::Json<NewDownloadJob>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let job = clients
-        .discovery
-        .clone()
-        .create_download_job(on_behalf_of(
-            &user.0,
-            pb::CreateDownloadJobRequest {
-                source_id: body.source_id,
-                video_ids: body.video_ids,
-                transcribe: body.transcribe,
-                model: body.model,
-                output_format: body.output_format,
-            },
-        )?)
+    let job = services
+        .discovery()
+        .create_download_job(pb::CreateDownloadJobRequest {
+            source_id: body.source_id,
+            video_ids: body.video_ids,
+            transcribe: body.transcribe,
+            model: body.model,
+            output_format: body.output_format,
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Created().json(serde_json::json!({ "data": JobView::from(job) })))
+    Ok(created(DownloadJobView::from(job)))
 }
 
-/// `DELETE /api/downloads/{id}`: cancels; the job, now FAILED with 'Cancelled by user'.
+/// Cancels a job; answers the job, now FAILED with 'Cancelled by user'.
+#[utoipa::path(delete, path = "/api/downloads/{id}", tag = "downloads", params(("id" = String, Path)), responses((status = 200, body = Envelope<DownloadJobView>)))]
 pub async fn cancel(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let job = clients
-        .discovery
-        .clone()
-        .cancel_download_job(on_behalf_of(
-            &user.0,
-            pb::DownloadJobRef {
-                id: id.into_inner(),
-            },
-        )?)
+    let job = services
+        .discovery()
+        .cancel_download_job(pb::DownloadJobRef {
+            id: id.into_inner(),
+        })
         .await?
         .into_inner();
-    Ok(data(JobView::from(job)))
+    Ok(data(DownloadJobView::from(job)))
 }
 
-/// `POST /api/downloads/{id}/retry`: 201 with the new job for the videos that did not arrive.
-pub async fn retry(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    id: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    let job = clients
-        .discovery
-        .clone()
-        .retry_download_job(on_behalf_of(
-            &user.0,
-            pb::DownloadJobRef {
-                id: id.into_inner(),
-            },
-        )?)
+/// A new job for the videos of this one that did not arrive.
+#[utoipa::path(post, path = "/api/downloads/{id}/retry", tag = "downloads", params(("id" = String, Path)), responses((status = 201, body = Envelope<DownloadJobView>)))]
+pub async fn retry(services: UserClients, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let job = services
+        .discovery()
+        .retry_download_job(pb::DownloadJobRef {
+            id: id.into_inner(),
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Created().json(serde_json::json!({ "data": JobView::from(job) })))
+    Ok(created(DownloadJobView::from(job)))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(list, create, cancel, retry))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::SignedIn;
+    RouteList::default()
+        .add::<__path_list>(SignedIn, || web::to(list))
+        .add::<__path_create>(SignedIn, || web::to(create))
+        .add::<__path_cancel>(SignedIn, || web::to(cancel))
+        .add::<__path_retry>(SignedIn, || web::to(retry))
 }

@@ -4,26 +4,33 @@
 
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Serialize;
+use utoipa::{OpenApi, ToSchema};
 
+use crate::context::Context;
 use crate::readiness::ReadinessChecks;
+use crate::routes::table::{Access, RouteList};
 
 /// Whether this listener may give reasons and run the downstream checks.
 #[derive(Debug, Clone, Copy)]
 pub struct ReadinessDetail(pub bool);
 
-#[derive(Serialize)]
+/// The process is alive.
+#[derive(Serialize, ToSchema)]
 pub struct Health {
+    /// Always `ok`.
     status: &'static str,
 }
 
-#[derive(Serialize)]
+/// A dependency the gateway needs that does not answer.
+#[derive(Serialize, ToSchema)]
 pub struct Failing {
     name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A downstream service, on the admin listener with `?verbose`.
+#[derive(Serialize, ToSchema)]
 pub struct Downstream {
     name: String,
     status: &'static str,
@@ -31,8 +38,10 @@ pub struct Downstream {
     reason: Option<String>,
 }
 
-#[derive(Serialize)]
+/// Whether the gateway can serve requests.
+#[derive(Serialize, ToSchema)]
 pub struct Readiness {
+    /// `ready` or `unavailable`.
     status: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     failing: Vec<Failing>,
@@ -40,19 +49,42 @@ pub struct Readiness {
     downstream: Option<Vec<Downstream>>,
 }
 
-/// `GET /healthz`: the process is alive and serving HTTP.
+/// Liveness: the process is alive and serving HTTP.
+#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, body = Health)))]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health { status: "ok" })
 }
 
-/// `GET /readyz`: 200 when what the gateway itself needs answers, else 503 naming what fails.
-/// On the admin listener, with reasons, and with `?verbose` every downstream service too.
-pub async fn readyz(
+/// Readiness: 200 when what the gateway itself needs (its database, the bus) answers, else
+/// 503 naming what fails. The admin listener also gives reasons, and with `?verbose` checks
+/// every downstream service.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "health",
+    responses(
+        (status = 200, description = "Ready", body = Readiness),
+        (status = 503, description = "Not ready: `failing` names what", body = Readiness),
+    )
+)]
+pub async fn readyz(request: HttpRequest, context: Context) -> HttpResponse {
+    readiness(&request, &context.readiness, ReadinessDetail(false)).await
+}
+
+/// The admin listener's `/readyz`, with reasons and `?verbose`.
+pub async fn readyz_detailed(
     request: HttpRequest,
     checks: web::Data<ReadinessChecks>,
-    detail: Option<web::Data<ReadinessDetail>>,
 ) -> HttpResponse {
-    let detailed = detail.is_some_and(|detail| detail.0);
+    readiness(&request, &checks, ReadinessDetail(true)).await
+}
+
+async fn readiness(
+    request: &HttpRequest,
+    checks: &ReadinessChecks,
+    detail: ReadinessDetail,
+) -> HttpResponse {
+    let detailed = detail.0;
     let verbose = detailed
         && request
             .query_string()
@@ -106,4 +138,14 @@ pub async fn readyz(
     } else {
         HttpResponse::ServiceUnavailable().json(body)
     }
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(healthz, readyz))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    RouteList::default()
+        .add::<__path_healthz>(Access::Public, || web::to(healthz))
+        .add::<__path_readyz>(Access::Public, || web::to(readyz))
 }

@@ -10,6 +10,7 @@ pub mod discovery;
 pub mod downloads;
 pub mod health;
 pub mod library;
+pub mod openapi;
 pub mod schedules;
 pub mod sources;
 pub mod spa;

@@ -3,23 +3,25 @@
 use actix_web::{HttpResponse, web};
 use scribevault_proto::discovery::v1 as pb;
 use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, data};
+use crate::clients::UserClients;
+use crate::error::{ApiError, Envelope, created, data};
+use crate::routes::table::{Access, RouteList};
 
-#[derive(Serialize)]
+/// The source a schedule syncs.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ScheduleSourceView {
+pub struct ScheduleSourceView {
     r#type: String,
     title: String,
     thumbnail_url: String,
 }
 
 /// A schedule as the SPA shows it (spec §3, 'Schedule').
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ScheduleView {
+pub struct ScheduleView {
     id: String,
     source_id: String,
     source: ScheduleSourceView,
@@ -54,15 +56,12 @@ impl From<pb::Schedule> for ScheduleView {
     }
 }
 
-/// `GET /api/schedules`
-pub async fn list(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let schedules = clients
-        .discovery
-        .clone()
-        .list_schedules(on_behalf_of(&user.0, pb::ListSchedulesRequest {})?)
+/// The caller's scheduled syncs.
+#[utoipa::path(get, path = "/api/schedules", tag = "schedules", responses((status = 200, body = Envelope<Vec<ScheduleView>>)))]
+pub async fn list(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let schedules = services
+        .discovery()
+        .list_schedules(pb::ListSchedulesRequest {})
         .await?
         .into_inner()
         .schedules;
@@ -75,9 +74,9 @@ pub async fn list(
 }
 
 /// The body of `POST /api/schedules`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct CreateBody {
+pub struct NewSchedule {
     #[serde(default)]
     source_id: String,
     #[serde(default)]
@@ -89,34 +88,30 @@ pub struct CreateBody {
     timezone: String,
 }
 
-/// `POST /api/schedules {sourceId, frequency, timeOfDay, timezone}`: 201 with the schedule.
+/// Schedules a source's sync (`frequency` `daily` or `weekly`, `timeOfDay` `HH:MM` in `timezone`).
+#[utoipa::path(post, path = "/api/schedules", tag = "schedules", request_body = NewSchedule, responses((status = 201, body = Envelope<ScheduleView>)))]
 pub async fn create(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    body: web::Json<CreateBody>,
+    services: UserClients,
+    body: web::Json<NewSchedule>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let schedule = clients
-        .discovery
-        .clone()
-        .create_schedule(on_behalf_of(
-            &user.0,
-            pb::CreateScheduleRequest {
-                source_id: body.source_id,
-                frequency: body.frequency,
-                time_of_day: body.time_of_day,
-                timezone: body.timezone,
-            },
-        )?)
+    let schedule = services
+        .discovery()
+        .create_schedule(pb::CreateScheduleRequest {
+            source_id: body.source_id,
+            frequency: body.frequency,
+            time_of_day: body.time_of_day,
+            timezone: body.timezone,
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Created().json(serde_json::json!({ "data": ScheduleView::from(schedule) })))
+    Ok(created(ScheduleView::from(schedule)))
 }
 
 /// The body of `PATCH /api/schedules/{id}`: the edited fields, or `{isActive}`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct UpdateBody {
+pub struct ScheduleChanges {
     source_id: Option<String>,
     frequency: Option<String>,
     time_of_day: Option<String>,
@@ -124,71 +119,86 @@ pub struct UpdateBody {
     is_active: Option<bool>,
 }
 
-/// `PATCH /api/schedules/{id}`
+/// Edits a schedule, or pauses and resumes it (`{isActive}`).
+#[utoipa::path(patch, path = "/api/schedules/{id}", tag = "schedules", params(("id" = String, Path)), request_body = ScheduleChanges, responses((status = 200, body = Envelope<ScheduleView>)))]
 pub async fn update(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
-    body: web::Json<UpdateBody>,
+    body: web::Json<ScheduleChanges>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let schedule = clients
-        .discovery
-        .clone()
-        .update_schedule(on_behalf_of(
-            &user.0,
-            pb::UpdateScheduleRequest {
-                id: id.into_inner(),
-                frequency: body.frequency,
-                time_of_day: body.time_of_day,
-                timezone: body.timezone,
-                is_active: body.is_active,
-                source_id: body.source_id,
-            },
-        )?)
+    let schedule = services
+        .discovery()
+        .update_schedule(pb::UpdateScheduleRequest {
+            id: id.into_inner(),
+            frequency: body.frequency,
+            time_of_day: body.time_of_day,
+            timezone: body.timezone,
+            is_active: body.is_active,
+            source_id: body.source_id,
+        })
         .await?
         .into_inner();
     Ok(data(ScheduleView::from(schedule)))
 }
 
-/// `DELETE /api/schedules/{id}`: 204.
+/// Deletes a schedule.
+#[utoipa::path(delete, path = "/api/schedules/{id}", tag = "schedules", params(("id" = String, Path)), responses((status = 204, description = "Deleted")))]
 pub async fn delete(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    clients
-        .discovery
-        .clone()
-        .delete_schedule(on_behalf_of(
-            &user.0,
-            pb::ScheduleRef {
-                id: id.into_inner(),
-            },
-        )?)
+    services
+        .discovery()
+        .delete_schedule(pb::ScheduleRef {
+            id: id.into_inner(),
+        })
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// `POST /api/schedules/{id}/run`: syncs the source now; the schedule, and `meta {newVideos}`.
-pub async fn run(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    id: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    let ran = clients
-        .discovery
-        .clone()
-        .run_schedule(on_behalf_of(
-            &user.0,
-            pb::ScheduleRef {
-                id: id.into_inner(),
-            },
-        )?)
+/// Syncs the schedule's source now; answers the schedule and how many new videos it found.
+#[utoipa::path(post, path = "/api/schedules/{id}/run", tag = "schedules", params(("id" = String, Path)), responses((status = 200, body = ScheduleRun)))]
+pub async fn run(services: UserClients, id: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let ran = services
+        .discovery()
+        .run_schedule(pb::ScheduleRef {
+            id: id.into_inner(),
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "data": ran.schedule.map(ScheduleView::from),
-        "meta": { "newVideos": ran.new_videos },
-    })))
+    Ok(HttpResponse::Ok().json(ScheduleRun {
+        data: ran.schedule.map(ScheduleView::from),
+        meta: RunMeta {
+            new_videos: ran.new_videos,
+        },
+    }))
+}
+
+/// A run of a schedule.
+#[derive(Serialize, ToSchema)]
+pub struct ScheduleRun {
+    data: Option<ScheduleView>,
+    meta: RunMeta,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunMeta {
+    /// Videos the sync found that were not there before.
+    new_videos: u32,
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(list, create, update, delete, run))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::SignedIn;
+    RouteList::default()
+        .add::<__path_list>(SignedIn, || web::to(list))
+        .add::<__path_create>(SignedIn, || web::to(create))
+        .add::<__path_update>(SignedIn, || web::to(update))
+        .add::<__path_delete>(SignedIn, || web::to(delete))
+        .add::<__path_run>(SignedIn, || web::to(run))
 }

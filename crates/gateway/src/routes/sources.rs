@@ -4,14 +4,15 @@
 use actix_web::{HttpResponse, web};
 use scribevault_proto::discovery::v1 as pb;
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, data};
+use crate::clients::UserClients;
+use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::discovery::VideoView;
+use crate::routes::table::{Access, RouteList};
 
 /// A source as the SPA shows it (spec §3, 'Source').
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SourceView {
     id: String,
@@ -35,15 +36,12 @@ impl From<pb::Source> for SourceView {
     }
 }
 
-/// `GET /api/sources`
-pub async fn list(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let sources = clients
-        .discovery
-        .clone()
-        .list_sources(on_behalf_of(&user.0, pb::ListSourcesRequest {})?)
+/// The caller's sources, newest first.
+#[utoipa::path(get, path = "/api/sources", tag = "sources", responses((status = 200, body = Envelope<Vec<SourceView>>)))]
+pub async fn list(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let sources = services
+        .discovery()
+        .list_sources(pb::ListSourcesRequest {})
         .await?
         .into_inner()
         .sources;
@@ -56,9 +54,9 @@ pub async fn list(
 }
 
 /// The body of `POST /api/sources`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CreateBody {
+pub struct NewSource {
     #[serde(default)]
     url: String,
     /// Answer the caller's existing source for this list (synced) instead of 409.
@@ -66,79 +64,100 @@ pub struct CreateBody {
     reuse_existing: bool,
 }
 
-/// `POST /api/sources` `{url, reuseExisting?}`: 201 with the source.
+/// Follows a channel or playlist by its URL.
+#[utoipa::path(post, path = "/api/sources", tag = "sources", request_body = NewSource, responses(
+    (status = 201, body = Envelope<SourceView>),
+    (status = 409, description = "The caller already has this source (without `reuseExisting`)", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn create(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    body: web::Json<CreateBody>,
+    services: UserClients,
+    body: web::Json<NewSource>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let source = clients
-        .discovery
-        .clone()
-        .create_source(on_behalf_of(
-            &user.0,
-            pb::CreateSourceRequest {
-                url: body.url,
-                reuse_existing: body.reuse_existing,
-            },
-        )?)
+    let source = services
+        .discovery()
+        .create_source(pb::CreateSourceRequest {
+            url: body.url,
+            reuse_existing: body.reuse_existing,
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Created().json(serde_json::json!({ "data": SourceView::from(source) })))
+    Ok(created(SourceView::from(source)))
 }
 
-/// `DELETE /api/sources/{id}`: 204.
+/// Stops following a source.
+#[utoipa::path(delete, path = "/api/sources/{id}", tag = "sources", params(("id" = String, Path)), responses((status = 204, description = "Deleted")))]
 pub async fn delete(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    clients
-        .discovery
-        .clone()
-        .delete_source(on_behalf_of(
-            &user.0,
-            pb::SourceRef {
-                id: id.into_inner(),
-            },
-        )?)
+    services
+        .discovery()
+        .delete_source(pb::SourceRef {
+            id: id.into_inner(),
+        })
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
 /// `?pageToken=` of a source's videos.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct VideosQuery {
+    /// From the previous page's `meta.nextPageToken`.
     #[serde(default)]
     page_token: String,
 }
 
-/// `GET /api/sources/{id}/videos?pageToken=`: `data[]` and `meta {nextPageToken, hasMore}`.
+/// A page of a source's videos.
+#[utoipa::path(get, path = "/api/sources/{id}/videos", tag = "sources", params(("id" = String, Path), VideosQuery), responses((status = 200, body = SourceVideosPage)))]
 pub async fn videos(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     id: web::Path<String>,
     query: web::Query<VideosQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = clients
-        .discovery
-        .clone()
-        .list_source_videos(on_behalf_of(
-            &user.0,
-            pb::ListSourceVideosRequest {
-                source_id: id.into_inner(),
-                page_token: query.into_inner().page_token,
-            },
-        )?)
+    let page = services
+        .discovery()
+        .list_source_videos(pb::ListSourceVideosRequest {
+            source_id: id.into_inner(),
+            page_token: query.into_inner().page_token,
+        })
         .await?
         .into_inner();
-    Ok(HttpResponse::Ok().json(serde_json::json!({
-        "data": page.videos.into_iter().map(VideoView::from).collect::<Vec<_>>(),
-        "meta": {
-            "nextPageToken": (!page.next_page_token.is_empty()).then_some(page.next_page_token),
-            "hasMore": page.has_more,
+    Ok(HttpResponse::Ok().json(SourceVideosPage {
+        data: page.videos.into_iter().map(VideoView::from).collect(),
+        meta: PageMeta {
+            next_page_token: (!page.next_page_token.is_empty()).then_some(page.next_page_token),
+            has_more: page.has_more,
         },
-    })))
+    }))
+}
+
+/// A page of a source's videos.
+#[derive(Serialize, ToSchema)]
+pub struct SourceVideosPage {
+    data: Vec<VideoView>,
+    meta: PageMeta,
+}
+
+/// Where the next page starts.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PageMeta {
+    next_page_token: Option<String>,
+    has_more: bool,
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(list, create, delete, videos))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::SignedIn;
+    RouteList::default()
+        .add::<__path_list>(SignedIn, || web::to(list))
+        .add::<__path_create>(SignedIn, || web::to(create))
+        .add::<__path_delete>(SignedIn, || web::to(delete))
+        .add::<__path_videos>(SignedIn, || web::to(videos))
 }

@@ -2,13 +2,14 @@
 
 use actix_web::{HttpResponse, web};
 use scribevault_proto::transcription::v1 as pb;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, data};
+use crate::clients::UserClients;
+use crate::error::{ApiError, Envelope, data};
+use crate::routes::table::{Access, RouteList};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileInput {
     id: String,
@@ -19,7 +20,7 @@ pub struct FileInput {
     youtube_video_id: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StartInput {
     files: Vec<FileInput>,
@@ -29,7 +30,7 @@ pub struct StartInput {
     output_format: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduleInput {
     files: Vec<FileInput>,
@@ -45,7 +46,7 @@ pub struct ScheduleInput {
     timezone: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileRefInput {
     file_id: String,
@@ -74,35 +75,97 @@ fn files(files: Vec<FileInput>) -> Vec<pb::FileToTranscribe> {
 }
 
 /// A file as the SPA expects it (spec §3, 'Transcription file').
-pub fn file_view(file: pb::TranscriptionFile) -> serde_json::Value {
-    serde_json::json!({
-        "id": file.id,
-        "jobId": file.job_id,
-        "youtubeVideoId": file.youtube_video_id,
-        "title": file.title,
-        "mp3Path": file.mp3_path,
-        "status": file.status,
-        "progress": file.progress,
-        "errorMessage": file.error_message,
-        "retryCount": file.retry_count,
-        "maxRetries": file.max_retries,
-        "lastFailedAt": file.last_failed_at,
-        "transcriptPath": file.transcript_path,
-        "markdownPath": file.markdown_path,
-        "processingTime": file.processing_time_ms,
-    })
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FileView {
+    id: String,
+    job_id: String,
+    youtube_video_id: String,
+    title: String,
+    mp3_path: String,
+    /// `pending`, `transcribing`, `completed`, `error`, `scheduled`, `retrying` or `failed`.
+    status: String,
+    /// 0–100.
+    progress: u32,
+    error_message: Option<String>,
+    retry_count: u32,
+    max_retries: u32,
+    last_failed_at: Option<String>,
+    transcript_path: Option<String>,
+    markdown_path: Option<String>,
+    /// Milliseconds whisper took.
+    processing_time: Option<u64>,
+}
+
+impl From<pb::TranscriptionFile> for FileView {
+    fn from(file: pb::TranscriptionFile) -> Self {
+        Self {
+            id: file.id,
+            job_id: file.job_id,
+            youtube_video_id: file.youtube_video_id,
+            title: file.title,
+            mp3_path: file.mp3_path,
+            status: file.status,
+            progress: file.progress,
+            error_message: file.error_message,
+            retry_count: file.retry_count,
+            max_retries: file.max_retries,
+            last_failed_at: file.last_failed_at,
+            transcript_path: file.transcript_path,
+            markdown_path: file.markdown_path,
+            processing_time: file.processing_time_ms,
+        }
+    }
+}
+
+/// A started (or scheduled) transcription job.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StartedView {
+    job_id: String,
+    files: Vec<FileView>,
 }
 
 fn started(answer: pb::StartTranscriptionResponse) -> HttpResponse {
-    data(
-        serde_json::json!({ "jobId": answer.job_id, "files": answer.files.into_iter().map(file_view).collect::<Vec<_>>() }),
-    )
+    data(StartedView {
+        job_id: answer.job_id,
+        files: answer.files.into_iter().map(FileView::from).collect(),
+    })
 }
 
-/// `POST /api/transcription/start`
+/// A file's retries, for the error history.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryEntryView {
+    id: String,
+    title: String,
+    retry_count: u32,
+    max_retries: u32,
+    last_failed_at: Option<String>,
+}
+
+/// A whole job.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptionJobView {
+    id: String,
+    status: String,
+    model: String,
+    output_format: String,
+    created_at: String,
+    files: Vec<FileView>,
+}
+
+/// The Whisper models installed on this instance.
+#[derive(Serialize, ToSchema)]
+pub struct ModelsView {
+    models: Vec<String>,
+}
+
+/// Queues files for transcription now.
+#[utoipa::path(post, path = "/api/transcription/start", tag = "transcription", request_body = StartInput, responses((status = 200, body = Envelope<StartedView>)))]
 pub async fn start(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     body: web::Json<StartInput>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
@@ -112,19 +175,18 @@ pub async fn start(
         output_format: body.output_format,
     };
     Ok(started(
-        clients
-            .transcription
-            .clone()
-            .start_transcription(on_behalf_of(&user.0, request)?)
+        services
+            .transcription()
+            .start_transcription(request)
             .await?
             .into_inner(),
     ))
 }
 
-/// `POST /api/transcription/schedule`
+/// Queues files to transcribe in a daily time window (`startTime`–`endTime`, `HH:MM` in `timezone`).
+#[utoipa::path(post, path = "/api/transcription/schedule", tag = "transcription", request_body = ScheduleInput, responses((status = 200, body = Envelope<StartedView>)))]
 pub async fn schedule(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     body: web::Json<ScheduleInput>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
@@ -137,109 +199,119 @@ pub async fn schedule(
         timezone: body.timezone,
     };
     Ok(started(
-        clients
-            .transcription
-            .clone()
-            .schedule_transcription(on_behalf_of(&user.0, request)?)
+        services
+            .transcription()
+            .schedule_transcription(request)
             .await?
             .into_inner(),
     ))
 }
 
-/// `POST /api/transcription/retry`
+/// Retries a failed file.
+#[utoipa::path(post, path = "/api/transcription/retry", tag = "transcription", request_body = FileRefInput, responses((status = 200, body = Envelope<FileView>)))]
 pub async fn retry(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     body: web::Json<FileRefInput>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let file = clients
-        .transcription
-        .clone()
-        .retry_transcription_file(on_behalf_of(&user.0, pb::FileRef::from(body))?)
+    let file = services
+        .transcription()
+        .retry_transcription_file(pb::FileRef::from(body))
         .await?
         .into_inner();
-    Ok(data(file_view(file)))
+    Ok(data(FileView::from(file)))
 }
 
-/// `POST /api/transcription/cancel`
+/// Cancels a waiting or running file.
+#[utoipa::path(post, path = "/api/transcription/cancel", tag = "transcription", request_body = FileRefInput, responses((status = 200, body = Envelope<FileView>)))]
 pub async fn cancel(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     body: web::Json<FileRefInput>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
-    let file = clients
-        .transcription
-        .clone()
-        .cancel_transcription_file(on_behalf_of(&user.0, pb::FileRef::from(body))?)
+    let file = services
+        .transcription()
+        .cancel_transcription_file(pb::FileRef::from(body))
         .await?
         .into_inner();
-    Ok(data(file_view(file)))
+    Ok(data(FileView::from(file)))
 }
 
-/// `GET /api/transcription/history/{jobId}`
+/// The retry history of a job's files.
+#[utoipa::path(get, path = "/api/transcription/history/{jobId}", tag = "transcription", params(("jobId" = String, Path)), responses((status = 200, body = Envelope<Vec<HistoryEntryView>>)))]
 pub async fn history(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     job_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let history = clients
-        .transcription
-        .clone()
-        .get_transcription_history(on_behalf_of(
-            &user.0,
-            pb::GetTranscriptionJobRequest {
-                job_id: job_id.into_inner(),
-            },
-        )?)
+    let history = services
+        .transcription()
+        .get_transcription_history(pb::GetTranscriptionJobRequest {
+            job_id: job_id.into_inner(),
+        })
         .await?
         .into_inner();
-    let entries: Vec<serde_json::Value> = history
+    let entries: Vec<HistoryEntryView> = history
         .entries
         .into_iter()
-        .map(|entry| serde_json::json!({ "id": entry.id, "title": entry.title, "retryCount": entry.retry_count, "maxRetries": entry.max_retries, "lastFailedAt": entry.last_failed_at }))
+        .map(|entry| HistoryEntryView {
+            id: entry.id,
+            title: entry.title,
+            retry_count: entry.retry_count,
+            max_retries: entry.max_retries,
+            last_failed_at: entry.last_failed_at,
+        })
         .collect();
     Ok(data(entries))
 }
 
-/// `GET /api/transcription/jobs/{jobId}`: the whole job, so a reloaded page can catch up.
+/// The whole job, so a reloaded page can catch up.
+#[utoipa::path(get, path = "/api/transcription/jobs/{jobId}", tag = "transcription", params(("jobId" = String, Path)), responses((status = 200, body = Envelope<TranscriptionJobView>)))]
 pub async fn job(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
     job_id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let job = clients
-        .transcription
-        .clone()
-        .get_transcription_job(on_behalf_of(
-            &user.0,
-            pb::GetTranscriptionJobRequest {
-                job_id: job_id.into_inner(),
-            },
-        )?)
+    let job = services
+        .transcription()
+        .get_transcription_job(pb::GetTranscriptionJobRequest {
+            job_id: job_id.into_inner(),
+        })
         .await?
         .into_inner();
-    Ok(data(serde_json::json!({
-        "id": job.id,
-        "status": job.status,
-        "model": job.model,
-        "outputFormat": job.output_format,
-        "createdAt": job.created_at,
-        "files": job.files.into_iter().map(file_view).collect::<Vec<_>>(),
-    })))
+    Ok(data(TranscriptionJobView {
+        id: job.id,
+        status: job.status,
+        model: job.model,
+        output_format: job.output_format,
+        created_at: job.created_at,
+        files: job.files.into_iter().map(FileView::from).collect(),
+    }))
 }
 
-/// `GET /api/transcription/models`
-pub async fn models(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let models = clients
-        .transcription
-        .clone()
-        .list_models(on_behalf_of(&user.0, pb::ListModelsRequest {})?)
+/// The Whisper models installed on this instance.
+#[utoipa::path(get, path = "/api/transcription/models", tag = "transcription", responses((status = 200, body = Envelope<ModelsView>)))]
+pub async fn models(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let models = services
+        .transcription()
+        .list_models(pb::ListModelsRequest {})
         .await?
         .into_inner();
-    Ok(data(serde_json::json!({ "models": models.models })))
+    Ok(data(ModelsView {
+        models: models.models,
+    }))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(start, schedule, retry, cancel, history, job, models))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::SignedIn;
+    RouteList::default()
+        .add::<__path_start>(SignedIn, || web::to(start))
+        .add::<__path_schedule>(SignedIn, || web::to(schedule))
+        .add::<__path_retry>(SignedIn, || web::to(retry))
+        .add::<__path_cancel>(SignedIn, || web::to(cancel))
+        .add::<__path_history>(SignedIn, || web::to(history))
+        .add::<__path_job>(SignedIn, || web::to(job))
+        .add::<__path_models>(SignedIn, || web::to(models))
 }

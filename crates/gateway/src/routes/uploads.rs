@@ -7,14 +7,15 @@ use bytes::BytesMut;
 use futures::StreamExt as _;
 use scribevault_core::ErrorCode;
 use scribevault_proto::storage::v1 as pb;
+use serde::Serialize;
+use std::collections::BTreeMap;
 use tokio_stream::wrappers::ReceiverStream;
+use utoipa::{IntoParams, OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
-use crate::clients::{ServiceClients, on_behalf_of};
-use crate::error::{ApiError, data};
-
-/// The largest upload accepted.
-pub struct UploadLimit(pub u64);
+use crate::clients::UserClients;
+use crate::context::Context;
+use crate::error::{ApiError, Envelope, data};
+use crate::routes::table::{Access, RouteList};
 
 /// Size of the upload messages sent to storage.
 const UPLOAD_MESSAGE_BYTES: usize = 256 * 1024;
@@ -49,8 +50,7 @@ async fn read_text_field(field: &mut actix_multipart::Field) -> Result<String, A
 /// metadata; the file's name stands in for a missing title.
 async fn stream_upload(
     request: &HttpRequest,
-    user: &AuthenticatedUser,
-    clients: &ServiceClients,
+    services: &UserClients,
     limit: u64,
     video_id: String,
     mut form: Multipart,
@@ -99,7 +99,7 @@ async fn stream_upload(
                         .to_owned();
                 }
                 metadata.file_name = file_name;
-                return send_file(user, clients, metadata, field).await;
+                return send_file(services, metadata, field).await;
             }
             _ => {
                 // Unknown fields are read and ignored.
@@ -113,15 +113,13 @@ async fn stream_upload(
 }
 
 async fn send_file(
-    user: &AuthenticatedUser,
-    clients: &ServiceClients,
+    services: &UserClients,
     metadata: pb::Mp3Metadata,
     mut field: actix_multipart::Field,
 ) -> Result<pb::UploadMp3Response, ApiError> {
     let (sender, receiver) = tokio::sync::mpsc::channel::<pb::UploadMp3Request>(4);
-    let request = on_behalf_of(&user.0, ReceiverStream::new(receiver))?;
-    let mut storage = clients.storage.clone();
-    let call = tokio::spawn(async move { storage.upload_mp3(request).await });
+    let mut storage = services.storage();
+    let call = tokio::spawn(async move { storage.upload_mp3(ReceiverStream::new(receiver)).await });
     let first = pb::UploadMp3Request {
         part: Some(pb::upload_mp3_request::Part::Metadata(metadata)),
     };
@@ -175,36 +173,92 @@ pub(super) async fn forward_field<M>(
     }
 }
 
-fn upload_view(stored: pb::UploadMp3Response) -> serde_json::Value {
-    serde_json::json!({
-        "mp3Path": stored.mp3_path,
-        "mp3FilePath": stored.mp3_path,
-        "title": stored.title,
-        "size": stored.size,
-        "videoId": stored.video_id,
-        "deduplicated": stored.deduplicated,
-    })
+/// A stored MP3.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadView {
+    mp3_path: String,
+    /// The same as `mp3Path` (the spec's older name).
+    mp3_file_path: String,
+    title: String,
+    size: u64,
+    video_id: String,
+    /// The same audio was already stored for this user; nothing new was kept.
+    deduplicated: bool,
 }
 
-/// `POST /api/video-mp3/upload` (multipart: `mp3`, `title`)
+impl From<pb::UploadMp3Response> for UploadView {
+    fn from(stored: pb::UploadMp3Response) -> Self {
+        Self {
+            mp3_file_path: stored.mp3_path.clone(),
+            mp3_path: stored.mp3_path,
+            title: stored.title,
+            size: stored.size,
+            video_id: stored.video_id,
+            deduplicated: stored.deduplicated,
+        }
+    }
+}
+
+/// The form of an MP3 upload. The text fields must come before `mp3`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // describes the multipart body for the OpenAPI document only
+pub struct UploadForm {
+    /// Defaults to the file's name.
+    title: Option<String>,
+    #[schema(rename = "channelTitle")]
+    channel_title: Option<String>,
+    /// Seconds.
+    duration: Option<f64>,
+    #[schema(rename = "publishedAt")]
+    published_at: Option<String>,
+    #[schema(format = Binary, content_media_type = "audio/mpeg")]
+    mp3: String,
+}
+
+/// Uploads an MP3 of the caller's own (multipart: `mp3`, `title`).
+#[utoipa::path(
+    post,
+    path = "/api/video-mp3/upload",
+    tag = "uploads",
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, body = Envelope<UploadView>),
+        (status = 413, description = "Larger than the upload limit, or longer than the audio limit", body = crate::routes::openapi::ErrorBody),
+        (status = 415, description = "Not an MP3", body = crate::routes::openapi::ErrorBody),
+        (status = 507, description = "The caller's storage quota is full", body = crate::routes::openapi::ErrorBody),
+    )
+)]
 pub async fn upload_manual(
     request: HttpRequest,
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    limit: web::Data<UploadLimit>,
+    services: UserClients,
+    context: Context,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
-    let stored = stream_upload(&request, &user, &clients, limit.0, String::new(), form).await?;
-    Ok(data(upload_view(stored)))
+    let limit = context.limits.upload_bytes;
+    let stored = stream_upload(&request, &services, limit, String::new(), form).await?;
+    Ok(data(UploadView::from(stored)))
 }
 
-/// `POST /api/video-mp3/upload/{videoId}` (multipart: `mp3`, `title`, `channelTitle`,
-/// `duration`, `publishedAt`)
+/// Uploads the MP3 of a YouTube video (multipart: `mp3`, `title`, `channelTitle`, `duration`,
+/// `publishedAt`).
+#[utoipa::path(
+    post,
+    path = "/api/video-mp3/upload/{videoId}",
+    tag = "uploads",
+    params(("videoId" = String, Path, description = "The YouTube video id")),
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, body = Envelope<UploadView>),
+        (status = 413, description = "Larger than the upload limit, or longer than the audio limit", body = crate::routes::openapi::ErrorBody),
+        (status = 415, description = "Not an MP3", body = crate::routes::openapi::ErrorBody),
+        (status = 507, description = "The caller's storage quota is full", body = crate::routes::openapi::ErrorBody),
+    )
+)]
 pub async fn upload_for_video(
     request: HttpRequest,
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-    limit: web::Data<UploadLimit>,
+    services: UserClients,
+    context: Context,
     video_id: web::Path<String>,
     form: Multipart,
 ) -> Result<HttpResponse, ApiError> {
@@ -217,16 +271,32 @@ pub async fn upload_for_video(
     {
         return Err(ApiError::bad_request("Invalid video id"));
     }
-    let stored = stream_upload(&request, &user, &clients, limit.0, video_id, form).await?;
-    Ok(data(upload_view(stored)))
+    let limit = context.limits.upload_bytes;
+    let stored = stream_upload(&request, &services, limit, video_id, form).await?;
+    Ok(data(UploadView::from(stored)))
 }
 
-/// `GET /api/video-mp3/status?videoIds=a,b,c`
-pub async fn status(
-    request: HttpRequest,
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
+/// `?videoIds=a,b,c`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read from the raw query string; this documents it
+pub struct StatusQuery {
+    /// Comma-separated YouTube video ids (at most 1000).
+    #[param(rename = "videoIds")]
+    video_ids: String,
+}
+
+/// Whether an MP3 is stored for each video.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Mp3StatusView {
+    has_mp3: bool,
+    mp3_file_path: Option<String>,
+}
+
+/// Which of the given videos have an MP3 stored, by video id.
+#[utoipa::path(get, path = "/api/video-mp3/status", tag = "uploads", params(StatusQuery), responses((status = 200, body = Envelope<BTreeMap<String, Mp3StatusView>>)))]
+pub async fn status(request: HttpRequest, services: UserClients) -> Result<HttpResponse, ApiError> {
     let video_ids: Vec<String> = url::form_urlencoded::parse(request.query_string().as_bytes())
         .filter(|(key, _)| key == "videoIds")
         .flat_map(|(_, value)| {
@@ -241,62 +311,90 @@ pub async fn status(
     if video_ids.len() > 1000 {
         return Err(ApiError::bad_request("At most 1000 video ids at once"));
     }
-    let statuses = clients
-        .storage
-        .clone()
-        .get_mp3_status(on_behalf_of(
-            &user.0,
-            pb::GetMp3StatusRequest { video_ids },
-        )?)
+    let statuses = services
+        .storage()
+        .get_mp3_status(pb::GetMp3StatusRequest { video_ids })
         .await?
         .into_inner()
         .statuses;
-    let body: serde_json::Map<String, serde_json::Value> = statuses
+    let body: BTreeMap<String, Mp3StatusView> = statuses
         .into_iter()
-        .map(|(id, status)| (id, serde_json::json!({ "hasMp3": status.has_mp3, "mp3FilePath": status.mp3_file_path })))
+        .map(|(id, status)| {
+            let view = Mp3StatusView {
+                has_mp3: status.has_mp3,
+                mp3_file_path: status.mp3_file_path,
+            };
+            (id, view)
+        })
         .collect();
     Ok(data(body))
 }
 
-/// `GET /api/video-mp3/manual-uploads`
-pub async fn manual_uploads(
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
-) -> Result<HttpResponse, ApiError> {
-    let uploads = clients
-        .storage
-        .clone()
-        .list_manual_uploads(on_behalf_of(&user.0, pb::ListManualUploadsRequest {})?)
-        .await?
-        .into_inner();
-    let videos: Vec<serde_json::Value> = uploads
-        .videos
-        .into_iter()
-        .map(|video| serde_json::json!({ "youtubeVideoId": video.youtube_video_id, "title": video.title, "mp3FilePath": video.mp3_file_path, "size": video.size, "uploadedAt": video.uploaded_at }))
-        .collect();
-    Ok(data(serde_json::json!({ "videos": videos })))
+/// An MP3 the caller uploaded without a video.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ManualUploadView {
+    youtube_video_id: String,
+    title: String,
+    mp3_file_path: String,
+    size: u64,
+    uploaded_at: String,
 }
 
-/// `GET /api/files?path=…`: streams one of the caller's stored files (MP3s, transcripts).
+/// The caller's manual uploads.
+#[derive(Serialize, ToSchema)]
+pub struct ManualUploadsView {
+    videos: Vec<ManualUploadView>,
+}
+
+/// The MP3s the caller uploaded without a video.
+#[utoipa::path(get, path = "/api/video-mp3/manual-uploads", tag = "uploads", responses((status = 200, body = Envelope<ManualUploadsView>)))]
+pub async fn manual_uploads(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let uploads = services
+        .storage()
+        .list_manual_uploads(pb::ListManualUploadsRequest {})
+        .await?
+        .into_inner();
+    let videos = uploads
+        .videos
+        .into_iter()
+        .map(|video| ManualUploadView {
+            youtube_video_id: video.youtube_video_id,
+            title: video.title,
+            mp3_file_path: video.mp3_file_path,
+            size: video.size,
+            uploaded_at: video.uploaded_at,
+        })
+        .collect();
+    Ok(data(ManualUploadsView { videos }))
+}
+
+/// `?path=`.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read from the raw query string; this documents it
+pub struct FileQuery {
+    /// A stored path of the caller's, as the other routes answer it (`mp3Path`, `transcriptPath`).
+    path: String,
+}
+
+/// Streams one of the caller's stored files (MP3s, transcripts).
+#[utoipa::path(get, path = "/api/files", tag = "uploads", params(FileQuery), responses((status = 200, description = "The file, with its content type", body = Vec<u8>, content_type = "application/octet-stream")))]
 pub async fn download(
     request: HttpRequest,
-    user: AuthenticatedUser,
-    clients: web::Data<ServiceClients>,
+    services: UserClients,
 ) -> Result<HttpResponse, ApiError> {
     let path = url::form_urlencoded::parse(request.query_string().as_bytes())
         .find(|(key, _)| key == "path")
         .map(|(_, value)| value.into_owned())
         .ok_or_else(|| ApiError::bad_request("path is required"))?;
-    let mut storage = clients.storage.clone();
+    let mut storage = services.storage();
     let stat = storage
-        .stat_blob(on_behalf_of(
-            &user.0,
-            pb::StatBlobRequest { path: path.clone() },
-        )?)
+        .stat_blob(pb::StatBlobRequest { path: path.clone() })
         .await?
         .into_inner();
     let body = storage
-        .download_blob(on_behalf_of(&user.0, pb::DownloadBlobRequest { path })?)
+        .download_blob(pb::DownloadBlobRequest { path })
         .await?
         .into_inner();
     let stream = body.map(|chunk| {
@@ -308,4 +406,18 @@ pub async fn download(
         .content_type(stat.content_type)
         .no_chunking(stat.size)
         .streaming(stream))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(upload_manual, upload_for_video, status, manual_uploads, download))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    use Access::SignedIn;
+    RouteList::default()
+        .add::<__path_upload_manual>(SignedIn, || web::to(upload_manual))
+        .add::<__path_upload_for_video>(SignedIn, || web::to(upload_for_video))
+        .add::<__path_status>(SignedIn, || web::to(status))
+        .add::<__path_manual_uploads>(SignedIn, || web::to(manual_uploads))
+        .add::<__path_download>(SignedIn, || web::to(download))
 }

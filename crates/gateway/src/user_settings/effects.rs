@@ -6,12 +6,11 @@
 //! itself, to the events it forwards.
 
 use scribevault_bus::contract::NotificationCategory;
-use scribevault_core::UserId;
 use scribevault_proto::discovery::v1 as discovery;
 use scribevault_proto::storage::v1 as storage;
 
 use super::UserSettings;
-use crate::clients::{ServiceClients, on_behalf_of};
+use crate::clients::UserClients;
 use crate::error::ApiError;
 
 /// Hands the settings other services act on to them. The quota storage enforces is the
@@ -20,8 +19,7 @@ use crate::error::ApiError;
 /// # Errors
 /// A service could not be reached; nothing is stored then, so the user can save again.
 pub async fn push_effects(
-    clients: &ServiceClients,
-    user: &UserId,
+    services: &UserClients,
     settings: &UserSettings,
     cap_gb: Option<u32>,
 ) -> Result<(), ApiError> {
@@ -33,20 +31,12 @@ pub async fn push_effects(
             .auto_cleanup
             .then_some(settings.storage.cleanup_after_days),
     };
-    clients
-        .storage
-        .clone()
-        .set_storage_policy(on_behalf_of(user, policy)?)
-        .await?;
-    clients
-        .discovery
-        .clone()
-        .set_sync_preferences(on_behalf_of(
-            user,
-            discovery::SetSyncPreferencesRequest {
-                auto_download: settings.auto_download,
-            },
-        )?)
+    services.storage().set_storage_policy(policy).await?;
+    services
+        .discovery()
+        .set_sync_preferences(discovery::SetSyncPreferencesRequest {
+            auto_download: settings.auto_download,
+        })
         .await?;
     Ok(())
 }

@@ -16,7 +16,7 @@ pub use effects::{push_effects, wants_event};
 pub use store::UserSettingsStore;
 
 /// `light`, `dark` or `system` (following the browser).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Theme {
     Light,
@@ -25,14 +25,14 @@ pub enum Theme {
 }
 
 /// How the Vault lists items at first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DefaultView {
     List,
     Grid,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Notifications {
     pub download_complete: bool,
@@ -51,7 +51,7 @@ impl Default for Notifications {
 }
 
 /// Stored and shown; Scribevault sends nothing anywhere, whatever they say.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Privacy {
     pub allow_analytics: bool,
@@ -67,7 +67,7 @@ impl Default for Privacy {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct StorageSettings {
     #[serde(rename = "maxStorageGB")]
@@ -87,7 +87,7 @@ impl Default for StorageSettings {
 }
 
 /// A user's settings, with the spec's defaults.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct UserSettings {
     pub theme: Theme,

@@ -90,10 +90,7 @@ impl Library {
 
     async fn publish_stats(&self, user: &UserId) {
         match self.store.stats(user.as_str(), Utc::now()).await {
-            Ok(stats) => match serde_json::to_value(&stats) {
-                Ok(value) => self.publish(user, Event::StatsUpdate(value)).await,
-                Err(error) => tracing::warn!(error = %error, "stats not serialised"),
-            },
+            Ok(stats) => self.publish(user, Event::StatsUpdate(stats)).await,
             Err(error) => tracing::warn!(error = %error, "stats for statsUpdate not read"),
         }
     }

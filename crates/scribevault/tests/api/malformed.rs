@@ -97,6 +97,7 @@ async fn storm(app: &TestApp, token: &str) -> std::collections::BTreeMap<u16, us
     let mut statuses = std::collections::BTreeMap::new();
     let bodies = hostile_bodies();
     for (method, pattern, _) in route_table() {
+        let pattern = pattern.as_str();
         // actix's `http` is another major version than reqwest's: the method travels by name.
         let method = Method::from_bytes(method.as_str().as_bytes()).expect("a method");
         if ends_the_session(pattern) {

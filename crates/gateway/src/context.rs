@@ -1,0 +1,80 @@
+//! The one application context every handler and middleware of the public port reads (the
+//! realworld anchor's `ApiContext`), instead of one actix `Data` per dependency: a handler asks
+//! for `Context` and nothing it needs can be forgotten at registration.
+
+use std::sync::Arc;
+
+use actix_web::web;
+
+use crate::auth::client_address::TrustedProxies;
+use crate::auth::invitations::Invitations;
+use crate::auth::local::LocalAccounts;
+use crate::auth::members::Members;
+use crate::auth::{Revocations, SharedVerifier};
+use crate::clients::ServiceClients;
+use crate::metrics::HttpMetrics;
+use crate::readiness::ReadinessChecks;
+use crate::realtime::{EngineSessions, RealtimeHub};
+use crate::routes::config::ClientConfig;
+use crate::security_headers::ContentSecurityPolicy;
+use crate::user_settings::UserSettingsStore;
+
+/// What the public port's handlers share. Cloned into each actix worker behind one `Arc`.
+pub struct ApiContext {
+    /// Clients of the downstream services; `for_user` gives ones that act for the caller.
+    pub clients: ServiceClients,
+    /// Who may come in, and how they sign in.
+    pub access: AccessState,
+    /// Per-user settings (the gateway's own table).
+    pub settings: UserSettingsStore,
+    /// The client configuration `/config.json` answers.
+    pub client_config: ClientConfig,
+    /// Where the built SPA is.
+    pub frontend_dir: std::path::PathBuf,
+    /// The Socket.IO endpoint's own state (registered beside the context, so the realtime
+    /// code is tested without the rest of the gateway).
+    pub realtime: web::Data<RealtimeState>,
+    /// Checks `/readyz` runs, shared with the admin listener.
+    pub readiness: Arc<ReadinessChecks>,
+    /// Request counters, shared with the admin listener's `/metrics`.
+    pub metrics: Arc<HttpMetrics>,
+    /// The CSP every page is served with.
+    pub csp: ContentSecurityPolicy,
+    /// Sizes the routes refuse past.
+    pub limits: Limits,
+}
+
+/// What the Socket.IO endpoint needs: the sockets of this replica, their Engine.IO sessions,
+/// and how a CONNECT's token is checked.
+pub struct RealtimeState {
+    pub hub: RealtimeHub,
+    pub sessions: EngineSessions,
+    pub verifier: SharedVerifier,
+    pub revocations: Revocations,
+    pub proxies: TrustedProxies,
+}
+
+/// Accounts, members and what sign-in shares.
+pub struct AccessState {
+    pub verifier: SharedVerifier,
+    /// Local accounts (`None` in OIDC mode).
+    pub local: Option<Arc<LocalAccounts>>,
+    pub members: Members,
+    pub invitations: Invitations,
+    pub revocations: Revocations,
+    pub proxies: TrustedProxies,
+    /// How long an invitation lasts unless the admin says otherwise.
+    pub invitation_hours: u64,
+}
+
+/// Request sizes, from the settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Largest MP3 upload.
+    pub upload_bytes: u64,
+    /// Largest PDF to convert.
+    pub pdf_bytes: u64,
+}
+
+/// What a handler takes to reach the context.
+pub type Context = web::Data<ApiContext>;

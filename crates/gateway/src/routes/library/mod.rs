@@ -1,0 +1,118 @@
+//! `/api/library/*` and `/api/vault/save`: the Vault, served by the library service. The
+//! handlers are split as the library's own use cases are: items, exports, organising.
+
+mod exports;
+mod items;
+mod organise;
+
+use scribevault_proto::library::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{OpenApi, ToSchema};
+
+use crate::routes::table::RouteList;
+
+/// A Vault item as the SPA expects it (spec §3, 'Library transcript').
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptView {
+    id: String,
+    title: String,
+    author: String,
+    created_at: String,
+    last_exported: Option<String>,
+    is_starred: bool,
+    gwth_level: Option<i32>,
+    /// `AUDIO`, `PDF`, `MARKDOWN`, `TEXT` or `WEB`.
+    source_type: String,
+    rating: Option<i32>,
+    tags: Vec<String>,
+    duration: Option<f64>,
+    section_id: Option<String>,
+    file_name: Option<String>,
+    source_url: Option<String>,
+    /// Search hits only: the matching passages, `<mark>`ed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    highlights: Option<Vec<String>>,
+    /// Search hits on AUDIO items only: the matching segments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matches: Option<Vec<SegmentMatchView>>,
+}
+
+/// Where in a recording a search hit was said (seconds).
+#[derive(Serialize, ToSchema)]
+pub struct SegmentMatchView {
+    start: f64,
+    end: f64,
+    text: String,
+}
+
+impl TranscriptView {
+    /// A search hit: the item with its highlights and, for audio, its matching segments.
+    pub(super) fn hit(item: pb::Transcript) -> Self {
+        let highlights = item.highlights.clone();
+        let matches = item
+            .matches
+            .iter()
+            .map(|segment| SegmentMatchView {
+                start: segment.start,
+                end: segment.end,
+                text: segment.text.clone(),
+            })
+            .collect();
+        let is_audio = item.source_type == "AUDIO";
+        let mut view = Self::from(item);
+        view.highlights = Some(highlights);
+        view.matches = is_audio.then_some(matches);
+        view
+    }
+}
+
+impl From<pb::Transcript> for TranscriptView {
+    fn from(item: pb::Transcript) -> Self {
+        Self {
+            id: item.id,
+            title: item.title,
+            author: item.author,
+            created_at: item.created_at,
+            last_exported: item.last_exported,
+            is_starred: item.is_starred,
+            gwth_level: item.gwth_level,
+            source_type: item.source_type,
+            rating: item.rating,
+            tags: item.tags,
+            duration: item.duration_seconds,
+            section_id: item.section_id,
+            file_name: item.file_name,
+            source_url: item.source_url,
+            highlights: None,
+            matches: None,
+        }
+    }
+}
+
+/// A field that may be absent (keep), `null` (clear) or a value (set).
+pub(super) fn present<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    T: Deserialize<'de>,
+    D: serde::Deserializer<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// Every library route in the OpenAPI document.
+pub(crate) struct Docs;
+
+impl OpenApi for Docs {
+    fn openapi() -> utoipa::openapi::OpenApi {
+        let mut document = items::Docs::openapi();
+        document.merge(exports::Docs::openapi());
+        document.merge(organise::Docs::openapi());
+        document
+    }
+}
+
+pub(super) fn routes() -> RouteList {
+    items::routes()
+        .merge(exports::routes())
+        .merge(organise::routes())
+}
