@@ -1,9 +1,11 @@
 //! The worker's calls to the transcription service, which owns file state. Every call carries
-//! the file owner's identity, the trace context and a deadline.
+//! the file owner's identity, the trace context and a deadline; a call whose identity cannot be
+//! attached is not sent.
 
 use std::time::Duration;
 
 use scribevault_core::UserId;
+use scribevault_proto::client::{PeerError, outgoing};
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use tonic::transport::Channel;
@@ -31,18 +33,6 @@ pub struct FileStateClient {
     inner: TranscriptionServiceClient<Channel>,
 }
 
-fn on_behalf_of<T>(user: &UserId, message: T) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.set_timeout(CALL_TIMEOUT);
-    if user.attach_to(&mut request).is_err() {
-        tracing::error!("user id cannot travel in metadata");
-    }
-    scribevault_core::telemetry::inject_current_context(
-        &mut scribevault_core::telemetry::MetadataCarrier(request.metadata_mut()),
-    );
-    request
-}
-
 impl FileStateClient {
     /// A client that connects on first use.
     ///
@@ -63,20 +53,21 @@ impl FileStateClient {
         user: &UserId,
         job_id: &str,
         file_id: &str,
-    ) -> Result<Claim, tonic::Status> {
+    ) -> Result<Claim, PeerError> {
         let request = pb::ClaimTranscriptionFileRequest {
             job_id: job_id.to_owned(),
             file_id: file_id.to_owned(),
             take_turns: true,
         };
-        let answer = match self
-            .inner
-            .claim_transcription_file(on_behalf_of(user, request))
-            .await
-        {
+        let request = outgoing(user, request, CALL_TIMEOUT)?;
+        let answer = match self.inner.claim_transcription_file(request).await {
             Ok(answer) => answer.into_inner(),
-            Err(status) if status.code() == tonic::Code::NotFound => return Ok(Claim::Unknown),
-            Err(status) => return Err(status),
+            Err(status) => {
+                return match PeerError::from(status) {
+                    PeerError::NotFound(_) => Ok(Claim::Unknown),
+                    error => Err(error),
+                };
+            }
         };
         if !answer.claimed {
             return Ok(Claim::Refused(answer.reason));
@@ -105,20 +96,17 @@ impl FileStateClient {
     ///
     /// # Errors
     /// The report did not arrive.
-    pub async fn report(
-        &mut self,
-        file: &ClaimedFile,
-        progress: u32,
-    ) -> Result<bool, tonic::Status> {
+    pub async fn report(&mut self, file: &ClaimedFile, progress: u32) -> Result<bool, PeerError> {
         let report = pb::ReportTranscriptionProgressRequest {
             job_id: file.job_id.clone(),
             file_id: file.file_id.clone(),
             claim_token: file.claim_token,
             progress,
         };
+        let request = outgoing(&file.user, report, CALL_TIMEOUT)?;
         Ok(self
             .inner
-            .report_transcription_progress(on_behalf_of(&file.user, report))
+            .report_transcription_progress(request)
             .await?
             .into_inner()
             .stop)
@@ -132,7 +120,7 @@ impl FileStateClient {
         &mut self,
         file: &ClaimedFile,
         transcript: Transcript,
-    ) -> Result<(), tonic::Status> {
+    ) -> Result<(), PeerError> {
         let done = pb::CompleteTranscriptionFileRequest {
             job_id: file.job_id.clone(),
             file_id: file.file_id.clone(),
@@ -144,10 +132,9 @@ impl FileStateClient {
             duration_seconds: transcript.duration_seconds,
             vault_content: transcript.vault_content,
         };
-        self.inner
-            .complete_transcription_file(on_behalf_of(&file.user, done))
-            .await
-            .map(|_| ())
+        let request = outgoing(&file.user, done, CALL_TIMEOUT)?;
+        self.inner.complete_transcription_file(request).await?;
+        Ok(())
     }
 
     /// Records a failed attempt.
@@ -159,7 +146,7 @@ impl FileStateClient {
         file: &ClaimedFile,
         error_message: String,
         permanent: bool,
-    ) -> Result<(), tonic::Status> {
+    ) -> Result<(), PeerError> {
         let failure = pb::FailTranscriptionFileRequest {
             job_id: file.job_id.clone(),
             file_id: file.file_id.clone(),
@@ -167,9 +154,8 @@ impl FileStateClient {
             error_message,
             permanent,
         };
-        self.inner
-            .fail_transcription_file(on_behalf_of(&file.user, failure))
-            .await
-            .map(|_| ())
+        let request = outgoing(&file.user, failure, CALL_TIMEOUT)?;
+        self.inner.fail_transcription_file(request).await?;
+        Ok(())
     }
 }

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use scribevault_core::UserId;
+use scribevault_proto::client::outgoing;
 use scribevault_proto::library::v1 as pb;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use tonic::transport::Channel;
@@ -40,39 +41,19 @@ impl LibraryClient {
     }
 }
 
-fn on_behalf_of<T>(user: &UserId, message: T) -> Result<tonic::Request<T>, PeerError> {
-    let mut request = tonic::Request::new(message);
-    request.set_timeout(CALL_TIMEOUT);
-    user.attach_to(&mut request)
-        .map_err(|status| PeerError::Unavailable(status.message().to_owned()))?;
-    scribevault_core::telemetry::inject_current_context(
-        &mut scribevault_core::telemetry::MetadataCarrier(request.metadata_mut()),
-    );
-    Ok(request)
-}
-
-fn peer_error(status: &tonic::Status) -> PeerError {
-    if status.code() == tonic::Code::NotFound {
-        PeerError::NotFound
-    } else {
-        PeerError::Unavailable(format!(
-            "library: {:?}: {}",
-            status.code(),
-            status.message()
-        ))
-    }
-}
-
 #[async_trait]
 impl Vault for LibraryClient {
     async fn item(&self, user: &UserId, id: &str) -> Result<VaultItem, PeerError> {
-        let request = on_behalf_of(user, pb::GetTranscriptRequest { id: id.to_owned() })?;
+        let request = outgoing(
+            user,
+            pb::GetTranscriptRequest { id: id.to_owned() },
+            CALL_TIMEOUT,
+        )?;
         let item = self
             .inner
             .clone()
             .get_transcript(request)
-            .await
-            .map_err(|status| peer_error(&status))?
+            .await?
             .into_inner();
         Ok(VaultItem {
             id: item.id,
@@ -87,18 +68,18 @@ impl Vault for LibraryClient {
         id: &str,
         content: &str,
     ) -> Result<(), PeerError> {
-        let request = on_behalf_of(
+        let request = outgoing(
             user,
             pb::UpdateTranscriptContentRequest {
                 id: id.to_owned(),
                 content: content.to_owned(),
             },
+            CALL_TIMEOUT,
         )?;
         self.inner
             .clone()
             .update_transcript_content(request)
-            .await
-            .map_err(|status| peer_error(&status))?;
+            .await?;
         Ok(())
     }
 }

@@ -8,6 +8,8 @@ use async_trait::async_trait;
 use scribevault_core::UserId;
 
 pub use library::LibraryClient;
+/// A peer's failure: the vocabulary every Scribevault caller shares.
+pub use scribevault_proto::client::PeerError;
 
 /// What conversion needs to know of a Vault item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,15 +18,6 @@ pub struct VaultItem {
     pub title: String,
     /// The path it was saved from (`converted/pdfs/<id>.md` for a converted PDF).
     pub file_name: Option<String>,
-}
-
-/// A peer's failure.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PeerError {
-    #[error("not found")]
-    NotFound,
-    #[error("{0}")]
-    Unavailable(String),
 }
 
 /// The Vault's items.

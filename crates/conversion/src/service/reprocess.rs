@@ -24,14 +24,7 @@ impl Conversion {
         id: &str,
         use_ocr: bool,
     ) -> Result<PdfConversion, ConversionError> {
-        let item = self
-            .vault
-            .item(user, id)
-            .await
-            .map_err(|error| match error {
-                PeerError::NotFound => ConversionError::NotFound("transcript"),
-                PeerError::Unavailable(message) => ConversionError::Peer(message),
-            })?;
+        let item = self.vault.item(user, id).await.map_err(from_library)?;
         let paths = item
             .file_name
             .as_deref()
@@ -66,10 +59,7 @@ impl Conversion {
         self.vault
             .replace_content(user, id, &content)
             .await
-            .map_err(|error| match error {
-                PeerError::NotFound => ConversionError::NotFound("transcript"),
-                PeerError::Unavailable(message) => ConversionError::Peer(message),
-            })?;
+            .map_err(from_library)?;
         Ok(PdfConversion {
             id: item.id,
             title: item.title,
@@ -103,5 +93,14 @@ impl Conversion {
             Err(BlobError::NotFound(_)) => Ok("PDF document".to_owned()),
             Err(error) => Err(error.into()),
         }
+    }
+}
+
+/// The library's answer for the caller's item: not theirs (or gone) is a 404; anything else
+/// is the library failing (503), named as such.
+fn from_library(error: PeerError) -> ConversionError {
+    match error {
+        PeerError::NotFound(_) => ConversionError::NotFound("transcript"),
+        other => ConversionError::Peer(format!("library: {other}")),
     }
 }

@@ -15,28 +15,15 @@ pub use transcription::TranscriptionClient;
 
 use crate::download_job::TranscribeAfter;
 
-/// A peer's failure.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PeerError {
-    /// The service refused the request; its message (e.g. storage: not an MP3).
-    #[error("{0}")]
-    Refused(String),
-    /// The service could not be reached or failed.
-    #[error("{0}")]
-    Unavailable(String),
-}
+/// A peer's failure: the vocabulary every Scribevault caller shares.
+pub use scribevault_proto::client::PeerError;
 
-impl From<tonic::Status> for PeerError {
-    fn from(status: tonic::Status) -> Self {
-        match status.code() {
-            tonic::Code::InvalidArgument
-            | tonic::Code::FailedPrecondition
-            | tonic::Code::NotFound
-            | tonic::Code::ResourceExhausted
-            | tonic::Code::OutOfRange
-            | tonic::Code::AlreadyExists => Self::Refused(status.message().to_owned()),
-            _ => Self::Unavailable(format!("{:?}: {}", status.code(), status.message())),
-        }
+/// A peer's answer as a download job reads it: a peer that knows nothing of what it was
+/// given (`NotFound`) refused it, like any other answer about the request itself.
+fn refusal(status: tonic::Status) -> PeerError {
+    match PeerError::from(status) {
+        PeerError::NotFound(message) => PeerError::Refused(message),
+        other => other,
     }
 }
 

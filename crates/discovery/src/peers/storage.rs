@@ -5,13 +5,14 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use scribevault_core::UserId;
+use scribevault_proto::client::outgoing;
 use scribevault_proto::storage::v1 as pb;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use tokio::io::AsyncReadExt as _;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::transport::Channel;
 
-use super::{AudioArchive, PeerError, VideoAudio};
+use super::{AudioArchive, PeerError, VideoAudio, refusal};
 
 /// Bytes per gRPC message (as the gateway's uploads).
 const MESSAGE_BYTES: usize = 256 * 1024;
@@ -44,21 +45,6 @@ impl StorageClient {
     }
 }
 
-pub(super) fn on_behalf_of<T>(
-    user: &UserId,
-    message: T,
-    timeout: Duration,
-) -> Result<tonic::Request<T>, PeerError> {
-    let mut request = tonic::Request::new(message);
-    request.set_timeout(timeout);
-    user.attach_to(&mut request)
-        .map_err(|status| PeerError::Unavailable(status.message().to_owned()))?;
-    scribevault_core::telemetry::inject_current_context(
-        &mut scribevault_core::telemetry::MetadataCarrier(request.metadata_mut()),
-    );
-    Ok(request)
-}
-
 #[async_trait]
 impl AudioArchive for StorageClient {
     async fn store_video_mp3(
@@ -71,7 +57,7 @@ impl AudioArchive for StorageClient {
             PeerError::Unavailable(format!("cannot read the download: {error}"))
         })?;
         let (sender, receiver) = tokio::sync::mpsc::channel::<pb::UploadMp3Request>(4);
-        let request = on_behalf_of(user, ReceiverStream::new(receiver), CALL_TIMEOUT)?;
+        let request = outgoing(user, ReceiverStream::new(receiver), CALL_TIMEOUT)?;
         let mut client = self.inner.clone();
         let call = tokio::spawn(async move { client.upload_mp3(request).await });
         let metadata = pb::Mp3Metadata {
@@ -126,7 +112,8 @@ impl AudioArchive for StorageClient {
         drop(sender);
         let answer = call
             .await
-            .map_err(|error| PeerError::Unavailable(error.to_string()))??;
+            .map_err(|error| PeerError::Unavailable(error.to_string()))?
+            .map_err(refusal)?;
         Ok(answer.into_inner().mp3_path)
     }
 }

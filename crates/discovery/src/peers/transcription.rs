@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use scribevault_core::UserId;
+use scribevault_proto::client::outgoing;
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use tonic::transport::Channel;
 
-use super::storage::on_behalf_of;
-use super::{PeerError, TranscriptionIntake, VideoAudio};
+use super::{PeerError, TranscriptionIntake, VideoAudio, refusal};
 use crate::download_job::TranscribeAfter;
 
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
@@ -55,8 +55,9 @@ impl TranscriptionIntake for TranscriptionClient {
         let answer = self
             .inner
             .clone()
-            .start_transcription(on_behalf_of(user, request, CALL_TIMEOUT)?)
-            .await?;
+            .start_transcription(outgoing(user, request, CALL_TIMEOUT)?)
+            .await
+            .map_err(refusal)?;
         Ok(answer.into_inner().job_id)
     }
 }

@@ -43,8 +43,8 @@ impl TranscribeHandler {
                 tracing::debug!(%reason, "file not claimed");
                 return Settlement::Done;
             }
-            Err(status) => {
-                tracing::warn!(error = %status, "cannot claim; the message will be redelivered");
+            Err(error) => {
+                tracing::warn!(error = %error, "cannot claim; the message will be redelivered");
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 return Settlement::Retry;
             }
@@ -57,9 +57,9 @@ impl TranscribeHandler {
                 client.fail(&file, message, permanent).await
             }
         };
-        if let Err(status) = settled {
+        if let Err(error) = settled {
             // The service will see the file's heartbeat go stale and queue it again.
-            tracing::warn!(error = %status, "could not record the outcome");
+            tracing::warn!(error = %error, "could not record the outcome");
         }
         Settlement::Done
     }
@@ -105,7 +105,7 @@ impl TranscribeHandler {
                         match client.report(file, now).await {
                             Ok(true) => abort.store(true, Ordering::Relaxed),
                             Ok(false) => {}
-                            Err(status) => tracing::warn!(error = %status, "progress report failed"),
+                            Err(error) => tracing::warn!(error = %error, "progress report failed"),
                         }
                         reported = now;
                         last_report = Instant::now();
