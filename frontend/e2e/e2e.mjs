@@ -1,4 +1,4 @@
-// End-to-end check of the SPA against a running gateway (`scribevault all`, or e2e/mock-gateway.mjs).
+// End-to-end check of the SPA against a running `scribevault all` (scripts/e2e.sh starts one).
 //
 //   BASE_URL=http://127.0.0.1:8080 AUDIO_DIR=../shared/audio node e2e/e2e.mjs
 //
@@ -18,8 +18,8 @@
 // and 390 px screenshots of every screen into a folder it prints (SCREENSHOT_DIR, else a new
 // temporary folder). Exits non-zero on any failure.
 //
-// Who gets in (issue 20; against the gateway only, whose /config.json says `signup`): a fresh
-// instance says `open`, the first sign-up is its admin (Settings → Users lists it) and then says
+// Who gets in (issue 20): a fresh instance's /config.json says `signup` `open`, the first
+// sign-up is its admin (Settings → Users lists it), and then it says
 // `invite`; the admin creates an invitation and reads its link; a fresh browser opens it (also at
 // 390 px), signs up and lands in the app; the admin disables that account and its next API call
 // signs it out with the server's 'disabled' message on the sign-in screen (signing in again is
@@ -1093,21 +1093,15 @@ async function main() {
     const email = `e2e-${Date.now()}@example.com`;
     const password = 'e2e-password-123';
 
-    // The real gateway says who may sign up (issue 20); e2e/mock-gateway.mjs does not, and has no
-    // accounts to administer, so the access steps run against the gateway only.
-    const gatewayAccess = typeof (await fetchConfig()).signup === 'string';
-
     await step('sign-in page renders when signed out', async () => {
       const answer = await page.goto(`${BASE_URL}/transcripts`);
       await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
       const policy = answer?.headers()['content-security-policy'];
       console.log(`  Content-Security-Policy: ${policy ?? '(none)'}`);
-      if (gatewayAccess && !policy) throw new Error('the gateway sent no Content-Security-Policy with the SPA');
-      if (gatewayAccess) {
-        // No account yet: the first sign-up makes the owner, so the instance says `open` whatever its setting.
-        const { signup } = await fetchConfig();
-        if (signup !== 'open') throw new Error(`a fresh instance's /config.json says signup "${signup}", not "open"`);
-      }
+      if (!policy) throw new Error('the gateway sent no Content-Security-Policy with the SPA');
+      // No account yet: the first sign-up makes the owner, so the instance says `open` whatever its setting.
+      const { signup } = await fetchConfig();
+      if (signup !== 'open') throw new Error(`a fresh instance's /config.json says signup "${signup}", not "open"`);
       await shot(page, 'desktop-sign-in');
     });
 
@@ -1122,7 +1116,7 @@ async function main() {
       if (new URL(page.url()).pathname !== '/') throw new Error(`landed on ${page.url()}`);
     });
 
-    if (gatewayAccess) await firstAccountSteps(page, email);
+    await firstAccountSteps(page, email);
 
     await step('realtime connection is up', async () => {
       await page.locator('.connection-badge', { hasText: 'Connected' }).waitFor({ timeout: 20_000 });
@@ -1228,8 +1222,7 @@ async function main() {
     if (DEMO) await discoverySteps(page);
     else console.log('- find videos and sources against the YouTube fake: skipped (YOUTUBE_DEMO_CHANNEL is not set)');
 
-    if (gatewayAccess) await invitationSteps(page, email);
-    else console.log('- users, invitations and a disabled account: skipped (the server is not the gateway)');
+    await invitationSteps(page, email);
 
     const signedIn = await desktop.storageState();
     await step('phone layout (390 px) of every screen', async () => {
@@ -1256,17 +1249,15 @@ async function main() {
         if (overflow > 1) throw new Error(`${route} is ${overflow}px wider than the phone`);
         await shot(mobile, `phone${route === '/' ? '-home' : route.replace(/[/?=]/g, '-')}`);
       }
-      if (gatewayAccess) {
-        // The admin's Users tab: both accounts (the invited one disabled) and the used invitation.
-        await mobile.goto(`${BASE_URL}/settings?tab=users`);
-        const users = mobile.getByRole('tabpanel', { name: 'Users' });
-        await waitForLabeled(users.getByTestId('user-row').nth(1), 'both accounts on the Users tab', { timeout: 30_000 });
-        await users.getByTestId('invitation-row').first().waitFor({ timeout: 30_000 });
-        await checkNoOverflow(mobile, 'the Users tab');
-        // The 'Connected' toast of the page load would sit over a row.
-        await mobile.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
-        await shot(mobile, 'phone-settings-users');
-      }
+      // The admin's Users tab: both accounts (the invited one disabled) and the used invitation.
+      await mobile.goto(`${BASE_URL}/settings?tab=users`);
+      const users = mobile.getByRole('tabpanel', { name: 'Users' });
+      await waitForLabeled(users.getByTestId('user-row').nth(1), 'both accounts on the Users tab', { timeout: 30_000 });
+      await users.getByTestId('invitation-row').first().waitFor({ timeout: 30_000 });
+      await checkNoOverflow(mobile, 'the Users tab');
+      // The 'Connected' toast of the page load would sit over a row.
+      await mobile.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+      await shot(mobile, 'phone-settings-users');
       await mobile.goto(`${BASE_URL}/download-mp3`);
       await mobile.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
       await shot(mobile, 'phone-download-mp3-files');
@@ -1302,7 +1293,7 @@ async function main() {
       });
     }
 
-    if (gatewayAccess) await accountSecuritySteps(page, email, password);
+    await accountSecuritySteps(page, email, password);
 
     await step('no Content-Security-Policy violation on any screen', async () => {
       await checkCsp(page, 'the last screen');
