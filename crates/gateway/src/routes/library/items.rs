@@ -31,7 +31,7 @@ pub struct ListQuery {
     q: Option<String>,
     /// Items carrying every one of these tags.
     tags: Option<Vec<String>>,
-    /// `AUDIO`, `PDF`, `MARKDOWN`, `TEXT` or `WEB`; repeat for any of several.
+    /// `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`; repeat for any of several.
     #[param(rename = "sourceType")]
     source_type: Option<Vec<String>>,
     #[param(rename = "isStarred")]

@@ -22,7 +22,7 @@ pub struct TranscriptView {
     last_exported: Option<String>,
     is_starred: bool,
     gwth_level: Option<i32>,
-    /// `AUDIO`, `PDF`, `MARKDOWN`, `TEXT` or `WEB`.
+    /// `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`.
     source_type: String,
     rating: Option<i32>,
     tags: Vec<String>,
