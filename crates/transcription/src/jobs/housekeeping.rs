@@ -6,11 +6,11 @@ use std::time::Duration;
 use chrono::Utc;
 use scribevault_blob::owned_key;
 
+use crate::domain::window::parse_window;
 use crate::domain::{FileStatus, FileTransition, OutputFormat, TranscriptionFile, gave_up_message};
 use crate::error::TranscriptionError;
 use crate::service::{Transcriptions, unavailable};
 use crate::store::{FileUpdate, Guard};
-use crate::window::parse_window;
 
 /// Runs the sweeps every `housekeeping_interval` until the task is dropped.
 pub async fn run(service: Transcriptions) {
@@ -243,7 +243,8 @@ impl Transcriptions {
                     continue;
                 }
             };
-            let paths = crate::handoff::VaultPaths::beside(file.transcript_path.as_deref());
+            let paths =
+                crate::service::handoff::VaultPaths::beside(file.transcript_path.as_deref());
             self.hand_to_library(
                 &file,
                 String::from_utf8_lossy(&content).into_owned(),

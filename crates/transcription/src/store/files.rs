@@ -1,35 +1,18 @@
-//! Every query of the transcription service. Rows go in and come out as domain types; a state
-//! change is one conditional update guarded by the transition's source states, so concurrent
-//! replicas and late workers cannot overwrite each other.
+//! The file queries: reads, the queue's shares, and every state change as one conditional
+//! update guarded by its transition's source states.
 
 use chrono::{DateTime, Utc};
 use scribevault_core::fairness::{Standing, shares_from};
 use sea_orm::sea_query::{Expr, ExprTrait as _};
 use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, Condition, DatabaseConnection, DbErr,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
-    Set, TransactionTrait as _,
+    ColumnTrait as _, Condition, DbErr, EntityTrait as _, PaginatorTrait as _, QueryFilter as _,
+    QueryOrder as _, QuerySelect as _,
 };
-use sea_orm_migration::MigratorTrait as _;
 
-use crate::domain::{
-    FileStatus, FileTransition, OutputFormat, QueueShare, TranscriptionFile, TranscriptionJob,
-    WindowSpec,
-};
-use crate::entity::transcription_file::{self, Column as FileColumn, Entity as FileEntity};
-use crate::entity::transcription_job::{self, Entity as JobEntity};
-use crate::migration::Migrator;
+use crate::domain::{FileStatus, FileTransition, QueueShare, TranscriptionFile};
+use crate::entity::transcription_file::{Column as FileColumn, Entity as FileEntity};
 
-/// A file to insert with its job.
-#[derive(Debug, Clone)]
-pub struct NewFile {
-    pub file_id: String,
-    pub youtube_video_id: String,
-    pub title: String,
-    pub mp3_path: String,
-    pub status: FileStatus,
-    pub max_retries: u32,
-}
+use super::{TranscriptionStore, file_from_row, files_from_rows, statuses, to_i32};
 
 /// An extra condition on a transition besides the source states.
 #[derive(Debug, Clone, Copy)]
@@ -64,150 +47,7 @@ pub struct TranscriptOutputs {
     pub processing_time_ms: u64,
 }
 
-/// The transcription service's tables.
-#[derive(Clone)]
-pub struct TranscriptionStore {
-    db: DatabaseConnection,
-}
-
-fn to_i32(value: u32) -> i32 {
-    i32::try_from(value).unwrap_or(i32::MAX)
-}
-
-fn to_u32(value: i32) -> u32 {
-    u32::try_from(value).unwrap_or(0)
-}
-
-fn file_from_row(row: transcription_file::Model) -> Result<TranscriptionFile, DbErr> {
-    Ok(TranscriptionFile {
-        status: row
-            .status
-            .parse()
-            .map_err(|error: crate::domain::UnknownStatus| DbErr::Type(error.to_string()))?,
-        row_id: row.id,
-        job_id: row.job_id,
-        file_id: row.file_id,
-        user_id: row.user_id,
-        youtube_video_id: row.youtube_video_id,
-        title: row.title,
-        mp3_path: row.mp3_path,
-        progress: to_u32(row.progress),
-        error_message: row.error_message,
-        retry_count: to_u32(row.retry_count),
-        max_retries: to_u32(row.max_retries),
-        last_failed_at: row.last_failed_at,
-        transcript_path: row.transcript_path,
-        markdown_path: row.markdown_path,
-        processing_time_ms: row.processing_time_ms.and_then(|ms| u64::try_from(ms).ok()),
-        claim_token: row.claim_token,
-        take_backs: to_u32(row.take_back_count),
-        updated_at: row.updated_at,
-    })
-}
-
-fn job_from_row(row: transcription_job::Model) -> TranscriptionJob {
-    let window = match (row.window_start, row.window_end) {
-        (Some(start), Some(end)) => Some(WindowSpec {
-            start,
-            end,
-            timezone: row.timezone,
-        }),
-        _ => None,
-    };
-    TranscriptionJob {
-        id: row.id,
-        user_id: row.user_id,
-        model: row.model,
-        // Only the two formats are ever written; an unknown one reads as the default.
-        output_format: OutputFormat::parse(&row.output_format).unwrap_or_default(),
-        window,
-        created_at: row.created_at,
-    }
-}
-
-fn files_from_rows(rows: Vec<transcription_file::Model>) -> Result<Vec<TranscriptionFile>, DbErr> {
-    rows.into_iter().map(file_from_row).collect()
-}
-
-fn statuses(states: &[FileStatus]) -> Vec<&'static str> {
-    states.iter().map(|status| status.as_str()).collect()
-}
-
 impl TranscriptionStore {
-    /// The store over `db`, with the service's migrations applied.
-    ///
-    /// # Errors
-    /// Migration failure.
-    pub async fn open(db: DatabaseConnection) -> Result<Self, DbErr> {
-        Migrator::up(&db, None).await?;
-        Ok(Self { db })
-    }
-
-    /// Inserts a job and its files in one transaction.
-    ///
-    /// # Errors
-    /// Database failure (nothing is written then).
-    pub async fn insert_job(
-        &self,
-        job: &TranscriptionJob,
-        files: Vec<NewFile>,
-    ) -> Result<Vec<TranscriptionFile>, DbErr> {
-        let transaction = self.db.begin().await?;
-        let (window_start, window_end, timezone) = match &job.window {
-            Some(window) => (
-                Some(window.start.clone()),
-                Some(window.end.clone()),
-                window.timezone.clone(),
-            ),
-            None => (None, None, "UTC".to_owned()),
-        };
-        transcription_job::ActiveModel {
-            id: Set(job.id.clone()),
-            user_id: Set(job.user_id.clone()),
-            model: Set(job.model.clone()),
-            output_format: Set(job.output_format.as_str().to_owned()),
-            window_start: Set(window_start),
-            window_end: Set(window_end),
-            timezone: Set(timezone),
-            created_at: Set(job.created_at),
-        }
-        .insert(&transaction)
-        .await?;
-        let mut rows = Vec::with_capacity(files.len());
-        for file in files {
-            let row = transcription_file::ActiveModel {
-                id: Set(uuid::Uuid::now_v7().to_string()),
-                job_id: Set(job.id.clone()),
-                file_id: Set(file.file_id),
-                user_id: Set(job.user_id.clone()),
-                youtube_video_id: Set(file.youtube_video_id),
-                title: Set(file.title),
-                mp3_path: Set(file.mp3_path),
-                status: Set(file.status.as_str().to_owned()),
-                progress: Set(0),
-                error_message: Set(None),
-                retry_count: Set(0),
-                max_retries: Set(to_i32(file.max_retries)),
-                last_failed_at: Set(None),
-                next_attempt_at: Set(None),
-                transcript_path: Set(None),
-                markdown_path: Set(None),
-                segments_path: Set(None),
-                processing_time_ms: Set(None),
-                claim_token: Set(0),
-                heartbeat_at: Set(None),
-                take_back_count: Set(0),
-                created_at: Set(job.created_at),
-                updated_at: Set(job.created_at),
-            }
-            .insert(&transaction)
-            .await?;
-            rows.push(row);
-        }
-        transaction.commit().await?;
-        files_from_rows(rows)
-    }
-
     /// The caller's file, by the client's ids.
     ///
     /// # Errors
@@ -226,33 +66,6 @@ impl TranscriptionStore {
             .await?
             .map(file_from_row)
             .transpose()
-    }
-
-    /// The caller's job.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn job(
-        &self,
-        user_id: &str,
-        job_id: &str,
-    ) -> Result<Option<TranscriptionJob>, DbErr> {
-        Ok(JobEntity::find_by_id(job_id.to_owned())
-            .filter(transcription_job::Column::UserId.eq(user_id))
-            .one(&self.db)
-            .await?
-            .map(job_from_row))
-    }
-
-    /// The job a file belongs to (sweeps act for every user, so they ask by file).
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn job_of(
-        &self,
-        file: &TranscriptionFile,
-    ) -> Result<Option<TranscriptionJob>, DbErr> {
-        self.job(&file.user_id, &file.job_id).await
     }
 
     /// The files of the caller's job, in the order they were submitted.
@@ -360,29 +173,6 @@ impl TranscriptionStore {
             .filter(FileColumn::Status.is_in(statuses(states)))
             .count(&self.db)
             .await
-    }
-
-    /// Deletes the user's files and jobs in one transaction. Answers the files as they were
-    /// when deleted (read by the delete itself, so a claim just before it shows as
-    /// `transcribing`) and how many rows went.
-    ///
-    /// # Errors
-    /// Database failure or an unreadable row (nothing is deleted then).
-    pub async fn delete_user(&self, user_id: &str) -> Result<(Vec<TranscriptionFile>, u64), DbErr> {
-        let transaction = self.db.begin().await?;
-        let files = files_from_rows(
-            FileEntity::delete_many()
-                .filter(FileColumn::UserId.eq(user_id))
-                .exec_with_returning(&transaction)
-                .await?,
-        )?;
-        let jobs = JobEntity::delete_many()
-            .filter(transcription_job::Column::UserId.eq(user_id))
-            .exec(&transaction)
-            .await?;
-        transaction.commit().await?;
-        let rows = u64::try_from(files.len()).unwrap_or(u64::MAX) + jobs.rows_affected;
-        Ok((files, rows))
     }
 
     /// Files in error whose automatic retry is due.

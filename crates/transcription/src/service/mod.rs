@@ -1,7 +1,15 @@
 //! The transcription service's use cases share one handle. They are split by concern: job
 //! intake (`intake.rs`), the file life cycle (`lifecycle.rs`), the model catalogue
-//! (`models.rs`), events (`events.rs`), the hand-off to the Vault (`handoff.rs`), an account's
-//! data for administrators (`user_data.rs`) and the recovery sweeps (`jobs/housekeeping.rs`).
+//! (`models.rs`), events (`events.rs`), the hand-off to the Vault (`handoff.rs`) and an
+//! account's data for administrators (`user_data.rs`); the recovery sweeps are in
+//! `jobs/housekeeping.rs`.
+
+mod events;
+pub(crate) mod handoff;
+mod intake;
+mod lifecycle;
+mod models;
+mod user_data;
 
 use std::sync::Arc;
 

@@ -3,7 +3,10 @@
 //!
 //! Every state change of a file is a [`FileTransition`]. The store turns a transition into one
 //! conditional update (`WHERE status IN sources`), so two replicas racing on the same file
-//! cannot both win, and an illegal change cannot be written by a typo.
+//! cannot both win, and an illegal change cannot be written by a typo. A scheduled job's
+//! overnight window is read in `window.rs`.
+
+pub mod window;
 
 use chrono::{DateTime, Utc};
 

@@ -8,6 +8,7 @@ use scribevault_bus::contract::TranscriptionComplete;
 use scribevault_core::UserId;
 use scribevault_core::fairness::goes_before;
 
+use crate::domain::window::parse_window;
 use crate::domain::{
     CANCELLED_BY_USER, ClaimRefusal, ClaimedFile, CompletedTranscript, FileStatus, FileTransition,
     TranscriptionFile, whose_turn,
@@ -15,7 +16,6 @@ use crate::domain::{
 use crate::error::TranscriptionError;
 use crate::service::Transcriptions;
 use crate::store::{FileUpdate, Guard, TranscriptOutputs};
-use crate::window::parse_window;
 
 fn not_found_file() -> TranscriptionError {
     TranscriptionError::NotFound("No active job for this file".into())
@@ -320,7 +320,7 @@ impl Transcriptions {
             tracing::info!("completion of a cancelled or re-claimed file ignored");
             return Ok(());
         }
-        let paths = crate::handoff::VaultPaths {
+        let paths = crate::service::handoff::VaultPaths {
             transcript_path: Some(result.transcript_path.clone()),
             segments_path: Some(result.segments_path.clone()),
         };

@@ -5,6 +5,7 @@ use chrono::Utc;
 use scribevault_blob::owned_key;
 use scribevault_core::UserId;
 
+use crate::domain::window::parse_window;
 use crate::domain::{
     FileStatus, FileToTranscribe, MAX_FILES_PER_JOB, OutputFormat, ScheduleWindow,
     TranscriptionFile, TranscriptionJob, UNTITLED, WindowSpec,
@@ -12,7 +13,6 @@ use crate::domain::{
 use crate::error::TranscriptionError;
 use crate::service::{Transcriptions, unavailable};
 use crate::store::NewFile;
-use crate::window::parse_window;
 
 /// A job and its files, as the caller sees them.
 pub type JobWithFiles = (TranscriptionJob, Vec<TranscriptionFile>);
