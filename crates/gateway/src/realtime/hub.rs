@@ -4,10 +4,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use scribevault_bus::EventBus;
+use scribevault_bus::contract::Event;
 use tokio::sync::mpsc;
 
 use super::packet;
-use crate::user_settings::{UserSettingsStore, wants_event};
+use crate::user_settings::{UserSettingsStore, wants_notification};
 
 /// Outgoing text frames of one socket.
 pub type SocketSender = mpsc::Sender<String>;
@@ -82,16 +83,14 @@ impl RealtimeHub {
             }
         };
         while let Some(event) = subscription.next().await {
-            if event.event_type == "notification" && !self.has_sockets(&event.user_id) {
-                continue;
-            }
-            if event.event_type == "notification" {
+            if let Some(Event::Notification(notification)) = event.event() {
+                if !self.has_sockets(&event.user_id) {
+                    continue;
+                }
                 // Notifications are rare; their recipient's settings are read fresh each time,
                 // so a change applies at once on every replica.
                 let wanted = match settings.get(&event.user_id).await {
-                    Ok(user_settings) => {
-                        wants_event(&user_settings, &event.event_type, &event.data)
-                    }
+                    Ok(user_settings) => wants_notification(&user_settings, &notification),
                     Err(error) => {
                         tracing::warn!(error = %error, "settings unreadable; notification delivered");
                         true

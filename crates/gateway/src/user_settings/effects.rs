@@ -5,7 +5,7 @@
 //! services use the same defaults the gateway shows. The gateway applies `notifications.*`
 //! itself, to the events it forwards.
 
-use scribevault_bus::contract::NotificationCategory;
+use scribevault_bus::contract::{Notification, NotificationCategory};
 use scribevault_proto::discovery::v1 as discovery;
 use scribevault_proto::storage::v1 as storage;
 
@@ -41,53 +41,52 @@ pub async fn push_effects(
     Ok(())
 }
 
-/// Whether a user with `settings` gets the event `name` with `data`: `notification`s of a
-/// kind they switched off are dropped; every other event (progress, updates) always goes, as
-/// screens rely on them.
+/// Whether a user with `settings` gets `notification`: those of a kind they switched off are
+/// dropped. Every other event (progress, updates) always goes, as screens rely on them.
 #[must_use]
-pub fn wants_event(settings: &UserSettings, name: &str, data: &serde_json::Value) -> bool {
-    if name != "notification" {
-        return true;
-    }
-    if data["type"] == "error" && !settings.notifications.errors {
+pub fn wants_notification(settings: &UserSettings, notification: &Notification) -> bool {
+    if notification.kind == "error" && !settings.notifications.errors {
         return false;
     }
-    match serde_json::from_value::<NotificationCategory>(data["category"].clone()) {
-        Ok(NotificationCategory::DownloadComplete) => settings.notifications.download_complete,
-        Ok(NotificationCategory::ScheduledSync) => settings.notifications.scheduled_sync,
-        Err(_) => true,
+    match notification.category {
+        Some(NotificationCategory::DownloadComplete) => settings.notifications.download_complete,
+        Some(NotificationCategory::ScheduledSync) => settings.notifications.scheduled_sync,
+        None => true,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn notification(kind: &str, category: Option<NotificationCategory>) -> Notification {
+        Notification {
+            title: "t".into(),
+            message: "m".into(),
+            kind: kind.into(),
+            category,
+        }
+    }
 
     #[test]
-    fn switched_off_notifications_are_dropped_and_other_events_pass() {
+    fn switched_off_notifications_are_dropped() {
         let mut settings = UserSettings::default();
-        let download = json!({"title": "Download complete", "message": "3 videos", "type": "success", "category": "downloadComplete"});
-        let sync = json!({"title": "Sync", "message": "2 new videos", "type": "info", "category": "scheduledSync"});
-        let failure = json!({"title": "Download failed", "message": "x", "type": "error", "category": "downloadComplete"});
-        let plain = json!({"title": "Hello", "message": "x", "type": "info"});
+        let download = notification("success", Some(NotificationCategory::DownloadComplete));
+        let sync = notification("info", Some(NotificationCategory::ScheduledSync));
+        let failure = notification("error", Some(NotificationCategory::DownloadComplete));
+        let plain = notification("info", None);
         for event in [&download, &sync, &failure, &plain] {
-            assert!(wants_event(&settings, "notification", event));
+            assert!(wants_notification(&settings, event));
         }
         settings.notifications.download_complete = false;
-        assert!(!wants_event(&settings, "notification", &download));
-        assert!(!wants_event(&settings, "notification", &failure));
-        assert!(wants_event(&settings, "notification", &sync));
+        assert!(!wants_notification(&settings, &download));
+        assert!(!wants_notification(&settings, &failure));
+        assert!(wants_notification(&settings, &sync));
         settings.notifications.download_complete = true;
         settings.notifications.scheduled_sync = false;
-        assert!(!wants_event(&settings, "notification", &sync));
+        assert!(!wants_notification(&settings, &sync));
         settings.notifications.errors = false;
-        assert!(!wants_event(&settings, "notification", &failure));
-        assert!(wants_event(&settings, "notification", &plain));
-        assert!(wants_event(
-            &settings,
-            "downloadProgress",
-            &json!({"status": "COMPLETED"})
-        ));
+        assert!(!wants_notification(&settings, &failure));
+        assert!(wants_notification(&settings, &plain));
     }
 }

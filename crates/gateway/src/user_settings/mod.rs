@@ -12,7 +12,7 @@ mod store;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use effects::{push_effects, wants_event};
+pub use effects::{push_effects, wants_notification};
 pub use store::UserSettingsStore;
 
 /// `light`, `dark` or `system` (following the browser).
