@@ -4,12 +4,12 @@ use scribevault_core::identity::caller;
 use scribevault_proto::discovery::v1 as pb;
 use tonic::{Request, Response, Status};
 
+use crate::domain::downloads::DownloadJob;
+use crate::domain::schedules::{Schedule, ScheduleChanges};
 use crate::domain::{Channel, Source, Video};
-use crate::download_job::DownloadJob;
-use crate::downloads::NewDownloadJob;
-use crate::schedule::{Schedule, ScheduleChanges};
-use crate::schedules::NewSchedule;
 use crate::service::Discovery;
+use crate::service::NewDownloadJob;
+use crate::service::NewSchedule;
 
 fn rfc3339(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)

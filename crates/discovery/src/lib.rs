@@ -8,31 +8,25 @@
 //! YouTube data, cached once for every user; sources, jobs and schedules are scoped to their
 //! owner. It never reads another service's tables.
 
-mod catalog;
-mod channel_url;
 mod config;
 mod domain;
-mod download_job;
-mod downloads;
 mod entity;
 mod error;
-mod export;
 mod grpc;
 mod jobs;
 mod migration;
 mod peers;
-mod playlist_read;
-mod schedule;
-mod schedules;
 mod service;
-mod sources;
 mod startup;
 mod store;
 mod youtube;
 mod ytdlp;
 
+// `peers/` still names the download domain by its path before the move to `domain/`.
+use domain::downloads as download_job;
+
 pub use config::DiscoveryConfig;
-pub use download_job::TranscribeAfter;
+pub use domain::downloads::TranscribeAfter;
 pub use error::DiscoveryError;
 pub use peers::{
     AudioArchive, PeerError, StorageClient, TranscriptionClient, TranscriptionIntake, VideoAudio,

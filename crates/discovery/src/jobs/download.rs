@@ -16,7 +16,7 @@ use scribevault_core::UserId;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::download_job::{
+use crate::domain::downloads::{
     CurrentDownload, DownloadJob, DownloadStatus, DownloadTransition, JobVideo, VideoOutcome,
     failure_lines,
 };

@@ -15,7 +15,7 @@ use sea_orm::{
 use scribevault_core::fairness::{Standing, goes_before, shares_from, whose_turn};
 
 use super::{DiscoveryStore, INSERT_CHUNK};
-use crate::download_job::{
+use crate::domain::downloads::{
     CANCELLED_BY_USER, CurrentDownload, DownloadJob, DownloadStatus, DownloadTransition, JobVideo,
     TranscribeAfter, VideoOutcome,
 };

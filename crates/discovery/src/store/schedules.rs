@@ -14,8 +14,8 @@ use sea_orm::{
 
 use super::{DiscoveryStore, INSERT_CHUNK, source_from_row};
 use crate::domain::Source;
+use crate::domain::schedules::{Schedule, ScheduleSource, Timing};
 use crate::entity::{schedule, source, source_video};
-use crate::schedule::{Schedule, ScheduleSource, Timing};
 
 fn schedule_from_row(row: schedule::Model, source: &Source) -> Result<Schedule, DbErr> {
     let timing = Timing::parse(

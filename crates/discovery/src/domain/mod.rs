@@ -1,4 +1,12 @@
-//! The discovery service's types, free of sea-orm, tonic and the YouTube wire format.
+//! The discovery service's types, free of sea-orm, tonic and the YouTube wire format: videos,
+//! channels, playlists and sources here; download jobs and their states in `downloads.rs`,
+//! schedules and their next run in `schedules.rs`, what a user typed into the channel box in
+//! `channel_url.rs`, and the CSV export in `export.rs`.
+
+pub mod channel_url;
+pub mod downloads;
+pub mod export;
+pub mod schedules;
 
 use chrono::{DateTime, Utc};
 

@@ -10,13 +10,13 @@ use scribevault_bus::contract::{
 use scribevault_bus::{EventEnvelope, enqueue_work};
 use scribevault_core::UserId;
 
-use crate::domain::is_video_id;
-use crate::download_job::{
+use super::Discovery;
+use crate::domain::downloads::{
     DownloadJob, DownloadStatus, DownloadTransition, JobVideo, MAX_JOB_VIDEOS, OUTPUT_FORMATS,
     TranscribeAfter, VideoOutcome,
 };
+use crate::domain::is_video_id;
 use crate::error::DiscoveryError;
-use crate::service::Discovery;
 use crate::store::Cancelled;
 
 /// What a user asks to download.

@@ -5,11 +5,11 @@
 use chrono::{DateTime, Duration, Utc};
 use scribevault_core::UserId;
 
-use crate::channel_url::{TargetError, YouTubeTarget, parse};
+use super::Discovery;
+use super::playlist_read::{ReadPlan, read_playlist};
+use crate::domain::channel_url::{TargetError, YouTubeTarget, parse};
 use crate::domain::{Channel, ChannelVideos, VideoLimit};
 use crate::error::DiscoveryError;
-use crate::playlist_read::{ReadPlan, read_playlist};
-use crate::service::Discovery;
 use crate::store::CachedChannel;
 use crate::youtube::ChannelLookup;
 

@@ -1,7 +1,13 @@
 //! The discovery service: the shared parts of its use cases (the store, the API, the bus, the
 //! download machinery) and the small ones (quota, export). Channel searches are in
 //! `catalog.rs`, sources in `sources.rs`, download jobs in `downloads.rs`, schedules in
-//! `schedules.rs`.
+//! `schedules.rs`; both searches and sources read playlists through `playlist_read.rs`.
+
+mod catalog;
+mod downloads;
+mod playlist_read;
+mod schedules;
+mod sources;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -10,15 +16,18 @@ use chrono::{Duration, Utc};
 use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_core::UserId;
 
+use crate::domain::export::{ExportRow, filename, to_csv};
 use crate::domain::{ExportType, QuotaUsage, is_video_id};
 use crate::error::DiscoveryError;
-use crate::export::{ExportRow, filename, to_csv};
 use crate::peers::{AudioArchive, TranscriptionIntake};
 use crate::store::DiscoveryStore;
 use crate::youtube::{
     Metered, UnitCount, YouTubeApi, YouTubeError, next_pacific_midnight, pacific_day,
 };
 use crate::ytdlp::AudioFetcher;
+
+pub use downloads::NewDownloadJob;
+pub use schedules::NewSchedule;
 
 /// Most ids one export may name.
 pub const MAX_EXPORT_VIDEOS: usize = 10_000;

@@ -1,6 +1,6 @@
 //! Videos as a CSV file a spreadsheet opens safely.
 
-use crate::domain::{ExportType, Video, watch_url};
+use super::{ExportType, Video, watch_url};
 
 /// The export of videos the cache knows and of ids it does not (those get their URL only).
 pub enum ExportRow<'a> {

@@ -8,14 +8,14 @@ use scribevault_bus::EventEnvelope;
 use scribevault_bus::contract::{Event, SourceRef, SourceUpdate};
 use scribevault_core::UserId;
 
-use crate::catalog::parse_target;
-use crate::channel_url::YouTubeTarget;
+use super::Discovery;
+use super::catalog::parse_target;
+use super::playlist_read::{ReadPlan, read_playlist};
+use crate::domain::channel_url::YouTubeTarget;
 use crate::domain::{
     SOURCE_PAGE_SIZE, Source, SourceKind, SourcePageToken, SourceVideoPage, VideoLimit,
 };
 use crate::error::DiscoveryError;
-use crate::playlist_read::{ReadPlan, read_playlist};
-use crate::service::Discovery;
 use crate::youtube::{ChannelLookup, YouTubeError};
 
 impl Discovery {

@@ -5,7 +5,7 @@ use chrono::{DateTime, Datelike as _, NaiveTime, Utc};
 use chrono_tz::Tz;
 use scribevault_core::local_time::{self, LocalTimeError, Recurrence};
 
-use crate::domain::SourceKind;
+use super::SourceKind;
 
 /// The spec's message for a schedule without a source (§5).
 pub const SOURCE_REQUIRED: &str = "Source is required";

@@ -6,11 +6,13 @@ use scribevault_bus::EventEnvelope;
 use scribevault_bus::contract::{Event, Notification, NotificationCategory};
 use scribevault_core::UserId;
 
-use crate::download_job::MAX_JOB_VIDEOS;
-use crate::downloads::NewDownloadJob;
+use super::Discovery;
+use super::NewDownloadJob;
+use crate::domain::downloads::MAX_JOB_VIDEOS;
+use crate::domain::schedules::{
+    SOURCE_REQUIRED, Schedule, ScheduleChanges, ScheduleSource, Timing,
+};
 use crate::error::DiscoveryError;
-use crate::schedule::{SOURCE_REQUIRED, Schedule, ScheduleChanges, ScheduleSource, Timing};
-use crate::service::Discovery;
 
 /// A new schedule's fields as the user sent them.
 #[derive(Debug, Clone, Default)]
