@@ -13,14 +13,11 @@ mod error;
 mod export;
 mod grpc;
 mod jobs;
-mod listing;
 mod migration;
 mod search;
 mod service;
 mod startup;
 mod store;
-mod suggestions;
-mod tags;
 
 pub use config::LibraryConfig;
 pub use error::LibraryError;

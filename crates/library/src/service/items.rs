@@ -6,15 +6,15 @@ use scribevault_core::UserId;
 
 use super::Library;
 use super::events::ItemChange;
+use crate::domain::listing::ListQuery;
+use crate::domain::tags::clean_tags;
 use crate::domain::{
     Change, HitContext, IngestedTranscript, ItemPage, LibraryItem, ListedItem, MAX_CONTENT_BYTES,
     MetadataChanges, NewLibraryItem, Segment, UNTITLED, check_score, clean_name,
 };
 use crate::error::LibraryError;
-use crate::listing::ListQuery;
 use crate::search::{SearchQuery, highlights, matching_segments};
 use crate::store::{Edited, StoredItem};
-use crate::tags::clean_tags;
 
 fn invalid(message: String) -> LibraryError {
     LibraryError::InvalidArgument(message)

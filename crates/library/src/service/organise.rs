@@ -3,10 +3,10 @@
 use scribevault_core::UserId;
 
 use super::Library;
+use crate::domain::tags::{STARTER_TAGS, gwth_tags};
 use crate::domain::{Section, Tag, clean_name};
 use crate::error::LibraryError;
 use crate::store::ReorderRefusal;
-use crate::tags::{STARTER_TAGS, gwth_tags};
 
 /// Longest section description (characters).
 const MAX_DESCRIPTION_CHARS: usize = 2000;

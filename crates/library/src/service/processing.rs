@@ -4,10 +4,10 @@ use chrono::Utc;
 use scribevault_core::UserId;
 
 use super::Library;
+use crate::domain::suggestions::{keywords, similarity_query, suggest_rating, suggest_tags};
 use crate::error::LibraryError;
 use crate::search::SearchQuery;
 use crate::store::{ItemText, Processed};
-use crate::suggestions::{keywords, similarity_query, suggest_rating, suggest_tags};
 
 /// Similar items whose ratings make the suggested rating.
 const SIMILAR_ITEMS: u32 = 5;

@@ -3,11 +3,11 @@
 use sea_orm::ColumnTrait as _;
 use sea_orm::sea_query::{Expr, ExprTrait as _, Query, SelectStatement};
 
+use crate::domain::listing::{ItemFilter, SectionFilter};
+use crate::domain::tags::tag_key;
 use crate::entity::library_item::{Column, Entity as Items};
 use crate::entity::library_item_tag::{Column as ItemTagColumn, Entity as ItemTags};
 use crate::entity::library_tag::{Column as TagColumn, Entity as Tags};
-use crate::listing::{ItemFilter, SectionFilter};
-use crate::tags::tag_key;
 
 /// Restricts `select` to `user_id`'s items that pass `filter`.
 pub fn apply(select: &mut SelectStatement, user_id: &str, filter: &ItemFilter) {

@@ -11,6 +11,7 @@ use sea_orm::{
 };
 
 use super::LibraryStore;
+use crate::domain::tags::{gwth_level_of, gwth_tag};
 use crate::domain::{Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment};
 use crate::entity::library_export_item::{Column as ExportItemColumn, Entity as ExportItems};
 use crate::entity::library_item::{self, Column, Entity as Items};
@@ -18,7 +19,6 @@ use crate::entity::library_item_tag::{Column as ItemTagColumn, Entity as ItemTag
 use crate::entity::library_section::{Column as SectionColumn, Entity as Sections};
 use crate::entity::library_segment::{self, Entity as Segments};
 use crate::entity::library_tag::{Column as TagColumn, Entity as Tags};
-use crate::tags::{gwth_level_of, gwth_tag};
 
 /// An item with the integer key the index and the join tables use.
 #[derive(Debug, Clone)]

@@ -14,10 +14,10 @@ use sea_orm::{
 
 use super::LibraryStore;
 use super::items::{ItemRow, StoredItem, parse_segments, row_select};
+use crate::domain::listing::{ListQuery, SortKey, SortOrder};
 use crate::domain::{LibraryItem, SEARCH_WINDOW, Segment};
 use crate::entity::library_item::{Column, Entity as Items};
 use crate::entity::library_segment::{self, Entity as Segments};
-use crate::listing::{ListQuery, SortKey, SortOrder};
 use crate::search::{NEWEST_SLICE, SearchQuery};
 
 /// How many items a list matched.

@@ -10,8 +10,8 @@ use sea_orm::{
 };
 
 use super::LibraryStore;
+use crate::domain::listing::{ItemFilter, ListQuery, SortKey, SortOrder};
 use crate::entity::library_item::{self, Column, Entity as Items};
-use crate::listing::{ItemFilter, ListQuery, SortKey, SortOrder};
 use crate::search::SearchQuery;
 
 /// What processing found for one item.

@@ -9,9 +9,9 @@ use sea_orm::{
 
 use super::LibraryStore;
 use crate::domain::Tag;
+use crate::domain::tags::tag_key;
 use crate::entity::library_item_tag::{self, Column as ItemTagColumn, Entity as ItemTags};
 use crate::entity::library_tag::{self, Column as TagColumn, Entity as Tags};
-use crate::tags::tag_key;
 
 #[derive(FromQueryResult)]
 struct TagCountRow {

@@ -3,7 +3,7 @@
 //! Tags are rows per user, unique by their key: the name lowercased with its whitespace
 //! collapsed, so "Soil", "soil" and " SOIL " are one tag, shown as first written.
 
-use crate::domain::{MAX_NAME_CHARS, TOP_SCORE};
+use super::{MAX_NAME_CHARS, TOP_SCORE};
 
 /// Tags one item may carry.
 pub const MAX_TAGS_PER_ITEM: usize = 50;

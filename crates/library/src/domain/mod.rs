@@ -1,4 +1,10 @@
-//! The Vault's vocabulary, free of database and transport types.
+//! The Vault's vocabulary, free of database and transport types: items, sections, exports and
+//! stats here; what a list asks for in `listing.rs`, tag names in `tags.rs`, and tag and rating
+//! suggestions in `suggestions.rs`.
+
+pub mod listing;
+pub mod suggestions;
+pub mod tags;
 
 use chrono::{DateTime, Utc};
 

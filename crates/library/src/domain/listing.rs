@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use crate::domain::check_score;
+use super::check_score;
 use crate::search::SearchQuery;
 
 /// Largest page a client may ask for.

@@ -10,9 +10,9 @@ use std::collections::HashSet;
 
 use rust_stemmers::{Algorithm, Stemmer};
 
-use crate::domain::TOP_SCORE;
+use super::TOP_SCORE;
+use super::tags::{gwth_level_of, tag_key};
 use crate::search::words_of;
-use crate::tags::{gwth_level_of, tag_key};
 
 /// Tags offered at most.
 pub const MAX_SUGGESTED_TAGS: usize = 5;
