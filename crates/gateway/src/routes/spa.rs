@@ -1,13 +1,9 @@
 //! Serves the built SPA, with `index.html` for every client-side route.
 
-use std::path::PathBuf;
-
 use actix_web::{HttpRequest, HttpResponse};
 
+use crate::context::Context;
 use crate::error::ApiError;
-
-/// Where the SPA is (if it was built).
-pub struct FrontendDir(pub PathBuf);
 
 const NOT_BUILT_PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Scribevault</title></head>\
 <body>\
@@ -18,10 +14,7 @@ at a built copy, then reload this page.</p><p>The API is served under <code>/api
 
 /// Unknown paths: JSON 404 under `/api`, otherwise the SPA's `index.html` (or the how-to-build
 /// page when there is no build).
-pub async fn fallback(
-    request: HttpRequest,
-    frontend: actix_web::web::Data<FrontendDir>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn fallback(request: HttpRequest, context: Context) -> Result<HttpResponse, ApiError> {
     let path = request.path();
     if path == "/api" || path.starts_with("/api/") {
         return Err(ApiError::not_found(format!(
@@ -29,7 +22,7 @@ pub async fn fallback(
             request.method()
         )));
     }
-    let index = frontend.0.join("index.html");
+    let index = context.frontend_dir.join("index.html");
     match tokio::fs::read(&index).await {
         Ok(html) => Ok(HttpResponse::Ok()
             .content_type("text/html; charset=utf-8")

@@ -118,3 +118,20 @@ async fn a_body_the_route_does_not_take_answers_400_before_any_call() {
     assert_error(&not_json, 415, "UNSUPPORTED_MEDIA_TYPE");
     assert!(app.arrivals.all().is_empty(), "{:?}", app.arrivals.all());
 }
+
+/// The fallback behind the route table reads the application context too: an unknown API
+/// path is a JSON 404 in the error shape, and any other path is the SPA (or the how-to-build
+/// page), never a 500 for want of app data.
+#[tokio::test]
+async fn unknown_paths_fall_back_to_a_json_404_or_the_spa() {
+    let app = spawn_app().await;
+    let token = app.token().await;
+
+    let api = app.get("/api/no-such-thing", &token).await;
+    assert_error(&api, 404, "NOT_FOUND");
+
+    let page = reqwest::get(app.url("/vault")).await.expect("an answer");
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.expect("a page");
+    assert!(html.contains("<html"), "{html}");
+}
