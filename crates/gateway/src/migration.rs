@@ -160,157 +160,177 @@ enum Invitations {
 #[async_trait::async_trait]
 impl MigrationTrait for CreateOwnership {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .create_table(
-                Table::create()
-                    .table(Members::Table)
-                    .if_not_exists()
-                    .col(
-                        ColumnDef::new(Members::UserId)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(ColumnDef::new(Members::Email).string().not_null())
-                    .col(
-                        ColumnDef::new(Members::IsAdmin)
-                            .boolean()
-                            .not_null()
-                            .default(false),
-                    )
-                    .col(
-                        ColumnDef::new(Members::Disabled)
-                            .boolean()
-                            .not_null()
-                            .default(false),
-                    )
-                    .col(
-                        ColumnDef::new(Members::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(Members::LastSignInAt)
-                            .timestamp_with_time_zone()
-                            .null(),
-                    )
-                    .col(ColumnDef::new(Members::StorageCapGb).integer().null())
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(AuthSessions::Table)
-                    .if_not_exists()
-                    .col(
-                        ColumnDef::new(AuthSessions::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(ColumnDef::new(AuthSessions::UserId).string().not_null())
-                    .col(
-                        ColumnDef::new(AuthSessions::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(AuthSessions::ExpiresAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(AuthSessions::EndedAt)
-                            .timestamp_with_time_zone()
-                            .null(),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(
-                Index::create()
-                    .name("auth_sessions_user")
-                    .table(AuthSessions::Table)
-                    .col(AuthSessions::UserId)
-                    .if_not_exists()
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(Invitations::Table)
-                    .if_not_exists()
-                    .col(
-                        ColumnDef::new(Invitations::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(
-                        ColumnDef::new(Invitations::SecretHash)
-                            .string()
-                            .not_null()
-                            .unique_key(),
-                    )
-                    .col(ColumnDef::new(Invitations::CreatedBy).string().not_null())
-                    .col(
-                        ColumnDef::new(Invitations::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(Invitations::ExpiresAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(Invitations::UsedAt)
-                            .timestamp_with_time_zone()
-                            .null(),
-                    )
-                    .col(ColumnDef::new(Invitations::UsedBy).string().null())
-                    .to_owned(),
-            )
-            .await?;
-        // Accounts made before owners existed: all members, the oldest the admin.
-        let backfill = Query::insert()
-            .into_table(Members::Table)
-            .columns([
-                Members::UserId,
-                Members::Email,
-                Members::IsAdmin,
-                Members::Disabled,
-                Members::CreatedAt,
-            ])
-            .select_from(
-                Query::select()
-                    .column(UserAccounts::Id)
-                    .column(UserAccounts::Email)
-                    .expr(Expr::val(false))
-                    .expr(Expr::val(false))
-                    .column(UserAccounts::CreatedAt)
-                    .from(UserAccounts::Table)
-                    .to_owned(),
-            )
-            .map_err(|e| DbErr::Custom(e.to_string()))?
-            .to_owned();
-        manager.exec_stmt(backfill).await?;
-        let oldest = Query::select()
-            .column(UserAccounts::Id)
-            .from(UserAccounts::Table)
-            .order_by(UserAccounts::CreatedAt, Order::Asc)
-            .limit(1)
-            .to_owned();
-        let promote = Query::update()
-            .table(Members::Table)
-            .value(Members::IsAdmin, true)
-            .and_where(Expr::col(Members::UserId).in_subquery(oldest))
-            .to_owned();
-        manager.exec_stmt(promote).await
+        create_members(manager).await?;
+        create_sessions(manager).await?;
+        create_invitations(manager).await?;
+        make_existing_accounts_members(manager).await
     }
+}
+
+/// Who may use the instance, and who administers it.
+async fn create_members(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(Members::Table)
+                .if_not_exists()
+                .col(
+                    ColumnDef::new(Members::UserId)
+                        .string()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(ColumnDef::new(Members::Email).string().not_null())
+                .col(
+                    ColumnDef::new(Members::IsAdmin)
+                        .boolean()
+                        .not_null()
+                        .default(false),
+                )
+                .col(
+                    ColumnDef::new(Members::Disabled)
+                        .boolean()
+                        .not_null()
+                        .default(false),
+                )
+                .col(
+                    ColumnDef::new(Members::CreatedAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(Members::LastSignInAt)
+                        .timestamp_with_time_zone()
+                        .null(),
+                )
+                .col(ColumnDef::new(Members::StorageCapGb).integer().null())
+                .to_owned(),
+        )
+        .await
+}
+
+/// Local sign-in sessions, which a token names and a sign-out ends.
+async fn create_sessions(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(AuthSessions::Table)
+                .if_not_exists()
+                .col(
+                    ColumnDef::new(AuthSessions::Id)
+                        .string()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(ColumnDef::new(AuthSessions::UserId).string().not_null())
+                .col(
+                    ColumnDef::new(AuthSessions::CreatedAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(AuthSessions::ExpiresAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(AuthSessions::EndedAt)
+                        .timestamp_with_time_zone()
+                        .null(),
+                )
+                .to_owned(),
+        )
+        .await?;
+    manager
+        .create_index(
+            Index::create()
+                .name("auth_sessions_user")
+                .table(AuthSessions::Table)
+                .col(AuthSessions::UserId)
+                .if_not_exists()
+                .to_owned(),
+        )
+        .await
+}
+
+/// Single-use sign-up links, kept hashed.
+async fn create_invitations(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(Invitations::Table)
+                .if_not_exists()
+                .col(
+                    ColumnDef::new(Invitations::Id)
+                        .string()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(
+                    ColumnDef::new(Invitations::SecretHash)
+                        .string()
+                        .not_null()
+                        .unique_key(),
+                )
+                .col(ColumnDef::new(Invitations::CreatedBy).string().not_null())
+                .col(
+                    ColumnDef::new(Invitations::CreatedAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(Invitations::ExpiresAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(Invitations::UsedAt)
+                        .timestamp_with_time_zone()
+                        .null(),
+                )
+                .col(ColumnDef::new(Invitations::UsedBy).string().null())
+                .to_owned(),
+        )
+        .await
+}
+
+/// Accounts made before owners existed become members, the oldest the admin.
+async fn make_existing_accounts_members(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    // Accounts made before owners existed: all members, the oldest the admin.
+    let backfill = Query::insert()
+        .into_table(Members::Table)
+        .columns([
+            Members::UserId,
+            Members::Email,
+            Members::IsAdmin,
+            Members::Disabled,
+            Members::CreatedAt,
+        ])
+        .select_from(
+            Query::select()
+                .column(UserAccounts::Id)
+                .column(UserAccounts::Email)
+                .expr(Expr::val(false))
+                .expr(Expr::val(false))
+                .column(UserAccounts::CreatedAt)
+                .from(UserAccounts::Table)
+                .to_owned(),
+        )
+        .map_err(|e| DbErr::Custom(e.to_string()))?
+        .to_owned();
+    manager.exec_stmt(backfill).await?;
+    let oldest = Query::select()
+        .column(UserAccounts::Id)
+        .from(UserAccounts::Table)
+        .order_by(UserAccounts::CreatedAt, Order::Asc)
+        .limit(1)
+        .to_owned();
+    let promote = Query::update()
+        .table(Members::Table)
+        .value(Members::IsAdmin, true)
+        .and_where(Expr::col(Members::UserId).in_subquery(oldest))
+        .to_owned();
+    manager.exec_stmt(promote).await
 }
 
 /// Authenticator-app second factors of local accounts.

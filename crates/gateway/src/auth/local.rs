@@ -14,7 +14,7 @@ use scribevault_core::UserId;
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 
-use super::account_store::{AccountStore, InsertAccountError};
+use super::account_store::{Account, AccountStore, InsertAccountError};
 use super::invitations::Invitations;
 use super::limiter::{LoginLimiter, Verdict};
 use super::members::{Member, Members};
@@ -293,31 +293,8 @@ impl LocalAccounts {
                 .map_err(internal)?;
             return Err(AuthError::InvalidCredentials);
         };
-        if self
-            .two_factor
-            .is_enabled(&account.id)
-            .await
-            .map_err(internal)?
-        {
-            // Only now, after the right password: the question does not tell a stranger which
-            // accounts exist or use a second factor.
-            let code = code
-                .filter(|code| !code.trim().is_empty())
-                .ok_or(AuthError::CodeRequired)?;
-            if self
-                .two_factor
-                .check(&account.id, &account.email, code)
-                .await
-                .map_err(internal)?
-                != CodeCheck::Accepted
-            {
-                self.limiter
-                    .record_failure(&email, client)
-                    .await
-                    .map_err(internal)?;
-                return Err(AuthError::WrongCode);
-            }
-        }
+        self.check_second_factor(&account, code, &email, client)
+            .await?;
         self.limiter
             .record_success(&email, client)
             .await
@@ -340,6 +317,42 @@ impl LocalAccounts {
             .await
             .map_err(internal)?;
         self.start_session(&member, now).await
+    }
+
+    /// For an account with a second factor, the code must be given and right. Asked only after
+    /// the right password, so the question does not tell a stranger which accounts exist or use
+    /// a second factor; a wrong code counts like a wrong password.
+    async fn check_second_factor(
+        &self,
+        account: &Account,
+        code: Option<&str>,
+        email: &str,
+        client: &str,
+    ) -> Result<(), AuthError> {
+        if !self
+            .two_factor
+            .is_enabled(&account.id)
+            .await
+            .map_err(internal)?
+        {
+            return Ok(());
+        }
+        let code = code
+            .filter(|code| !code.trim().is_empty())
+            .ok_or(AuthError::CodeRequired)?;
+        let checked = self
+            .two_factor
+            .check(&account.id, &account.email, code)
+            .await
+            .map_err(internal)?;
+        if checked != CodeCheck::Accepted {
+            self.limiter
+                .record_failure(email, client)
+                .await
+                .map_err(internal)?;
+            return Err(AuthError::WrongCode);
+        }
+        Ok(())
     }
 
     async fn start_session(
