@@ -1,13 +1,8 @@
-import { baseApi, type Envelope } from './baseApi';
+import { baseApi } from './baseApi';
+import type { Schema } from './types';
 
 /** Who is signed in, as the gateway knows them (both auth modes): `GET /api/account`. */
-export interface Account {
-  id: string;
-  email: string;
-  isAdmin: boolean;
-  /** Sign-in asks for a code from an authenticator app (local accounts; always false in OIDC mode). */
-  twoFactorEnabled?: boolean;
-}
+export type Account = Schema<'AccountView'>;
 
 /**
  * Shared because Settings decides from it whether the Users tab shows, and the admin screens use
@@ -17,7 +12,7 @@ export const accountApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getAccount: build.query<Account, void>({
       query: () => '/account',
-      transformResponse: (response: Envelope<Account>) => response.data,
+      transformResponse: (response: Schema<'Envelope_AccountView'>) => response.data,
       providesTags: ['Account'],
     }),
   }),

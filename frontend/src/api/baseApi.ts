@@ -31,22 +31,3 @@ export const baseApi = createApi({
   ],
   endpoints: () => ({}),
 });
-
-/** The `{"data": …}` envelope of every gateway answer; paged answers add `meta`. */
-export interface Envelope<T> {
-  data: T;
-}
-
-export interface PageMeta {
-  page: number;
-  limit: number;
-  total: number;
-  hasMore: boolean;
-  /** A search matched more than the server lists (its newest 1,000): `total` is a lower bound. */
-  totalCapped?: boolean;
-}
-
-export interface PagedEnvelope<T> {
-  data: T[];
-  meta: PageMeta;
-}

@@ -1,21 +1,12 @@
-import { baseApi, type Envelope } from './baseApi';
+import { baseApi } from './baseApi';
+import type { Schema } from './types';
 
 /**
  * Named markdown templates (`/api/convert/templates`, docs/conversion-settings-api.md), shared
  * by the convert screen and the Vault's Import PDF dialog.
  */
-export interface ConvertTemplate {
-  id: string;
-  name: string;
-  body: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ConvertTemplateInput {
-  name: string;
-  body: string;
-}
+export type ConvertTemplate = Schema<'TemplateView'>;
+export type ConvertTemplateInput = Schema<'TemplateInput'>;
 
 /** The placeholders a template may use (spec §5). Anything else in braces is kept as written. */
 export const TEMPLATE_PLACEHOLDERS = [
@@ -44,18 +35,18 @@ export const convertTemplatesApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getConvertTemplates: build.query<ConvertTemplate[], void>({
       query: () => '/convert/templates',
-      transformResponse: (response: Envelope<ConvertTemplate[]>) => (Array.isArray(response?.data) ? response.data : []),
+      transformResponse: (response: Schema<'Envelope_Vec_TemplateView'>) => (Array.isArray(response?.data) ? response.data : []),
       providesTags: ['ConvertTemplate'],
     }),
     createConvertTemplate: build.mutation<ConvertTemplate, ConvertTemplateInput>({
       query: (body) => ({ url: '/convert/templates', method: 'POST', body }),
-      transformResponse: (response: Envelope<ConvertTemplate>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TemplateView'>) => response.data,
       invalidatesTags: (_result, error) => (error ? [] : ['ConvertTemplate']),
       extraOptions: once,
     }),
     updateConvertTemplate: build.mutation<ConvertTemplate, { id: string } & ConvertTemplateInput>({
       query: ({ id, ...body }) => ({ url: `/convert/templates/${encodeURIComponent(id)}`, method: 'PUT', body }),
-      transformResponse: (response: Envelope<ConvertTemplate>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TemplateView'>) => response.data,
       invalidatesTags: (_result, error) => (error ? [] : ['ConvertTemplate']),
       extraOptions: once,
     }),

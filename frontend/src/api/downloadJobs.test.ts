@@ -45,7 +45,7 @@ describe('download job statuses (spec §4)', () => {
     expect(normalizeJobStatus('pending')).toBe('PENDING');
     expect(normalizeJobStatus('cancelled')).toBeNull();
     expect(normalizeJobStatus(undefined)).toBeNull();
-    expect(normalizeJob({ ...job(), status: 'processing' as DownloadJob['status'] }).status).toBe('PROCESSING');
+    expect(normalizeJob({ ...job(), status: 'processing' }).status).toBe('PROCESSING');
   });
 
   it('counts PENDING and PROCESSING as active, the others not', () => {
@@ -151,8 +151,8 @@ describe('download job list rules (spec §4)', () => {
 
   it('leaves the list alone for an event of a job it does not list, or an event without a body', () => {
     const listed = [job()];
-    expect(withProgressEvent(listed, { jobId: 'elsewhere', status: 'processing' }).found).toBe(false);
+    expect(withProgressEvent(listed, { jobId: 'elsewhere', status: 'processing', processedVideos: 0, totalVideos: 1 }).found).toBe(false);
     expect(withProgressEvent(listed, null).found).toBe(false);
-    expect(withProgressEvent(listed, { jobId: 'job-1', status: 'weird' }).jobs[0].status).toBe('PENDING');
+    expect(withProgressEvent(listed, { jobId: 'job-1', status: 'weird', processedVideos: 0, totalVideos: 1 }).jobs[0].status).toBe('PENDING');
   });
 });

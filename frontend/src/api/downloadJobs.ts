@@ -11,49 +11,25 @@
  *   is set when the status is completed, startedAt the first time it becomes processing.
  */
 
+import type { RealtimePayload, Schema } from './types';
+
 export const DOWNLOAD_JOB_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
 export type DownloadJobStatus = (typeof DOWNLOAD_JOB_STATUSES)[number];
 
-/** The video being fetched right now, with its own percent. */
-export interface CurrentVideo {
-  videoId: string;
-  title: string;
-  /** 0-100. */
-  percent: number;
-}
+/** The video being fetched right now, with its own percent (0-100). */
+export type CurrentVideo = Schema<'CurrentVideoView'>;
 
-export interface DownloadJob {
-  id: string;
-  sourceId: string;
-  sourceTitle: string;
-  status: DownloadJobStatus;
-  totalVideos: number;
-  /** Videos finished: arrived or failed. */
-  processedVideos: number;
-  failedVideos: number;
-  /** 0-100, processed / total x 100; 0 when total is 0. */
-  progress: number;
-  /** One line per failed video, '\n'-separated. */
-  errorMessage: string | null;
-  /** RFC 3339. */
-  startedAt: string | null;
-  completedAt: string | null;
-  createdAt: string;
-  transcribe: boolean;
-  currentVideo: CurrentVideo | null;
-}
+/** A job as the server sends it (`status` in any case, optional fields left out). */
+export type DownloadJobView = Schema<'DownloadJobView'>;
 
-/** The body of the socket's `downloadProgress` event; nothing in it is trusted. */
-export interface DownloadProgressEvent {
-  jobId?: string;
-  status?: string;
-  processedVideos?: number;
-  totalVideos?: number;
-  failedVideos?: number;
-  progress?: number;
-  error?: string | null;
-  currentVideo?: CurrentVideo | null;
-}
+/**
+ * A job as the SPA keeps it (normalizeJob): the status one of DOWNLOAD_JOB_STATUSES and every
+ * field present. `progress` is 0-100; `errorMessage` has one line per failed video.
+ */
+export type DownloadJob = Omit<Required<DownloadJobView>, 'status'> & { status: DownloadJobStatus };
+
+/** The body of the socket's `downloadProgress` event. */
+export type DownloadProgressEvent = RealtimePayload<'downloadProgress'>;
 
 /** The fallbacks of spec §8 for download jobs, after the server's error.message. */
 export const DOWNLOAD_ERRORS = {
@@ -90,7 +66,7 @@ const count = (value: unknown, fallback: number) =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 
 /** A job as the server sent it, with its status uppercased and missing fields filled in. */
-export function normalizeJob(raw: DownloadJob): DownloadJob {
+export function normalizeJob(raw: DownloadJobView): DownloadJob {
   const totalVideos = count(raw.totalVideos, 0);
   const processedVideos = count(raw.processedVideos, 0);
   return {
@@ -109,12 +85,12 @@ export function normalizeJob(raw: DownloadJob): DownloadJob {
 }
 
 /** A new job goes to the front of the list; a job already listed (by id) is not listed twice. */
-export function withNewJob(jobs: readonly DownloadJob[], job: DownloadJob): DownloadJob[] {
+export function withNewJob(jobs: readonly DownloadJob[], job: DownloadJobView): DownloadJob[] {
   return [normalizeJob(job), ...jobs.filter((listed) => listed.id !== job.id)];
 }
 
 /** The job is FAILED with 'Cancelled by user'; the server's copy of it wins where it has one. */
-export function withCancelledJob(jobs: readonly DownloadJob[], jobId: string, fromServer?: DownloadJob | null): DownloadJob[] {
+export function withCancelledJob(jobs: readonly DownloadJob[], jobId: string, fromServer?: DownloadJobView | null): DownloadJob[] {
   return jobs.map((job) => {
     if (job.id !== jobId) return job;
     const merged = fromServer ? normalizeJob({ ...job, ...fromServer }) : job;
@@ -128,7 +104,7 @@ export function withCancelledJob(jobs: readonly DownloadJob[], jobId: string, fr
 }
 
 /** The retried job is replaced, in its place, by the server's new job (a new id, progress 0). */
-export function withRetriedJob(jobs: readonly DownloadJob[], oldJobId: string, replacement: DownloadJob): DownloadJob[] {
+export function withRetriedJob(jobs: readonly DownloadJob[], oldJobId: string, replacement: DownloadJobView): DownloadJob[] {
   const next = { ...normalizeJob(replacement), progress: 0 };
   const index = jobs.findIndex((job) => job.id === oldJobId);
   if (index === -1) return withNewJob(jobs, next);

@@ -1,4 +1,4 @@
-import { baseApi, type Envelope } from './baseApi';
+import { baseApi } from './baseApi';
 import {
   normalizeJob,
   withCancelledJob,
@@ -6,6 +6,7 @@ import {
   withRetriedJob,
   type DownloadJob,
 } from './downloadJobs';
+import type { Schema } from './types';
 
 /**
  * Download jobs: /downloads lists, cancels and retries them; /sources and Find Videos create
@@ -14,14 +15,8 @@ import {
  * socket's `downloadProgress` events to it.
  */
 
-export interface CreateDownloadJobRequest {
-  sourceId: string;
-  /** At most 100 (MAX_VIDEOS_PER_JOB). */
-  videoIds: string[];
-  transcribe?: boolean;
-  model?: string;
-  outputFormat?: 'markdown' | 'txt';
-}
+/** `videoIds`: at most 100 (MAX_VIDEOS_PER_JOB). */
+export type CreateDownloadJobRequest = Schema<'NewDownloadJob'>;
 
 // Each of these changes server state: never repeated by itself.
 const once = { maxRetries: 0 };
@@ -31,13 +26,13 @@ export const downloadsApi = baseApi.injectEndpoints({
     /** Newest first. */
     getDownloadJobs: build.query<DownloadJob[], void>({
       query: () => '/downloads',
-      transformResponse: (response: Envelope<DownloadJob[]>) =>
+      transformResponse: (response: Schema<'Envelope_Vec_DownloadJobView'>) =>
         Array.isArray(response?.data) ? response.data.map(normalizeJob) : [],
       providesTags: ['DownloadJob'],
     }),
     createDownloadJob: build.mutation<DownloadJob, CreateDownloadJobRequest>({
       query: (body) => ({ url: '/downloads', method: 'POST', body }),
-      transformResponse: (response: Envelope<DownloadJob>) => normalizeJob(response.data),
+      transformResponse: (response: Schema<'Envelope_DownloadJobView'>) => normalizeJob(response.data),
       extraOptions: once,
       async onQueryStarted(_request, { dispatch, queryFulfilled }) {
         const { data: job } = await queryFulfilled.catch(() => ({ data: null }));
@@ -47,7 +42,7 @@ export const downloadsApi = baseApi.injectEndpoints({
     /** `DELETE /downloads/{id}`: the job, FAILED with 'Cancelled by user'. */
     cancelDownloadJob: build.mutation<DownloadJob | null, string>({
       query: (id) => ({ url: `/downloads/${encodeURIComponent(id)}`, method: 'DELETE' }),
-      transformResponse: (response: Envelope<DownloadJob> | null) => (response?.data ? normalizeJob(response.data) : null),
+      transformResponse: (response: Schema<'Envelope_DownloadJobView'> | null) => (response?.data ? normalizeJob(response.data) : null),
       extraOptions: once,
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         try {
@@ -62,7 +57,7 @@ export const downloadsApi = baseApi.injectEndpoints({
     /** `POST /downloads/{id}/retry`: a new job for the videos that did not arrive; it replaces the old one. */
     retryDownloadJob: build.mutation<DownloadJob, string>({
       query: (id) => ({ url: `/downloads/${encodeURIComponent(id)}/retry`, method: 'POST' }),
-      transformResponse: (response: Envelope<DownloadJob>) => normalizeJob(response.data),
+      transformResponse: (response: Schema<'Envelope_DownloadJobView'>) => normalizeJob(response.data),
       extraOptions: once,
       async onQueryStarted(id, { dispatch, queryFulfilled }) {
         const { data: job } = await queryFulfilled.catch(() => ({ data: null }));

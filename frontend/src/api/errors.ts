@@ -1,11 +1,12 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
+import type { ErrorBody } from './types';
 
-/** Error body of every gateway answer: `{"error": {"message", "code"}}`. */
-export interface ApiErrorBody {
-  error?: { message?: string; code?: string };
-  message?: string;
-}
+/**
+ * An error body as it may arrive: the gateway's `{"error": {"message", "code"}}` (ErrorBody), or
+ * a proxy's `{"message"}`; nothing in it is trusted.
+ */
+type ApiErrorBody = { error?: Partial<ErrorBody['error']>; message?: string };
 
 /** The `error.message` (or top-level `message`) of an error body, null when it has none. */
 export function serverMessage(body: unknown): string | null {

@@ -1,20 +1,13 @@
-import { baseApi, type Envelope } from './baseApi';
+import { baseApi } from './baseApi';
+import type { Schema } from './types';
 
 /**
  * MP3 files of the signed-in user, shared by more than one feature (Create Transcripts, Find
  * Videos, the bulk upload screen), so they live here rather than in a feature's own `<feature>Api.ts`.
  */
 
-export interface ManualUpload {
-  youtubeVideoId: string | null;
-  title: string;
-  mp3FilePath: string;
-}
-
-export interface Mp3Status {
-  hasMp3: boolean;
-  mp3FilePath: string | null;
-}
+export type ManualUpload = Schema<'ManualUploadView'>;
+export type Mp3Status = Schema<'Mp3StatusView'>;
 
 /**
  * Video ids asked about per status call. A channel fetched with "All" can list thousands of
@@ -27,7 +20,7 @@ export const mp3Api = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getManualUploads: build.query<ManualUpload[], void>({
       query: () => '/video-mp3/manual-uploads',
-      transformResponse: (response: Envelope<{ videos: ManualUpload[] }>) => response.data?.videos ?? [],
+      transformResponse: (response: Schema<'Envelope_ManualUploadsView'>) => response.data?.videos ?? [],
       providesTags: ['ManualUploads'],
     }),
     /** `GET /video-mp3/status?videoIds=a,b`, in chunks of 200 ids whose answers are merged. */
@@ -43,7 +36,7 @@ export const mp3Api = baseApi.injectEndpoints({
         const statuses: Record<string, Mp3Status> = {};
         for (const result of results) {
           if (result.error) return { error: result.error };
-          Object.assign(statuses, (result.data as Envelope<Record<string, Mp3Status>> | null)?.data ?? {});
+          Object.assign(statuses, (result.data as Schema<'Envelope_BTreeMap_String_Mp3StatusView'> | null)?.data ?? {});
         }
         return { data: statuses };
       },

@@ -1,7 +1,7 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
 import { sessionExpiredBy } from './apiEvents';
-import type { Envelope } from './baseApi';
 import { errorMessage } from './errors';
+import type { Schema } from './types';
 import { uploadWithProgress } from './xhrUpload';
 
 /**
@@ -10,19 +10,11 @@ import { uploadWithProgress } from './xhrUpload';
  */
 
 /** The video an MP3 belongs to: the fields `POST /api/video-mp3/upload/{videoId}` takes. */
-export interface VideoForUpload {
+export type VideoForUpload = Pick<Schema<'UploadForm'>, 'channelTitle' | 'duration' | 'publishedAt'> & {
   youtubeVideoId: string;
-  channelTitle?: string | null;
-  /** Seconds. */
-  duration?: number | null;
-  publishedAt?: string | null;
-}
+};
 
-export interface UploadedMp3 {
-  mp3Path: string;
-  title: string;
-  size: number;
-}
+export type UploadedMp3 = Schema<'UploadView'>;
 
 export type UploadOutcome = { ok: true; data: UploadedMp3 } | { ok: false; message: string };
 
@@ -59,7 +51,7 @@ export async function uploadMp3({
   }
   const url = video ? `/api/video-mp3/upload/${encodeURIComponent(video.youtubeVideoId)}` : '/api/video-mp3/upload';
   try {
-    const result = await uploadWithProgress<Envelope<UploadedMp3>>({
+    const result = await uploadWithProgress<Schema<'Envelope_UploadView'>>({
       url,
       form,
       onProgress,

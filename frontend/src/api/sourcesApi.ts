@@ -1,27 +1,18 @@
-import { baseApi, type Envelope } from './baseApi';
+import { baseApi } from './baseApi';
+import type { Schema } from './types';
 
 /**
  * The user's sources (channels and playlists). Shared: /sources and Find Videos add them, and the
  * Scheduled Syncs tab of /settings picks one for a schedule, so they live here rather than in a
  * feature's own `<feature>Api.ts`.
  */
-export interface Source {
-  id: string;
-  /** CHANNEL or PLAYLIST (spec §3 allows other kinds). */
-  type: string;
-  title: string;
-  thumbnailUrl: string | null;
-  url: string;
-}
+export type Source = Schema<'SourceView'>;
 
-export interface CreateSourceRequest {
-  url: string;
-  /**
-   * With `true` the server answers an already added source (200) instead of a 409, and syncs its
-   * new videos: Find Videos uses it to download from the channel it searched.
-   */
-  reuseExisting?: boolean;
-}
+/**
+ * With `reuseExisting: true` the server answers an already added source (200) instead of a 409,
+ * and syncs its new videos: Find Videos uses it to download from the channel it searched.
+ */
+export type CreateSourceRequest = Schema<'NewSource'>;
 
 // Creating or deleting changes server state: never repeated by itself.
 const once = { maxRetries: 0 };
@@ -30,12 +21,12 @@ export const sourcesApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getSources: build.query<Source[], void>({
       query: () => '/sources',
-      transformResponse: (response: Envelope<Source[]>) => (Array.isArray(response?.data) ? response.data : []),
+      transformResponse: (response: Schema<'Envelope_Vec_SourceView'>) => (Array.isArray(response?.data) ? response.data : []),
       providesTags: ['Source'],
     }),
     createSource: build.mutation<Source, CreateSourceRequest>({
       query: (body) => ({ url: '/sources', method: 'POST', body }),
-      transformResponse: (response: Envelope<Source>) => response.data,
+      transformResponse: (response: Schema<'Envelope_SourceView'>) => response.data,
       invalidatesTags: ['Source'],
       extraOptions: once,
     }),

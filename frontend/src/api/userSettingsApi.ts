@@ -1,4 +1,5 @@
-import { baseApi, type Envelope } from './baseApi';
+import { baseApi } from './baseApi';
+import type { Schema } from './types';
 
 /**
  * The user's settings (spec §3; docs/conversion-settings-api.md). They live here and not in the
@@ -6,31 +7,29 @@ import { baseApi, type Envelope } from './baseApi';
  * takes `defaultView` and `transcriptsPerPage`, and the realtime toasts follow `notifications`.
  */
 
-export const THEMES = ['light', 'dark', 'system'] as const;
-export type ThemeSetting = (typeof THEMES)[number];
-export const VAULT_VIEWS = ['list', 'grid'] as const;
-export type VaultViewSetting = (typeof VAULT_VIEWS)[number];
+export type ThemeSetting = Schema<'Theme'>;
+export const THEMES = ['light', 'dark', 'system'] as const satisfies readonly ThemeSetting[];
+export type VaultViewSetting = Schema<'DefaultView'>;
+export const VAULT_VIEWS = ['list', 'grid'] as const satisfies readonly VaultViewSetting[];
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 
-export interface NotificationSettings {
-  /** A download job finished. */
-  downloadComplete: boolean;
-  /** A scheduled sync found videos. */
-  scheduledSync: boolean;
-  /** Every notification of type error. */
-  errors: boolean;
-}
+/**
+ * downloadComplete: a download job finished; scheduledSync: a scheduled sync found videos;
+ * errors: every notification of type error.
+ */
+export type NotificationSettings = Required<Schema<'Notifications'>>;
 
-export interface UserSettings {
-  theme: ThemeSetting;
-  defaultView: VaultViewSetting;
+/**
+ * The contract's settings as the app uses them (mergeUserSettings): every field filled in, and
+ * the page size one of PAGE_SIZES.
+ */
+export type UserSettings = Required<Omit<Schema<'UserSettings'>, 'transcriptsPerPage' | 'notifications' | 'privacy' | 'storage'>> & {
   transcriptsPerPage: PageSize;
-  autoDownload: boolean;
   notifications: NotificationSettings;
-  privacy: { allowAnalytics: boolean; shareUsageData: boolean };
-  storage: { maxStorageGB: number; autoCleanup: boolean; cleanupAfterDays: number };
-}
+  privacy: Required<Schema<'Privacy'>>;
+  storage: Required<Schema<'StorageSettings'>>;
+};
 
 /** The defaults of spec §3, also what the app uses while the settings load or when loading fails. */
 export const DEFAULT_USER_SETTINGS: UserSettings = {
@@ -96,7 +95,7 @@ export const SETTINGS_ERRORS = {
 
 // Each of these changes server state: never repeated by itself.
 const once = { maxRetries: 0 };
-const toSettings = (response: Envelope<unknown>) => mergeUserSettings(response?.data);
+const toSettings = (response: Schema<'Envelope_UserSettings'> | null) => mergeUserSettings(response?.data);
 
 export const userSettingsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({

@@ -1,42 +1,18 @@
-import { baseApi, type Envelope } from '@/api/baseApi';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 
 /** One account as the admin sees it (`GET /api/admin/users`). */
-export interface AdminUser {
-  id: string;
-  email: string;
-  isAdmin: boolean;
-  disabled: boolean;
-  createdAt: string;
-  lastSignInAt: string | null;
-  storageUsedBytes: number;
-  vaultItems: number;
-  jobsWaiting: number;
-  /** The account's storage cap in GB; null for none. */
-  storageCapGB: number | null;
-}
+/** `storageCapGB`: the account's storage cap in GB; null for none. */
+export type AdminUser = Schema<'UserView'>;
 
 /** What an admin may change of an account; each field is optional. */
-export interface AdminUserChanges {
-  disabled?: boolean;
-  isAdmin?: boolean;
-  storageCapGB?: number | null;
-}
+export type AdminUserChanges = Schema<'UserChange'>;
 
-export interface Invitation {
-  id: string;
-  createdAt: string;
-  expiresAt: string;
-  usedAt: string | null;
-  /** The email of the account that used it. */
-  usedBy: string | null;
-}
+/** `usedBy`: the email of the account that used it. */
+export type Invitation = Schema<'InvitationView'>;
 
 /** A new invitation: `url` (the sign-up link with its token) is answered this once only. */
-export interface CreatedInvitation {
-  id: string;
-  url: string;
-  expiresAt: string;
-}
+export type CreatedInvitation = Schema<'NewInvitationView'>;
 
 export const ADMIN_ERRORS = {
   fetchUsers: 'Failed to fetch users',
@@ -68,12 +44,12 @@ export const adminApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     getAdminUsers: build.query<AdminUser[], void>({
       query: () => '/admin/users',
-      transformResponse: (response: Envelope<{ users: AdminUser[] }>) => response.data.users,
+      transformResponse: (response: Schema<'Envelope_UsersView'>) => response.data.users,
       providesTags: ['AdminUser'],
     }),
     updateAdminUser: build.mutation<AdminUser, { id: string; changes: AdminUserChanges }>({
       query: ({ id, changes }) => ({ url: `/admin/users/${encodeURIComponent(id)}`, method: 'PATCH', body: changes }),
-      transformResponse: (response: Envelope<AdminUser>) => response.data,
+      transformResponse: (response: Schema<'Envelope_UserView'>) => response.data,
       extraOptions: { maxRetries: 0 },
       // The answer is the whole row: put it in place rather than fetch the list again.
       async onQueryStarted(_args, { dispatch, queryFulfilled }) {
@@ -97,12 +73,12 @@ export const adminApi = baseApi.injectEndpoints({
     }),
     getInvitations: build.query<Invitation[], void>({
       query: () => '/admin/invitations',
-      transformResponse: (response: Envelope<{ invitations: Invitation[] }>) => response.data.invitations,
+      transformResponse: (response: Schema<'Envelope_InvitationsView'>) => response.data.invitations,
       providesTags: ['AdminInvitation'],
     }),
-    createInvitation: build.mutation<CreatedInvitation, { expiresInHours: number }>({
+    createInvitation: build.mutation<CreatedInvitation, Schema<'InvitationRequest'>>({
       query: (body) => ({ url: '/admin/invitations', method: 'POST', body }),
-      transformResponse: (response: Envelope<CreatedInvitation>) => response.data,
+      transformResponse: (response: Schema<'Envelope_NewInvitationView'>) => response.data,
       extraOptions: { maxRetries: 0 },
       invalidatesTags: ['AdminInvitation'],
     }),

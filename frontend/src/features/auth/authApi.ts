@@ -1,60 +1,33 @@
 import { accountApi } from '@/api/accountApi';
-import { baseApi, type Envelope } from '@/api/baseApi';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 import type { AuthUser } from './authSlice';
 import { parseExpiresAt } from './localSession';
 
-export interface Credentials {
-  email: string;
-  password: string;
-}
+export type Credentials = Pick<Schema<'Credentials'>, 'email' | 'password'>;
 
 /** Sign-in: the credentials and, for an account with two-factor sign-in on, the 6-digit code. */
-export interface LoginRequest extends Credentials {
-  code?: string;
-}
+export type LoginRequest = Schema<'Credentials'>;
 
-export interface SignupRequest extends Credentials {
-  /** The token of the invitation link (`/sign-up?invitation=…`), when there is one. */
-  invitation?: string;
-}
+/** `invitation`: the token of the invitation link (`/sign-up?invitation=…`), when there is one. */
+export type SignupRequest = Schema<'SignUp'>;
 
 /** The answer of sign-in and sign-up: a short-lived access token and who signed in. */
-export interface AuthSession {
-  token: string;
-  /** RFC 3339 (a number of seconds or milliseconds since the epoch is accepted as well). */
-  expiresAt?: string | number | null;
-  user: { id: string; email: string; isAdmin?: boolean };
-}
+export type AuthSession = Schema<'SignedIn'>;
 
 /** A new access token for the same session: `/auth/refresh` and `/auth/password` answer it. */
-export interface TokenGrantResponse {
-  token: string;
-  expiresAt?: string | number | null;
-}
+export type TokenGrantResponse = Schema<'IssuedToken'>;
 
-export interface ChangePasswordRequest {
-  currentPassword: string;
-  newPassword: string;
-}
+export type ChangePasswordRequest = Schema<'PasswordChange'>;
 
 /** `POST /auth/2fa/setup`: a new pending secret (base32) and its `otpauth://totp/…` URL. */
-export interface TwoFactorSetup {
-  secret: string;
-  otpauthUrl: string;
-}
+export type TwoFactorSetup = Schema<'TwoFactorSetupView'>;
 
-export interface TwoFactorState {
-  twoFactorEnabled: boolean;
-}
+export type TwoFactorState = Schema<'TwoFactorView'>;
 
-export interface DisableTwoFactorRequest {
-  password: string;
-  code: string;
-}
+export type DisableTwoFactorRequest = Schema<'PasswordAndCode'>;
 
-export interface InvitationCheck {
-  expiresAt: string;
-}
+export type InvitationCheck = Schema<'OpenInvitationView'>;
 
 /** The account row shows the answer at once; the refetch of `GET /api/account` follows. */
 async function showTwoFactorState(
@@ -77,18 +50,18 @@ export const authApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<AuthSession, LoginRequest>({
       query: (body) => ({ url: '/auth/login', method: 'POST', body }),
-      transformResponse: (response: Envelope<AuthSession>) => response.data,
+      transformResponse: (response: Schema<'Envelope_SignedIn'>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
     signup: build.mutation<AuthSession, SignupRequest>({
       query: (body) => ({ url: '/auth/signup', method: 'POST', body }),
-      transformResponse: (response: Envelope<AuthSession>) => response.data,
+      transformResponse: (response: Schema<'Envelope_SignedIn'>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
     /** Public: 200 while the invitation can be used, 404 when unknown, expired or used. */
     checkInvitation: build.query<InvitationCheck, string>({
       query: (token) => `/auth/invitations/${encodeURIComponent(token)}`,
-      transformResponse: (response: Envelope<InvitationCheck>) => response.data,
+      transformResponse: (response: Schema<'Envelope_OpenInvitationView'>) => response.data,
       keepUnusedDataFor: 0,
       extraOptions: { maxRetries: 0 },
     }),
@@ -100,19 +73,19 @@ export const authApi = baseApi.injectEndpoints({
     /** Every other session ends; this one goes on with the token of the answer. */
     changePassword: build.mutation<TokenGrantResponse, ChangePasswordRequest>({
       query: (body) => ({ url: '/auth/password', method: 'POST', body }),
-      transformResponse: (response: Envelope<TokenGrantResponse>) => response.data,
+      transformResponse: (response: Schema<'Envelope_IssuedToken'>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
     /** A new pending secret; nothing changes until `enable` confirms a code made from it. */
     setupTwoFactor: build.mutation<TwoFactorSetup, void>({
       query: () => ({ url: '/auth/2fa/setup', method: 'POST' }),
-      transformResponse: (response: Envelope<TwoFactorSetup>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TwoFactorSetupView'>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
     /** Confirms the pending secret with a code from the app: sign-in asks for a code from now on. */
     enableTwoFactor: build.mutation<TwoFactorState, { code: string }>({
       query: (body) => ({ url: '/auth/2fa/enable', method: 'POST', body }),
-      transformResponse: (response: Envelope<TwoFactorState>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TwoFactorView'>) => response.data,
       onQueryStarted: async (_request, { dispatch, queryFulfilled }) => showTwoFactorState(dispatch, queryFulfilled),
       invalidatesTags: ['Account'],
       extraOptions: { maxRetries: 0 },
@@ -120,7 +93,7 @@ export const authApi = baseApi.injectEndpoints({
     /** Needs the password and a current code. */
     disableTwoFactor: build.mutation<TwoFactorState, DisableTwoFactorRequest>({
       query: (body) => ({ url: '/auth/2fa/disable', method: 'POST', body }),
-      transformResponse: (response: Envelope<TwoFactorState>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TwoFactorView'>) => response.data,
       onQueryStarted: async (_request, { dispatch, queryFulfilled }) => showTwoFactorState(dispatch, queryFulfilled),
       invalidatesTags: ['Account'],
       extraOptions: { maxRetries: 0 },

@@ -1,5 +1,5 @@
 import { sessionExpiredBy } from '@/api/apiEvents';
-import type { Envelope } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 import type { AppDispatch, RootState } from '@/app/store';
 import { localTokenRenewed, type AccessTokenGrant } from './authSlice';
 import { parseExpiresAt } from './localSession';
@@ -37,7 +37,7 @@ async function postRefresh(token: string): Promise<RefreshOutcome> {
       return { kind: 'ended', body: await response.json().catch(() => null) };
     }
     if (!response.ok) return { kind: 'failed' };
-    const body = (await response.json()) as Partial<Envelope<{ token?: unknown; expiresAt?: unknown }>>;
+    const body = (await response.json()) as Partial<Schema<'Envelope_IssuedToken'>>;
     const next = body.data?.token;
     if (typeof next !== 'string' || !next) return { kind: 'failed' };
     return { kind: 'renewed', grant: { token: next, expiresAt: parseExpiresAt(body.data?.expiresAt) } };

@@ -1,13 +1,12 @@
-import { baseApi, type Envelope } from '@/api/baseApi';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 import type { BatchAnswer } from './conversionItems';
 
-/** `POST /api/convert/markdown/batch` (docs/conversion-settings-api.md). */
-export interface ConvertBatchRequest {
-  /** 1–100 transcripts. */
-  transcripts: Array<{ id: string; title: string; transcriptPath: string }>;
-  /** Markdown with {{title}}, {{content}}, {{date}}, {{source}}; left out for the default layout. */
-  template?: string;
-}
+/**
+ * `POST /api/convert/markdown/batch` (docs/conversion-settings-api.md): 1–100 transcripts; `template` is markdown with {{title}}, {{content}}, {{date}}, {{source}}, left
+ * out for the default layout.
+ */
+export type ConvertBatchRequest = Schema<'MarkdownBatch'>;
 
 /** The contract takes at most 100 a call; smaller batches let the rows finish as they go. */
 export const CONVERT_BATCH_SIZE = 10;
@@ -21,11 +20,7 @@ export const conversionApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
     convertTranscripts: build.mutation<BatchAnswer, ConvertBatchRequest>({
       query: (body) => ({ url: '/convert/markdown/batch', method: 'POST', body }),
-      transformResponse: (response: Envelope<Partial<BatchAnswer>>) => ({
-        results: Array.isArray(response?.data?.results) ? response.data.results : [],
-        failed: Array.isArray(response?.data?.failed) ? response.data.failed : [],
-        unknownPlaceholders: Array.isArray(response?.data?.unknownPlaceholders) ? response.data.unknownPlaceholders : [],
-      }),
+      transformResponse: (response: Schema<'Envelope_MarkdownBatchView'>) => response.data,
       // Writes converted files: never repeated by itself.
       extraOptions: { maxRetries: 0 },
     }),

@@ -1,3 +1,4 @@
+import type { Schema } from '@/api/types';
 import { HANDOFF_KEYS, readJson } from '@/lib/storage';
 
 /**
@@ -89,11 +90,7 @@ export function markConverting(items: ConversionItem[], ids: ReadonlySet<string>
   );
 }
 
-export interface BatchAnswer {
-  results: Array<{ id: string; markdownPath: string; content: string }>;
-  failed: Array<{ id: string; message: string }>;
-  unknownPlaceholders: string[];
-}
+export type BatchAnswer = Schema<'MarkdownBatchView'>;
 
 /** Message of a row the server answered neither in `results` nor in `failed`. */
 export const NO_ANSWER_MESSAGE = 'The server did not convert this transcript';

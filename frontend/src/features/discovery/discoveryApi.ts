@@ -1,35 +1,18 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { baseApi, type Envelope } from '@/api/baseApi';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 import { filenameFromContentDisposition } from '@/lib/download';
 
 /** A video of a channel or a source (spec §3). */
-export interface DiscoveryVideo {
-  youtubeVideoId: string;
-  title: string;
-  channelTitle: string;
-  /** Seconds. */
-  duration: number;
-  /** RFC 3339. */
-  publishedAt: string;
-  url: string;
-}
+/** `duration` in seconds; `publishedAt` RFC 3339. */
+export type DiscoveryVideo = Schema<'VideoView'>;
 
 /** A channel as the search answers it (spec §3). YouTube sends the counts as strings. */
-export interface DiscoveryChannel {
-  /** YouTube's channel id (UC…); a source for the channel is added by it. */
-  id?: string | null;
-  title: string;
-  thumbnails?: { high?: { url?: string | null } | null } | null;
-  subscriberCount?: number | string | null;
-  videoCount?: number | string | null;
-}
+/** `id`: YouTube's channel id (UC…); a source for the channel is added by it. */
+export type DiscoveryChannel = Schema<'ChannelView'>;
 
-export interface ChannelVideosResult {
-  videos: DiscoveryVideo[];
-  channel: DiscoveryChannel | null;
-  /** Videos the server had not seen at the previous search of this channel. */
-  newCount: number;
-}
+/** `newCount`: videos the server had not seen at the previous search of this channel. */
+export type ChannelVideosResult = Schema<'ChannelVideosView'>;
 
 /** The video counts of the selector (spec §9); -1 is "All". */
 export const VIDEO_COUNTS = [100, 200, 500, -1] as const;
@@ -44,12 +27,7 @@ export interface ChannelVideosRequest {
 }
 
 /** Today's YouTube Data API use of the server's key, in quota units. */
-export interface DiscoveryQuota {
-  used: number;
-  limit: number;
-  /** RFC 3339. */
-  resetsAt: string | null;
-}
+export type DiscoveryQuota = Schema<'QuotaView'>;
 
 export type ExportType = 'urls' | 'all';
 
@@ -60,10 +38,7 @@ export interface ExportedFile {
 
 export const DEFAULT_EXPORT_FILENAME = 'videos.csv';
 
-export interface SourceVideosPage {
-  data: DiscoveryVideo[];
-  meta?: { nextPageToken?: string | null; hasMore?: boolean } | null;
-}
+export type SourceVideosPage = Schema<'SourceVideosPage'>;
 
 // A search can spend a lot of the YouTube quota ("All"): it is never repeated by itself.
 const once = { maxRetries: 0 };
@@ -76,22 +51,18 @@ export const discoveryApi = baseApi.injectEndpoints({
         method: 'POST',
         body: { channelUrl },
       }),
-      transformResponse: (response: Envelope<Partial<ChannelVideosResult> | null>) => ({
-        videos: Array.isArray(response?.data?.videos) ? response.data.videos : [],
-        channel: response?.data?.channel ?? null,
-        newCount: Number(response?.data?.newCount ?? 0) || 0,
-      }),
+      transformResponse: (response: Schema<'Envelope_ChannelVideosView'>) => response.data,
       invalidatesTags: ['DiscoveryQuota'],
       extraOptions: once,
     }),
     getDiscoveryQuota: build.query<DiscoveryQuota, void>({
       query: () => '/youtube-discovery/quota',
-      transformResponse: (response: Envelope<DiscoveryQuota>) => response.data,
+      transformResponse: (response: Schema<'Envelope_QuotaView'>) => response.data,
       providesTags: ['DiscoveryQuota'],
       extraOptions: once,
     }),
     /** The CSV answer as text, with the file name of its Content-Disposition header. */
-    exportVideos: build.mutation<ExportedFile, { videoIds: string[]; exportType: ExportType }>({
+    exportVideos: build.mutation<ExportedFile, Schema<'ExportBody'> & { exportType: ExportType }>({
       async queryFn(body, _api, _extraOptions, baseQuery) {
         const result = await baseQuery({
           url: '/youtube-discovery/export',

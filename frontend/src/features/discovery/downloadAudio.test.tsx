@@ -11,8 +11,9 @@ const SOURCE: Source = {
   id: 'src-1',
   type: 'CHANNEL',
   title: 'Demo Channel',
-  thumbnailUrl: null,
+  thumbnailUrl: '',
   url: 'https://www.youtube.com/@demo',
+  createdAt: '2026-01-01T00:00:00Z',
 };
 
 function video(n: number): DiscoveryVideo {

@@ -11,13 +11,15 @@ const CHANNEL: Source = {
   title: 'Demo Channel',
   thumbnailUrl: 'https://img.example/channel.jpg',
   url: 'https://www.youtube.com/@demo',
+  createdAt: '2026-01-01T00:00:00Z',
 };
 const PLAYLIST: Source = {
   id: 'src-2',
   type: 'PLAYLIST',
   title: 'Demo playlist',
-  thumbnailUrl: null,
+  thumbnailUrl: '',
   url: 'https://www.youtube.com/playlist?list=PLdemo',
+  createdAt: '2026-01-02T00:00:00Z',
 };
 
 /** An in-memory /api/sources that records the Authorization header of each list call. */

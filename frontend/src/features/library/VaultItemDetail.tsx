@@ -404,7 +404,7 @@ function RatingAndTags({
                 checked={item.rating === value}
                 onChange={() => void onSave({ rating: value })}
               />
-              <Star size={22} className={item.rating !== null && value <= item.rating ? 'star' : 'star-empty'} aria-hidden="true" />
+              <Star size={22} className={item.rating != null && value <= item.rating ? 'star' : 'star-empty'} aria-hidden="true" />
               <span className="visually-hidden">{starsText(value)}</span>
             </label>
           ))}

@@ -1,4 +1,5 @@
-import { baseApi, type Envelope, type PagedEnvelope } from '@/api/baseApi';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 
 /**
  * The Vault's REST calls (docs/vault-api.md). Every answer is `{"data": …}`; lists add `meta`.
@@ -39,77 +40,25 @@ export function gwthLabel(level: number | null | undefined): string | null {
 }
 
 /** A transcript segment that contains the searched words (AUDIO items only; seconds). */
-export interface SearchMatch {
-  start: number;
-  end: number;
-  text: string;
-}
+export type SearchMatch = Schema<'SegmentMatchView'>;
 
 /** A Vault item (`LibraryTranscript`). Its text is fetched separately. */
-export interface LibraryTranscript {
-  id: string;
-  title: string;
-  author: string | null;
-  createdAt: string;
-  lastExported: string | null;
-  isStarred: boolean;
-  /** null or 1–5. */
-  gwthLevel: number | null;
-  sourceType: string | null;
-  /** null or 1–5. */
-  rating: number | null;
-  tags: string[];
-  /** Seconds. */
-  duration: number | null;
-  sectionId: string | null;
-  /** The transcript path the item was made from. */
-  fileName?: string | null;
-  sourceUrl?: string | null;
-  /** With `q` only: short snippets, HTML-escaped, the matched words in `<mark>…</mark>`. */
-  highlights?: string[];
-  /** With `q` only, AUDIO items: at most 5. */
-  matches?: SearchMatch[];
-}
+/**
+ * `sourceType` is one of SOURCE_TYPES in practice (the contract says string); `gwthLevel` and
+ * `rating` are null or 1–5; `duration` in seconds; `fileName` the transcript path the item was
+ * made from. With `q` only: `highlights` (HTML-escaped snippets, the matched words in
+ * `<mark>…</mark>`) and, for AUDIO items, at most 5 `matches`.
+ */
+export type LibraryTranscript = Schema<'TranscriptView'>;
 
-export interface LibraryStats {
-  totalTranscripts: number;
-  /** Seconds. */
-  totalDuration: number;
-  /** Bytes. */
-  storageUsed: number;
-  avgRating: number | null;
-  thisMonth: number;
-  export?: {
-    totalExported: number;
-    topRatedCount: number;
-    byGwthLevel: Record<string, number>;
-    bySourceType: Record<string, number>;
-  };
-  distributions?: {
-    rating: Record<string, number>;
-    gwthLevel: Record<string, number>;
-    sourceType: Record<string, number>;
-  };
-}
+/** `totalDuration` in seconds, `storageUsed` in bytes; `avgRating` is 0 for no rated item. */
+export type LibraryStats = Schema<'LibraryStats'>;
 
-export interface LibraryTag {
-  id: string;
-  name: string;
-  count: number;
-}
+export type LibraryTag = Schema<'TagView'>;
 
-export interface SyllabusSection {
-  id: string;
-  title: string;
-  description: string | null;
-  position: number;
-  itemCount: number;
-}
+export type SyllabusSection = Schema<'SectionView'>;
 
-export interface Suggestions {
-  suggestedTags: string[];
-  suggestedRating: number;
-}
+export type Suggestions = Schema<'SuggestionsView'>;
 
 /** What a failed suggestions fetch yields (spec §8): no tags and a rating of 5. */
 export const FALLBACK_SUGGESTIONS: Suggestions = { suggestedTags: [], suggestedRating: 5 };
@@ -130,21 +79,10 @@ export function exportFormatsFor(sourceTypes: ReadonlyArray<string | null>): Exp
   return allAudio ? [...EXPORT_FORMATS] : ['markdown', 'txt', 'json'];
 }
 
-export interface ExportLink {
-  downloadUrl: string;
-  filename: string;
-}
+export type ExportLink = Schema<'ExportLinkView'>;
 
 /** The fields `PUT …/metadata` accepts; `tags` replaces the item's tags. */
-export interface MetadataChanges {
-  title?: string;
-  author?: string;
-  isStarred?: boolean;
-  gwthLevel?: number | null;
-  rating?: number | null;
-  tags?: string[];
-  sectionId?: string | null;
-}
+export type MetadataChanges = Schema<'MetadataUpdate'>;
 
 export type VaultSortBy = 'createdAt' | 'title' | 'rating' | 'lastExported' | 'relevance';
 export type SortOrder = 'asc' | 'desc';
@@ -214,13 +152,7 @@ export const VAULT_ERRORS = {
 } as const;
 
 /** The answer of a premium (OCR) reprocessing: the item's new content and its pages. */
-export interface ReprocessResult {
-  id: string;
-  content: string;
-  pages: number;
-  /** Pages that still have no text after OCR (none, when OCR read them all). */
-  ocrPages: number[];
-}
+export type ReprocessResult = Schema<'PdfView'>;
 
 const id = (value: string) => encodeURIComponent(value);
 /** The list caches provide this tag; the library listener's bare 'Transcript' covers it too. */
@@ -230,13 +162,13 @@ const once = { maxRetries: 0 };
 
 export const libraryApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    getVaultTranscripts: build.infiniteQuery<PagedEnvelope<LibraryTranscript>, VaultQuery, number>({
+    getVaultTranscripts: build.infiniteQuery<Schema<'TranscriptPage'>, VaultQuery, number>({
       infiniteQueryOptions: {
         initialPageParam: 1,
         getNextPageParam: (lastPage) => (lastPage.meta?.hasMore ? lastPage.meta.page + 1 : undefined),
       },
       query: ({ queryArg, pageParam }) => `/library/transcripts?${vaultListParams(queryArg, pageParam).toString()}`,
-      transformResponse: (response: PagedEnvelope<LibraryTranscript>) => ({
+      transformResponse: (response: Schema<'TranscriptPage'>) => ({
         data: Array.isArray(response?.data) ? response.data : [],
         meta: response?.meta,
       }),
@@ -244,12 +176,12 @@ export const libraryApi = baseApi.injectEndpoints({
     }),
     getVaultItem: build.query<LibraryTranscript, string>({
       query: (itemId) => `/library/transcripts/${id(itemId)}`,
-      transformResponse: (response: Envelope<LibraryTranscript>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TranscriptView'>) => response.data,
       providesTags: (_result, _error, itemId) => [{ type: 'Transcript', id: itemId }],
     }),
     getTranscriptContent: build.query<string, string>({
       query: (itemId) => `/library/transcripts/${id(itemId)}/content`,
-      transformResponse: (response: Envelope<{ content: string }>) => response.data?.content ?? '',
+      transformResponse: (response: Schema<'Envelope_ContentView'>) => response.data?.content ?? '',
       providesTags: (_result, _error, itemId) => [
         { type: 'Transcript', id: itemId },
         { type: 'TranscriptContent', id: itemId },
@@ -260,7 +192,7 @@ export const libraryApi = baseApi.injectEndpoints({
       async queryFn(itemId, _api, _extraOptions, baseQuery) {
         const result = await baseQuery(`/library/transcripts/${id(itemId)}/suggestions`);
         if (result.error) return { data: FALLBACK_SUGGESTIONS };
-        const body = (result.data as Envelope<Partial<Suggestions>> | null)?.data;
+        const body = (result.data as Partial<Schema<'Envelope_SuggestionsView'>> | null)?.data;
         const rating = Number(body?.suggestedRating);
         return {
           data: {
@@ -276,23 +208,23 @@ export const libraryApi = baseApi.injectEndpoints({
     }),
     getLibraryStats: build.query<LibraryStats, void>({
       query: () => '/library/stats',
-      transformResponse: (response: Envelope<LibraryStats>) => response.data,
+      transformResponse: (response: Schema<'Envelope_LibraryStats'>) => response.data,
       providesTags: ['LibraryStats'],
     }),
     getLibraryTags: build.query<LibraryTag[], void>({
       query: () => '/library/tags',
-      transformResponse: (response: Envelope<LibraryTag[]>) => (Array.isArray(response?.data) ? response.data : []),
+      transformResponse: (response: Schema<'Envelope_Vec_TagView'>) => (Array.isArray(response?.data) ? response.data : []),
       providesTags: ['LibraryTag'],
     }),
     getSyllabusSections: build.query<SyllabusSection[], void>({
       query: () => '/library/syllabus-sections',
-      transformResponse: (response: Envelope<SyllabusSection[]>) => (Array.isArray(response?.data) ? response.data : []),
+      transformResponse: (response: Schema<'Envelope_Vec_SectionView'>) => (Array.isArray(response?.data) ? response.data : []),
       providesTags: ['SyllabusSection'],
     }),
 
     updateMetadata: build.mutation<LibraryTranscript, { id: string; changes: MetadataChanges }>({
       query: ({ id: itemId, changes }) => ({ url: `/library/transcripts/${id(itemId)}/metadata`, method: 'PUT', body: changes }),
-      transformResponse: (response: Envelope<LibraryTranscript>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TranscriptView'>) => response.data,
       extraOptions: once,
       async onQueryStarted({ id: itemId }, { dispatch, queryFulfilled }) {
         const { data: item } = await queryFulfilled.catch(() => ({ data: null }));
@@ -302,7 +234,7 @@ export const libraryApi = baseApi.injectEndpoints({
     }),
     updateContent: build.mutation<LibraryTranscript, { id: string; content: string }>({
       query: ({ id: itemId, content }) => ({ url: `/library/transcripts/${id(itemId)}/content`, method: 'PUT', body: { content } }),
-      transformResponse: (response: Envelope<LibraryTranscript>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TranscriptView'>) => response.data,
       extraOptions: once,
       async onQueryStarted({ id: itemId, content }, { dispatch, queryFulfilled }) {
         const { data: item } = await queryFulfilled.catch(() => ({ data: null }));
@@ -313,29 +245,29 @@ export const libraryApi = baseApi.injectEndpoints({
       invalidatesTags: (_result, error, { id: itemId }) =>
         error ? [] : [LIST, 'LibraryStats', { type: 'Suggestions', id: itemId }],
     }),
-    deleteTranscript: build.mutation<{ id: string; deleted: boolean }, string>({
+    deleteTranscript: build.mutation<Schema<'DeletedView'>, string>({
       query: (itemId) => ({ url: `/library/transcripts/${id(itemId)}`, method: 'DELETE' }),
-      transformResponse: (response: Envelope<{ id: string; deleted: boolean }>) => response.data,
+      transformResponse: (response: Schema<'Envelope_DeletedView'>) => response.data,
       extraOptions: once,
       invalidatesTags: (_result, error) => (error ? [] : [LIST, 'LibraryStats', 'LibraryTag', 'SyllabusSection']),
     }),
     /** Sets lastExported: the list (grouped by it), the item and the stats are fetched again. */
     exportTranscript: build.mutation<ExportLink, { id: string; format: ExportFormat }>({
       query: ({ id: itemId, format }) => ({ url: `/library/transcripts/${id(itemId)}/export`, method: 'POST', body: { format } }),
-      transformResponse: (response: Envelope<ExportLink>) => response.data,
+      transformResponse: (response: Schema<'Envelope_ExportLinkView'>) => response.data,
       extraOptions: once,
       invalidatesTags: (_result, error, { id: itemId }) => (error ? [] : [LIST, 'LibraryStats', { type: 'Transcript', id: itemId }]),
     }),
     exportTranscripts: build.mutation<ExportLink, { ids: string[]; format: ExportFormat }>({
       query: (body) => ({ url: '/library/export/bulk', method: 'POST', body }),
-      transformResponse: (response: Envelope<ExportLink>) => response.data,
+      transformResponse: (response: Schema<'Envelope_ExportLinkView'>) => response.data,
       extraOptions: once,
       invalidatesTags: (_result, error, { ids }) =>
         error ? [] : [LIST, 'LibraryStats', ...ids.map((itemId) => ({ type: 'Transcript' as const, id: itemId }))],
     }),
-    processTranscripts: build.mutation<{ processed: number; remaining: number }, void>({
+    processTranscripts: build.mutation<Schema<'BatchView'>, void>({
       query: () => ({ url: '/library/process/batch?limit=50', method: 'POST' }),
-      transformResponse: (response: Envelope<{ processed: number; remaining: number }>) => response.data,
+      transformResponse: (response: Schema<'Envelope_BatchView'>) => response.data,
       extraOptions: once,
       invalidatesTags: (_result, error) => (error ? [] : ['Transcript', 'LibraryStats', 'LibraryTag']),
     }),
@@ -345,7 +277,7 @@ export const libraryApi = baseApi.injectEndpoints({
      */
     reprocessWithPremium: build.mutation<ReprocessResult, string>({
       query: (itemId) => ({ url: `/pdf-sources/reprocess-transcript/${id(itemId)}`, method: 'POST', body: { usePremiumMode: true } }),
-      transformResponse: (response: Envelope<ReprocessResult>) => response.data,
+      transformResponse: (response: Schema<'Envelope_PdfView'>) => response.data,
       extraOptions: once,
       async onQueryStarted(itemId, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
@@ -356,9 +288,9 @@ export const libraryApi = baseApi.injectEndpoints({
       invalidatesTags: (_result, error, itemId) =>
         error ? [] : [LIST, 'LibraryStats', { type: 'Suggestions', id: itemId }],
     }),
-    initTags: build.mutation<{ created: number }, 'starter' | 'gwth'>({
+    initTags: build.mutation<Schema<'CreatedTagsView'>, 'starter' | 'gwth'>({
       query: (kind) => ({ url: kind === 'gwth' ? '/library/system/init-gwth-tags' : '/library/system/init-tags', method: 'POST' }),
-      transformResponse: (response: Envelope<{ created: number }>) => response.data,
+      transformResponse: (response: Schema<'Envelope_CreatedTagsView'>) => response.data,
       extraOptions: once,
       invalidatesTags: (_result, error) => (error ? [] : ['LibraryTag']),
     }),

@@ -1,7 +1,7 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
 import { sessionExpiredBy } from '@/api/apiEvents';
-import type { Envelope } from '@/api/baseApi';
 import { errorMessage } from '@/api/errors';
+import type { Schema } from '@/api/types';
 import { uploadWithProgress } from '@/api/xhrUpload';
 
 /**
@@ -10,15 +10,8 @@ import { uploadWithProgress } from '@/api/xhrUpload';
  */
 
 /** What the server made of one PDF. */
-export interface PdfConversion {
-  title: string;
-  content: string;
-  markdownPath: string;
-  pdfPath: string;
-  pages: number;
-  /** Pages without a text layer (scans); their text is missing until OCR is asked for. */
-  ocrPages: number[];
-}
+/** `ocrPages`: pages without a text layer (scans); their text is missing until OCR is asked for. */
+export type PdfConversion = Schema<'PdfView'>;
 
 export type PdfUploadOutcome = { ok: true; data: PdfConversion } | { ok: false; message: string };
 
@@ -58,7 +51,7 @@ export async function uploadPdf({
   form.append('pdf', file, file.name);
   if (template.trim()) form.append('template', template);
   try {
-    const result = await uploadWithProgress<Envelope<PdfConversion>>({
+    const result = await uploadWithProgress<Schema<'Envelope_PdfView'>>({
       url: '/api/convert/pdf',
       form,
       onProgress,

@@ -5,7 +5,7 @@ import { buildVaultQuery, EMPTY_FILTERS, groupByExport, recentSince, snippetPart
 const item = (id: string, lastExported: string | null): LibraryTranscript => ({
   id,
   title: id,
-  author: null,
+  author: '',
   createdAt: '2024-01-01T00:00:00Z',
   lastExported,
   isStarred: false,

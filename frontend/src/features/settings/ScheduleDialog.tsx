@@ -10,6 +10,7 @@ import { showToast } from '@/lib/toast';
 import {
   defaultScheduleForm,
   FREQUENCIES,
+  frequencyOf,
   timeZoneOptions,
   validateScheduleForm,
   type ScheduleFormErrors,
@@ -27,7 +28,7 @@ export function ScheduleDialog({ schedule, onClose }: { schedule: Schedule | nul
   const dispatch = useAppDispatch();
   const editing = schedule !== null;
   const initial: ScheduleFormValues = schedule
-    ? { sourceId: schedule.sourceId, frequency: schedule.frequency, timeOfDay: schedule.timeOfDay, timezone: schedule.timezone }
+    ? { sourceId: schedule.sourceId, frequency: frequencyOf(schedule.frequency), timeOfDay: schedule.timeOfDay, timezone: schedule.timezone }
     : defaultScheduleForm();
   const [values, setValues] = useState<ScheduleFormValues>(initial);
   const [errors, setErrors] = useState<ScheduleFormErrors>({});

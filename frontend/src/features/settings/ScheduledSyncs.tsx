@@ -153,8 +153,8 @@ function ScheduleCard({ schedule, onEdit, onDelete }: { schedule: Schedule; onEd
 
   async function syncNow() {
     try {
-      const { newVideos } = await runSchedule(schedule.id).unwrap();
-      dispatch(showToast({ title: syncResultText(newVideos, title), variant: 'success' }));
+      const { meta } = await runSchedule(schedule.id).unwrap();
+      dispatch(showToast({ title: syncResultText(meta.newVideos, title), variant: 'success' }));
     } catch (failure) {
       dispatch(showToast({ title: 'Error', description: errorMessage(failure, SCHEDULE_ERRORS.sync), variant: 'destructive' }));
     }

@@ -8,6 +8,11 @@ export const FREQUENCIES: ReadonlyArray<{ value: ScheduleFrequency; label: strin
 ];
 
 export const DEFAULT_FREQUENCY: ScheduleFrequency = 'DAILY';
+
+/** A schedule's frequency (a string in the contract) as one of the form's choices; DAILY for anything else. */
+export function frequencyOf(value: string): ScheduleFrequency {
+  return FREQUENCIES.find((choice) => choice.value === value)?.value ?? DEFAULT_FREQUENCY;
+}
 export const DEFAULT_TIME_OF_DAY = '09:00';
 
 export const SCHEDULE_MESSAGES = {

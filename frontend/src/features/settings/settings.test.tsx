@@ -7,8 +7,8 @@ import { server } from '@/testing/server';
 import type { Schedule } from './schedulesApi';
 
 const SOURCES: Source[] = [
-  { id: 'src-1', type: 'CHANNEL', title: 'Demo Channel', thumbnailUrl: 'https://img.example/demo.jpg', url: 'https://www.youtube.com/@demo' },
-  { id: 'src-2', type: 'PLAYLIST', title: 'Demo playlist', thumbnailUrl: null, url: 'https://www.youtube.com/playlist?list=PLdemo' },
+  { id: 'src-1', type: 'CHANNEL', title: 'Demo Channel', thumbnailUrl: 'https://img.example/demo.jpg', url: 'https://www.youtube.com/@demo', createdAt: '2026-01-01T00:00:00Z' },
+  { id: 'src-2', type: 'PLAYLIST', title: 'Demo playlist', thumbnailUrl: '', url: 'https://www.youtube.com/playlist?list=PLdemo', createdAt: '2026-01-02T00:00:00Z' },
 ];
 
 /** 9:00 AM on Mar 03, 2025 in the machine's time zone, as the server would send it. */
@@ -219,7 +219,7 @@ describe('Scheduled Syncs', () => {
       schedule({
         id: 'b',
         sourceId: 'src-2',
-        source: { type: 'PLAYLIST', title: 'Demo playlist', thumbnailUrl: null },
+        source: { type: 'PLAYLIST', title: 'Demo playlist', thumbnailUrl: '' },
         frequency: 'WEEKLY',
         timeOfDay: '18:30',
         timezone: 'UTC',

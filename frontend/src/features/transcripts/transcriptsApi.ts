@@ -1,35 +1,15 @@
-import { baseApi, type Envelope } from '@/api/baseApi';
-import type { TranscriptionFile } from './transcriptsSlice';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 
-export interface TranscriptionRequestFile {
-  id: string;
-  mp3Path: string;
-  title: string;
-}
+export type TranscriptionRequestFile = Schema<'FileInput'>;
 
-export interface StartTranscriptionRequest {
-  files: TranscriptionRequestFile[];
-  model: string;
-  outputFormat: 'markdown' | 'txt';
-}
+export type StartTranscriptionRequest = Schema<'StartInput'>;
 
-export interface ScheduleTranscriptionRequest extends StartTranscriptionRequest {
-  startTime: string;
-  endTime: string;
-}
+export type ScheduleTranscriptionRequest = Schema<'ScheduleInput'>;
 
-export interface FileJobRequest {
-  fileId: string;
-  jobId: string;
-}
+export type FileJobRequest = Schema<'FileRefInput'>;
 
-export interface HistoryEntry {
-  id: string;
-  title: string;
-  retryCount: number;
-  maxRetries: number;
-  lastFailedAt: string | null;
-}
+export type HistoryEntry = Schema<'HistoryEntryView'>;
 
 /** Overnight window of the spec (§9). */
 export const OVERNIGHT_WINDOW = { startTime: '01:00', endTime: '06:00' } as const;
@@ -39,30 +19,30 @@ const once = { maxRetries: 0 };
 
 export const transcriptsApi = baseApi.injectEndpoints({
   endpoints: (build) => ({
-    startTranscription: build.mutation<{ jobId: string }, StartTranscriptionRequest>({
+    startTranscription: build.mutation<Schema<'StartedView'>, StartTranscriptionRequest>({
       query: (body) => ({ url: '/transcription/start', method: 'POST', body }),
-      transformResponse: (response: Envelope<{ jobId: string }>) => response.data,
+      transformResponse: (response: Schema<'Envelope_StartedView'>) => response.data,
       extraOptions: once,
     }),
-    scheduleTranscription: build.mutation<{ jobId: string }, ScheduleTranscriptionRequest>({
+    scheduleTranscription: build.mutation<Schema<'StartedView'>, ScheduleTranscriptionRequest>({
       query: (body) => ({ url: '/transcription/schedule', method: 'POST', body }),
-      transformResponse: (response: Envelope<{ jobId: string }>) => response.data,
+      transformResponse: (response: Schema<'Envelope_StartedView'>) => response.data,
       extraOptions: once,
     }),
-    retryTranscription: build.mutation<Partial<TranscriptionFile>, FileJobRequest>({
+    retryTranscription: build.mutation<Schema<'FileView'>, FileJobRequest>({
       query: (body) => ({ url: '/transcription/retry', method: 'POST', body }),
-      transformResponse: (response: Envelope<Partial<TranscriptionFile> | null>) => response?.data ?? {},
+      transformResponse: (response: Schema<'Envelope_FileView'>) => response.data,
       invalidatesTags: ['History'],
       extraOptions: once,
     }),
-    cancelTranscription: build.mutation<Partial<TranscriptionFile>, FileJobRequest>({
+    cancelTranscription: build.mutation<Schema<'FileView'>, FileJobRequest>({
       query: (body) => ({ url: '/transcription/cancel', method: 'POST', body }),
-      transformResponse: (response: Envelope<Partial<TranscriptionFile> | null>) => response?.data ?? {},
+      transformResponse: (response: Schema<'Envelope_FileView'>) => response.data,
       extraOptions: once,
     }),
     getTranscriptionHistory: build.query<HistoryEntry[], string>({
       query: (jobId) => `/transcription/history/${encodeURIComponent(jobId)}`,
-      transformResponse: (response: Envelope<HistoryEntry[]>) => response.data ?? [],
+      transformResponse: (response: Schema<'Envelope_Vec_HistoryEntryView'>) => response.data,
       providesTags: (_result, _error, jobId) => [{ type: 'History', id: jobId }, 'History'],
     }),
     /**
@@ -72,7 +52,7 @@ export const transcriptsApi = baseApi.injectEndpoints({
      */
     getVaultItemIdByPath: build.query<string | null, string>({
       query: (path) => `/library/transcripts?${new URLSearchParams({ path, limit: '1' }).toString()}`,
-      transformResponse: (response: { data?: Array<{ id?: unknown }> } | null) => {
+      transformResponse: (response: Schema<'TranscriptPage'> | null) => {
         const id = Array.isArray(response?.data) ? response.data[0]?.id : undefined;
         return typeof id === 'string' && id ? id : null;
       },

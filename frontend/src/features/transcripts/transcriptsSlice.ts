@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { isRealtimeEvent } from '@/api/realtimeSlice';
+import type { Schema } from '@/api/types';
 import { HANDOFF_KEYS, readJson } from '@/lib/storage';
 
 /** Bodies of the transcription events of the realtime socket. */
@@ -261,10 +262,10 @@ const transcriptsSlice = createSlice({
       if (!state.activeJobIds.includes(jobId)) state.activeJobIds.push(jobId);
     },
     /** A retry call on the file's existing job succeeded. */
-    fileRetrying(state, action: PayloadAction<{ fileId: string; file?: Partial<TranscriptionFile> }>) {
+    fileRetrying(state, action: PayloadAction<{ fileId: string; file?: Schema<'FileView'> }>) {
       const file = findFile(state, action.payload.fileId);
       if (!file) return;
-      const server = action.payload.file ?? {};
+      const server: Partial<Schema<'FileView'>> = action.payload.file ?? {};
       file.status = 'retrying';
       file.progress = 0;
       file.errorMessage = null;
@@ -284,10 +285,10 @@ const transcriptsSlice = createSlice({
         }
       }
     },
-    fileCancelled(state, action: PayloadAction<{ fileId: string; file?: Partial<TranscriptionFile> }>) {
+    fileCancelled(state, action: PayloadAction<{ fileId: string; file?: Schema<'FileView'> }>) {
       const file = findFile(state, action.payload.fileId);
       if (!file) return;
-      const server = action.payload.file ?? {};
+      const server: Partial<Schema<'FileView'>> = action.payload.file ?? {};
       const status = toStatus(server.status, 'error');
       file.status = isInFlight(status) ? 'error' : status;
       file.progress = 0;
