@@ -3,11 +3,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-#[path = "../../crates/discovery/src/channel_url.rs"]
+#[path = "../../crates/discovery/src/domain/channel_url.rs"]
 mod channel_url;
 // `crate::domain` of channel_url.rs: discovery's own.
 #[allow(dead_code)]
-#[path = "../../crates/discovery/src/domain.rs"]
+#[path = "../../crates/discovery/src/domain/catalog.rs"]
 mod domain;
 
 use channel_url::{YouTubeTarget, parse};

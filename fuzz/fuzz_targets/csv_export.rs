@@ -9,15 +9,15 @@
 use chrono::{DateTime, Utc};
 use libfuzzer_sys::fuzz_target;
 #[allow(dead_code)]
-#[path = "../../crates/discovery/src/export.rs"]
+#[path = "../../crates/discovery/src/domain/export.rs"]
 mod export;
 // `crate::domain` of export.rs: discovery's own.
 #[allow(dead_code)]
-#[path = "../../crates/discovery/src/domain.rs"]
+#[path = "../../crates/discovery/src/domain/catalog.rs"]
 mod domain;
 
-use domain::{ExportType, Video};
-use export::{ALL_HEADER, ExportRow, to_csv};
+use domain::Video;
+use export::{ALL_HEADER, ExportRow, ExportType, to_csv};
 
 const FORMULA_LEADS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 

@@ -4,7 +4,7 @@
 //! channel); reading the text here, without the network, lets the service pick the one-unit API
 //! call that resolves each form and refuse what is not YouTube before spending anything.
 
-use super::is_video_id;
+use crate::domain::is_video_id;
 
 /// The list a URL names.
 #[derive(Debug, Clone, PartialEq, Eq)]

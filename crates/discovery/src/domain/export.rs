@@ -1,6 +1,29 @@
 //! Videos as a CSV file a spreadsheet opens safely.
 
-use super::{ExportType, Video, watch_url};
+use crate::domain::{Video, watch_url};
+
+/// Which columns an export writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportType {
+    /// One URL a line, no header.
+    Urls,
+    /// A header row and every field.
+    All,
+}
+
+impl ExportType {
+    /// `urls` or `all`.
+    ///
+    /// # Errors
+    /// Any other name.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "urls" => Ok(Self::Urls),
+            "all" => Ok(Self::All),
+            _ => Err("exportType must be urls or all".to_owned()),
+        }
+    }
+}
 
 /// The export of videos the cache knows and of ids it does not (those get their URL only).
 pub enum ExportRow<'a> {
