@@ -203,7 +203,21 @@ pub struct TranscriptionProgress {
     pub progress: u32,
     /// Set when the file changed state (claimed, queued for a retry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<FileStatus>,
+}
+
+/// A transcription file's state on the wire (the transcription service's domain maps its own
+/// state machine onto it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FileStatus {
+    Pending,
+    Scheduled,
+    Transcribing,
+    Completed,
+    Error,
+    Retrying,
+    Failed,
 }
 
 /// `transcriptionComplete`.
@@ -226,7 +240,7 @@ pub struct TranscriptionErrorEvent {
     pub job_id: String,
     pub error_message: Option<String>,
     pub error: Option<String>,
-    pub status: String,
+    pub status: FileStatus,
     pub retry_count: u32,
     pub max_retries: u32,
     /// RFC 3339.
@@ -236,10 +250,18 @@ pub struct TranscriptionErrorEvent {
 /// `libraryUpdate`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct LibraryUpdate {
-    /// `created`.
     #[serde(rename = "type")]
-    pub change: String,
+    pub change: ItemChange,
     pub transcript: LibraryItemRef,
+}
+
+/// What happened to a Vault item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ItemChange {
+    Created,
+    Updated,
+    Deleted,
 }
 
 /// The item a `libraryUpdate` is about.
@@ -385,7 +407,7 @@ mod tests {
                 "transcriptPath": "t.txt", "markdownPath": "t.md", "processingTime": 12 } })
         );
         let library = Event::LibraryUpdate(LibraryUpdate {
-            change: "created".into(),
+            change: ItemChange::Created,
             transcript: LibraryItemRef {
                 id: "1".into(),
                 title: "A talk".into(),
@@ -397,6 +419,16 @@ mod tests {
         assert_eq!(value["data"]["transcript"]["title"], "A talk");
         let round_trip: Event = serde_json::from_value(value).unwrap();
         assert_eq!(round_trip, library);
+        let progress = Event::TranscriptionProgress(TranscriptionProgress {
+            file_id: "f".into(),
+            job_id: "j".into(),
+            progress: 0,
+            status: Some(FileStatus::Transcribing),
+        });
+        assert_eq!(
+            serde_json::to_value(&progress).unwrap()["data"]["status"],
+            "transcribing"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::sync::PoisonError;
 use std::time::Duration;
 
 use chrono::Utc;
-use scribevault_bus::contract::{LibraryItemRef, LibraryUpdate};
+use scribevault_bus::contract::{ItemChange, LibraryItemRef, LibraryUpdate};
 use scribevault_bus::{Event, EventEnvelope};
 use scribevault_core::UserId;
 
@@ -14,24 +14,6 @@ use super::Library;
 
 /// How long `statsUpdate` waits for more changes of the same burst.
 const STATS_COALESCE: Duration = Duration::from_millis(300);
-
-/// What happened to an item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ItemChange {
-    Created,
-    Updated,
-    Deleted,
-}
-
-impl ItemChange {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Created => "created",
-            Self::Updated => "updated",
-            Self::Deleted => "deleted",
-        }
-    }
-}
 
 impl Library {
     async fn publish(&self, user: &UserId, event: Event) {
@@ -50,7 +32,7 @@ impl Library {
         self.publish(
             user,
             Event::LibraryUpdate(LibraryUpdate {
-                change: change.as_str().into(),
+                change,
                 transcript: LibraryItemRef {
                     id: id.to_owned(),
                     title: title.to_owned(),

@@ -5,7 +5,6 @@ use scribevault_blob::{BlobError, collect_body, owned_key};
 use scribevault_core::UserId;
 
 use super::Library;
-use super::events::ItemChange;
 use crate::domain::listing::ListQuery;
 use crate::domain::tags::clean_tags;
 use crate::domain::{
@@ -15,6 +14,7 @@ use crate::domain::{
 use crate::error::LibraryError;
 use crate::search::{SearchQuery, highlights, matching_segments};
 use crate::store::{Edited, StoredItem};
+use scribevault_bus::contract::ItemChange;
 
 fn invalid(message: String) -> LibraryError {
     LibraryError::InvalidArgument(message)

@@ -12,11 +12,11 @@ use scribevault_blob::owned_key;
 use scribevault_core::UserId;
 
 use super::Library;
-use super::events::ItemChange;
 use crate::domain::{
     LibraryItem, MAX_CONTENT_BYTES, MAX_NAME_CHARS, MAX_SAVED_FILES, NewLibraryItem, UNTITLED,
 };
 use crate::error::LibraryError;
+use scribevault_bus::contract::ItemChange;
 
 /// One file to save.
 #[derive(Debug, Clone)]

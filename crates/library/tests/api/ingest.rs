@@ -1,5 +1,6 @@
 //! Becoming a Vault item: through the `library.ingest` queue and through the RPC, once.
 
+use scribevault_bus::contract::ItemChange;
 use tonic::Code;
 
 use crate::helpers::{ingest_message, ingest_request, next_library_update, spawn_app};
@@ -18,7 +19,7 @@ async fn an_ingest_message_becomes_an_item_and_a_library_update_for_its_owner() 
     .await;
 
     let update = next_library_update(&mut events, "alice").await;
-    assert_eq!(update.change, "created");
+    assert_eq!(update.change, ItemChange::Created);
     assert_eq!(update.transcript.title, "Welcome talk");
 
     let items = app.all_items("alice").await;

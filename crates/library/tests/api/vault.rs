@@ -1,7 +1,7 @@
 //! Listing filters and sorting, tags, sections, metadata, suggestions, batch processing, vault
 //! saves, stats and events, through the real gRPC server.
 
-use scribevault_bus::contract::Event;
+use scribevault_bus::contract::{Event, ItemChange};
 use scribevault_proto::library::v1 as pb;
 use tonic::Code;
 
@@ -559,12 +559,12 @@ async fn every_change_sends_library_and_stats_updates_to_the_owner() {
         .await;
     assert_eq!(
         next_library_update(&mut events, ALICE).await.change,
-        "created"
+        ItemChange::Created
     );
     app.rate(ALICE, &id, 4).await.unwrap();
     assert_eq!(
         next_library_update(&mut events, ALICE).await.change,
-        "updated"
+        ItemChange::Updated
     );
     // Updates are sent once per burst of changes: on a slow machine the ingest's own may come
     // before the rating, so wait for the one that carries it.
@@ -585,8 +585,8 @@ async fn every_change_sends_library_and_stats_updates_to_the_owner() {
     app.delete(ALICE, &id).await.unwrap();
     let deleted = next_library_update(&mut events, ALICE).await;
     assert_eq!(
-        (deleted.change.as_str(), deleted.transcript.id.as_str()),
-        ("deleted", id.as_str())
+        (deleted.change, deleted.transcript.id.as_str()),
+        (ItemChange::Deleted, id.as_str())
     );
 }
 

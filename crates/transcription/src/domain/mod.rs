@@ -92,6 +92,20 @@ impl FileStatus {
     }
 }
 
+impl From<FileStatus> for scribevault_bus::contract::FileStatus {
+    fn from(status: FileStatus) -> Self {
+        match status {
+            FileStatus::Pending => Self::Pending,
+            FileStatus::Scheduled => Self::Scheduled,
+            FileStatus::Transcribing => Self::Transcribing,
+            FileStatus::Completed => Self::Completed,
+            FileStatus::Error => Self::Error,
+            FileStatus::Retrying => Self::Retrying,
+            FileStatus::Failed => Self::Failed,
+        }
+    }
+}
+
 impl std::fmt::Display for FileStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -366,6 +380,8 @@ pub struct CompletedTranscript {
 #[cfg(test)]
 mod tests {
     use super::FileStatus::{Completed, Error, Failed, Pending, Retrying, Scheduled, Transcribing};
+    use scribevault_test_support::transitions::check_transition;
+
     use super::*;
 
     /// Spec §4, one row per transition: where it may start, where it ends.
@@ -398,23 +414,13 @@ mod tests {
     ];
 
     fn check(transition: FileTransition) {
-        let (_, sources, target) = TABLE
-            .iter()
-            .find(|(row, _, _)| *row == transition)
-            .copied()
-            .unwrap_or_else(|| panic!("{transition:?} missing from the table"));
-        for from in FileStatus::ALL {
-            let outcome = from.apply(transition);
-            if sources.contains(&from) {
-                assert_eq!(outcome, Ok(target), "{from} --{transition:?}-->");
-            } else {
-                assert_eq!(
-                    outcome,
-                    Err(IllegalTransition { from, transition }),
-                    "{from} must refuse {transition:?}"
-                );
-            }
-        }
+        check_transition(
+            &TABLE,
+            &FileStatus::ALL,
+            transition,
+            FileStatus::apply,
+            |from, transition| IllegalTransition { from, transition },
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ impl Transcriptions {
                 job_id: file.job_id.clone(),
                 error_message: file.error_message.clone(),
                 error: file.error_message.clone(),
-                status: file.status.as_str().to_owned(),
+                status: file.status.into(),
                 retry_count: file.retry_count,
                 max_retries: file.max_retries,
                 last_failed_at: file.last_failed_at.map(|at| at.to_rfc3339()),
@@ -37,7 +37,7 @@ impl Transcriptions {
                 file_id: file.file_id.clone(),
                 job_id: file.job_id.clone(),
                 progress,
-                status: status.map(|status| status.as_str().to_owned()),
+                status: status.map(Into::into),
             }),
         )
         .await;
