@@ -10,6 +10,7 @@
 
 pub mod grpc;
 pub mod media;
+pub mod transitions;
 pub mod youtube;
 
 use std::path::PathBuf;

@@ -257,6 +257,8 @@ pub fn failure_lines(videos: &[JobVideo]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::DownloadStatus::{Completed, Failed, Pending, Processing};
+    use scribevault_test_support::transitions::check_transition;
+
     use super::*;
 
     fn job(total: u32, processed: u32) -> DownloadJob {
@@ -314,23 +316,13 @@ mod tests {
     ];
 
     fn check(transition: DownloadTransition) {
-        let (_, sources, target) = TABLE
-            .iter()
-            .find(|(row, _, _)| *row == transition)
-            .copied()
-            .unwrap_or_else(|| panic!("{transition:?} missing from the table"));
-        for from in DownloadStatus::ALL {
-            let outcome = from.apply(transition);
-            if sources.contains(&from) {
-                assert_eq!(outcome, Ok(target), "{from} --{transition:?}-->");
-            } else {
-                assert_eq!(
-                    outcome,
-                    Err(IllegalTransition { from, transition }),
-                    "{from} must refuse {transition:?}"
-                );
-            }
-        }
+        check_transition(
+            &TABLE,
+            &DownloadStatus::ALL,
+            transition,
+            DownloadStatus::apply,
+            |from, transition| IllegalTransition { from, transition },
+        );
     }
 
     #[test]
