@@ -1,10 +1,11 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { RealtimeEvent, RealtimeEventName } from './types';
 
 /**
  * The realtime socket as actions. The socket knows nothing about what its events mean: it
- * dispatches the connection actions below and one `realtimeEventReceived({ name, data })` per
- * server event. Each feature reacts in its own reducers or listeners (toasts, cache invalidation),
- * so no feature has to import another.
+ * dispatches the connection actions below and one `realtimeEventReceived({ type, data })` per
+ * server event (the contract's RealtimeEvent). Each feature reacts in its own reducers or
+ * listeners (toasts, cache invalidation), so no feature has to import another.
  */
 export interface RealtimeState {
   connected: boolean;
@@ -12,27 +13,23 @@ export interface RealtimeState {
 
 const initialState: RealtimeState = { connected: false };
 
-/** The events the server sends (spec §7, "Real-time socket"). */
-export const REALTIME_EVENT_NAMES = [
-  'downloadProgress',
-  'sourceUpdate',
-  'libraryUpdate',
-  'notification',
-  'statsUpdate',
-  'systemMessage',
-  'testMessage',
-  'transcriptionProgress',
-  'transcriptionComplete',
-  'transcriptionError',
-] as const;
-
-export type RealtimeEventName = (typeof REALTIME_EVENT_NAMES)[number];
-
-export interface RealtimeEvent<T = unknown> {
-  name: RealtimeEventName;
-  /** The event's body as the server sent it; listeners must not trust its shape. */
-  data: T;
-}
+/**
+ * The events the socket listens to: every `type` of the contract's RealtimeEvent (generated from
+ * docs/openapi.json). A Record, so an event added to or dropped from the contract fails tsc here
+ * until it is handled.
+ */
+const LISTENED: Record<RealtimeEventName, true> = {
+  transcriptionProgress: true,
+  transcriptionComplete: true,
+  transcriptionError: true,
+  libraryUpdate: true,
+  downloadProgress: true,
+  sourceUpdate: true,
+  notification: true,
+  systemMessage: true,
+  statsUpdate: true,
+};
+export const realtimeEventTypes = Object.keys(LISTENED) as readonly RealtimeEventName[];
 
 /** A socket was opened for the session (one per sign-in). */
 export const socketOpened = createAction('realtime/socketOpened');
@@ -44,17 +41,20 @@ export const socketDisconnected = createAction<string>('realtime/disconnected');
 export const socketConnectFailed = createAction('realtime/connectFailed');
 /** The manager's `reconnect`: the connection came back after an outage. */
 export const socketReconnected = createAction('realtime/reconnected');
-/** Any server event; `name` is the socket.io event name. */
+/** Any server event; `type` is the socket.io event name, `data` its payload. */
 export const realtimeEventReceived = createAction<RealtimeEvent>('realtime/eventReceived');
 
+/** `realtimeEventReceived` of one event type, its `data` typed by the contract. */
+export type RealtimeEventAction<Name extends RealtimeEventName> = PayloadAction<Extract<RealtimeEvent, { type: Name }>>;
+
 /**
- * Matches `realtimeEventReceived` for one event name, typing `data` as the caller says (or
- * missing: the server is not type-checked).
+ * One matcher per event type: `isRealtimeEvent.sourceUpdate` matches `realtimeEventReceived` of a
+ * `sourceUpdate` and types its `data`. (An object rather than a generic function, so that
+ * `startListening({ predicate: … })` narrows the action.)
  */
-export function isRealtimeEvent<T>(name: RealtimeEventName) {
-  return (action: unknown): action is PayloadAction<RealtimeEvent<T | null | undefined>> =>
-    realtimeEventReceived.match(action) && action.payload.name === name;
-}
+export const isRealtimeEvent = Object.fromEntries(
+  realtimeEventTypes.map((type) => [type, (action: unknown) => realtimeEventReceived.match(action) && action.payload.type === type]),
+) as { [Name in RealtimeEventName]: (action: unknown) => action is RealtimeEventAction<Name> };
 
 const realtimeSlice = createSlice({
   name: 'realtime',

@@ -5,18 +5,13 @@ import { writeJson } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
 import { SEARCH_HISTORY_STORAGE_KEY } from './searchHistory';
 
-interface SourceUpdateEvent {
-  type?: string;
-  source?: { title?: string };
-}
-
 /**
  * Discovery's reactions: its sources changed on the server (realtime `sourceUpdate`), and the
  * search history changed (it is kept in localStorage).
  */
 export function registerDiscoveryListeners(startListening: AppStartListening): void {
   startListening({
-    predicate: isRealtimeEvent<SourceUpdateEvent>('sourceUpdate'),
+    predicate: isRealtimeEvent.sourceUpdate,
     effect: ({ payload: { data: event } }, api) => {
       api.dispatch(baseApi.util.invalidateTags(['Source']));
       const title = event?.source?.title ?? '';

@@ -1,4 +1,4 @@
-import { DOWNLOAD_ERRORS, withProgressEvent, type DownloadProgressEvent } from '@/api/downloadJobs';
+import { DOWNLOAD_ERRORS, withProgressEvent } from '@/api/downloadJobs';
 import { downloadsApi } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
 import { isRealtimeEvent, socketReconnected } from '@/api/realtimeSlice';
@@ -14,7 +14,7 @@ const toastError = (description: string) => showToast({ title: 'Error', descript
  */
 export function registerDownloadsListeners(startListening: AppStartListening): void {
   startListening({
-    predicate: isRealtimeEvent<DownloadProgressEvent>('downloadProgress'),
+    predicate: isRealtimeEvent.downloadProgress,
     effect: ({ payload: { data: event } }, api) => {
       const cached = downloadsApi.endpoints.getDownloadJobs.select()(api.getState()).data;
       if (!cached) return;

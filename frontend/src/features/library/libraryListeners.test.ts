@@ -13,7 +13,7 @@ describe('library realtime listeners', () => {
   it('libraryUpdate created: toasts New Transcript and invalidates transcripts and stats', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'created', transcript: { title: 'Episode 12' } } }));
+    store.dispatch(realtimeEventReceived({ type: 'libraryUpdate', data: { type: 'created', transcript: { id: 'i12', title: 'Episode 12' } } }));
     expect(invalidate).toHaveBeenCalledWith(['Transcript', 'LibraryStats', 'LibraryTag']);
     expect(toasts(store)).toEqual([
       { title: 'New Transcript', description: 'Episode 12 has been processed and added to your library', variant: 'success' },
@@ -22,7 +22,7 @@ describe('library realtime listeners', () => {
 
   it('libraryUpdate created without a title says "A transcript"', () => {
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'created' } }));
+    store.dispatch(realtimeEventReceived({ type: 'libraryUpdate', data: { type: 'created' } as never }));
     expect(toasts(store)).toEqual([
       { title: 'New Transcript', description: 'A transcript has been processed and added to your library', variant: 'success' },
     ]);
@@ -31,9 +31,9 @@ describe('library realtime listeners', () => {
   it('libraryUpdate of another type (or with no body) refreshes without a toast', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'updated', transcript: { id: 'i1', title: 'x' } } }));
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'deleted', transcript: { id: 'i1', title: 'x' } } }));
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: null }));
+    store.dispatch(realtimeEventReceived({ type: 'libraryUpdate', data: { type: 'updated', transcript: { id: 'i1', title: 'x' } } }));
+    store.dispatch(realtimeEventReceived({ type: 'libraryUpdate', data: { type: 'deleted', transcript: { id: 'i1', title: 'x' } } }));
+    store.dispatch(realtimeEventReceived({ type: 'libraryUpdate', data: null as never }));
     expect(invalidate).toHaveBeenCalledTimes(3);
     expect(invalidate).toHaveBeenCalledWith(['Transcript', 'LibraryStats', 'LibraryTag']);
     expect(toasts(store)).toEqual([]);
@@ -51,7 +51,7 @@ describe('library realtime listeners', () => {
     const subscription = store.dispatch(libraryApi.endpoints.getTranscriptContent.initiate('t-1'));
     await subscription;
     expect(fetches).toBe(1);
-    store.dispatch(realtimeEventReceived({ name: 'libraryUpdate', data: { type: 'updated' } }));
+    store.dispatch(realtimeEventReceived({ type: 'libraryUpdate', data: { type: 'updated', transcript: { id: 't-1', title: 'x' } } }));
     await vi.waitFor(() => expect(fetches).toBe(2));
     await vi.waitFor(() =>
       expect(libraryApi.endpoints.getTranscriptContent.select('t-1')(store.getState()).data).toBe('version 2'),
@@ -62,7 +62,7 @@ describe('library realtime listeners', () => {
   it('statsUpdate invalidates the library stats only, without a toast', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'statsUpdate', data: {} }));
+    store.dispatch(realtimeEventReceived({ type: 'statsUpdate', data: {} as never }));
     expect(invalidate).toHaveBeenCalledExactlyOnceWith(['LibraryStats']);
     expect(toasts(store)).toEqual([]);
   });
@@ -70,7 +70,7 @@ describe('library realtime listeners', () => {
   it('ignores events of other features', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'downloadProgress', data: { jobId: 'j', status: 'running' } }));
+    store.dispatch(realtimeEventReceived({ type: 'downloadProgress', data: { jobId: 'j', status: 'running', processedVideos: 0, totalVideos: 1 } }));
     expect(invalidate).not.toHaveBeenCalled();
     expect(toasts(store)).toEqual([]);
   });

@@ -3,12 +3,6 @@ import { isRealtimeEvent } from '@/api/realtimeSlice';
 import type { AppStartListening } from '@/app/store';
 import { showToast } from '@/lib/toast';
 
-interface LibraryUpdateEvent {
-  /** created, updated or deleted. */
-  type?: string;
-  transcript?: { id?: string; title?: string };
-}
-
 /**
  * The library's realtime reactions: any libraryUpdate (created, updated, deleted) refreshes the
  * Vault's cached lists, items, contents and suggestions (the bare 'Transcript' tag covers every
@@ -16,7 +10,7 @@ interface LibraryUpdateEvent {
  */
 export function registerLibraryListeners(startListening: AppStartListening): void {
   startListening({
-    predicate: isRealtimeEvent<LibraryUpdateEvent>('libraryUpdate'),
+    predicate: isRealtimeEvent.libraryUpdate,
     effect: ({ payload: { data: event } }, api) => {
       api.dispatch(baseApi.util.invalidateTags(['Transcript', 'LibraryStats', 'LibraryTag']));
       if (event?.type !== 'created') return;
@@ -31,7 +25,7 @@ export function registerLibraryListeners(startListening: AppStartListening): voi
     },
   });
   startListening({
-    predicate: isRealtimeEvent('statsUpdate'),
+    predicate: isRealtimeEvent.statsUpdate,
     effect: (_action, api) => {
       api.dispatch(baseApi.util.invalidateTags(['LibraryStats']));
     },

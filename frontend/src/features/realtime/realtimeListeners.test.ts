@@ -1,6 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import type { UnknownAction } from '@reduxjs/toolkit';
+import { describe, expect, it } from 'vitest';
 import {
   realtimeEventReceived,
+  realtimeEventTypes,
   socketConnected,
   socketConnectFailed,
   socketDisconnected,
@@ -8,7 +10,10 @@ import {
   socketReconnected,
 } from '@/api/realtimeSlice';
 import { DEFAULT_USER_SETTINGS, userSettingsApi } from '@/api/userSettingsApi';
+import { SOCKET_OPTIONS } from '@/api/socket';
 import { setupStore } from '@/app/store';
+import { FakeSocket } from '@/testing/fakeSocket';
+import { attachRealtimeHandlers } from './useRealtimeConnection';
 
 const toasts = (store: ReturnType<typeof setupStore>) =>
   store.getState().toast.items.map(({ title, description, variant }) => ({ title, description, variant }));
@@ -56,9 +61,9 @@ describe('realtime listeners', () => {
 
   it('notification and systemMessage become toasts, destructive for errors', () => {
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'notification', data: { title: 'Heads up', message: 'Ready', type: 'info' } }));
-    store.dispatch(realtimeEventReceived({ name: 'systemMessage', data: { title: 'Maintenance', content: 'Down', level: 'error' } }));
-    store.dispatch(realtimeEventReceived({ name: 'notification', data: null }));
+    store.dispatch(realtimeEventReceived({ type: 'notification', data: { title: 'Heads up', message: 'Ready', type: 'info' } }));
+    store.dispatch(realtimeEventReceived({ type: 'systemMessage', data: { title: 'Maintenance', content: 'Down', level: 'error' } }));
+    store.dispatch(realtimeEventReceived({ type: 'notification', data: null as never }));
     expect(toasts(store)).toEqual([
       { title: 'Heads up', description: 'Ready', variant: 'default' },
       { title: 'Maintenance', description: 'Down', variant: 'destructive' },
@@ -74,16 +79,32 @@ describe('realtime listeners', () => {
         notifications: { ...DEFAULT_USER_SETTINGS.notifications, errors: false },
       }),
     );
-    store.dispatch(realtimeEventReceived({ name: 'notification', data: { title: 'Download failed', message: 'x', type: 'error' } }));
-    store.dispatch(realtimeEventReceived({ name: 'notification', data: { title: 'Download complete', message: 'y', type: 'success' } }));
+    store.dispatch(realtimeEventReceived({ type: 'notification', data: { title: 'Download failed', message: 'x', type: 'error' } }));
+    store.dispatch(realtimeEventReceived({ type: 'notification', data: { title: 'Download complete', message: 'y', type: 'success' } }));
     expect(toasts(store)).toEqual([{ title: 'Download complete', description: 'y', variant: 'default' }]);
   });
 
-  it('testMessage is logged, not toasted', () => {
-    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
-    const store = setupStore();
-    store.dispatch(realtimeEventReceived({ name: 'testMessage', data: { message: 'ping' } }));
-    expect(info).toHaveBeenCalledWith('socket test message', 'ping');
-    expect(toasts(store)).toEqual([]);
+  it("the socket dispatches every event of the contract's RealtimeEvent, and nothing else (testMessage is only an echo)", () => {
+    const socket = new FakeSocket('http://localhost', { ...SOCKET_OPTIONS, auth: () => {} });
+    const dispatched: UnknownAction[] = [];
+    attachRealtimeHandlers(socket, ((action: UnknownAction) => dispatched.push(action)) as never);
+    expect([...realtimeEventTypes].sort()).toEqual(
+      [
+        'downloadProgress',
+        'libraryUpdate',
+        'notification',
+        'sourceUpdate',
+        'statsUpdate',
+        'systemMessage',
+        'transcriptionComplete',
+        'transcriptionError',
+        'transcriptionProgress',
+      ],
+    );
+    socket.serverEmit('testMessage', { message: 'ping' });
+    socket.serverEmit('notification', { title: 'Heads up', message: 'Ready', type: 'info' });
+    expect(dispatched.filter((action) => realtimeEventReceived.match(action)).map((action) => action.payload)).toEqual([
+      { type: 'notification', data: { title: 'Heads up', message: 'Ready', type: 'info' } },
+    ]);
   });
 });

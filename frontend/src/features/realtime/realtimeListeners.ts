@@ -9,20 +9,6 @@ import { selectUserSettings } from '@/api/userSettingsApi';
 import type { AppStartListening } from '@/app/store';
 import { showToast, type ToastVariant } from '@/lib/toast';
 
-interface NotificationEvent {
-  title?: string;
-  message?: string;
-  type?: string;
-}
-interface SystemMessageEvent {
-  title?: string;
-  content?: string;
-  level?: string;
-}
-interface TestMessageEvent {
-  message?: string;
-}
-
 const variantFor = (kind: string | undefined): ToastVariant => (kind === 'error' ? 'destructive' : 'default');
 
 /**
@@ -72,7 +58,7 @@ export function registerRealtimeListeners(startListening: AppStartListening): vo
   });
 
   startListening({
-    predicate: isRealtimeEvent<NotificationEvent>('notification'),
+    predicate: isRealtimeEvent.notification,
     effect: ({ payload: { data: event } }, api) => {
       // The gateway already drops switched-off kinds; an error notification that slips through
       // (sent before the setting changed, or by an older gateway) is not shown either.
@@ -81,17 +67,11 @@ export function registerRealtimeListeners(startListening: AppStartListening): vo
     },
   });
   startListening({
-    predicate: isRealtimeEvent<SystemMessageEvent>('systemMessage'),
+    predicate: isRealtimeEvent.systemMessage,
     effect: ({ payload: { data: event } }, api) => {
       api.dispatch(
         showToast({ title: event?.title ?? 'System message', description: event?.content, variant: variantFor(event?.level) }),
       );
-    },
-  });
-  startListening({
-    predicate: isRealtimeEvent<TestMessageEvent>('testMessage'),
-    effect: ({ payload: { data: event } }) => {
-      console.info('socket test message', event?.message);
     },
   });
 }

@@ -3,7 +3,7 @@ import { getAccessToken } from '@/api/accessToken';
 import {
   connectionChanged,
   realtimeEventReceived,
-  REALTIME_EVENT_NAMES,
+  realtimeEventTypes,
   socketConnected,
   socketConnectFailed,
   socketDisconnected,
@@ -11,6 +11,7 @@ import {
   socketReconnected,
 } from '@/api/realtimeSlice';
 import { closeSocket, openSocket, type RealtimeSocket } from '@/api/socket';
+import type { RealtimeEvent } from '@/api/types';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import type { AppDispatch } from '@/app/store';
 
@@ -29,8 +30,9 @@ export function attachRealtimeHandlers(socket: RealtimeSocket, dispatch: AppDisp
   });
   socket.on('connect_error', () => dispatch(socketConnectFailed()));
   socket.io.on('reconnect', () => dispatch(socketReconnected()));
-  for (const name of REALTIME_EVENT_NAMES) {
-    socket.on(name, (data: unknown) => dispatch(realtimeEventReceived({ name, data })));
+  for (const type of realtimeEventTypes) {
+    // The payload is the contract's for this event type (the socket does not check it).
+    socket.on(type, (data: unknown) => dispatch(realtimeEventReceived({ type, data } as RealtimeEvent)));
   }
 }
 

@@ -14,10 +14,10 @@ const fileOf = (store: ReturnType<typeof setupStore>) => store.getState().transc
 describe('transcription events of the realtime socket', () => {
   it('progress, then complete, update the file and announce the end of the run', () => {
     const store = storeWithOneFile();
-    store.dispatch(realtimeEventReceived({ name: 'transcriptionProgress', data: { fileId: 'f-1', jobId: 'job-1', progress: 42 } }));
+    store.dispatch(realtimeEventReceived({ type: 'transcriptionProgress', data: { fileId: 'f-1', jobId: 'job-1', progress: 42 } }));
     expect(fileOf(store)).toMatchObject({ status: 'transcribing', progress: 42 });
     store.dispatch(
-      realtimeEventReceived({ name: 'transcriptionComplete', data: { fileId: 'f-1', jobId: 'job-1', markdownPath: 'out/intro.md' } }),
+      realtimeEventReceived({ type: 'transcriptionComplete', data: { fileId: 'f-1', jobId: 'job-1', transcriptPath: 'out/intro.txt', markdownPath: 'out/intro.md', processingTime: 1200 } }),
     );
     expect(fileOf(store)).toMatchObject({ status: 'completed', progress: 100, markdownPath: 'out/intro.md' });
     expect(store.getState().toast.items.map((toast) => toast.description)).toContain('All transcriptions completed!');
@@ -26,7 +26,7 @@ describe('transcription events of the realtime socket', () => {
   it('an error event marks the file failed with the server message', () => {
     const store = storeWithOneFile();
     store.dispatch(
-      realtimeEventReceived({ name: 'transcriptionError', data: { fileId: 'f-1', jobId: 'job-1', errorMessage: 'whisper crashed', retryCount: 2 } }),
+      realtimeEventReceived({ type: 'transcriptionError', data: { fileId: 'f-1', jobId: 'job-1', errorMessage: 'whisper crashed', status: 'error', retryCount: 2, maxRetries: 10 } }),
     );
     expect(fileOf(store)).toMatchObject({ status: 'error', errorMessage: 'whisper crashed', retryCount: 2, progress: 0 });
   });
@@ -34,8 +34,8 @@ describe('transcription events of the realtime socket', () => {
   it('ignores events without a body and events of other features', () => {
     const store = storeWithOneFile();
     const before = store.getState().transcripts;
-    store.dispatch(realtimeEventReceived({ name: 'transcriptionProgress', data: null }));
-    store.dispatch(realtimeEventReceived({ name: 'downloadProgress', data: { fileId: 'f-1', progress: 99 } }));
+    store.dispatch(realtimeEventReceived({ type: 'transcriptionProgress', data: null as never }));
+    store.dispatch(realtimeEventReceived({ type: 'downloadProgress', data: { fileId: 'f-1', progress: 99 } as never }));
     expect(store.getState().transcripts).toBe(before);
   });
 });

@@ -3,47 +3,16 @@ import { isRealtimeEvent } from '@/api/realtimeSlice';
 import type { Schema } from '@/api/types';
 import { HANDOFF_KEYS, readJson } from '@/lib/storage';
 
-/** Bodies of the transcription events of the realtime socket. */
-export interface TranscriptionProgressEvent {
-  fileId: string;
-  jobId: string;
-  progress: number;
-}
+export const isTranscriptionProgress = isRealtimeEvent.transcriptionProgress;
+export const isTranscriptionComplete = isRealtimeEvent.transcriptionComplete;
+export const isTranscriptionError = isRealtimeEvent.transcriptionError;
 
-export interface TranscriptionCompleteEvent {
-  fileId: string;
-  jobId: string;
-  transcriptPath?: string | null;
-  markdownPath?: string | null;
-  processingTime?: number | null;
-}
-
-export interface TranscriptionErrorEvent {
-  fileId: string;
-  jobId: string;
-  errorMessage?: string;
-  error?: string;
-  status?: string;
-  retryCount?: number;
-  maxRetries?: number;
-  lastFailedAt?: string | null;
-}
-
-export const isTranscriptionProgress = isRealtimeEvent<TranscriptionProgressEvent>('transcriptionProgress');
-export const isTranscriptionComplete = isRealtimeEvent<TranscriptionCompleteEvent>('transcriptionComplete');
-export const isTranscriptionError = isRealtimeEvent<TranscriptionErrorEvent>('transcriptionError');
-
-export type TranscriptionStatus = 'pending' | 'transcribing' | 'completed' | 'error' | 'scheduled' | 'retrying' | 'failed';
-
-const STATUSES: readonly TranscriptionStatus[] = [
-  'pending',
-  'transcribing',
-  'completed',
-  'error',
-  'scheduled',
-  'retrying',
-  'failed',
-];
+/**
+ * A row's status. The contract types a file's `status` (FileView, the transcription events) as a
+ * string whose documentation lists these seven values; toStatus narrows what the server sends.
+ */
+const STATUSES = ['pending', 'transcribing', 'completed', 'error', 'scheduled', 'retrying', 'failed'] as const;
+export type TranscriptionStatus = (typeof STATUSES)[number];
 
 /** Retry limit shown when the server has not said otherwise (spec §9). */
 export const DEFAULT_MAX_RETRIES = 10;
