@@ -276,16 +276,23 @@ fn start_library(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Run
 
 fn start_worker(ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
     Box::pin(async move {
-        let config = scribevault_transcription_worker::WorkerConfig::from_settings(
-            &ctx.settings,
-            ctx.address_of("transcription"),
-        )?;
+        let config =
+            scribevault_transcription_worker::WorkerConfig::try_from(ctx.settings.as_ref())?;
+        let file_state = scribevault_transcription_worker::FileStateClient::connect_lazy(
+            &ctx.address_of("transcription"),
+        )
+        .context("transcription's gRPC address")?;
+        let whisper = scribevault_transcription_worker::WhisperCpp::new(config.model_dir.clone());
         let bus = ctx.backends.bus().await?;
         let worker = scribevault_transcription_worker::TranscriptionWorker::build(
             config,
-            bus.work,
-            bus.events,
-            ctx.backends.blobs().await?,
+            scribevault_transcription_worker::WorkerDependencies {
+                work: bus.work,
+                events: bus.events,
+                blobs: ctx.backends.blobs().await?,
+                file_state: Arc::new(file_state),
+                whisper: Arc::new(whisper),
+            },
         );
         // Alone, the worker has no other port an orchestrator could probe: it serves its own
         // liveness. In `all`, the gateway's probes cover the process.

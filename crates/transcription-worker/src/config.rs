@@ -26,23 +26,15 @@ pub struct WorkerConfig {
     pub window_seconds: u32,
     /// Longer audio is refused.
     pub max_audio_seconds: u64,
-    /// `host:port` of the transcription service.
-    pub transcription_addr: String,
     /// A file whose progress has not moved for this long means whisper is stuck: the liveness
     /// probe fails and the orchestrator restarts the worker.
     pub stall_after: Duration,
 }
 
-impl WorkerConfig {
-    /// The worker's settings; `transcription_addr` is resolved by the caller (configured, or
-    /// the address the in-process service bound).
-    ///
-    /// # Errors
-    /// A setting the worker cannot use, named.
-    pub fn from_settings(
-        settings: &Settings,
-        transcription_addr: String,
-    ) -> Result<Self, SettingsError> {
+impl TryFrom<&Settings> for WorkerConfig {
+    type Error = SettingsError;
+
+    fn try_from(settings: &Settings) -> Result<Self, Self::Error> {
         if settings.whisper_stall_seconds == 0 {
             return Err(SettingsError::invalid(
                 "SCRIBEVAULT_WHISPER_STALL_SECONDS",
@@ -59,8 +51,40 @@ impl WorkerConfig {
             vad_model: settings.vad.then(|| settings.effective_vad_model()),
             window_seconds: settings.whisper_window_seconds,
             max_audio_seconds: settings.max_audio_seconds,
-            transcription_addr,
             stall_after: Duration::from_secs(settings.whisper_stall_seconds),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(env: &[(&str, &str)]) -> Settings {
+        Settings::load_from(
+            None,
+            env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+        )
+        .expect("valid settings")
+    }
+
+    #[test]
+    fn a_worker_that_could_never_be_found_stuck_is_refused_by_name() {
+        let refused =
+            WorkerConfig::try_from(&settings(&[("SCRIBEVAULT_WHISPER_STALL_SECONDS", "0")]))
+                .unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("SCRIBEVAULT_WHISPER_STALL_SECONDS"),
+            "{refused}"
+        );
+        let config = WorkerConfig::try_from(&settings(&[
+            ("SCRIBEVAULT_WHISPER_STALL_SECONDS", "90"),
+            ("SCRIBEVAULT_VAD", "false"),
+        ]))
+        .expect("valid");
+        assert_eq!(config.stall_after, Duration::from_secs(90));
+        assert!(config.vad_model.is_none());
     }
 }

@@ -2,6 +2,29 @@
 
 use scribevault_core::UserId;
 
+/// What a file's Vault item holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// The markdown rendering: a title heading, then paragraphs.
+    #[default]
+    Markdown,
+    /// The plain text.
+    Txt,
+}
+
+impl OutputFormat {
+    /// The job's format as the transcription service names it (`txt` or `markdown`); the
+    /// service checked it at intake, and anything but `txt` is markdown.
+    #[must_use]
+    pub fn from_wire(value: &str) -> Self {
+        if value == "txt" {
+            Self::Txt
+        } else {
+            Self::Markdown
+        }
+    }
+}
+
 /// A file this worker holds a claim on.
 #[derive(Debug, Clone)]
 pub struct ClaimedFile {
@@ -11,8 +34,7 @@ pub struct ClaimedFile {
     pub title: String,
     pub mp3_path: String,
     pub model: String,
-    /// `txt` or `markdown`: what the Vault item holds.
-    pub output_format: String,
+    pub output_format: OutputFormat,
     /// Proves the claim on every report; a stale one is refused.
     pub claim_token: u32,
 }

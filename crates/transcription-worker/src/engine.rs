@@ -133,7 +133,8 @@ impl ProgressSpan {
         }
     }
 
-    fn report(&self, percent: i32) {
+    /// Whisper is `percent` % through its part of the file.
+    pub fn report(&self, percent: i32) {
         let share = f64::from(percent.clamp(0, 100)) / 100.0;
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let overall = (self.from + (self.to - self.from) * share).clamp(0.0, 100.0) as u32;

@@ -1,5 +1,8 @@
 //! How a claimed file ends without a transcript.
 
+use crate::engine::EngineError;
+use crate::stitching::FileError;
+
 /// Why a file produced no transcript.
 #[derive(Debug)]
 pub enum FileFailure {
@@ -23,6 +26,18 @@ impl FileFailure {
         Self::Failed {
             message: message.to_string(),
             permanent: true,
+        }
+    }
+}
+
+impl From<FileError> for FileFailure {
+    /// A stop is a stop; whisper.cpp's own failures may pass (a lost allocation); everything
+    /// else (undecodable or too long audio, a missing model) would fail again.
+    fn from(error: FileError) -> Self {
+        match error {
+            FileError::Engine(EngineError::Aborted) => Self::Stopped,
+            FileError::Engine(error @ EngineError::Whisper(_)) => Self::transient(error),
+            error => Self::permanent(error),
         }
     }
 }

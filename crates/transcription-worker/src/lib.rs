@@ -12,9 +12,12 @@
 //! whisper's abort flag. It stores the transcript as text, markdown and segment JSON, then
 //! completes the file. Any number of workers can share the queue: claims are conditional, so
 //! each file is done once. It owns no database and must not write file state itself.
+//!
+//! Its two externals are behind traits: [`Transcribe`] (whisper.cpp, [`WhisperCpp`]; a script
+//! in tests, [`FakeWhisper`]) at the seam of one window of audio, and [`FileState`] (the
+//! transcription service over gRPC, [`FileStateClient`]; in memory, [`InMemoryFileState`]).
 
 pub mod audio;
-mod client;
 mod config;
 pub mod cpu;
 mod domain;
@@ -22,13 +25,18 @@ pub mod engine;
 mod error;
 mod jobs;
 mod liveness;
+mod peers;
 mod pipeline;
 pub mod render;
 pub mod speech;
 mod startup;
 pub mod stitching;
+mod whisper;
 pub mod windows;
 
 pub use config::WorkerConfig;
+pub use domain::{ClaimedFile, OutputFormat, Transcript};
 pub use liveness::Liveness;
-pub use startup::TranscriptionWorker;
+pub use peers::{Claim, FileState, FileStateClient, InMemoryFileState, Recorded};
+pub use startup::{TranscriptionWorker, WorkerDependencies};
+pub use whisper::{FakeWhisper, Transcribe, WhisperCalls, WhisperCpp, WindowTranscriber};

@@ -2,7 +2,6 @@
 //! store. CPU work runs on blocking threads that keep the file's span, so whisper's own log
 //! lines carry the job and file ids.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Instant;
@@ -11,18 +10,17 @@ use futures::StreamExt as _;
 use scribevault_blob::{BlobKey, BlobStore, body_from_bytes, owned_key};
 use tokio::io::AsyncWriteExt as _;
 
-use crate::domain::{ClaimedFile, Transcript};
-use crate::engine::{EngineError, ModelCache};
+use crate::domain::{ClaimedFile, OutputFormat, Transcript};
 use crate::error::FileFailure;
 use crate::render;
-use crate::stitching::{AudioOptions, FileError, transcribe_in_windows};
+use crate::stitching::{AudioOptions, FileError, transcribe_windows};
+use crate::whisper::Transcribe;
 
 /// What the pipeline needs besides the file.
 #[derive(Clone)]
 pub struct Pipeline {
     pub blobs: Arc<dyn BlobStore>,
-    pub models: ModelCache,
-    pub model_dir: PathBuf,
+    pub whisper: Arc<dyn Transcribe>,
     pub audio: AudioOptions,
 }
 
@@ -89,35 +87,39 @@ impl Pipeline {
     ) -> Result<Transcript, FileFailure> {
         let started = Instant::now();
         let key = owned_key(file.user.as_str(), &file.mp3_path).map_err(FileFailure::permanent)?;
-        let model_path = self.model_dir.join(format!("ggml-{}.bin", file.model));
-        let models = self.models.clone();
-        let (audio, model) = tokio::join!(
+        let whisper = self.whisper.clone();
+        let model = file.model.clone();
+        let decode = self.audio.decode.clone();
+        // The model loads while the MP3 arrives.
+        let (audio, transcriber) = tokio::join!(
             self.download(&key),
-            blocking(move || models.get(&model_path))
+            blocking(move || whisper.start(&model, &decode))
         );
         let audio = audio?;
-        let model = model?.map_err(FileFailure::permanent)?;
+        let mut transcriber = transcriber?.map_err(FileError::from)?;
         if abort.load(Ordering::Relaxed) {
             return Err(FileFailure::Stopped);
         }
 
         let options = self.audio.clone();
         let whisper_abort = abort.clone();
-        let result = blocking(move || {
-            transcribe_in_windows(audio, &model, &options, &progress, &whisper_abort)
+        let transcript = blocking(move || {
+            transcribe_windows(
+                audio,
+                transcriber.as_mut(),
+                &options,
+                &progress,
+                &whisper_abort,
+            )
         })
-        .await?;
-        let transcript = match result {
-            Ok(transcript) => transcript,
-            Err(FileError::Engine(EngineError::Aborted)) => {
+        .await?
+        .map_err(|error| {
+            let failure = FileFailure::from(error);
+            if matches!(failure, FileFailure::Stopped) {
                 tracing::info!("transcription stopped");
-                return Err(FileFailure::Stopped);
             }
-            Err(FileError::Engine(error @ EngineError::Whisper(_))) => {
-                return Err(FileFailure::transient(error));
-            }
-            Err(error) => return Err(FileFailure::permanent(error)),
-        };
+            failure
+        })?;
         // bench/measure.py reads this to set the pipeline's cost against whisper's, same run.
         tracing::info!(
             whisper_ms = u64::try_from(transcript.whisper_time.as_millis()).unwrap_or(u64::MAX),
@@ -150,10 +152,9 @@ impl Pipeline {
                     FileFailure::transient(format!("The transcript could not be stored: {e}"))
                 })?;
         }
-        let vault_content = if file.output_format == "txt" {
-            text
-        } else {
-            markdown
+        let vault_content = match file.output_format {
+            OutputFormat::Txt => text,
+            OutputFormat::Markdown => markdown,
         };
         Ok(Transcript {
             transcript_path,

@@ -6,39 +6,47 @@ use scribevault_blob::BlobStore;
 use scribevault_bus::contract::TranscriptionWork;
 use scribevault_bus::{EventBus, WorkQueue, run_work_consumer};
 
-use crate::client::FileStateClient;
 use crate::config::WorkerConfig;
-use crate::engine::{DecodeOptions, ModelCache};
+use crate::engine::DecodeOptions;
 use crate::jobs::stop_orders::{self, RunningFiles};
 use crate::jobs::transcribe::TranscribeHandler;
 use crate::liveness::Liveness;
+use crate::peers::FileState;
 use crate::pipeline::Pipeline;
 use crate::stitching::AudioOptions;
+use crate::whisper::Transcribe;
+
+/// What the worker works with, made by the caller: the bus, the blob store, the service that
+/// owns file state and the speech-to-text engine.
+pub struct WorkerDependencies {
+    /// Where `transcription.work` messages arrive.
+    pub work: Arc<dyn WorkQueue>,
+    /// Where stop orders arrive (the worker-control topic).
+    pub events: Arc<dyn EventBus>,
+    /// Where the MP3s are, and the transcripts go.
+    pub blobs: Arc<dyn BlobStore>,
+    /// The transcription service ([`crate::FileStateClient`]).
+    pub file_state: Arc<dyn FileState>,
+    /// Speech to text ([`crate::WhisperCpp`]).
+    pub whisper: Arc<dyn Transcribe>,
+}
 
 /// The transcription-worker target.
 pub struct TranscriptionWorker {
-    config: WorkerConfig,
+    concurrency: usize,
     work: Arc<dyn WorkQueue>,
     events: Arc<dyn EventBus>,
-    pipeline: Pipeline,
-    liveness: Liveness,
+    handler: TranscribeHandler,
 }
 
 impl TranscriptionWorker {
-    /// A worker over the given queue, event bus and blob store.
+    /// A worker with `config` over `dependencies`.
     #[must_use]
-    pub fn build(
-        config: WorkerConfig,
-        work: Arc<dyn WorkQueue>,
-        events: Arc<dyn EventBus>,
-        blobs: Arc<dyn BlobStore>,
-    ) -> Self {
-        ModelCache::install_logging();
+    pub fn build(config: WorkerConfig, dependencies: WorkerDependencies) -> Self {
         tracing::info!(
-            compiled_for = crate::cpu::COMPILED_FOR,
             vad = config.vad_model.is_some(),
             window_seconds = config.window_seconds,
-            "whisper.cpp ready"
+            "transcription worker ready"
         );
         let vad_model = config.vad_model.clone().filter(|path| {
             let found = path.is_file();
@@ -54,9 +62,8 @@ impl TranscriptionWorker {
         decode.no_context = config.no_context;
         decode.max_text_context = config.max_text_context;
         let pipeline = Pipeline {
-            blobs,
-            models: ModelCache::default(),
-            model_dir: config.model_dir.clone(),
+            blobs: dependencies.blobs,
+            whisper: dependencies.whisper,
             audio: AudioOptions {
                 decode,
                 vad_model,
@@ -65,41 +72,35 @@ impl TranscriptionWorker {
             },
         };
         Self {
-            liveness: Liveness::new(config.stall_after),
-            config,
-            work,
-            events,
-            pipeline,
+            concurrency: config.concurrency.max(1) as usize,
+            work: dependencies.work,
+            events: dependencies.events,
+            handler: TranscribeHandler {
+                file_state: dependencies.file_state,
+                pipeline,
+                running: RunningFiles::default(),
+                liveness: Liveness::new(config.stall_after),
+            },
         }
     }
 
     /// The tracker behind the liveness probe; serve it with [`Liveness::serve`].
     #[must_use]
     pub fn liveness(&self) -> Liveness {
-        self.liveness.clone()
+        self.handler.liveness.clone()
     }
 
     /// Consumes work until `shutdown` resolves. Files in progress are abandoned unacknowledged,
     /// so the queue (or the transcription service's sweep) hands them to another worker.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send) {
-        let client = match FileStateClient::connect_lazy(&self.config.transcription_addr) {
-            Ok(client) => client,
-            Err(error) => {
-                tracing::error!(error = %error, "invalid SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR");
-                return;
-            }
-        };
-        let running = RunningFiles::default();
-        let orders = tokio::spawn(stop_orders::run(self.events.clone(), running.clone()));
-        let handler = Arc::new(TranscribeHandler {
-            client,
-            pipeline: self.pipeline,
-            running,
-            liveness: self.liveness,
-        });
+        let orders = tokio::spawn(stop_orders::run(
+            self.events.clone(),
+            self.handler.running.clone(),
+        ));
+        let handler = Arc::new(self.handler);
         run_work_consumer(
             self.work,
-            self.config.concurrency.max(1) as usize,
+            self.concurrency,
             shutdown,
             |work: &TranscriptionWork, attempt| {
                 tracing::info_span!("transcription.file", job = %work.job_id, file = %work.file_id, attempt)

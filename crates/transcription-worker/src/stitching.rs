@@ -14,6 +14,7 @@ use whisper_rs::WhisperContext;
 use crate::audio::{AudioError, PcmStream, WHISPER_SAMPLE_RATE};
 use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Transcriber};
 use crate::speech::{Edge, SpeechDetector, SpeechError, SpeechLayout};
+use crate::whisper::WindowTranscriber;
 use crate::windows::{Window, Windows};
 
 /// How a file is transcribed.
@@ -79,6 +80,22 @@ pub fn transcribe_in_windows(
     progress: &Arc<AtomicU32>,
     abort: &Arc<AtomicBool>,
 ) -> Result<FileTranscript, FileError> {
+    let mut transcriber = Transcriber::new(model, options.decode.clone())?;
+    transcribe_windows(file, &mut transcriber, options, progress, abort)
+}
+
+/// Transcribes the audio file `file` (read from its start) with `transcriber`, whatever engine
+/// is behind it. `progress` gets the overall percentage.
+///
+/// # Errors
+/// [`FileError`]; an abort is `FileError::Engine(EngineError::Aborted)`.
+pub fn transcribe_windows(
+    file: File,
+    transcriber: &mut dyn WindowTranscriber,
+    options: &AudioOptions,
+    progress: &Arc<AtomicU32>,
+    abort: &Arc<AtomicBool>,
+) -> Result<FileTranscript, FileError> {
     let started = Instant::now();
     let stream = PcmStream::from_file(file)?;
     let mut windows = Windows::new(
@@ -91,7 +108,6 @@ pub fn transcribe_in_windows(
         .as_deref()
         .map(|path| SpeechDetector::load(path, options.decode.threads))
         .transpose()?;
-    let mut transcriber = Transcriber::new(model, options.decode.clone())?;
     let max_samples = options
         .max_audio_seconds
         .saturating_mul(u64::from(WHISPER_SAMPLE_RATE));

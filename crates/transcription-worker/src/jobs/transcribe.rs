@@ -11,11 +11,11 @@ use scribevault_bus::Settlement;
 use scribevault_bus::contract::TranscriptionWork;
 use scribevault_core::UserId;
 
-use crate::client::{Claim, FileStateClient};
 use crate::domain::{ClaimedFile, Transcript};
 use crate::error::FileFailure;
 use crate::jobs::stop_orders::RunningFiles;
 use crate::liveness::Liveness;
+use crate::peers::{Claim, FileState};
 use crate::pipeline::Pipeline;
 
 const REPORT_EVERY: Duration = Duration::from_millis(500);
@@ -23,9 +23,8 @@ const REPORT_STEP_PERCENT: u32 = 5;
 const POLL_EVERY: Duration = Duration::from_millis(100);
 
 /// Everything one delivery needs.
-#[derive(Clone)]
 pub struct TranscribeHandler {
-    pub client: FileStateClient,
+    pub file_state: Arc<dyn FileState>,
     pub pipeline: Pipeline,
     pub running: RunningFiles,
     pub liveness: Liveness,
@@ -34,9 +33,9 @@ pub struct TranscribeHandler {
 impl TranscribeHandler {
     /// Handles one delivery.
     pub async fn handle(&self, work: TranscriptionWork) -> Settlement {
-        let mut client = self.client.clone();
+        let file_state = self.file_state.as_ref();
         let user = UserId::new(work.user_id.clone());
-        let file = match client.claim(&user, &work.job_id, &work.file_id).await {
+        let file = match file_state.claim(&user, &work.job_id, &work.file_id).await {
             Ok(Claim::Claimed(file)) => file,
             Ok(Claim::Unknown) => return Settlement::Done,
             Ok(Claim::Refused(reason)) => {
@@ -49,12 +48,12 @@ impl TranscribeHandler {
                 return Settlement::Retry;
             }
         };
-        let settled = match self.transcribe_file(&mut client, &file).await {
-            Ok(transcript) => client.complete(&file, transcript).await,
+        let settled = match self.transcribe_file(&file).await {
+            Ok(transcript) => file_state.complete(&file, transcript).await,
             Err(FileFailure::Stopped) => Ok(()),
             Err(FileFailure::Failed { message, permanent }) => {
                 tracing::warn!(error = %message, permanent, "transcription failed");
-                client.fail(&file, message, permanent).await
+                file_state.fail(&file, message, permanent).await
             }
         };
         if let Err(error) = settled {
@@ -67,11 +66,7 @@ impl TranscribeHandler {
     /// Runs the pipeline for one claimed file while reporting progress: every 5 % and at least
     /// every half second from the claim on (download and decoding included), so the service
     /// never mistakes a busy worker for a dead one.
-    async fn transcribe_file(
-        &self,
-        client: &mut FileStateClient,
-        file: &ClaimedFile,
-    ) -> Result<Transcript, FileFailure> {
+    async fn transcribe_file(&self, file: &ClaimedFile) -> Result<Transcript, FileFailure> {
         let progress = Arc::new(AtomicU32::new(0));
         let abort = Arc::new(AtomicBool::new(false));
         let key = (file.job_id.clone(), file.file_id.clone());
@@ -102,7 +97,7 @@ impl TranscribeHandler {
                     let now = progress.load(Ordering::Relaxed).min(99);
                     self.liveness.observe(&key, now);
                     if now >= reported + REPORT_STEP_PERCENT || last_report.elapsed() >= REPORT_EVERY {
-                        match client.report(file, now).await {
+                        match self.file_state.report(file, now).await {
                             Ok(true) => abort.store(true, Ordering::Relaxed),
                             Ok(false) => {}
                             Err(error) => tracing::warn!(error = %error, "progress report failed"),
@@ -125,5 +120,171 @@ struct Watched<'a> {
 impl Drop for Watched<'_> {
     fn drop(&mut self) {
         self.liveness.forget(self.key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use scribevault_blob::{BlobStore as _, LocalBlobStore, body_from_bytes, owned_key};
+
+    use super::*;
+    use crate::domain::OutputFormat;
+    use crate::engine::DecodeOptions;
+    use crate::peers::{InMemoryFileState, Recorded};
+    use crate::stitching::AudioOptions;
+    use crate::whisper::FakeWhisper;
+
+    const JOB: &str = "job-1";
+    const MP3: &str = "uploads/welcome.mp3";
+
+    struct Worker {
+        handler: TranscribeHandler,
+        files: InMemoryFileState,
+        whisper: FakeWhisper,
+        _blob_dir: tempfile::TempDir,
+    }
+
+    fn user() -> UserId {
+        UserId::new("user-1")
+    }
+
+    fn work(file_id: &str) -> TranscriptionWork {
+        TranscriptionWork {
+            user_id: user().as_str().to_owned(),
+            job_id: JOB.to_owned(),
+            file_id: file_id.to_owned(),
+            traceparent: None,
+        }
+    }
+
+    /// A handler over file state in memory, the fake engine and a real MP3 in a blob store.
+    async fn worker(whisper: FakeWhisper) -> Worker {
+        let blob_dir = tempfile::tempdir().unwrap();
+        let blobs = LocalBlobStore::new(blob_dir.path()).unwrap();
+        let audio = std::fs::read(
+            scribevault_test_support::shared_dir().join("audio/sample-01-welcome.mp3"),
+        )
+        .unwrap();
+        blobs
+            .put(
+                &owned_key(user().as_str(), MP3).unwrap(),
+                body_from_bytes(audio),
+            )
+            .await
+            .unwrap();
+        let files = InMemoryFileState::default();
+        let handler = TranscribeHandler {
+            file_state: Arc::new(files.clone()),
+            pipeline: Pipeline {
+                blobs: Arc::new(blobs),
+                whisper: Arc::new(whisper.clone()),
+                audio: AudioOptions {
+                    decode: DecodeOptions::new(1, "en"),
+                    vad_model: None,
+                    window_seconds: 120,
+                    max_audio_seconds: 3600,
+                },
+            },
+            running: RunningFiles::default(),
+            liveness: Liveness::new(Duration::from_secs(60)),
+        };
+        Worker {
+            handler,
+            files,
+            whisper,
+            _blob_dir: blob_dir,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_claimed_file_is_reported_on_then_completed_in_its_jobs_format() {
+        let worker =
+            worker(FakeWhisper::saying("Welcome back.").taking(Duration::from_millis(1200))).await;
+        worker
+            .files
+            .add(&user(), (JOB, "a"), MP3, "tiny.en", OutputFormat::Txt);
+        assert_eq!(worker.handler.handle(work("a")).await, Settlement::Done);
+        let Some(Recorded::Completed(transcript)) = worker.files.recorded(JOB, "a") else {
+            panic!("{:?}", worker.files.recorded(JOB, "a"));
+        };
+        // A txt job's Vault item is the plain text, not the markdown with its heading.
+        assert_eq!(transcript.vault_content, "Welcome back.");
+        assert_eq!(transcript.transcript_path, "transcripts/job-1/a.txt");
+        assert!(
+            (7.0..8.0).contains(&transcript.duration_seconds),
+            "{transcript:?}"
+        );
+        assert_eq!(worker.whisper.calls().windows, 1);
+    }
+
+    #[tokio::test]
+    async fn reports_go_out_while_whisper_works_and_a_cancel_in_their_answer_stops_it() {
+        let worker = worker(FakeWhisper::saying("never").until_stopped()).await;
+        worker
+            .files
+            .add(&user(), (JOB, "a"), MP3, "tiny.en", OutputFormat::Markdown);
+        let (files, whisper) = (worker.files.clone(), worker.whisper.clone());
+        let cancel = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(POLL_EVERY).await;
+                if let Some(Recorded::Running { reports }) = files.recorded(JOB, "a")
+                    && reports.len() >= 2
+                    && whisper.calls().begun == 1
+                {
+                    files.cancel(JOB, "a");
+                    return reports;
+                }
+            }
+        });
+        let handled =
+            tokio::time::timeout(Duration::from_secs(10), worker.handler.handle(work("a")))
+                .await
+                .expect("the run stops once a report is answered with stop");
+        assert_eq!(handled, Settlement::Done);
+        let reports = cancel.await.unwrap();
+        assert!(
+            reports.windows(2).all(|pair| pair[0] <= pair[1]),
+            "{reports:?}"
+        );
+        assert!(
+            matches!(worker.files.recorded(JOB, "a"), Some(Recorded::Cancelled)),
+            "a stopped file is neither completed nor failed"
+        );
+        // The detached whisper thread sees the flag too.
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while worker.whisper.calls().stopped == 0 {
+                tokio::time::sleep(POLL_EVERY).await;
+            }
+        })
+        .await
+        .expect("whisper stops");
+    }
+
+    #[tokio::test]
+    async fn a_claim_the_service_cannot_answer_is_delivered_again_and_nothing_runs() {
+        let worker = worker(FakeWhisper::saying("unheard")).await;
+        worker
+            .files
+            .add(&user(), (JOB, "a"), MP3, "tiny.en", OutputFormat::Markdown);
+        worker.files.set_unreachable(true);
+        assert_eq!(worker.handler.handle(work("a")).await, Settlement::Retry);
+        assert_eq!(worker.whisper.calls().files, 0);
+        assert!(matches!(
+            worker.files.recorded(JOB, "a"),
+            Some(Recorded::Waiting)
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_finished_or_unknown_file_is_settled_without_transcribing_it() {
+        let worker = worker(FakeWhisper::saying("once")).await;
+        worker
+            .files
+            .add(&user(), (JOB, "a"), MP3, "tiny.en", OutputFormat::Markdown);
+        assert_eq!(worker.handler.handle(work("a")).await, Settlement::Done);
+        // A duplicate message for the finished file, and one for a file nobody has.
+        assert_eq!(worker.handler.handle(work("a")).await, Settlement::Done);
+        assert_eq!(worker.handler.handle(work("gone")).await, Settlement::Done);
+        assert_eq!(worker.whisper.calls().files, 1);
     }
 }

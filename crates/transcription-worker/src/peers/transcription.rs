@@ -1,31 +1,22 @@
-//! The worker's calls to the transcription service, which owns file state. Every call carries
-//! the file owner's identity, the trace context and a deadline; a call whose identity cannot be
-//! attached is not sent.
+//! [`FileState`] over gRPC: the transcription service, which owns file state. Every call
+//! carries the file owner's identity, the trace context and a deadline; a call whose identity
+//! cannot be attached is not sent.
 
 use std::time::Duration;
 
+use async_trait::async_trait;
 use scribevault_core::UserId;
 use scribevault_proto::client::{PeerError, outgoing};
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use tonic::transport::Channel;
 
-use crate::domain::{ClaimedFile, Transcript};
+use super::{Claim, FileState};
+use crate::domain::{ClaimedFile, OutputFormat, Transcript};
 
 /// Longest a call to the transcription service may take: a hung service must not pin a worker
 /// slot (the service's own answers take milliseconds).
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// How a claim went.
-pub enum Claim {
-    /// The file is this worker's.
-    Claimed(ClaimedFile),
-    /// Nothing to do (finished, held by a live worker, outside its window); the reason is
-    /// for the log.
-    Refused(String),
-    /// The file no longer exists.
-    Unknown,
-}
 
 /// A client of the transcription service.
 #[derive(Clone)]
@@ -34,33 +25,35 @@ pub struct FileStateClient {
 }
 
 impl FileStateClient {
+    /// A client over an existing channel.
+    #[must_use]
+    pub fn from_channel(channel: Channel) -> Self {
+        Self {
+            inner: TranscriptionServiceClient::new(channel),
+        }
+    }
+
     /// A client that connects on first use.
     ///
     /// # Errors
     /// `addr` is not a usable address.
     pub fn connect_lazy(addr: &str) -> Result<Self, tonic::transport::Error> {
-        Ok(Self {
-            inner: TranscriptionServiceClient::new(scribevault_proto::server::connect_lazy(addr)?),
-        })
+        Ok(Self::from_channel(scribevault_proto::server::connect_lazy(
+            addr,
+        )?))
     }
+}
 
-    /// Asks for the file.
-    ///
-    /// # Errors
-    /// The service could not be asked (not a refusal).
-    pub async fn claim(
-        &mut self,
-        user: &UserId,
-        job_id: &str,
-        file_id: &str,
-    ) -> Result<Claim, PeerError> {
+#[async_trait]
+impl FileState for FileStateClient {
+    async fn claim(&self, user: &UserId, job_id: &str, file_id: &str) -> Result<Claim, PeerError> {
         let request = pb::ClaimTranscriptionFileRequest {
             job_id: job_id.to_owned(),
             file_id: file_id.to_owned(),
             take_turns: true,
         };
         let request = outgoing(user, request, CALL_TIMEOUT)?;
-        let answer = match self.inner.claim_transcription_file(request).await {
+        let answer = match self.inner.clone().claim_transcription_file(request).await {
             Ok(answer) => answer.into_inner(),
             Err(status) => {
                 return match PeerError::from(status) {
@@ -87,16 +80,12 @@ impl FileStateClient {
             title: file.title,
             mp3_path: file.mp3_path,
             model: answer.model,
-            output_format: answer.output_format,
+            output_format: OutputFormat::from_wire(&answer.output_format),
             claim_token: answer.claim_token,
         }))
     }
 
-    /// Reports progress (the worker's heartbeat). Returns whether the worker must stop.
-    ///
-    /// # Errors
-    /// The report did not arrive.
-    pub async fn report(&mut self, file: &ClaimedFile, progress: u32) -> Result<bool, PeerError> {
+    async fn report(&self, file: &ClaimedFile, progress: u32) -> Result<bool, PeerError> {
         let report = pb::ReportTranscriptionProgressRequest {
             job_id: file.job_id.clone(),
             file_id: file.file_id.clone(),
@@ -106,21 +95,14 @@ impl FileStateClient {
         let request = outgoing(&file.user, report, CALL_TIMEOUT)?;
         Ok(self
             .inner
+            .clone()
             .report_transcription_progress(request)
             .await?
             .into_inner()
             .stop)
     }
 
-    /// Hands the finished transcript over.
-    ///
-    /// # Errors
-    /// The service did not record it.
-    pub async fn complete(
-        &mut self,
-        file: &ClaimedFile,
-        transcript: Transcript,
-    ) -> Result<(), PeerError> {
+    async fn complete(&self, file: &ClaimedFile, transcript: Transcript) -> Result<(), PeerError> {
         let done = pb::CompleteTranscriptionFileRequest {
             job_id: file.job_id.clone(),
             file_id: file.file_id.clone(),
@@ -133,16 +115,15 @@ impl FileStateClient {
             vault_content: transcript.vault_content,
         };
         let request = outgoing(&file.user, done, CALL_TIMEOUT)?;
-        self.inner.complete_transcription_file(request).await?;
+        self.inner
+            .clone()
+            .complete_transcription_file(request)
+            .await?;
         Ok(())
     }
 
-    /// Records a failed attempt.
-    ///
-    /// # Errors
-    /// The service did not record it.
-    pub async fn fail(
-        &mut self,
+    async fn fail(
+        &self,
         file: &ClaimedFile,
         error_message: String,
         permanent: bool,
@@ -155,7 +136,7 @@ impl FileStateClient {
             permanent,
         };
         let request = outgoing(&file.user, failure, CALL_TIMEOUT)?;
-        self.inner.fail_transcription_file(request).await?;
+        self.inner.clone().fail_transcription_file(request).await?;
         Ok(())
     }
 }

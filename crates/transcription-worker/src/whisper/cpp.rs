@@ -1,0 +1,57 @@
+//! [`Transcribe`] with whisper.cpp (whisper-rs): each model is loaded once per process and
+//! shared; every file gets its own state.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::{Transcribe, WindowTranscriber};
+use crate::engine::{DecodeOptions, EngineError, ModelCache, ProgressSpan, Segment, Transcriber};
+
+/// whisper.cpp over the `ggml-<model>.bin` files of a directory.
+#[derive(Clone)]
+pub struct WhisperCpp {
+    models: ModelCache,
+    model_dir: PathBuf,
+}
+
+impl WhisperCpp {
+    /// Models are read from `model_dir`; whisper.cpp's own log lines go through `tracing`.
+    #[must_use]
+    pub fn new(model_dir: PathBuf) -> Self {
+        ModelCache::install_logging();
+        tracing::info!(
+            compiled_for = crate::cpu::COMPILED_FOR,
+            model_dir = %model_dir.display(),
+            "whisper.cpp ready"
+        );
+        Self {
+            models: ModelCache::default(),
+            model_dir,
+        }
+    }
+}
+
+impl Transcribe for WhisperCpp {
+    fn start(
+        &self,
+        model: &str,
+        options: &DecodeOptions,
+    ) -> Result<Box<dyn WindowTranscriber>, EngineError> {
+        let model = self
+            .models
+            .get(&self.model_dir.join(format!("ggml-{model}.bin")))?;
+        Ok(Box::new(Transcriber::new(&model, options.clone())?))
+    }
+}
+
+impl WindowTranscriber for Transcriber {
+    fn transcribe(
+        &mut self,
+        pcm: &[f32],
+        progress: ProgressSpan,
+        abort: Arc<AtomicBool>,
+    ) -> Result<Vec<Segment>, EngineError> {
+        Transcriber::transcribe(self, pcm, progress, abort)
+    }
+}

@@ -1,0 +1,217 @@
+//! [`Transcribe`] without whisper, for tests: no model file, no native code, and what it hears
+//! is written by the test. It honours the abort flag and reports progress the way whisper does,
+//! so the worker's control flow around it is the production one.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::{Transcribe, WindowTranscriber};
+use crate::audio::WHISPER_SAMPLE_RATE;
+use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Word};
+
+/// Progress steps through one window.
+const STEPS: u32 = 10;
+/// How often a window that runs until stopped looks at its abort flag.
+const POLL: Duration = Duration::from_millis(10);
+/// How long a window that runs until stopped waits for the stop: a test that forgets to stop
+/// it fails instead of hanging (the runtime waits for blocking threads when it shuts down).
+const NEVER_STOPPED: Duration = Duration::from_secs(30);
+
+/// A scripted speech-to-text engine. Clones share what they have seen.
+#[derive(Clone)]
+pub struct FakeWhisper {
+    text: String,
+    per_window: Duration,
+    failing_files: u32,
+    until_stopped: bool,
+    calls: Arc<Mutex<WhisperCalls>>,
+}
+
+/// What the engine was asked to do so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WhisperCalls {
+    /// Files started.
+    pub files: u32,
+    /// Windows begun.
+    pub begun: u32,
+    /// Windows transcribed to the end.
+    pub windows: u32,
+    /// Windows that ended because the abort flag was set.
+    pub stopped: u32,
+}
+
+impl FakeWhisper {
+    /// Hears `text` in every window, at once.
+    #[must_use]
+    pub fn saying(text: &str) -> Self {
+        Self {
+            text: text.to_owned(),
+            per_window: Duration::ZERO,
+            failing_files: 0,
+            until_stopped: false,
+            calls: Arc::default(),
+        }
+    }
+
+    /// Takes `per_window` for each window, its progress moving in tenths.
+    #[must_use]
+    pub fn taking(mut self, per_window: Duration) -> Self {
+        self.per_window = per_window;
+        self
+    }
+
+    /// The first `files` files fail in their first window, as whisper.cpp fails (a retry may
+    /// work).
+    #[must_use]
+    pub fn failing_first(mut self, files: u32) -> Self {
+        self.failing_files = files;
+        self
+    }
+
+    /// Never finishes a window: it runs, its progress creeping up, until it is stopped.
+    #[must_use]
+    pub fn until_stopped(mut self) -> Self {
+        self.until_stopped = true;
+        self
+    }
+
+    /// What it has done so far.
+    #[must_use]
+    pub fn calls(&self) -> WhisperCalls {
+        *self.calls.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn note(&self, change: impl FnOnce(&mut WhisperCalls)) {
+        change(&mut self.calls.lock().unwrap_or_else(PoisonError::into_inner));
+    }
+}
+
+impl Transcribe for FakeWhisper {
+    fn start(
+        &self,
+        _model: &str,
+        _options: &DecodeOptions,
+    ) -> Result<Box<dyn WindowTranscriber>, EngineError> {
+        let mut number = 0;
+        self.note(|seen| {
+            number = seen.files;
+            seen.files += 1;
+        });
+        Ok(Box::new(FakeFile {
+            engine: self.clone(),
+            fails: number < self.failing_files,
+        }))
+    }
+}
+
+/// One file of the fake.
+struct FakeFile {
+    engine: FakeWhisper,
+    fails: bool,
+}
+
+impl FakeFile {
+    fn stopped(&self) -> EngineError {
+        self.engine.note(|seen| seen.stopped += 1);
+        EngineError::Aborted
+    }
+}
+
+impl WindowTranscriber for FakeFile {
+    fn transcribe(
+        &mut self,
+        pcm: &[f32],
+        progress: ProgressSpan,
+        abort: Arc<AtomicBool>,
+    ) -> Result<Vec<Segment>, EngineError> {
+        self.engine.note(|calls| calls.begun += 1);
+        if self.fails {
+            return Err(EngineError::Whisper("the fake engine failed".to_owned()));
+        }
+        if self.engine.until_stopped {
+            let started = Instant::now();
+            let mut percent = 0;
+            while !abort.load(Ordering::Relaxed) {
+                if started.elapsed() > NEVER_STOPPED {
+                    return Err(EngineError::Whisper(
+                        "the fake engine was never stopped".to_owned(),
+                    ));
+                }
+                progress.report(percent);
+                percent = (percent + 1).min(99);
+                std::thread::sleep(POLL);
+            }
+            return Err(self.stopped());
+        }
+        for step in 0..STEPS {
+            if abort.load(Ordering::Relaxed) {
+                return Err(self.stopped());
+            }
+            std::thread::sleep(self.engine.per_window / STEPS);
+            progress.report(i32::try_from(step * 100 / STEPS).unwrap_or(100));
+        }
+        progress.report(100);
+        self.engine.note(|seen| seen.windows += 1);
+        let end_ms = i64::try_from(pcm.len() as u64 * 1000 / u64::from(WHISPER_SAMPLE_RATE))
+            .unwrap_or(i64::MAX);
+        Ok(vec![segment(&self.engine.text, end_ms)])
+    }
+}
+
+/// `text` heard from 0 to `end_ms`, its words spread evenly.
+fn segment(text: &str, end_ms: i64) -> Segment {
+    let spoken: Vec<&str> = text.split_whitespace().collect();
+    let each = end_ms / i64::try_from(spoken.len().max(1)).unwrap_or(1);
+    let words = (0_i64..)
+        .zip(&spoken)
+        .map(|(index, word)| Word {
+            start_ms: index * each,
+            end_ms: (index + 1) * each,
+            text: (*word).to_owned(),
+            probability: 1.0,
+        })
+        .collect();
+    Segment {
+        start_ms: 0,
+        end_ms,
+        text: text.to_owned(),
+        words,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicU32;
+
+    use super::*;
+
+    fn run(engine: &FakeWhisper, abort: bool) -> Result<Vec<Segment>, EngineError> {
+        let mut file = engine.start("tiny.en", &DecodeOptions::new(1, "en"))?;
+        file.transcribe(
+            &vec![0.0; 16_000 * 2],
+            ProgressSpan::whole(Arc::new(AtomicU32::new(0))),
+            Arc::new(AtomicBool::new(abort)),
+        )
+    }
+
+    #[test]
+    fn it_hears_its_script_over_the_whole_window_and_fails_only_the_files_it_is_told_to() {
+        let engine = FakeWhisper::saying("one two").failing_first(1);
+        assert!(matches!(run(&engine, false), Err(EngineError::Whisper(_))));
+        let heard = run(&engine, false).unwrap();
+        assert_eq!(heard[0].text, "one two");
+        assert_eq!(heard[0].end_ms, 2000);
+        assert_eq!(heard[0].words[1].start_ms, 1000);
+        assert!(matches!(run(&engine, true), Err(EngineError::Aborted)));
+        assert_eq!(
+            engine.calls(),
+            WhisperCalls {
+                files: 3,
+                begun: 3,
+                windows: 1,
+                stopped: 1
+            }
+        );
+    }
+}

@@ -1,0 +1,47 @@
+//! Speech to text, behind a trait: whisper.cpp in production ([`WhisperCpp`]), a script in
+//! tests ([`FakeWhisper`]). The seam is one window of 16 kHz mono audio; what surrounds it
+//! (decoding, windows, VAD, the duration limit, putting times back on the file's clock) is the
+//! worker's own code and runs the same with either.
+
+mod cpp;
+mod fake;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+pub use cpp::WhisperCpp;
+pub use fake::{FakeWhisper, WhisperCalls};
+
+use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment};
+
+/// Something that turns speech into text. Its calls block (CPU work, model loading): the
+/// pipeline makes them on blocking threads.
+pub trait Transcribe: Send + Sync {
+    /// Gets ready to transcribe one file with `model` (loading it on first use), decoding as
+    /// `options` say.
+    ///
+    /// # Errors
+    /// [`EngineError::Model`] when the model cannot be had (no retry helps);
+    /// [`EngineError::Whisper`] when the engine cannot start (another attempt may work).
+    fn start(
+        &self,
+        model: &str,
+        options: &DecodeOptions,
+    ) -> Result<Box<dyn WindowTranscriber>, EngineError>;
+}
+
+/// One file's transcription, one window at a time (whisper's state is made once per file).
+pub trait WindowTranscriber: Send {
+    /// Transcribes 16 kHz mono `pcm`, with times relative to its first sample. `progress`
+    /// receives the progress through `pcm`; once `abort` is set the call returns
+    /// [`EngineError::Aborted`] at its next check.
+    ///
+    /// # Errors
+    /// [`EngineError::Aborted`], or a failure of the engine.
+    fn transcribe(
+        &mut self,
+        pcm: &[f32],
+        progress: ProgressSpan,
+        abort: Arc<AtomicBool>,
+    ) -> Result<Vec<Segment>, EngineError>;
+}
