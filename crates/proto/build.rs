@@ -29,8 +29,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
-        // RPCs a service does not implement yet answer UNIMPLEMENTED instead of failing to build.
-        .generate_default_stubs(true)
+        // No default stubs: a service that does not implement one of its RPCs does not build,
+        // rather than answering UNIMPLEMENTED at run time.
+        .generate_default_stubs(false)
         // Upload and download chunks pass through without copies.
         .bytes(".")
         .compile_fds(file_descriptors)?;

@@ -120,6 +120,8 @@ type ExportStream = Pin<Box<dyn Stream<Item = Result<pb::ExportChunk, Status>> +
 
 #[tonic::async_trait]
 impl pb::library_service_server::LibraryService for LibraryGrpc {
+    type DownloadExportStream = ExportStream;
+
     async fn list_transcripts(
         &self,
         request: Request<pb::ListTranscriptsRequest>,
@@ -283,7 +285,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
     async fn download_export(
         &self,
         request: Request<pb::DownloadExportRequest>,
-    ) -> Result<Response<ExportStream>, Status> {
+    ) -> Result<Response<Self::DownloadExportStream>, Status> {
         let link = request.into_inner();
         let download = self
             .library

@@ -25,6 +25,8 @@ type DownloadStream = Pin<Box<dyn Stream<Item = Result<pb::DownloadBlobResponse,
 
 #[tonic::async_trait]
 impl pb::storage_service_server::StorageService for StorageGrpc {
+    type DownloadBlobStream = DownloadStream;
+
     async fn set_storage_policy(
         &self,
         request: Request<pb::SetStoragePolicyRequest>,
@@ -167,7 +169,7 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
     async fn download_blob(
         &self,
         request: Request<pb::DownloadBlobRequest>,
-    ) -> Result<Response<DownloadStream>, Status> {
+    ) -> Result<Response<Self::DownloadBlobStream>, Status> {
         let user = caller(&request)?;
         let body = self.storage.open(&user, &request.into_inner().path).await?;
         let stream = body.map(|chunk| {
