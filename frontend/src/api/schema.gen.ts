@@ -2093,6 +2093,12 @@ export interface components {
             fileId: string;
             jobId: string;
         };
+        /**
+         * @description A transcription file's state on the wire (the transcription service's domain maps its own
+         *     state machine onto it).
+         * @enum {string}
+         */
+        FileStatus: "pending" | "scheduled" | "transcribing" | "completed" | "error" | "retrying" | "failed";
         /** @description A file as the SPA expects it (spec §3, 'Transcription file'). */
         FileView: {
             id: string;
@@ -2161,6 +2167,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /**
+         * @description What happened to a Vault item.
+         * @enum {string}
+         */
+        ItemChange: "created" | "updated" | "deleted";
         /** @description The item a `libraryUpdate` is about. */
         LibraryItemRef: {
             id: string;
@@ -2195,8 +2206,7 @@ export interface components {
         };
         /** @description `libraryUpdate`. */
         LibraryUpdate: {
-            /** @description `created`. */
-            type: string;
+            type: components["schemas"]["ItemChange"];
             transcript: components["schemas"]["LibraryItemRef"];
         };
         ListMeta: {
@@ -2693,7 +2703,7 @@ export interface components {
             jobId: string;
             errorMessage?: string | null;
             error?: string | null;
-            status: string;
+            status: components["schemas"]["FileStatus"];
             /** Format: u-int32 */
             retryCount: number;
             /** Format: u-int32 */
@@ -2719,8 +2729,7 @@ export interface components {
              * @description 0–100.
              */
             progress: number;
-            /** @description Set when the file changed state (claimed, queued for a retry). */
-            status?: string | null;
+            status?: null | components["schemas"]["FileStatus"];
         };
         /** @description A new authenticator secret, shown once for the app to scan. */
         TwoFactorSetupView: {

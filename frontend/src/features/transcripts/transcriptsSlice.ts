@@ -7,12 +7,19 @@ export const isTranscriptionProgress = isRealtimeEvent.transcriptionProgress;
 export const isTranscriptionComplete = isRealtimeEvent.transcriptionComplete;
 export const isTranscriptionError = isRealtimeEvent.transcriptionError;
 
-/**
- * A row's status. The contract types a file's `status` (FileView, the transcription events) as a
- * string whose documentation lists these seven values; toStatus narrows what the server sends.
- */
-const STATUSES = ['pending', 'transcribing', 'completed', 'error', 'scheduled', 'retrying', 'failed'] as const;
-export type TranscriptionStatus = (typeof STATUSES)[number];
+/** A row's status: the contract's FileStatus (the transcription events; toStatus narrows FileView's string). */
+export type TranscriptionStatus = Schema<'FileStatus'>;
+
+/** Every FileStatus, to check what sessionStorage holds (a Record, so tsc sees a new one). */
+const STATUSES = Object.keys({
+  pending: true,
+  transcribing: true,
+  completed: true,
+  error: true,
+  scheduled: true,
+  retrying: true,
+  failed: true,
+} satisfies Record<TranscriptionStatus, true>) as readonly TranscriptionStatus[];
 
 /** Retry limit shown when the server has not said otherwise (spec §9). */
 export const DEFAULT_MAX_RETRIES = 10;
@@ -258,6 +265,7 @@ const transcriptsSlice = createSlice({
       const file = findFile(state, action.payload.fileId);
       if (!file) return;
       const server: Partial<Schema<'FileView'>> = action.payload.file ?? {};
+      // FileView's status is still a string in the REST contract (the events' is a FileStatus).
       const status = toStatus(server.status, 'error');
       file.status = isInFlight(status) ? 'error' : status;
       file.progress = 0;
@@ -311,7 +319,7 @@ const transcriptsSlice = createSlice({
         if (!payload) return;
         const file = findFile(state, payload.fileId);
         if (!file) return;
-        file.status = toStatus(payload.status, 'error');
+        file.status = payload.status;
         file.errorMessage = payload.errorMessage ?? payload.error ?? 'Transcription failed';
         file.progress = 0;
         if (typeof payload.retryCount === 'number') file.retryCount = payload.retryCount;
