@@ -1,3 +1,5 @@
+import type { Schema } from '@/api/types';
+
 /**
  * Who may create a local account: anyone (`open`), only with an invitation from an admin
  * (`invite`), or nobody (`closed`). A gateway that does not say is taken as `open`, as before.
@@ -6,10 +8,15 @@ export type SignupPolicy = 'open' | 'invite' | 'closed';
 
 const SIGNUP_POLICIES: readonly SignupPolicy[] = ['open', 'invite', 'closed'];
 
-/** Runtime configuration served by the gateway at /config.json, so one build runs anywhere. */
+type ServedConfig = Schema<'ClientConfig'>;
+
+/**
+ * Runtime configuration served by the gateway at /config.json (the contract's ClientConfig), so
+ * one build runs anywhere; `signup` narrowed to the policies the SPA knows.
+ */
 export type AppConfig =
-  | { authMode: 'local'; signup?: SignupPolicy }
-  | { authMode: 'oidc'; domain: string; clientId: string; audience: string };
+  | (Pick<Extract<ServedConfig, { authMode: 'local' }>, 'authMode'> & { signup?: SignupPolicy })
+  | Pick<Extract<ServedConfig, { authMode: 'oidc' }>, 'authMode' | 'domain' | 'clientId' | 'audience'>;
 
 function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;

@@ -1,4 +1,5 @@
 import { setSocketFactory, type RealtimeSocket, type SOCKET_OPTIONS, type SocketAuth, type SocketAuthProvider } from '@/api/socket';
+import type { RealtimeEventName, RealtimePayload } from '@/api/types';
 
 type Listener = (...args: unknown[]) => void;
 
@@ -74,6 +75,10 @@ export class FakeSocket implements RealtimeSocket {
     if (event === 'connect') this.connected = true;
     if (event === 'disconnect') this.connected = false;
     this.socketEvents.fire(event, ...args);
+  }
+  /** The server sends one of the contract's events (RealtimeEvent), its payload type-checked. */
+  serverEvent<Name extends RealtimeEventName>(type: Name, data: RealtimePayload<Name>) {
+    this.serverEmit(type, data);
   }
   /** The manager reports an event such as 'reconnect'. */
   managerEmit(event: string, ...args: unknown[]) {

@@ -1,16 +1,48 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import type { ErrorBody, Schema } from '@/api/types';
 import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
+
+/** Who is signed in unless a test says otherwise (`GET /api/account`). */
+export const TEST_ACCOUNT: Schema<'AccountView'> = { id: 'user-1', email: 'ada@example.com', isAdmin: false, twoFactorEnabled: false };
+
+/**
+ * The gateway's error answer, `{"error": {"message", "code"}}` (the contract's ErrorBody). The
+ * code defaults to the one the gateway gives the status. A plain Response, so a handler's typed
+ * success body stays what MSW checks.
+ */
+export function errorResponse(status: number, message: string, code: ErrorBody['error']['code'] = codeFor(status)): Response {
+  return HttpResponse.json<ErrorBody>({ error: { message, code } }, { status });
+}
+
+function codeFor(status: number): ErrorBody['error']['code'] {
+  const codes: Record<number, ErrorBody['error']['code']> = {
+    400: 'BAD_REQUEST',
+    401: 'UNAUTHENTICATED',
+    403: 'FORBIDDEN',
+    404: 'NOT_FOUND',
+    409: 'CONFLICT',
+    413: 'PAYLOAD_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+    422: 'UNPROCESSABLE',
+    429: 'TOO_MANY_REQUESTS',
+    502: 'BAD_GATEWAY',
+    503: 'UNAVAILABLE',
+    507: 'INSUFFICIENT_STORAGE',
+  };
+  return codes[status] ?? 'INTERNAL';
+}
 
 /**
  * Handlers every test has: the app shell loads the user's settings as soon as someone is signed
  * in, so each test starts with the defaults stored; Settings asks who is signed in (not an admin
  * unless a test says so); sign-out ends the session on the server. A test overrides them with
- * `server.use`.
+ * `server.use`. Bodies are typed by the contract (src/api/types.ts), as test handlers should be:
+ * `HttpResponse.json<Schema<'Envelope_…'>>(…)`.
  */
 export const defaultHandlers = [
-  http.get('/api/user/settings', () => HttpResponse.json({ data: DEFAULT_USER_SETTINGS })),
-  http.get('/api/account', () => HttpResponse.json({ data: { id: 'user-1', email: 'ada@example.com', isAdmin: false } })),
+  http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: DEFAULT_USER_SETTINGS })),
+  http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: TEST_ACCOUNT })),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
 ];
 

@@ -83,7 +83,7 @@ export const authApi = baseApi.injectEndpoints({
       extraOptions: { maxRetries: 0 },
     }),
     /** Confirms the pending secret with a code from the app: sign-in asks for a code from now on. */
-    enableTwoFactor: build.mutation<TwoFactorState, { code: string }>({
+    enableTwoFactor: build.mutation<TwoFactorState, Schema<'Code'>>({
       query: (body) => ({ url: '/auth/2fa/enable', method: 'POST', body }),
       transformResponse: (response: Schema<'Envelope_TwoFactorView'>) => response.data,
       onQueryStarted: async (_request, { dispatch, queryFulfilled }) => showTwoFactorState(dispatch, queryFulfilled),

@@ -20,11 +20,8 @@ export type VideoCount = (typeof VIDEO_COUNTS)[number];
 export const DEFAULT_VIDEO_COUNT: VideoCount = 100;
 export const ALL_VIDEOS: VideoCount = -1;
 
-export interface ChannelVideosRequest {
-  channelUrl: string;
-  limit: VideoCount;
-  refresh: boolean;
-}
+/** The search's body (SearchBody) and its query parameters: how many videos, and whether to ask YouTube again. */
+export type ChannelVideosRequest = Required<Schema<'SearchBody'>> & { limit: VideoCount; refresh: boolean };
 
 /** Today's YouTube Data API use of the server's key, in quota units. */
 export type DiscoveryQuota = Schema<'QuotaView'>;

@@ -6,7 +6,8 @@ import { downloadsApi } from '@/api/downloadsApi';
 import type { AppStore } from '@/app/store';
 import { installFakeSockets, type FakeSocket } from '@/testing/fakeSocket';
 import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 
 function job(overrides: Partial<DownloadJob> = {}): DownloadJob {
   return {
@@ -41,23 +42,23 @@ function downloadsBackend(initial: DownloadJob[]) {
     http.get('/api/downloads', ({ request }) => {
       state.lists += 1;
       state.authorizations.push(request.headers.get('Authorization'));
-      return HttpResponse.json({ data: state.jobs });
+      return HttpResponse.json<Schema<'Envelope_Vec_DownloadJobView'>>({ data: state.jobs });
     }),
     http.delete('/api/downloads/:id', ({ params }) => {
       const id = params.id as string;
       state.cancelled.push(id);
       const found = state.jobs.find((candidate) => candidate.id === id);
-      if (!found) return HttpResponse.json({ error: { message: 'Download job not found' } }, { status: 404 });
+      if (!found) return errorResponse(404, 'Download job not found');
       const cancelled = { ...found, status: 'FAILED' as const, errorMessage: 'Cancelled by user', completedAt: '2025-03-03T09:10:00Z' };
       state.jobs = state.jobs.map((candidate) => (candidate.id === id ? cancelled : candidate));
-      return HttpResponse.json({ data: cancelled });
+      return HttpResponse.json<Schema<'Envelope_DownloadJobView'>>({ data: cancelled });
     }),
     http.post('/api/downloads/:id/retry', ({ params }) => {
       const id = params.id as string;
       state.retried.push(id);
       const fresh = job({ id: `${id}-retry`, status: 'PENDING', totalVideos: 1, createdAt: '2025-03-03T09:20:00Z' });
       state.jobs = state.jobs.map((candidate) => (candidate.id === id ? fresh : candidate));
-      return HttpResponse.json({ data: fresh }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_DownloadJobView'>>({ data: fresh }, { status: 201 });
     }),
   );
   return state;
@@ -163,7 +164,7 @@ describe('/downloads list', () => {
 
   it('points to Sources and Find Videos when there are no jobs', async () => {
     downloadsBackend([]);
-    server.use(http.get('/api/sources', () => HttpResponse.json({ data: [] })));
+    server.use(http.get('/api/sources', () => HttpResponse.json<Schema<'Envelope_Vec_SourceView'>>({ data: [] })));
     const { user, router } = await renderDownloads();
     expect(await screen.findByRole('heading', { name: 'No download jobs yet' })).toBeInTheDocument();
     const main = screen.getByRole('main');
@@ -179,7 +180,7 @@ describe('/downloads list', () => {
     expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('Failed to fetch download jobs');
     await waitFor(() => expect(toastTexts()).toContainEqual(expect.stringContaining('Failed to fetch download jobs')));
 
-    server.use(http.get('/api/downloads', () => HttpResponse.json({ error: { message: 'Downloads are unavailable' } }, { status: 503 })));
+    server.use(http.get('/api/downloads', () => errorResponse(503, 'Downloads are unavailable')));
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(toastTexts()).toContainEqual(expect.stringContaining('Downloads are unavailable')), { timeout: 5000 });
   });
@@ -265,7 +266,7 @@ describe('/downloads realtime (spec §4)', () => {
     server.use(
       http.post('/api/downloads', async ({ request }) => {
         const body = (await request.json()) as { sourceId: string; videoIds: string[] };
-        return HttpResponse.json({ data: job({ id: 'new', sourceId: body.sourceId, totalVideos: body.videoIds.length }) }, { status: 201 });
+        return HttpResponse.json<Schema<'Envelope_DownloadJobView'>>({ data: job({ id: 'new', sourceId: body.sourceId, totalVideos: body.videoIds.length }) }, { status: 201 });
       }),
     );
     const { store } = await renderDownloads();
@@ -307,7 +308,7 @@ describe('/downloads cancel and retry', () => {
     const backend = downloadsBackend([job({ id: 'job-1', status: 'PROCESSING' })]);
     server.use(
       http.delete('/api/downloads/:id', () =>
-        HttpResponse.json({ error: { message: 'This download job has already ended', code: 'CONFLICT' } }, { status: 409 }),
+        errorResponse(409, 'This download job has already ended'),
       ),
     );
     const { user } = await renderDownloads();
@@ -352,7 +353,7 @@ describe('/downloads cancel and retry', () => {
 
     server.use(
       http.post('/api/downloads/:id/retry', () =>
-        HttpResponse.json({ error: { message: 'Only a failed job can be retried', code: 'CONFLICT' } }, { status: 409 }),
+        errorResponse(409, 'Only a failed job can be retried'),
       ),
     );
     await user.click(within(jobItem('broken')).getByRole('button', { name: 'Retry' }));

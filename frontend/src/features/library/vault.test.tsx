@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AppStore } from '@/app/store';
 import { installFakeSockets } from '@/testing/fakeSocket';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import type { LibraryStats, LibraryTranscript, Suggestions } from './libraryApi';
 
 function transcript(id: string, title: string, extra: Partial<LibraryTranscript> = {}): LibraryTranscript {
@@ -74,11 +75,11 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
     const fail = state.fail[key];
     if (!fail) return null;
     return fail.message
-      ? HttpResponse.json({ error: { message: fail.message, code: 'ERROR' } }, { status: fail.status })
+      ? errorResponse(fail.status, fail.message)
       : new HttpResponse(null, { status: fail.status });
   };
   const find = (id: unknown) => state.items.find((candidate) => candidate.id === id);
-  const notFound = () => HttpResponse.json({ error: { message: 'Transcript not found', code: 'NOT_FOUND' } }, { status: 404 });
+  const notFound = () => errorResponse(404, 'Transcript not found', 'NOT_FOUND');
   const record = (method: string, path: string, body?: unknown) => state.calls.push({ method, path, body });
 
   server.use(
@@ -107,14 +108,14 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
           (!path || entry.fileName === path),
       );
       const data = matching.slice((page - 1) * limit, page * limit).map((entry) => (q && state.hits[entry.id] ? { ...entry, ...state.hits[entry.id] } : entry));
-      return HttpResponse.json({ data, meta: { page, limit, total: matching.length, hasMore: page * limit < matching.length } });
+      return HttpResponse.json<Schema<'TranscriptPage'>>({ data, meta: { page, limit, total: matching.length, hasMore: page * limit < matching.length } });
     }),
-    http.get('/api/library/transcripts/:id', ({ params }) => failure('item') ?? (find(params.id) ? HttpResponse.json({ data: find(params.id) }) : notFound())),
+    http.get('/api/library/transcripts/:id', ({ params }) => failure('item') ?? (find(params.id) ? HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: find(params.id)! }) : notFound())),
     http.get('/api/library/transcripts/:id/content', ({ params }) =>
-      failure('content') ?? (find(params.id) ? HttpResponse.json({ data: { content: state.contents[params.id as string] ?? '' } }) : notFound()),
+      failure('content') ?? (find(params.id) ? HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: state.contents[params.id as string] ?? '' } }) : notFound()),
     ),
     http.get('/api/library/transcripts/:id/suggestions', ({ params }) =>
-      failure('suggestions') ?? HttpResponse.json({ data: state.suggestions[params.id as string] ?? { suggestedTags: [], suggestedRating: 3 } }),
+      failure('suggestions') ?? HttpResponse.json<Schema<'Envelope_SuggestionsView'>>({ data: state.suggestions[params.id as string] ?? { suggestedTags: [], suggestedRating: 3 } }),
     ),
     http.put('/api/library/transcripts/:id/metadata', async ({ params, request }) => {
       const body = (await request.json()) as Partial<LibraryTranscript>;
@@ -124,7 +125,7 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
       const entry = find(params.id);
       if (!entry) return notFound();
       Object.assign(entry, body);
-      return HttpResponse.json({ data: entry });
+      return HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: entry });
     }),
     http.put('/api/library/transcripts/:id/content', async ({ params, request }) => {
       const body = (await request.json()) as { content: string };
@@ -132,14 +133,14 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
       const failed = failure('updateContent');
       if (failed) return failed;
       state.contents[params.id as string] = body.content;
-      return HttpResponse.json({ data: find(params.id) });
+      return HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: find(params.id)! });
     }),
     http.delete('/api/library/transcripts/:id', ({ params }) => {
       record('DELETE', `item/${params.id as string}`);
       const failed = failure('delete');
       if (failed) return failed;
       state.items = state.items.filter((candidate) => candidate.id !== params.id);
-      return HttpResponse.json({ data: { id: params.id, deleted: true } });
+      return HttpResponse.json<Schema<'Envelope_DeletedView'>>({ data: { id: params.id as string, deleted: true } });
     }),
     http.post('/api/library/transcripts/:id/export', async ({ params, request }) => {
       const body = (await request.json()) as { format: string };
@@ -149,7 +150,7 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
       const entry = find(params.id);
       if (!entry) return notFound();
       entry.lastExported = '2024-02-01T12:00:00Z';
-      return HttpResponse.json({ data: { downloadUrl: `/api/library/downloads/one-${entry.id}`, filename: `${entry.title}.${body.format}` } });
+      return HttpResponse.json<Schema<'Envelope_ExportLinkView'>>({ data: { downloadUrl: `/api/library/downloads/one-${entry.id}`, filename: `${entry.title}.${body.format}` } });
     }),
     http.post('/api/library/export/bulk', async ({ request }) => {
       const body = (await request.json()) as { ids: string[]; format: string };
@@ -160,19 +161,19 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
         const entry = find(entryId);
         if (entry) entry.lastExported = '2024-02-01T12:00:00Z';
       }
-      return HttpResponse.json({ data: { downloadUrl: '/api/library/downloads/bulk-token', filename: 'vault-export.zip' } });
+      return HttpResponse.json<Schema<'Envelope_ExportLinkView'>>({ data: { downloadUrl: '/api/library/downloads/bulk-token', filename: 'vault-export.zip' } });
     }),
     http.post('/api/library/process/batch', ({ request }) => {
       record('POST', `process?${new URL(request.url).searchParams.toString()}`);
-      return failure('process') ?? HttpResponse.json({ data: { processed: 3, remaining: 0 } });
+      return failure('process') ?? HttpResponse.json<Schema<'Envelope_BatchView'>>({ data: { processed: 3, remaining: 0 } });
     }),
-    http.post('/api/library/system/init-tags', () => HttpResponse.json({ data: { created: 5 } })),
+    http.post('/api/library/system/init-tags', () => HttpResponse.json<Schema<'Envelope_CreatedTagsView'>>({ data: { created: 5 } })),
     http.get('/api/library/stats', () => {
       state.statsCalls += 1;
-      return failure('stats') ?? HttpResponse.json({ data: STATS });
+      return failure('stats') ?? HttpResponse.json<Schema<'Envelope_LibraryStats'>>({ data: STATS });
     }),
     http.get('/api/library/tags', () =>
-      HttpResponse.json({
+      HttpResponse.json<Schema<'Envelope_Vec_TagView'>>({
         data: [
           { id: 'tag-1', name: 'soil', count: 1 },
           { id: 'tag-2', name: 'talk', count: 3 },
@@ -180,7 +181,7 @@ function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record
       }),
     ),
     http.get('/api/library/syllabus-sections', () =>
-      HttpResponse.json({ data: [{ id: 'sec-1', title: 'Gardening basics', description: null, position: 0, itemCount: 0 }] }),
+      HttpResponse.json<Schema<'Envelope_Vec_SectionView'>>({ data: [{ id: 'sec-1', title: 'Gardening basics', description: '', position: 0, itemCount: 0 }] }),
     ),
   );
   return state;
@@ -247,7 +248,7 @@ describe('/vault list', () => {
     server.use(
       http.get('/api/library/transcripts', async () => {
         await gate;
-        return HttpResponse.json({ data: [transcript('t1', 'Welcome talk')], meta: { page: 1, limit: 20, total: 1, hasMore: false } });
+        return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [transcript('t1', 'Welcome talk')], meta: { page: 1, limit: 20, total: 1, hasMore: false } });
       }),
     );
     renderWithProviders({ route: '/vault' });
@@ -262,7 +263,7 @@ describe('/vault list', () => {
     server.use(
       http.get('/api/library/transcripts', ({ request }) => {
         const searching = new URL(request.url).searchParams.get('q') !== null;
-        return HttpResponse.json({
+        return HttpResponse.json<Schema<'TranscriptPage'>>({
           data: [transcript('t1', 'Welcome talk')],
           meta: searching
             ? { page: 1, limit: 20, total: 1000, hasMore: true, totalCapped: true }
@@ -615,10 +616,10 @@ describe('/vault list', () => {
     await waitFor(() => expect(sockets.sockets).toHaveLength(1));
     const socket = sockets.latest();
     act(() => socket.serverEmit('connect'));
-    for (const type of ['updated', 'deleted', 'created']) {
+    for (const type of ['updated', 'deleted', 'created'] as const) {
       const before = backend.lists.length;
       if (type === 'created') backend.items.push(transcript('t2', 'Fresh item'));
-      act(() => socket.serverEmit('libraryUpdate', { type, transcript: { id: 't2', title: 'Fresh item' } }));
+      act(() => socket.serverEvent('libraryUpdate', { type, transcript: { id: 't2', title: 'Fresh item' } }));
       await waitFor(() => expect(backend.lists.length).toBeGreaterThan(before));
     }
     expect(await screen.findByRole('button', { name: 'Fresh item' })).toBeInTheDocument();
@@ -674,7 +675,7 @@ describe('/vault detail view', () => {
     server.use(
       http.get('/api/library/transcripts', ({ request }) => {
         backend.lists.push(new URL(request.url).searchParams);
-        return HttpResponse.json({ data: [backend.items[0]], meta: { page: 1, limit: 20, total: 1, hasMore: false } });
+        return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [backend.items[0]], meta: { page: 1, limit: 20, total: 1, hasMore: false } });
       }),
     );
     renderWithProviders({ route: '/vault?item=t9' });

@@ -3,7 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { installFakeSockets, type FakeSocket } from '@/testing/fakeSocket';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import type { TranscriptionFile } from './transcriptsSlice';
 
 interface StartBody {
@@ -39,6 +40,29 @@ function storedFile(overrides: Partial<TranscriptionFile> & { id: string; title:
   };
 }
 
+/** A file as the transcription API answers it (retry, cancel). */
+function fileView(overrides: Partial<Schema<'FileView'>> & { id: string }): Schema<'FileView'> {
+  return {
+    jobId: 'job-1',
+    youtubeVideoId: '',
+    title: overrides.id,
+    mp3Path: `uploads/${overrides.id}.mp3`,
+    status: 'pending',
+    progress: 0,
+    retryCount: 0,
+    maxRetries: 10,
+    ...overrides,
+  };
+}
+
+/** A Vault item made from a transcript (the path lookups of the rows' Vault links). */
+function vaultItem(id: string, title: string): Schema<'TranscriptView'> {
+  return { id, title, author: '', createdAt: '2024-01-05T10:00:00Z', isStarred: false, sourceType: 'AUDIO', tags: [] };
+}
+
+const vaultPage = (data: Schema<'TranscriptView'>[]) =>
+  HttpResponse.json<Schema<'TranscriptPage'>>({ data, meta: { page: 1, limit: 1, total: data.length, hasMore: false } });
+
 function seed(files: TranscriptionFile[]) {
   window.sessionStorage.setItem('transcripts', JSON.stringify(files));
 }
@@ -67,7 +91,7 @@ const counter = (name: string) => screen.getByTestId(`counter-${name}`).textCont
 function startHandler(jobId = 'job-1', seen?: StartBody[]) {
   return http.post('/api/transcription/start', async ({ request }) => {
     seen?.push((await request.json()) as StartBody);
-    return HttpResponse.json({ data: { jobId } });
+    return HttpResponse.json<Schema<'Envelope_StartedView'>>({ data: { jobId, files: [] } });
   });
 }
 
@@ -119,7 +143,7 @@ describe('/transcripts files from other screens', () => {
     server.use(
       http.get('/api/video-mp3/status', ({ request }) => {
         asked = new URL(request.url).searchParams.get('videoIds') ?? '';
-        return HttpResponse.json({
+        return HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({
           data: { vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' }, vid2: { hasMp3: false, mp3FilePath: null } },
         });
       }),
@@ -139,7 +163,7 @@ describe('/transcripts files from other screens', () => {
   });
 
   it('reports a failed discovery hand-off', async () => {
-    server.use(http.get('/api/video-mp3/status', () => HttpResponse.json({ error: { message: 'boom' } }, { status: 400 })));
+    server.use(http.get('/api/video-mp3/status', () => errorResponse(400, 'boom')));
     window.sessionStorage.setItem('videosToTranscribe', JSON.stringify([{ youtubeVideoId: 'vid1', title: 'Video One' }]));
     await renderTranscripts();
     expect(await screen.findByText('Failed to load MP3 files from YouTube discovery')).toBeInTheDocument();
@@ -148,11 +172,11 @@ describe('/transcripts files from other screens', () => {
   it('loads manual uploads, skipping files already listed', async () => {
     server.use(
       http.get('/api/video-mp3/manual-uploads', () =>
-        HttpResponse.json({
+        HttpResponse.json<Schema<'Envelope_ManualUploadsView'>>({
           data: {
             videos: [
-              { youtubeVideoId: 'manual-1', title: 'Manual One', mp3FilePath: 'uploads/Manual One.mp3' },
-              { youtubeVideoId: 'manual-2', title: 'Already', mp3FilePath: 'uploads/Already.mp3' },
+              { youtubeVideoId: 'manual-1', title: 'Manual One', mp3FilePath: 'uploads/Manual One.mp3', size: 1024, uploadedAt: '2024-01-05T10:00:00Z' },
+              { youtubeVideoId: 'manual-2', title: 'Already', mp3FilePath: 'uploads/Already.mp3', size: 2048, uploadedAt: '2024-01-05T10:00:00Z' },
             ],
           },
         }),
@@ -168,7 +192,7 @@ describe('/transcripts files from other screens', () => {
   });
 
   it("says 'No manual uploads found' and shows load failures", async () => {
-    server.use(http.get('/api/video-mp3/manual-uploads', () => HttpResponse.json({ data: { videos: [] } })));
+    server.use(http.get('/api/video-mp3/manual-uploads', () => HttpResponse.json<Schema<'Envelope_ManualUploadsView'>>({ data: { videos: [] } })));
     const { user } = await renderTranscripts();
     await user.click(screen.getByRole('button', { name: 'Load Manual Uploads' }));
     expect(await screen.findByText('No manual uploads found')).toBeInTheDocument();
@@ -210,8 +234,7 @@ describe('/transcripts running a job', () => {
       http.get('/api/library/transcripts', ({ request }) => {
         const params = new URL(request.url).searchParams;
         lookups.push(params.toString());
-        const data = params.get('path') === 't/a.txt' ? [{ id: 'vault-a', title: 'A' }] : [];
-        return HttpResponse.json({ data, meta: { page: 1, limit: 1, total: data.length, hasMore: false } });
+        return vaultPage(params.get('path') === 't/a.txt' ? [vaultItem('vault-a', 'A')] : []);
       }),
     );
     handOver(['A', 'B']);
@@ -223,12 +246,12 @@ describe('/transcripts running a job', () => {
     expect(screen.queryByText('WebSocket not connected yet. Progress updates may be delayed.')).not.toBeInTheDocument();
     const [a, b] = seen[0].files;
 
-    act(() => socket.serverEmit('transcriptionProgress', { fileId: a.id, jobId: 'job-7', progress: 42 }));
+    act(() => socket.serverEvent('transcriptionProgress', { fileId: a.id, jobId: 'job-7', progress: 42 }));
     expect(within(rowFor('A')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '42');
     expect(within(rowFor('A')).getByText('Processing')).toBeInTheDocument();
 
     act(() =>
-      socket.serverEmit('transcriptionComplete', {
+      socket.serverEvent('transcriptionComplete', {
         fileId: a.id,
         jobId: 'job-7',
         transcriptPath: 't/a.txt',
@@ -245,7 +268,7 @@ describe('/transcripts running a job', () => {
     expect(screen.queryByText('All transcriptions completed!')).not.toBeInTheDocument();
 
     act(() =>
-      socket.serverEmit('transcriptionError', {
+      socket.serverEvent('transcriptionError', {
         fileId: b.id,
         jobId: 'job-7',
         error: 'Audio could not be decoded',
@@ -273,7 +296,7 @@ describe('/transcripts running a job', () => {
     await user.click(await screen.findByRole('button', { name: 'Start Transcription' }));
     await waitFor(() => expect(seen).toHaveLength(1));
     act(() =>
-      socket.serverEmit('transcriptionError', { fileId: seen[0].files[0].id, jobId: 'job-1', errorMessage: 'Whisper crashed' }),
+      socket.serverEvent('transcriptionError', { fileId: seen[0].files[0].id, jobId: 'job-1', errorMessage: 'Whisper crashed', status: 'error', retryCount: 0, maxRetries: 10 }),
     );
     expect(within(rowFor('A')).getByText('Error')).toBeInTheDocument();
     expect(within(rowFor('A')).getByText('Whisper crashed')).toBeInTheDocument();
@@ -283,7 +306,7 @@ describe('/transcripts running a job', () => {
   it('shows a start failure and puts the files back to pending', async () => {
     server.use(
       http.post('/api/transcription/start', () =>
-        HttpResponse.json({ error: { message: 'Model small is not installed', code: 'UNAVAILABLE' } }, { status: 503 }),
+        errorResponse(503, 'Model small is not installed', 'UNAVAILABLE'),
       ),
     );
     handOver(['A']);
@@ -307,7 +330,7 @@ describe('/transcripts running a job', () => {
     server.use(
       http.post('/api/transcription/schedule', async ({ request }) => {
         seen.push((await request.json()) as StartBody);
-        return HttpResponse.json({ data: { jobId: 'night-1' } });
+        return HttpResponse.json<Schema<'Envelope_StartedView'>>({ data: { jobId: 'night-1', files: [] } });
       }),
     );
     handOver(['A', 'B']);
@@ -352,7 +375,7 @@ describe('/transcripts retry, cancel and stop', () => {
     server.use(
       http.post('/api/transcription/retry', async ({ request }) => {
         retried.push(await request.json());
-        return HttpResponse.json({ data: { id: 'f1', status: 'retrying', retryCount: 1, maxRetries: 10 } });
+        return HttpResponse.json<Schema<'Envelope_FileView'>>({ data: fileView({ id: 'f1', status: 'retrying', retryCount: 1 }) });
       }),
       startHandler('job-2', started),
     );
@@ -370,7 +393,7 @@ describe('/transcripts retry, cancel and stop', () => {
     const started: StartBody[] = [];
     seed([storedFile({ id: 'f1', title: 'A', status: 'error', jobId: 'old-job' })]);
     server.use(
-      http.post('/api/transcription/retry', () => HttpResponse.json({ error: { message: 'job gone' } }, { status: 404 })),
+      http.post('/api/transcription/retry', () => errorResponse(404, 'job gone')),
       startHandler('job-9', started),
     );
     const { user } = await renderTranscripts();
@@ -395,7 +418,7 @@ describe('/transcripts retry, cancel and stop', () => {
       startHandler('job-1', started),
       http.post('/api/transcription/cancel', async ({ request }) => {
         cancelBody = await request.json();
-        return HttpResponse.json({ data: { id: started[0].files[0].id, status: 'error', errorMessage: 'Cancelled by user' } });
+        return HttpResponse.json<Schema<'Envelope_FileView'>>({ data: fileView({ id: started[0].files[0].id, status: 'error', errorMessage: 'Cancelled by user' }) });
       }),
     );
     handOver(['A']);
@@ -429,7 +452,7 @@ describe('/transcripts retry, cancel and stop', () => {
       startHandler('job-1', started),
       http.post('/api/transcription/cancel', async ({ request }) => {
         cancelled.push(await request.json());
-        return HttpResponse.json({ data: {} });
+        return HttpResponse.json<Schema<'Envelope_FileView'>>({ data: fileView({ id: 'cancelled', status: 'error' }) });
       }),
     );
     handOver(['A', 'B']);
@@ -519,7 +542,7 @@ describe('/transcripts housekeeping', () => {
     seed([storedFile({ id: 'f1', title: 'A', status: 'error', jobId: 'job-5', retryCount: 2 })]);
     server.use(
       http.get('/api/transcription/history/job-5', () =>
-        HttpResponse.json({
+        HttpResponse.json<Schema<'Envelope_Vec_HistoryEntryView'>>({
           data: [{ id: 'f1', title: 'A (history)', retryCount: 2, maxRetries: 10, lastFailedAt: '2024-01-05T10:00:00Z' }],
         }),
       ),
@@ -584,8 +607,7 @@ describe('/transcripts Vault link', () => {
       http.get('/api/library/transcripts', ({ request }) => {
         const params = new URL(request.url).searchParams;
         lookups.push(params.get('path'));
-        const data = known ? [{ id: 'item-9', title: 'Done' }] : [];
-        return HttpResponse.json({ data, meta: { page: 1, limit: 1, total: data.length, hasMore: false } });
+        return vaultPage(known ? [vaultItem('item-9', 'Done')] : []);
       }),
     );
     const { socket, user, router } = await renderTranscripts();
@@ -594,15 +616,27 @@ describe('/transcripts Vault link', () => {
     expect(within(rowFor('Done')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', '/vault');
 
     known = true;
-    act(() => socket.serverEmit('libraryUpdate', { type: 'created', transcript: { id: 'item-9', title: 'Done' } }));
+    act(() => socket.serverEvent('libraryUpdate', { type: 'created', transcript: { id: 'item-9', title: 'Done' } }));
     await waitFor(() => expect(within(rowFor('Done')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', '/vault?item=item-9'));
     server.use(
-      http.get('/api/library/transcripts/item-9', () => HttpResponse.json({ data: { id: 'item-9', title: 'Done', tags: [], rating: null, isStarred: false, gwthLevel: null, sectionId: null, author: '', createdAt: '2024-01-05T10:00:00Z', lastExported: null, sourceType: 'AUDIO', duration: 7 } })),
-      http.get('/api/library/transcripts/item-9/content', () => HttpResponse.json({ data: { content: 'Done text' } })),
-      http.get('/api/library/transcripts/item-9/suggestions', () => HttpResponse.json({ data: { suggestedTags: [], suggestedRating: 3 } })),
-      http.get('/api/library/stats', () => HttpResponse.json({ data: { totalTranscripts: 1, totalDuration: 7, storageUsed: 10, avgRating: null, thisMonth: 1 } })),
-      http.get('/api/library/tags', () => HttpResponse.json({ data: [] })),
-      http.get('/api/library/syllabus-sections', () => HttpResponse.json({ data: [] })),
+      http.get('/api/library/transcripts/item-9', () => HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: { id: 'item-9', title: 'Done', tags: [], rating: null, isStarred: false, gwthLevel: null, sectionId: null, author: '', createdAt: '2024-01-05T10:00:00Z', lastExported: null, sourceType: 'AUDIO', duration: 7 } })),
+      http.get('/api/library/transcripts/item-9/content', () => HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: 'Done text' } })),
+      http.get('/api/library/transcripts/item-9/suggestions', () => HttpResponse.json<Schema<'Envelope_SuggestionsView'>>({ data: { suggestedTags: [], suggestedRating: 3 } })),
+      http.get('/api/library/stats', () =>
+        HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
+          data: {
+            totalTranscripts: 1,
+            totalDuration: 7,
+            storageUsed: 10,
+            avgRating: 0,
+            thisMonth: 1,
+            export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
+            distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
+          },
+        }),
+      ),
+      http.get('/api/library/tags', () => HttpResponse.json<Schema<'Envelope_Vec_TagView'>>({ data: [] })),
+      http.get('/api/library/syllabus-sections', () => HttpResponse.json<Schema<'Envelope_Vec_SectionView'>>({ data: [] })),
     );
     await user.click(within(rowFor('Done')).getByRole('link', { name: 'Vault' }));
     expect(router.state.location.pathname).toBe('/vault');
@@ -617,7 +651,7 @@ describe('/transcripts → /convert-pdf', () => {
       storedFile({ id: 'done', title: 'Finished talk', status: 'completed', progress: 100, transcriptPath: 'transcripts/done.txt' }),
       storedFile({ id: 'todo', title: 'Waiting talk' }),
     ]);
-    server.use(http.get('/api/convert/templates', () => HttpResponse.json({ data: [] })));
+    server.use(http.get('/api/convert/templates', () => HttpResponse.json<Schema<'Envelope_Vec_TemplateView'>>({ data: [] })));
     const { user, router } = await renderTranscripts();
     await user.click(screen.getByRole('button', { name: 'Convert to Markdown (1)' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/convert-pdf'));
