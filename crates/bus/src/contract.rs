@@ -276,7 +276,7 @@ pub struct LibraryItemRef {
 #[serde(rename_all = "camelCase")]
 pub struct DownloadProgress {
     pub job_id: String,
-    pub status: String,
+    pub status: DownloadStatus,
     pub processed_videos: u32,
     pub total_videos: u32,
     pub error: Option<String>,
@@ -291,6 +291,16 @@ pub struct DownloadProgress {
     pub current_video: Option<CurrentVideo>,
 }
 
+/// A download job's state on the wire (the spec's upper-case names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum DownloadStatus {
+    Pending,
+    Processing,
+    Completed,
+    Failed,
+}
+
 /// The video a download job is working on.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -303,10 +313,18 @@ pub struct CurrentVideo {
 /// `sourceUpdate`.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 pub struct SourceUpdate {
-    /// `created` or `deleted`.
     #[serde(rename = "type")]
-    pub change: String,
+    pub change: SourceChange,
     pub source: SourceRef,
+}
+
+/// What happened to a source (`updated`: a scheduled sync ran).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceChange {
+    Created,
+    Updated,
+    Deleted,
 }
 
 /// The source a `sourceUpdate` is about.
@@ -321,12 +339,21 @@ pub struct SourceRef {
 pub struct Notification {
     pub title: String,
     pub message: String,
-    /// `info`, `success`, `error`, …
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: NotificationKind,
     /// Which of the user's notification settings decides whether they get it; none: always.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub category: Option<NotificationCategory>,
+}
+
+/// How a notification is shown; users can switch `error`s off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum NotificationKind {
+    Info,
+    Success,
+    Warning,
+    Error,
 }
 
 /// The kinds of notification a user can switch off (settings `notifications.*`; errors are
@@ -383,8 +410,16 @@ pub struct Distributions {
 pub struct SystemMessage {
     pub title: String,
     pub content: String,
-    /// `info`, `warning`, `error`.
-    pub level: String,
+    pub level: MessageLevel,
+}
+
+/// How serious a message from the operators is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageLevel {
+    Info,
+    Warning,
+    Error,
 }
 
 #[cfg(test)]
@@ -436,7 +471,7 @@ mod tests {
         let events = [
             Event::DownloadProgress(DownloadProgress {
                 job_id: "j".into(),
-                status: "PROCESSING".into(),
+                status: DownloadStatus::Processing,
                 processed_videos: 1,
                 total_videos: 2,
                 error: None,
@@ -445,7 +480,7 @@ mod tests {
                 current_video: None,
             }),
             Event::SourceUpdate(SourceUpdate {
-                change: "deleted".into(),
+                change: SourceChange::Deleted,
                 source: SourceRef {
                     id: "s".into(),
                     title: "Channel".into(),
@@ -454,13 +489,13 @@ mod tests {
             Event::Notification(Notification {
                 title: "t".into(),
                 message: "m".into(),
-                kind: "error".into(),
+                kind: NotificationKind::Error,
                 category: Some(NotificationCategory::DownloadComplete),
             }),
             Event::SystemMessage(SystemMessage {
                 title: "t".into(),
                 content: "c".into(),
-                level: "warning".into(),
+                level: MessageLevel::Warning,
             }),
             Event::StatsUpdate(LibraryStats {
                 total_transcripts: 3,

@@ -23,6 +23,17 @@ pub enum DownloadStatus {
     Failed,
 }
 
+impl From<DownloadStatus> for scribevault_bus::contract::DownloadStatus {
+    fn from(status: DownloadStatus) -> Self {
+        match status {
+            DownloadStatus::Pending => Self::Pending,
+            DownloadStatus::Processing => Self::Processing,
+            DownloadStatus::Completed => Self::Completed,
+            DownloadStatus::Failed => Self::Failed,
+        }
+    }
+}
+
 impl DownloadStatus {
     /// Every state.
     pub const ALL: [Self; 4] = [

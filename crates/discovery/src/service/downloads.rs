@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use chrono::Utc;
 use scribevault_bus::contract::{
     CurrentVideo, DownloadProgress, DownloadWork, Event, Notification, NotificationCategory,
+    NotificationKind,
 };
 use scribevault_bus::{EventEnvelope, enqueue_work};
 use scribevault_core::UserId;
@@ -276,7 +277,7 @@ impl Discovery {
     pub(crate) async fn publish_progress(&self, job: &DownloadJob) {
         let event = Event::DownloadProgress(DownloadProgress {
             job_id: job.id.clone(),
-            status: job.status.as_str().to_owned(),
+            status: job.status.into(),
             processed_videos: job.processed_videos,
             total_videos: job.total_videos,
             error: job.error_message.clone(),
@@ -303,15 +304,15 @@ impl Discovery {
     pub(crate) async fn notify_finished(&self, job: &DownloadJob) {
         let arrived = job.total_videos.saturating_sub(job.failed_videos);
         let (title, kind) = if arrived == 0 && job.total_videos > 0 {
-            ("Download failed", "error")
+            ("Download failed", NotificationKind::Error)
         } else {
-            ("Download complete", "success")
+            ("Download complete", NotificationKind::Success)
         };
         let plural = if job.total_videos == 1 { "" } else { "s" };
         let event = Event::Notification(Notification {
             title: title.to_owned(),
             message: format!("{arrived} of {} video{plural} downloaded", job.total_videos),
-            kind: kind.to_owned(),
+            kind,
             category: Some(NotificationCategory::DownloadComplete),
         });
         let envelope = EventEnvelope::for_event(

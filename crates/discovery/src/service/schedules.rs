@@ -3,7 +3,9 @@
 
 use chrono::{DateTime, Utc};
 use scribevault_bus::EventEnvelope;
-use scribevault_bus::contract::{Event, Notification, NotificationCategory};
+use scribevault_bus::contract::{
+    Event, Notification, NotificationCategory, NotificationKind, SourceChange,
+};
 use scribevault_core::UserId;
 
 use super::Discovery;
@@ -195,11 +197,11 @@ impl Discovery {
         self.store.set_last_run(&schedule.id, now).await?;
         schedule.last_run_at = Some(now);
         if !new.is_empty() {
-            self.announce(&user, "updated", &source).await;
+            self.announce(&user, SourceChange::Updated, &source).await;
             let event = Event::Notification(Notification {
                 title: "Scheduled sync".to_owned(),
                 message: new_videos_message(new.len(), &source.title),
-                kind: "info".to_owned(),
+                kind: NotificationKind::Info,
                 category: Some(NotificationCategory::ScheduledSync),
             });
             let envelope = EventEnvelope::for_event(

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use chrono::Utc;
 use scribevault_bus::EventEnvelope;
-use scribevault_bus::contract::{Event, SourceRef, SourceUpdate};
+use scribevault_bus::contract::{Event, SourceChange, SourceRef, SourceUpdate};
 use scribevault_core::UserId;
 
 use super::Discovery;
@@ -48,7 +48,7 @@ impl Discovery {
         self.record_spending().await;
         let (source, created) = added?;
         if created {
-            self.announce(user, "created", &source).await;
+            self.announce(user, SourceChange::Created, &source).await;
         }
         Ok(source)
     }
@@ -195,7 +195,7 @@ impl Discovery {
             .delete_source(user.as_str(), id)
             .await?
             .ok_or(DiscoveryError::SourceNotFound)?;
-        self.announce(user, "deleted", &source).await;
+        self.announce(user, SourceChange::Deleted, &source).await;
         Ok(())
     }
 
@@ -228,9 +228,9 @@ impl Discovery {
 
     /// Tells the owner's sockets a source came or went. A bus failure is logged: the change
     /// itself has happened.
-    pub(crate) async fn announce(&self, user: &UserId, change: &str, source: &Source) {
+    pub(crate) async fn announce(&self, user: &UserId, change: SourceChange, source: &Source) {
         let event = Event::SourceUpdate(SourceUpdate {
-            change: change.to_owned(),
+            change,
             source: SourceRef {
                 id: source.id.clone(),
                 title: source.title.clone(),

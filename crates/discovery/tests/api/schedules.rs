@@ -2,6 +2,7 @@
 //! now" adding only new videos, the scheduler running a due schedule once (also with two
 //! replicas on PostgreSQL), and every call scoped to the owner.
 
+use scribevault_bus::contract::SourceChange;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -484,7 +485,7 @@ async fn two_scheduler_replicas_on_postgresql_run_a_due_schedule_once() {
             tokio::time::timeout(Duration::from_millis(300), events.next()).await
         {
             if let Some(Event::SourceUpdate(update)) = envelope.event()
-                && update.change == "updated"
+                && update.change == SourceChange::Updated
             {
                 runs += 1;
             }

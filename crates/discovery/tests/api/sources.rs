@@ -2,6 +2,7 @@
 //! from the database, announced to their owner, and invisible to everyone else.
 
 use scribevault_bus::contract::Event;
+use scribevault_bus::contract::SourceChange;
 use scribevault_proto::discovery::v1 as pb;
 use scribevault_test_support::youtube::{DEMO_PLAYLIST_ID, FakeChannel, channel_id};
 use tonic::Code;
@@ -71,8 +72,8 @@ async fn a_channel_source_pages_its_videos_from_the_database() {
         panic!("{event:?}")
     };
     assert_eq!(
-        (update.change.as_str(), update.source.title.as_str()),
-        ("created", "Long Reads")
+        (update.change, update.source.title.as_str()),
+        (SourceChange::Created, "Long Reads")
     );
 
     app.youtube.reset_calls();
@@ -185,8 +186,8 @@ async fn sources_belong_to_their_owner() {
         panic!("{event:?}")
     };
     assert_eq!(
-        (update.change.as_str(), update.source.title.as_str()),
-        ("deleted", "Private List")
+        (update.change, update.source.title.as_str()),
+        (SourceChange::Deleted, "Private List")
     );
     assert!(list(&app, "alice").await.is_empty());
     assert_eq!(

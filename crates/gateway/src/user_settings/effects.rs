@@ -5,7 +5,7 @@
 //! services use the same defaults the gateway shows. The gateway applies `notifications.*`
 //! itself, to the events it forwards.
 
-use scribevault_bus::contract::{Notification, NotificationCategory};
+use scribevault_bus::contract::{Notification, NotificationCategory, NotificationKind};
 use scribevault_proto::discovery::v1 as discovery;
 use scribevault_proto::storage::v1 as storage;
 
@@ -45,7 +45,7 @@ pub async fn push_effects(
 /// dropped. Every other event (progress, updates) always goes, as screens rely on them.
 #[must_use]
 pub fn wants_notification(settings: &UserSettings, notification: &Notification) -> bool {
-    if notification.kind == "error" && !settings.notifications.errors {
+    if notification.kind == NotificationKind::Error && !settings.notifications.errors {
         return false;
     }
     match notification.category {
@@ -59,11 +59,14 @@ pub fn wants_notification(settings: &UserSettings, notification: &Notification) 
 mod tests {
     use super::*;
 
-    fn notification(kind: &str, category: Option<NotificationCategory>) -> Notification {
+    fn notification(
+        kind: NotificationKind,
+        category: Option<NotificationCategory>,
+    ) -> Notification {
         Notification {
             title: "t".into(),
             message: "m".into(),
-            kind: kind.into(),
+            kind,
             category,
         }
     }
@@ -71,10 +74,19 @@ mod tests {
     #[test]
     fn switched_off_notifications_are_dropped() {
         let mut settings = UserSettings::default();
-        let download = notification("success", Some(NotificationCategory::DownloadComplete));
-        let sync = notification("info", Some(NotificationCategory::ScheduledSync));
-        let failure = notification("error", Some(NotificationCategory::DownloadComplete));
-        let plain = notification("info", None);
+        let download = notification(
+            NotificationKind::Success,
+            Some(NotificationCategory::DownloadComplete),
+        );
+        let sync = notification(
+            NotificationKind::Info,
+            Some(NotificationCategory::ScheduledSync),
+        );
+        let failure = notification(
+            NotificationKind::Error,
+            Some(NotificationCategory::DownloadComplete),
+        );
+        let plain = notification(NotificationKind::Info, None);
         for event in [&download, &sync, &failure, &plain] {
             assert!(wants_notification(&settings, event));
         }

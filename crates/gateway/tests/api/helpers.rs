@@ -108,6 +108,15 @@ impl<Req: Clone, Resp: Clone + Default> Rpc<Req, Resp> {
     }
 }
 
+/// What a fake answers for an RPC these tests do not use.
+fn unfaked() -> Status {
+    Status::unimplemented("not faked by the gateway's tests")
+}
+
+/// The stream type of a server-streaming RPC no test uses.
+type UnfakedStream<T> =
+    std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<T, Status>> + Send + 'static>>;
+
 /// The library service as the gateway's tests need it.
 #[derive(Default)]
 pub struct FakeLibrary {
@@ -149,6 +158,147 @@ impl LibraryService for FakeLibrary {
     ) -> Result<Response<library_pb::Transcript>, Status> {
         self.update_transcript_metadata.unary(request).await
     }
+    type DownloadExportStream = UnfakedStream<library_pb::ExportChunk>;
+
+    async fn get_transcript_content(
+        &self,
+        _request: Request<library_pb::GetTranscriptContentRequest>,
+    ) -> Result<Response<library_pb::GetTranscriptContentResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn update_transcript_rating(
+        &self,
+        _request: Request<library_pb::UpdateTranscriptRatingRequest>,
+    ) -> Result<Response<library_pb::Transcript>, Status> {
+        Err(unfaked())
+    }
+
+    async fn update_transcript_content(
+        &self,
+        _request: Request<library_pb::UpdateTranscriptContentRequest>,
+    ) -> Result<Response<library_pb::Transcript>, Status> {
+        Err(unfaked())
+    }
+
+    async fn delete_transcript(
+        &self,
+        _request: Request<library_pb::DeleteTranscriptRequest>,
+    ) -> Result<Response<library_pb::DeleteTranscriptResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn export_transcript(
+        &self,
+        _request: Request<library_pb::ExportTranscriptRequest>,
+    ) -> Result<Response<library_pb::ExportTranscriptResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn export_transcripts_bulk(
+        &self,
+        _request: Request<library_pb::ExportTranscriptsBulkRequest>,
+    ) -> Result<Response<library_pb::ExportTranscriptResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn process_transcripts_batch(
+        &self,
+        _request: Request<library_pb::ProcessTranscriptsBatchRequest>,
+    ) -> Result<Response<library_pb::ProcessTranscriptsBatchResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn get_transcript_suggestions(
+        &self,
+        _request: Request<library_pb::GetTranscriptSuggestionsRequest>,
+    ) -> Result<Response<library_pb::GetTranscriptSuggestionsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn init_tags(
+        &self,
+        _request: Request<library_pb::InitTagsRequest>,
+    ) -> Result<Response<library_pb::InitTagsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn init_gwth_tags(
+        &self,
+        _request: Request<library_pb::InitTagsRequest>,
+    ) -> Result<Response<library_pb::InitTagsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn list_tags(
+        &self,
+        _request: Request<library_pb::ListTagsRequest>,
+    ) -> Result<Response<library_pb::ListTagsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn list_syllabus_sections(
+        &self,
+        _request: Request<library_pb::ListSyllabusSectionsRequest>,
+    ) -> Result<Response<library_pb::ListSyllabusSectionsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn create_syllabus_section(
+        &self,
+        _request: Request<library_pb::CreateSyllabusSectionRequest>,
+    ) -> Result<Response<library_pb::SyllabusSection>, Status> {
+        Err(unfaked())
+    }
+
+    async fn update_syllabus_section(
+        &self,
+        _request: Request<library_pb::UpdateSyllabusSectionRequest>,
+    ) -> Result<Response<library_pb::SyllabusSection>, Status> {
+        Err(unfaked())
+    }
+
+    async fn reorder_syllabus_sections(
+        &self,
+        _request: Request<library_pb::ReorderSyllabusSectionsRequest>,
+    ) -> Result<Response<library_pb::ListSyllabusSectionsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn delete_syllabus_section(
+        &self,
+        _request: Request<library_pb::DeleteSyllabusSectionRequest>,
+    ) -> Result<Response<library_pb::DeleteSyllabusSectionResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn download_export(
+        &self,
+        _request: Request<library_pb::DownloadExportRequest>,
+    ) -> Result<Response<Self::DownloadExportStream>, Status> {
+        Err(unfaked())
+    }
+
+    async fn save_to_vault(
+        &self,
+        _request: Request<library_pb::SaveToVaultRequest>,
+    ) -> Result<Response<library_pb::SaveToVaultResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn ingest_transcript(
+        &self,
+        _request: Request<library_pb::IngestTranscriptRequest>,
+    ) -> Result<Response<library_pb::IngestTranscriptResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn delete_user_data(
+        &self,
+        _request: Request<library_pb::DeleteUserDataRequest>,
+    ) -> Result<Response<library_pb::DeleteUserDataResponse>, Status> {
+        Err(unfaked())
+    }
 }
 
 /// The conversion service as the gateway's tests need it.
@@ -188,6 +338,40 @@ impl ConversionService for FakeConversion {
         }
         self.convert_pdf_to_markdown.answer(&request, messages)
     }
+    async fn convert_transcripts_to_markdown(
+        &self,
+        _request: Request<conversion_pb::ConvertTranscriptsToMarkdownRequest>,
+    ) -> Result<Response<conversion_pb::ConvertTranscriptsToMarkdownResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn reprocess_transcript(
+        &self,
+        _request: Request<conversion_pb::ReprocessTranscriptRequest>,
+    ) -> Result<Response<conversion_pb::PdfConversion>, Status> {
+        Err(unfaked())
+    }
+
+    async fn list_templates(
+        &self,
+        _request: Request<conversion_pb::ListTemplatesRequest>,
+    ) -> Result<Response<conversion_pb::ListTemplatesResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn update_template(
+        &self,
+        _request: Request<conversion_pb::UpdateTemplateRequest>,
+    ) -> Result<Response<conversion_pb::Template>, Status> {
+        Err(unfaked())
+    }
+
+    async fn delete_user_data(
+        &self,
+        _request: Request<conversion_pb::DeleteUserDataRequest>,
+    ) -> Result<Response<conversion_pb::DeleteUserDataResponse>, Status> {
+        Err(unfaked())
+    }
 }
 
 /// Storage as the PDF routes need it: the quota check before an upload.
@@ -204,6 +388,63 @@ impl StorageService for FakeStorage {
         request: Request<storage_pb::CheckStorageRoomRequest>,
     ) -> Result<Response<storage_pb::CheckStorageRoomResponse>, Status> {
         self.check_storage_room.unary(request).await
+    }
+    type DownloadBlobStream = UnfakedStream<storage_pb::DownloadBlobResponse>;
+
+    async fn upload_mp3(
+        &self,
+        _request: Request<tonic::Streaming<storage_pb::UploadMp3Request>>,
+    ) -> Result<Response<storage_pb::UploadMp3Response>, Status> {
+        Err(unfaked())
+    }
+
+    async fn get_mp3_status(
+        &self,
+        _request: Request<storage_pb::GetMp3StatusRequest>,
+    ) -> Result<Response<storage_pb::GetMp3StatusResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn list_manual_uploads(
+        &self,
+        _request: Request<storage_pb::ListManualUploadsRequest>,
+    ) -> Result<Response<storage_pb::ListManualUploadsResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn download_blob(
+        &self,
+        _request: Request<storage_pb::DownloadBlobRequest>,
+    ) -> Result<Response<Self::DownloadBlobStream>, Status> {
+        Err(unfaked())
+    }
+
+    async fn stat_blob(
+        &self,
+        _request: Request<storage_pb::StatBlobRequest>,
+    ) -> Result<Response<storage_pb::StatBlobResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn set_storage_policy(
+        &self,
+        _request: Request<storage_pb::SetStoragePolicyRequest>,
+    ) -> Result<Response<storage_pb::SetStoragePolicyResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn get_storage_usage(
+        &self,
+        _request: Request<storage_pb::GetStorageUsageRequest>,
+    ) -> Result<Response<storage_pb::GetStorageUsageResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn delete_user_data(
+        &self,
+        _request: Request<storage_pb::DeleteUserDataRequest>,
+    ) -> Result<Response<storage_pb::DeleteUserDataResponse>, Status> {
+        Err(unfaked())
     }
 }
 

@@ -6,6 +6,7 @@ mod outcomes;
 mod owners;
 mod stopping;
 
+use scribevault_bus::contract::DownloadStatus as WireStatus;
 use std::time::{Duration, Instant};
 
 use scribevault_bus::EventSubscription;
@@ -141,7 +142,7 @@ async fn progress_until_ended(
             && progress.job_id == job
         {
             assert_eq!(envelope.user_id, "alice", "progress goes to the owner only");
-            let ended = matches!(progress.status.as_str(), "COMPLETED" | "FAILED");
+            let ended = matches!(progress.status, WireStatus::Completed | WireStatus::Failed);
             seen.push(progress);
             if ended {
                 return seen;

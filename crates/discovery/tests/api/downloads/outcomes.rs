@@ -2,6 +2,7 @@
 //! transcription, yt-dlp missing, a download over its time limit.
 
 use super::*;
+use scribevault_bus::contract::DownloadStatus as WireStatus;
 
 #[tokio::test]
 async fn a_job_for_three_videos_completes_and_each_video_has_its_mp3() {
@@ -27,13 +28,13 @@ async fn a_job_for_three_videos_completes_and_each_video_has_its_mp3() {
     );
     let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(60)).await;
     let last = seen.last().unwrap();
-    assert_eq!(last.status, "COMPLETED", "{seen:#?}");
+    assert_eq!(last.status, WireStatus::Completed, "{seen:#?}");
     assert_eq!(
         (last.processed_videos, last.total_videos, last.progress),
         (3, 3, 100)
     );
     assert!(
-        seen.iter().any(|p| p.status == "PROCESSING"),
+        seen.iter().any(|p| p.status == WireStatus::Processing),
         "the socket saw it running: {seen:#?}"
     );
     let counts: Vec<u32> = seen.iter().map(|p| p.processed_videos).collect();
@@ -85,7 +86,7 @@ async fn a_failing_video_fails_the_job_with_its_reason_and_retry_completes_the_r
         .unwrap();
     let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(60)).await;
     let last = seen.last().unwrap();
-    assert_eq!(last.status, "FAILED");
+    assert_eq!(last.status, WireStatus::Failed);
     assert_eq!((last.processed_videos, last.failed_videos), (3, 2));
     let message = last.error.clone().unwrap();
     let lines: Vec<&str> = message.lines().collect();
@@ -126,7 +127,11 @@ async fn a_failing_video_fails_the_job_with_its_reason_and_retry_completes_the_r
         ("PENDING", 2, 0)
     );
     let seen = progress_until_ended(&mut events, &retried.id, Duration::from_secs(60)).await;
-    assert_eq!(seen.last().unwrap().status, "COMPLETED", "{seen:#?}");
+    assert_eq!(
+        seen.last().unwrap().status,
+        WireStatus::Completed,
+        "{seen:#?}"
+    );
     assert_eq!(
         setup.media.requests(&ids[0]),
         first_requests,
@@ -171,7 +176,7 @@ async fn transcribe_true_queues_each_downloaded_mp3_for_transcription() {
         .unwrap();
     assert!(job.transcribe);
     let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(60)).await;
-    assert_eq!(seen.last().unwrap().status, "COMPLETED");
+    assert_eq!(seen.last().unwrap().status, WireStatus::Completed);
     let queued = setup.app.transcriptions.queued();
     assert_eq!(queued.len(), 2);
     for (user, video, mp3_path, model) in &queued {
@@ -219,7 +224,7 @@ async fn a_missing_yt_dlp_fails_each_video_with_what_to_install() {
         .unwrap();
     let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(30)).await;
     let last = seen.last().unwrap();
-    assert_eq!((last.status.as_str(), last.failed_videos), ("FAILED", 2));
+    assert_eq!((last.status, last.failed_videos), (WireStatus::Failed, 2));
     let message = last.error.clone().unwrap();
     assert_eq!(message.lines().count(), 2, "{message}");
     assert!(
@@ -251,7 +256,7 @@ async fn a_download_over_its_time_limit_is_stopped_and_fails_the_video() {
         .unwrap();
     let seen = progress_until_ended(&mut events, &job.id, Duration::from_secs(30)).await;
     let last = seen.last().unwrap();
-    assert_eq!((last.status.as_str(), last.failed_videos), ("FAILED", 1));
+    assert_eq!((last.status, last.failed_videos), (WireStatus::Failed, 1));
     assert!(
         last.error
             .as_deref()

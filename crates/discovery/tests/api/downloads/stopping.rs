@@ -1,6 +1,7 @@
 //! A running job stopped from outside: a cancel, the owner's data deleted, the service restarted.
 
 use super::*;
+use scribevault_bus::contract::DownloadStatus as WireStatus;
 
 #[tokio::test]
 async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
@@ -43,7 +44,7 @@ async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
         let Some(Event::DownloadProgress(progress)) = envelope.event() else {
             panic!("only download progress is expected here");
         };
-        assert_eq!(progress.status, "PROCESSING");
+        assert_eq!(progress.status, WireStatus::Processing);
         assert_eq!(progress.processed_videos, 0);
         assert!(progress.current_video.is_some(), "{progress:?}");
     }
