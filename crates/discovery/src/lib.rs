@@ -22,9 +22,6 @@ mod store;
 mod youtube;
 mod ytdlp;
 
-// `peers/` still names the download domain by its path before the move to `domain/`.
-use domain::downloads as download_job;
-
 pub use config::DiscoveryConfig;
 pub use domain::downloads::TranscribeAfter;
 pub use error::DiscoveryError;

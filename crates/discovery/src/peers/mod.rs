@@ -13,7 +13,7 @@ use scribevault_core::UserId;
 pub use storage::StorageClient;
 pub use transcription::TranscriptionClient;
 
-use crate::download_job::TranscribeAfter;
+use crate::domain::downloads::TranscribeAfter;
 
 /// A peer's failure: the vocabulary every Scribevault caller shares.
 pub use scribevault_proto::client::PeerError;

@@ -11,7 +11,7 @@ use scribevault_proto::transcription::v1::transcription_service_client::Transcri
 use tonic::transport::Channel;
 
 use super::{PeerError, TranscriptionIntake, VideoAudio, refusal};
-use crate::download_job::TranscribeAfter;
+use crate::domain::downloads::TranscribeAfter;
 
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
