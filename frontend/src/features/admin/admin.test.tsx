@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import type { AdminUser, Invitation } from './adminApi';
 
 const HOUR = 3_600_000;
@@ -51,35 +52,35 @@ function adminBackend({ isAdmin = true, invitations = [] as Invitation[] } = {})
     usersAsked: 0,
   };
   server.use(
-    http.get('/api/account', () => HttpResponse.json({ data: { id: ADA.id, email: ADA.email, isAdmin } })),
+    http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: { id: ADA.id, email: ADA.email, isAdmin, twoFactorEnabled: false } })),
     http.get('/api/admin/users', () => {
       state.usersAsked += 1;
-      if (!isAdmin) return HttpResponse.json({ error: { code: 'FORBIDDEN', message: 'Admins only' } }, { status: 403 });
-      return HttpResponse.json({ data: { users: state.users } });
+      if (!isAdmin) return errorResponse(403, 'Admins only', 'FORBIDDEN');
+      return HttpResponse.json<Schema<'Envelope_UsersView'>>({ data: { users: state.users } });
     }),
     http.patch('/api/admin/users/:id', async ({ params, request }) => {
       const id = params.id as string;
       const body = (await request.json()) as Partial<AdminUser>;
       state.patched.push({ id, body });
       if (id === ADA.id && (body.disabled === true || body.isAdmin === false)) {
-        return HttpResponse.json({ error: { code: 'BAD_REQUEST', message: 'You cannot disable or demote yourself' } }, { status: 400 });
+        return errorResponse(400, 'You cannot disable or demote yourself', 'BAD_REQUEST');
       }
       state.users = state.users.map((user) => (user.id === id ? { ...user, ...body } : user));
-      return HttpResponse.json({ data: state.users.find((user) => user.id === id) });
+      return HttpResponse.json<Schema<'Envelope_UserView'>>({ data: state.users.find((user) => user.id === id)! });
     }),
     http.delete('/api/admin/users/:id', ({ params }) => {
       state.deleted.push(params.id as string);
       state.users = state.users.filter((user) => user.id !== params.id);
       return new HttpResponse(null, { status: 204 });
     }),
-    http.get('/api/admin/invitations', () => HttpResponse.json({ data: { invitations: state.invitations } })),
+    http.get('/api/admin/invitations', () => HttpResponse.json<Schema<'Envelope_InvitationsView'>>({ data: { invitations: state.invitations } })),
     http.post('/api/admin/invitations', async ({ request }) => {
       const body = (await request.json()) as { expiresInHours?: number };
       state.created.push(body);
       const id = `inv-new-${state.created.length}`;
       const expiresAt = new Date(Date.now() + (body.expiresInHours ?? 72) * HOUR).toISOString();
       state.invitations.unshift({ id, createdAt: new Date().toISOString(), expiresAt, usedAt: null, usedBy: null });
-      return HttpResponse.json({ data: { id, url: `${window.location.origin}/sign-up?invitation=secret-token-${id}`, expiresAt } }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_NewInvitationView'>>({ data: { id, url: `${window.location.origin}/sign-up?invitation=secret-token-${id}`, expiresAt } }, { status: 201 });
     }),
     http.delete('/api/admin/invitations/:id', ({ params }) => {
       state.revoked.push(params.id as string);
@@ -223,7 +224,7 @@ describe('Settings: the Users tab', () => {
     adminBackend();
     server.use(
       http.patch('/api/admin/users/:id', () =>
-        HttpResponse.json({ error: { code: 'BAD_REQUEST', message: 'The last admin cannot be demoted' } }, { status: 400 }),
+        errorResponse(400, 'The last admin cannot be demoted', 'BAD_REQUEST'),
       ),
     );
     const { user } = await renderUsersTab();

@@ -3,8 +3,9 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { DownloadJob } from '@/api/downloadJobs';
 import type { Source } from '@/api/sourcesApi';
+import type { Schema } from '@/api/types';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import type { DiscoveryVideo } from './discoveryApi';
 
 const SOURCE: Source = {
@@ -59,9 +60,9 @@ function downloadsBackend() {
         currentVideo: null,
       };
       state.jobs.unshift(job);
-      return HttpResponse.json({ data: job }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_DownloadJobView'>>({ data: job }, { status: 201 });
     }),
-    http.get('/api/downloads', () => HttpResponse.json({ data: state.jobs })),
+    http.get('/api/downloads', () => HttpResponse.json<Schema<'Envelope_Vec_DownloadJobView'>>({ data: state.jobs })),
   );
   return state;
 }
@@ -70,11 +71,11 @@ function downloadsBackend() {
 function sourceBackend(total: number) {
   const all = Array.from({ length: total }, (_, index) => video(index + 1));
   server.use(
-    http.get('/api/sources', () => HttpResponse.json({ data: [SOURCE] })),
+    http.get('/api/sources', () => HttpResponse.json<Schema<'Envelope_Vec_SourceView'>>({ data: [SOURCE] })),
     http.get('/api/sources/:id/videos', ({ request }) => {
       const start = Number(new URL(request.url).searchParams.get('pageToken') || 0);
       const hasMore = start + 50 < all.length;
-      return HttpResponse.json({
+      return HttpResponse.json<Schema<'SourceVideosPage'>>({
         data: all.slice(start, start + 50),
         meta: { nextPageToken: hasMore ? String(start + 50) : null, hasMore },
       });
@@ -157,7 +158,7 @@ describe("/sources 'Download audio'", () => {
 
   it("toasts the server's message, else 'Failed to create download job', and stays", async () => {
     sourceBackend(3);
-    server.use(http.post('/api/downloads', () => HttpResponse.json({ error: { message: 'Source not found' } }, { status: 404 })));
+    server.use(http.post('/api/downloads', () => errorResponse(404, 'Source not found')));
     const { user, card, router } = await openSourceVideos();
     await user.click(within(card).getByRole('checkbox', { name: 'Select Episode 2' }));
     await user.click(within(card).getByRole('button', { name: 'Download audio' }));
@@ -185,10 +186,10 @@ describe("Find Videos 'Download audio'", () => {
       http.post('/api/youtube-discovery/channel-videos', () =>
         HttpResponse.json({ data: { videos: [video(1), video(2), video(3)], channel, newCount: 0 } }),
       ),
-      http.get('/api/video-mp3/status', () => HttpResponse.json({ data: {} })),
+      http.get('/api/video-mp3/status', () => HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} })),
       http.post('/api/sources', async ({ request }) => {
         state.sourceBodies.push(await request.json());
-        return HttpResponse.json({ data: { ...SOURCE, id: 'src-found' } });
+        return HttpResponse.json<Schema<'Envelope_SourceView'>>({ data: { ...SOURCE, id: 'src-found' } });
       }),
     );
     return state;
@@ -249,9 +250,9 @@ describe("Find Videos 'Download audio'", () => {
     expect(backend.created).toEqual([]);
 
     server.use(
-      http.post('/api/sources', () => HttpResponse.json({ data: SOURCE })),
+      http.post('/api/sources', () => HttpResponse.json<Schema<'Envelope_SourceView'>>({ data: SOURCE })),
       http.post('/api/downloads', () =>
-        HttpResponse.json({ error: { message: 'Video vid1 is not in this source' } }, { status: 400 }),
+        errorResponse(400, 'Video vid1 is not in this source'),
       ),
     );
     await user.click(screen.getByRole('button', { name: 'Download audio' }));

@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import type { Source } from '@/api/sourcesApi';
+import type { Schema } from '@/api/types';
 
 const CHANNEL: Source = {
   id: 'src-1',
@@ -28,17 +29,17 @@ function sourcesBackend(initial: Source[] = [CHANNEL]) {
   server.use(
     http.get('/api/sources', ({ request }) => {
       state.authorizations.push(request.headers.get('Authorization'));
-      return HttpResponse.json({ data: state.sources });
+      return HttpResponse.json<Schema<'Envelope_Vec_SourceView'>>({ data: state.sources });
     }),
     http.post('/api/sources', async ({ request }) => {
       const body = (await request.json()) as { url: string };
       state.created.push(body);
       if (state.sources.some((source) => source.url === body.url)) {
-        return HttpResponse.json({ error: { message: 'This source has already been added' } }, { status: 409 });
+        return errorResponse(409, 'This source has already been added');
       }
       const source = { ...PLAYLIST, url: body.url };
       state.sources.push(source);
-      return HttpResponse.json({ data: source }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_SourceView'>>({ data: source }, { status: 201 });
     }),
     http.delete('/api/sources/:id', ({ params }) => {
       state.deleted.push(params.id as string);
@@ -79,7 +80,7 @@ describe('/sources list', () => {
   });
 
   it.each([
-    ['the server message', () => HttpResponse.json({ error: { message: 'Sources are unavailable' } }, { status: 403 }), 'Sources are unavailable'],
+    ['the server message', () => errorResponse(403, 'Sources are unavailable'), 'Sources are unavailable'],
     ["'HTTP error! status: {code}' for a bare non-OK answer", () => new HttpResponse(null, { status: 403 }), 'HTTP error! status: 403'],
     ["'Failed to fetch sources' without an answer", () => HttpResponse.error(), 'Failed to fetch sources'],
   ])('shows %s when the list cannot be fetched', async (_name, answer, message) => {
@@ -200,8 +201,8 @@ describe('/sources videos', () => {
       http.get('/api/sources/:id/videos', ({ request, params }) => {
         const token = new URL(request.url).searchParams.get('pageToken');
         tokens.push(`${params.id as string}:${token ?? ''}`);
-        if (!token) return HttpResponse.json({ data: videosPage(1, 50), meta: { nextPageToken: 'page-2', hasMore: true } });
-        return HttpResponse.json({ data: videosPage(51, 20), meta: { nextPageToken: null, hasMore: false } });
+        if (!token) return HttpResponse.json<Schema<'SourceVideosPage'>>({ data: videosPage(1, 50), meta: { nextPageToken: 'page-2', hasMore: true } });
+        return HttpResponse.json<Schema<'SourceVideosPage'>>({ data: videosPage(51, 20), meta: { nextPageToken: null, hasMore: false } });
       }),
     );
     const { user, router } = await renderSources();
@@ -229,7 +230,7 @@ describe('/sources videos', () => {
 
   it("shows the server's message, else 'Failed to fetch videos'", async () => {
     sourcesBackend();
-    server.use(http.get('/api/sources/:id/videos', () => HttpResponse.json({ error: { message: 'Playlist is private' } }, { status: 403 })));
+    server.use(http.get('/api/sources/:id/videos', () => errorResponse(403, 'Playlist is private')));
     const { user } = await renderSources('/sources?source=src-1');
     const card = await screen.findByTestId('source-videos');
     expect(await within(card).findByRole('alert')).toHaveTextContent('Playlist is private');

@@ -3,7 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { Source } from '@/api/sourcesApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import type { Schedule } from './schedulesApi';
 
 const SOURCES: Source[] = [
@@ -41,8 +42,8 @@ function schedulesBackend(initial: Schedule[] = []) {
     newVideos: 3,
   };
   server.use(
-    http.get('/api/sources', () => HttpResponse.json({ data: SOURCES })),
-    http.get('/api/schedules', () => HttpResponse.json({ data: state.schedules })),
+    http.get('/api/sources', () => HttpResponse.json<Schema<'Envelope_Vec_SourceView'>>({ data: SOURCES })),
+    http.get('/api/schedules', () => HttpResponse.json<Schema<'Envelope_Vec_ScheduleView'>>({ data: state.schedules })),
     http.post('/api/schedules', async ({ request }) => {
       const body = (await request.json()) as { sourceId: string; frequency: Schedule['frequency']; timeOfDay: string; timezone: string };
       state.created.push(body);
@@ -53,7 +54,7 @@ function schedulesBackend(initial: Schedule[] = []) {
         source: { type: source.type, title: source.title, thumbnailUrl: source.thumbnailUrl },
       });
       state.schedules.push(created);
-      return HttpResponse.json({ data: created }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_ScheduleView'>>({ data: created }, { status: 201 });
     }),
     http.patch('/api/schedules/:id', async ({ params, request }) => {
       const body = (await request.json()) as Partial<Schedule>;
@@ -64,7 +65,7 @@ function schedulesBackend(initial: Schedule[] = []) {
           ? { ...candidate, ...body, nextRunAt: (body.isActive ?? candidate.isActive) ? NEXT_RUN : null }
           : candidate,
       );
-      return HttpResponse.json({ data: state.schedules.find((candidate) => candidate.id === id) });
+      return HttpResponse.json<Schema<'Envelope_ScheduleView'>>({ data: state.schedules.find((candidate) => candidate.id === id)! });
     }),
     http.delete('/api/schedules/:id', ({ params }) => {
       state.deleted.push(params.id as string);
@@ -76,7 +77,7 @@ function schedulesBackend(initial: Schedule[] = []) {
       state.runs.push(id);
       const lastRunAt = new Date().toISOString();
       state.schedules = state.schedules.map((candidate) => (candidate.id === id ? { ...candidate, lastRunAt } : candidate));
-      return HttpResponse.json({ data: state.schedules.find((candidate) => candidate.id === id), meta: { newVideos: state.newVideos } });
+      return HttpResponse.json<Schema<'ScheduleRun'>>({ data: state.schedules.find((candidate) => candidate.id === id), meta: { newVideos: state.newVideos } });
     }),
   );
   return state;
@@ -336,7 +337,7 @@ describe('Scheduled Syncs errors (a destructive toast titled Error)', () => {
     server.use(http.get('/api/schedules', () => new HttpResponse(null, { status: 500 })));
     const { user } = await renderSchedules();
     await errorToast('Failed to fetch schedules');
-    server.use(http.get('/api/schedules', () => HttpResponse.json({ error: { message: 'Schedules are resting' } }, { status: 503 })));
+    server.use(http.get('/api/schedules', () => errorResponse(503, 'Schedules are resting')));
     await user.click(await screen.findByRole('button', { name: 'Try again' }));
     await errorToast('Schedules are resting');
   });
@@ -344,7 +345,7 @@ describe('Scheduled Syncs errors (a destructive toast titled Error)', () => {
   it("'Failed to create schedule', or the server's message, keeping the dialog open", async () => {
     schedulesBackend();
     server.use(
-      http.post('/api/schedules', () => HttpResponse.json({ error: { message: 'Unknown time zone "Mars/Olympus"' } }, { status: 400 })),
+      http.post('/api/schedules', () => errorResponse(400, 'Unknown time zone "Mars/Olympus"')),
     );
     const { user } = await renderSchedules();
     await user.click(screen.getByRole('button', { name: 'Add Schedule' }));
@@ -365,7 +366,7 @@ describe('Scheduled Syncs errors (a destructive toast titled Error)', () => {
     server.use(
       http.patch('/api/schedules/:id', () => new HttpResponse(null, { status: 500 })),
       http.delete('/api/schedules/:id', () => new HttpResponse(null, { status: 500 })),
-      http.post('/api/schedules/:id/run', () => HttpResponse.json({ error: { message: 'Source not found' } }, { status: 404 })),
+      http.post('/api/schedules/:id/run', () => errorResponse(404, 'Source not found')),
     );
     const { user } = await renderSchedules();
     await waitFor(() => expect(cards()).toHaveLength(1));
