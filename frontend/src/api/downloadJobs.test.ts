@@ -101,7 +101,7 @@ describe('download job list rules (spec §4)', () => {
       listed,
       {
         jobId: 'job-1',
-        status: 'processing',
+        status: 'PROCESSING',
         processedVideos: 1,
         totalVideos: 3,
         failedVideos: 0,
@@ -125,7 +125,7 @@ describe('download job list rules (spec §4)', () => {
 
     const second = withProgressEvent(
       first.jobs,
-      { jobId: 'job-1', status: 'processing', processedVideos: 2, totalVideos: 3, failedVideos: 1, progress: 67, error: 'v1: Video unavailable' },
+      { jobId: 'job-1', status: 'PROCESSING', processedVideos: 2, totalVideos: 3, failedVideos: 1, progress: 67, error: 'v1: Video unavailable' },
       LATER,
     );
     expect(second.jobs[1]).toMatchObject({
@@ -142,7 +142,7 @@ describe('download job list rules (spec §4)', () => {
     const listed = [job({ status: 'PROCESSING', startedAt: NOW.toISOString() })];
     const { jobs } = withProgressEvent(
       listed,
-      { jobId: 'job-1', status: 'completed', processedVideos: 3, totalVideos: 3, failedVideos: 0, progress: 100, error: null },
+      { jobId: 'job-1', status: 'COMPLETED', processedVideos: 3, totalVideos: 3, failedVideos: 0, progress: 100, error: null },
       LATER,
     );
     expect(jobs[0]).toMatchObject({ status: 'COMPLETED', progress: 100, completedAt: LATER.toISOString(), startedAt: NOW.toISOString() });
@@ -151,8 +151,8 @@ describe('download job list rules (spec §4)', () => {
 
   it('leaves the list alone for an event of a job it does not list, or an event without a body', () => {
     const listed = [job()];
-    expect(withProgressEvent(listed, { jobId: 'elsewhere', status: 'processing', processedVideos: 0, totalVideos: 1 }).found).toBe(false);
+    expect(withProgressEvent(listed, { jobId: 'elsewhere', status: 'PROCESSING', processedVideos: 0, totalVideos: 1 }).found).toBe(false);
     expect(withProgressEvent(listed, null).found).toBe(false);
-    expect(withProgressEvent(listed, { jobId: 'job-1', status: 'weird', processedVideos: 0, totalVideos: 1 }).jobs[0].status).toBe('PENDING');
+    expect(withProgressEvent(listed, { jobId: 'job-1', status: 'weird' as never, processedVideos: 0, totalVideos: 1 }).jobs[0].status).toBe('PENDING');
   });
 });

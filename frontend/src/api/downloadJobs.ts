@@ -13,8 +13,9 @@
 
 import type { RealtimePayload, Schema } from './types';
 
-export const DOWNLOAD_JOB_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const;
-export type DownloadJobStatus = (typeof DOWNLOAD_JOB_STATUSES)[number];
+/** The contract's DownloadStatus (the `downloadProgress` event's; a job's `status` is a string in REST). */
+export type DownloadJobStatus = Schema<'DownloadStatus'>;
+export const DOWNLOAD_JOB_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] as const satisfies readonly DownloadJobStatus[];
 
 /** The video being fetched right now, with its own percent (0-100). */
 export type CurrentVideo = Schema<'CurrentVideoView'>;

@@ -1410,7 +1410,7 @@ export interface components {
         /** @description `downloadProgress`. */
         DownloadProgress: {
             jobId: string;
-            status: string;
+            status: components["schemas"]["DownloadStatus"];
             /** Format: u-int32 */
             processedVideos: number;
             /** Format: u-int32 */
@@ -1428,6 +1428,11 @@ export interface components {
             failedVideos?: number;
             currentVideo?: null | components["schemas"]["CurrentVideo"];
         };
+        /**
+         * @description A download job's state on the wire (the spec's upper-case names).
+         * @enum {string}
+         */
+        DownloadStatus: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED";
         /** @description A downstream service, on the admin listener with `?verbose`. */
         Downstream: {
             name: string;
@@ -2247,6 +2252,11 @@ export interface components {
             /** @description Placeholders of the template that are not known (kept as written). */
             unknownPlaceholders: string[];
         };
+        /**
+         * @description How serious a message from the operators is.
+         * @enum {string}
+         */
+        MessageLevel: "info" | "warning" | "error";
         /** @description The fields to change; absent ones are kept, `null` clears a score or the section. */
         MetadataUpdate: {
             title?: string | null;
@@ -2313,8 +2323,7 @@ export interface components {
         Notification: {
             title: string;
             message: string;
-            /** @description `info`, `success`, `error`, … */
-            type: string;
+            type: components["schemas"]["NotificationKind"];
             category?: null | components["schemas"]["NotificationCategory"];
         };
         /**
@@ -2323,6 +2332,11 @@ export interface components {
          * @enum {string}
          */
         NotificationCategory: "downloadComplete" | "scheduledSync";
+        /**
+         * @description How a notification is shown; users can switch `error`s off.
+         * @enum {string}
+         */
+        NotificationKind: "info" | "success" | "warning" | "error";
         Notifications: {
             /** @default true */
             downloadComplete: boolean;
@@ -2555,6 +2569,11 @@ export interface components {
             email: string;
             isAdmin: boolean;
         };
+        /**
+         * @description What happened to a source (`updated`: a scheduled sync ran).
+         * @enum {string}
+         */
+        SourceChange: "created" | "updated" | "deleted";
         /** @description The source a `sourceUpdate` is about. */
         SourceRef: {
             id: string;
@@ -2562,8 +2581,7 @@ export interface components {
         };
         /** @description `sourceUpdate`. */
         SourceUpdate: {
-            /** @description `created` or `deleted`. */
-            type: string;
+            type: components["schemas"]["SourceChange"];
             source: components["schemas"]["SourceRef"];
         };
         /** @description A page of a source's videos. */
@@ -2617,8 +2635,7 @@ export interface components {
         SystemMessage: {
             title: string;
             content: string;
-            /** @description `info`, `warning`, `error`. */
-            level: string;
+            level: components["schemas"]["MessageLevel"];
         };
         /** @description A tag with how many of the caller's items carry it. */
         TagView: {

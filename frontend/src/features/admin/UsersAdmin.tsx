@@ -188,7 +188,7 @@ function UserRow({
       <td data-label="Storage used" className="nowrap">
         <span className="user-storage">
           <span className="tabular">{formatFileSize(user.storageUsedBytes)}</span>
-          <span className="muted user-cap">{user.storageCapGB === null ? 'No cap' : `of ${formatCount(user.storageCapGB)} GB`}</span>
+          <span className="muted user-cap">{user.storageCapGB == null ? 'No cap' : `of ${formatCount(user.storageCapGB)} GB`}</span>
         </span>
       </td>
       <td data-label="Vault items" className="tabular">
@@ -248,7 +248,7 @@ function UserRow({
 function StorageCapDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const dispatch = useAppDispatch();
   const [updateUser, { isLoading: saving }] = useUpdateAdminUserMutation();
-  const [text, setText] = useState(user.storageCapGB === null ? '' : String(user.storageCapGB));
+  const [text, setText] = useState(user.storageCapGB == null ? '' : String(user.storageCapGB));
   const [error, setError] = useState<string | null>(null);
   const ids = { input: useId(), hint: useId(), error: useId() };
 

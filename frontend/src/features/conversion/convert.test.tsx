@@ -3,7 +3,8 @@ import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConvertTemplate } from '@/api/convertTemplatesApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import { unknownPlaceholdersIn, readHandedOverTranscripts, rowsToConvert, newConversionItem } from './conversionItems';
 
 /** What the transcription screen keeps in session storage: its whole file list. */
@@ -32,16 +33,16 @@ function conversionBackend({ templates = [] as ConvertTemplate[] } = {}) {
   };
   const failureOf = (fail: { status: number; message?: string }) =>
     fail.message
-      ? HttpResponse.json({ error: { message: fail.message, code: 'ERROR' } }, { status: fail.status })
+      ? errorResponse(fail.status, fail.message)
       : new HttpResponse(null, { status: fail.status });
   server.use(
-    http.get('/api/convert/templates', () => HttpResponse.json({ data: state.templates })),
+    http.get('/api/convert/templates', () => HttpResponse.json<Schema<'Envelope_Vec_TemplateView'>>({ data: state.templates })),
     http.post('/api/convert/templates', async ({ request }) => {
       const body = (await request.json()) as { name: string; body: string };
       state.createdTemplates.push(body);
       const template = { id: `tpl-${state.templates.length + 1}`, ...body, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' };
       state.templates.push(template);
-      return HttpResponse.json({ data: template }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_TemplateView'>>({ data: template }, { status: 201 });
     }),
     http.post('/api/convert/markdown/batch', async ({ request }) => {
       const body = (await request.json()) as (typeof state.batches)[number];
@@ -56,13 +57,23 @@ function conversionBackend({ templates = [] as ConvertTemplate[] } = {}) {
           content: `# ${transcript.title}\n\nParagraph of **${transcript.id}**.\n\n<script>alert(1)</script>`,
         }));
       const failed = body.transcripts.filter((transcript) => state.failIds.has(transcript.id)).map((transcript) => ({ id: transcript.id, message: 'Transcript not found' }));
-      return HttpResponse.json({ data: { results, failed, unknownPlaceholders: state.unknownPlaceholders } });
+      return HttpResponse.json<Schema<'Envelope_MarkdownBatchView'>>({ data: { results, failed, unknownPlaceholders: state.unknownPlaceholders } });
     }),
     http.post('/api/vault/save', async ({ request }) => {
       const body = (await request.json()) as { files: Array<{ title: string }> };
       state.saves.push(body);
       if (state.saveFailure) return failureOf(state.saveFailure);
-      return HttpResponse.json({ data: body.files.map((file, index) => ({ id: `item-${index}`, title: file.title })) }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_Vec_TranscriptView'>>({
+        data: body.files.map((file, index) => ({
+          id: `item-${index}`,
+          title: file.title,
+          author: '',
+          createdAt: '2026-01-01T00:00:00Z',
+          isStarred: false,
+          sourceType: 'AUDIO',
+          tags: [],
+        })),
+      });
     }),
   );
   return state;
@@ -160,7 +171,7 @@ describe('/convert-pdf', () => {
     server.use(
       http.post('/api/convert/markdown/batch', async () => {
         await gate;
-        return HttpResponse.json({ data: { results: [], failed: [], unknownPlaceholders: [] } });
+        return HttpResponse.json<Schema<'Envelope_MarkdownBatchView'>>({ data: { results: [], failed: [], unknownPlaceholders: [] } });
       }),
     );
     handOver();

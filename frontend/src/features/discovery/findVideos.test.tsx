@@ -2,15 +2,17 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import type { DiscoveryVideo } from './discoveryApi';
 
 const CHANNEL_URL = 'https://www.youtube.com/@demo';
-const CHANNEL = {
+const CHANNEL: Schema<'ChannelView'> = {
+  id: 'UCdemo',
   title: 'Demo Channel',
   thumbnails: { high: { url: 'https://img.example/demo.jpg' } },
-  subscriberCount: '12345',
-  videoCount: '120',
+  subscriberCount: 12345,
+  videoCount: 120,
 };
 
 function video(n: number, overrides: Partial<DiscoveryVideo> = {}): DiscoveryVideo {
@@ -51,18 +53,18 @@ function searchHandler({
     const body = (await request.json()) as { channelUrl?: unknown };
     calls?.push({ limit: url.searchParams.get('limit'), refresh: url.searchParams.get('refresh'), channelUrl: body.channelUrl });
     await gate;
-    return HttpResponse.json({ data: { videos, channel, newCount } });
+    return HttpResponse.json<Schema<'Envelope_ChannelVideosView'>>({ data: { videos, channel, newCount } });
   });
 }
 
-type Statuses = Record<string, { hasMp3: boolean; mp3FilePath: string | null }>;
+type Statuses = Record<string, Schema<'Mp3StatusView'>>;
 
 function statusHandler(statuses: Statuses = {}, calls?: string[]) {
   return http.get('/api/video-mp3/status', ({ request }) => {
     const ids = new URL(request.url).searchParams.get('videoIds') ?? '';
     calls?.push(ids);
     const asked = ids.split(',').filter(Boolean);
-    return HttpResponse.json({
+    return HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({
       data: Object.fromEntries(asked.map((id) => [id, statuses[id] ?? { hasMp3: false, mp3FilePath: null }])),
     });
   });
@@ -168,7 +170,7 @@ describe('Find Videos search', () => {
       statusHandler(),
       http.get('/api/youtube-discovery/quota', () => {
         quotaCalls += 1;
-        return HttpResponse.json({ data: { used: 201, limit: 10000, resetsAt } });
+        return HttpResponse.json<Schema<'Envelope_QuotaView'>>({ data: { used: 201, limit: 10000, resetsAt } });
       }),
     );
     const view = await renderFindVideos();
@@ -186,7 +188,7 @@ describe('Find Videos search', () => {
   });
 
   it('says nothing about the quota when it cannot be read', async () => {
-    server.use(http.get('/api/youtube-discovery/quota', () => HttpResponse.json({ error: { message: 'nope' } }, { status: 503 })));
+    server.use(http.get('/api/youtube-discovery/quota', () => errorResponse(503, 'nope')));
     const view = await renderFindVideos();
     await view.user.selectOptions(screen.getByLabelText('Videos'), 'All');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -254,7 +256,7 @@ describe('Find Videos search', () => {
     await searchAndWait(view);
     await view.user.click(screen.getByRole('checkbox', { name: 'Select Episode 2' }));
     await view.user.click(screen.getByRole('link', { name: 'Vault' }));
-    server.use(http.get('/api/library/transcripts', () => HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } })));
+    server.use(http.get('/api/library/transcripts', () => HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } })));
     await screen.findByRole('heading', { name: 'Vault', level: 1 });
     await view.user.click(screen.getByRole('link', { name: 'Find Videos' }));
     expect(await screen.findAllByTestId('video-row')).toHaveLength(3);
@@ -303,7 +305,7 @@ describe('Previous Searches', () => {
   });
 
   it('does not record a failed search', async () => {
-    server.use(http.post('/api/youtube-discovery/channel-videos', () => HttpResponse.json({ error: { message: 'Channel not found' } }, { status: 404 })));
+    server.use(http.post('/api/youtube-discovery/channel-videos', () => errorResponse(404, 'Channel not found')));
     const view = await renderFindVideos();
     await searchFor(view);
     await screen.findByRole('alert', { name: 'Search failed' });
@@ -378,7 +380,10 @@ describe('MP3 drops and uploads', () => {
       const fields = Object.fromEntries(['title', 'channelTitle', 'duration', 'publishedAt'].map((key) => [key, form.get(key)]));
       calls.push({ videoId: params.videoId as string, fields });
       await gate;
-      return HttpResponse.json({ data: { mp3Path: `mp3/${params.videoId as string}.mp3`, title: fields.title, size: 4 } }, { status: 201 });
+      const mp3Path = `mp3/${params.videoId as string}.mp3`;
+      return HttpResponse.json<Schema<'Envelope_UploadView'>>({
+        data: { mp3Path, mp3FilePath: mp3Path, title: fields.title as string, size: 4, videoId: params.videoId as string, deduplicated: false },
+      });
     });
   }
 
@@ -466,7 +471,7 @@ describe('MP3 drops and uploads', () => {
     server.use(
       http.post('/api/video-mp3/upload/:videoId', ({ params }) =>
         params.videoId === 'vid2'
-          ? HttpResponse.json({ error: { message: 'Please select MP3 files only' } }, { status: 400 })
+          ? errorResponse(400, 'Please select MP3 files only')
           : new HttpResponse(null, { status: 500 }),
       ),
     );
@@ -504,7 +509,7 @@ describe('selection and hand-offs', () => {
   });
 
   it("'Download Videos as MP3' needs a selection, then hands it to /download-mp3 in selectedVideos", async () => {
-    server.use(http.get('/api/video-mp3/status', () => HttpResponse.json({ data: {} })));
+    server.use(http.get('/api/video-mp3/status', () => HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} })));
     const view = await withResults();
     await view.user.click(screen.getByRole('button', { name: 'Download Videos as MP3' }));
     expect(await screen.findByText('Please select videos to download')).toBeInTheDocument();
@@ -660,7 +665,7 @@ describe('exports and copying', () => {
   });
 
   it("shows the server's message, else 'Failed to export videos'", async () => {
-    server.use(http.post('/api/youtube-discovery/export', () => HttpResponse.json({ error: { message: 'Too many videos' } }, { status: 400 })));
+    server.use(http.post('/api/youtube-discovery/export', () => errorResponse(400, 'Too many videos')));
     const view = await withResults();
     await view.user.click(screen.getByRole('button', { name: 'Download All Data' }));
     expect(await screen.findByText('Too many videos')).toBeInTheDocument();

@@ -6,7 +6,7 @@ import { downloadsApi } from '@/api/downloadsApi';
 import type { AppStore } from '@/app/store';
 import { installFakeSockets, type FakeSocket } from '@/testing/fakeSocket';
 import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
-import type { Schema } from '@/api/types';
+import type { RealtimeEventName, RealtimePayload, Schema } from '@/api/types';
 import { errorResponse, server } from '@/testing/server';
 
 function job(overrides: Partial<DownloadJob> = {}): DownloadJob {
@@ -80,7 +80,8 @@ const jobItem = (id: string) => {
   if (!found) throw new Error(`no job ${id}`);
   return found;
 };
-const emit = (socket: FakeSocket, event: string, data: unknown) => act(() => socket.serverEmit(event, data));
+const emit = <Name extends RealtimeEventName>(socket: FakeSocket, type: Name, data: RealtimePayload<Name>) =>
+  act(() => socket.serverEvent(type, data));
 const cached = (store: AppStore) => downloadsApi.endpoints.getDownloadJobs.select()(store.getState()).data ?? [];
 const toastTexts = () => screen.queryAllByRole('status').map((toast) => toast.textContent);
 
@@ -187,7 +188,7 @@ describe('/downloads list', () => {
 });
 
 describe('/downloads realtime (spec §4)', () => {
-  it('applies downloadProgress events: uppercased status, counts, progress, error, current video, startedAt once, completedAt', async () => {
+  it('applies downloadProgress events: status, counts, progress, error, current video, startedAt once, completedAt', async () => {
     downloadsBackend([job({ id: 'job-1' }), job({ id: 'job-2', sourceTitle: 'Other' })]);
     const { socket, store } = await renderDownloads();
     await waitFor(() => expect(jobItems()).toHaveLength(2));
@@ -195,7 +196,7 @@ describe('/downloads realtime (spec §4)', () => {
 
     emit(socket, 'downloadProgress', {
       jobId: 'job-1',
-      status: 'processing',
+      status: 'PROCESSING',
       processedVideos: 1,
       totalVideos: 3,
       failedVideos: 0,
@@ -219,7 +220,7 @@ describe('/downloads realtime (spec §4)', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     emit(socket, 'downloadProgress', {
       jobId: 'job-1',
-      status: 'processing',
+      status: 'PROCESSING',
       processedVideos: 2,
       totalVideos: 3,
       failedVideos: 1,
@@ -234,7 +235,7 @@ describe('/downloads realtime (spec §4)', () => {
 
     emit(socket, 'downloadProgress', {
       jobId: 'job-1',
-      status: 'completed',
+      status: 'COMPLETED',
       processedVideos: 3,
       totalVideos: 3,
       failedVideos: 1,
@@ -256,7 +257,7 @@ describe('/downloads realtime (spec §4)', () => {
     const { socket } = await renderDownloads();
     await waitFor(() => expect(jobItems()).toHaveLength(1));
     backend.jobs = [job({ id: 'from-elsewhere', sourceTitle: 'Elsewhere' }), ...backend.jobs];
-    emit(socket, 'downloadProgress', { jobId: 'from-elsewhere', status: 'processing', processedVideos: 0, totalVideos: 3, progress: 0 });
+    emit(socket, 'downloadProgress', { jobId: 'from-elsewhere', status: 'PROCESSING', processedVideos: 0, totalVideos: 3, progress: 0 });
     await waitFor(() => expect(jobItems()).toHaveLength(2));
     expect(jobItems()[0]).toHaveAttribute('data-job-id', 'from-elsewhere');
   });

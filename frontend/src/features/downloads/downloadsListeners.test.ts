@@ -8,7 +8,7 @@ describe('downloads realtime listeners', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
     const before = store.getState().api;
-    store.dispatch(realtimeEventReceived({ type: 'downloadProgress', data: { jobId: 'job-1', status: 'processing', processedVideos: 0, totalVideos: 1 } }));
+    store.dispatch(realtimeEventReceived({ type: 'downloadProgress', data: { jobId: 'job-1', status: 'PROCESSING', processedVideos: 0, totalVideos: 1 } }));
     expect(store.getState().api.queries).toEqual(before.queries);
     expect(invalidate).not.toHaveBeenCalled();
   });

@@ -287,7 +287,7 @@ function MetadataForm({
   const { data: sections = [] } = useGetSyllabusSectionsQuery();
   const [title, setTitle] = useState(item.title);
   const [author, setAuthor] = useState(item.author ?? '');
-  const [level, setLevel] = useState(item.gwthLevel === null ? '' : String(item.gwthLevel));
+  const [level, setLevel] = useState(item.gwthLevel == null ? '' : String(item.gwthLevel));
   const [sectionId, setSectionId] = useState(item.sectionId ?? '');
   const titleMissing = title.trim() === '';
 
@@ -408,7 +408,7 @@ function RatingAndTags({
               <span className="visually-hidden">{starsText(value)}</span>
             </label>
           ))}
-          {item.rating !== null && (
+          {item.rating != null && (
             <button type="button" className="btn btn-sm btn-ghost" onClick={() => void onSave({ rating: null })}>
               Clear rating
             </button>

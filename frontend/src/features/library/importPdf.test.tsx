@@ -3,7 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
 import type { LibraryTranscript } from './libraryApi';
 
 function item(id: string, title: string, extra: Partial<LibraryTranscript> = {}): LibraryTranscript {
@@ -40,18 +41,28 @@ function backend(items: LibraryTranscript[] = []) {
     http.get('/api/library/transcripts', ({ request }) => {
       const params = new URL(request.url).searchParams;
       state.lists.push(params);
-      return HttpResponse.json({ data: items, meta: { page: 1, limit: Number(params.get('limit')), total: items.length, hasMore: false } });
+      return HttpResponse.json<Schema<'TranscriptPage'>>({ data: items, meta: { page: 1, limit: Number(params.get('limit')), total: items.length, hasMore: false } });
     }),
-    http.get('/api/library/transcripts/:id', ({ params }) => HttpResponse.json({ data: items.find((entry) => entry.id === params.id) })),
-    http.get('/api/library/transcripts/:id/content', ({ params }) => HttpResponse.json({ data: { content: state.contents[params.id as string] } })),
-    http.get('/api/library/transcripts/:id/suggestions', () => HttpResponse.json({ data: { suggestedTags: [], suggestedRating: 3 } })),
+    http.get('/api/library/transcripts/:id', ({ params }) => HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: items.find((entry) => entry.id === params.id)! })),
+    http.get('/api/library/transcripts/:id/content', ({ params }) => HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: state.contents[params.id as string] } })),
+    http.get('/api/library/transcripts/:id/suggestions', () => HttpResponse.json<Schema<'Envelope_SuggestionsView'>>({ data: { suggestedTags: [], suggestedRating: 3 } })),
     http.get('/api/library/stats', () =>
-      HttpResponse.json({ data: { totalTranscripts: items.length, totalDuration: 0, storageUsed: 0, avgRating: 0, thisMonth: 0 } }),
+      HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
+        data: {
+          totalTranscripts: items.length,
+          totalDuration: 0,
+          storageUsed: 0,
+          avgRating: 0,
+          thisMonth: 0,
+          export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
+          distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
+        },
+      }),
     ),
-    http.get('/api/library/tags', () => HttpResponse.json({ data: [] })),
-    http.get('/api/library/syllabus-sections', () => HttpResponse.json({ data: [] })),
+    http.get('/api/library/tags', () => HttpResponse.json<Schema<'Envelope_Vec_TagView'>>({ data: [] })),
+    http.get('/api/library/syllabus-sections', () => HttpResponse.json<Schema<'Envelope_Vec_SectionView'>>({ data: [] })),
     http.get('/api/convert/templates', () =>
-      HttpResponse.json({ data: [{ id: 'tpl-1', name: 'Plain', body: '# {{title}}\n{{content}}', createdAt: '', updatedAt: '' }] }),
+      HttpResponse.json<Schema<'Envelope_Vec_TemplateView'>>({ data: [{ id: 'tpl-1', name: 'Plain', body: '# {{title}}\n{{content}}', createdAt: '', updatedAt: '' }] }),
     ),
     http.post('/api/convert/pdf', async ({ request }) => {
       const form = await request.formData();
@@ -62,24 +73,36 @@ function backend(items: LibraryTranscript[] = []) {
       // multipart/form-data turns a text field's line breaks into CRLF (as browsers do).
       state.uploads.push({ name: text, template: typeof template === 'string' ? template.replace(/\r\n/g, '\n') : null });
       // The test files carry their fate in their bytes (jsdom's XMLHttpRequest drops part names).
-      if (text.includes('locked')) return HttpResponse.json({ error: { message: 'This PDF is password-protected', code: 'UNPROCESSABLE' } }, { status: 422 });
+      if (text.includes('locked')) return errorResponse(422, 'This PDF is password-protected', 'UNPROCESSABLE');
       if (text.includes('huge')) return new HttpResponse(null, { status: 413 });
       const id = `pdf-${state.uploads.length}`;
-      return HttpResponse.json({
+      return HttpResponse.json<Schema<'Envelope_PdfView'>>({
         data: {
+          id,
           title: 'Field notes',
           content: '# Field notes\n\nMulch keeps the soil **moist**.',
           markdownPath: `converted/pdfs/${id}.md`,
           pdfPath: `converted/pdfs/${id}.pdf`,
           pages: 4,
           ocrPages: text.includes('scan') ? [3, 4] : [],
+          unknownPlaceholders: [],
         },
       });
     }),
     http.post('/api/vault/save', async ({ request }) => {
       const body = (await request.json()) as { files: Array<{ title: string }> };
       state.saves.push(body);
-      return HttpResponse.json({ data: body.files.map((file, index) => ({ id: `new-${index}`, title: file.title, sourceType: 'PDF' })) }, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_Vec_TranscriptView'>>({
+        data: body.files.map((file, index) => ({
+          id: `new-${index}`,
+          title: file.title,
+          author: '',
+          createdAt: '2026-01-01T00:00:00Z',
+          isStarred: false,
+          sourceType: 'PDF',
+          tags: [],
+        })),
+      });
     }),
     http.post('/api/pdf-sources/reprocess-transcript/:id', async ({ params, request }) => {
       const id = params.id as string;
@@ -87,11 +110,13 @@ function backend(items: LibraryTranscript[] = []) {
       const fail = state.reprocessFailure;
       if (fail) {
         return fail.message
-          ? HttpResponse.json({ error: { message: fail.message, code: 'ERROR' } }, { status: fail.status })
+          ? errorResponse(fail.status, fail.message)
           : new HttpResponse(null, { status: fail.status });
       }
       state.contents[id] = '# Scanned\n\nCompost needs **air** and water.';
-      return HttpResponse.json({ data: { id, content: state.contents[id], pages: 2, ocrPages: [] } });
+      return HttpResponse.json<Schema<'Envelope_PdfView'>>({
+        data: { id, title: 'Scanned', content: state.contents[id], markdownPath: `converted/pdfs/${id}.md`, pdfPath: `converted/pdfs/${id}.pdf`, pages: 2, ocrPages: [], unknownPlaceholders: [] },
+      });
     }),
   );
   return state;
@@ -172,7 +197,7 @@ describe('Vault: Import PDF', () => {
 
 describe('Vault: settings and premium OCR', () => {
   it('opens in the default view of the settings with their page size; a pick is remembered until the setting changes', async () => {
-    server.use(http.get('/api/user/settings', () => HttpResponse.json({ data: { ...DEFAULT_USER_SETTINGS, defaultView: 'grid', transcriptsPerPage: 50 } })));
+    server.use(http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: { ...DEFAULT_USER_SETTINGS, defaultView: 'grid', transcriptsPerPage: 50 } })));
     const state = backend([item('p1', 'Field notes')]);
     const { user } = renderWithProviders({ route: '/vault' });
     const list = await screen.findByRole('list', { name: 'Not Downloaded' });
@@ -184,14 +209,14 @@ describe('Vault: settings and premium OCR', () => {
 
   it('keeps a pick made under the same default view, and drops one made under another', async () => {
     window.localStorage.setItem('vaultView', JSON.stringify({ view: 'list', defaultView: 'grid' }));
-    server.use(http.get('/api/user/settings', () => HttpResponse.json({ data: { ...DEFAULT_USER_SETTINGS, defaultView: 'grid' } })));
+    server.use(http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: { ...DEFAULT_USER_SETTINGS, defaultView: 'grid' } })));
     backend([item('p1', 'Field notes')]);
     const first = renderWithProviders({ route: '/vault' });
     expect(await screen.findByRole('list', { name: 'Not Downloaded' })).toHaveClass('list');
     first.unmount();
 
     window.localStorage.setItem('vaultView', JSON.stringify({ view: 'grid', defaultView: 'grid' }));
-    server.use(http.get('/api/user/settings', () => HttpResponse.json({ data: { ...DEFAULT_USER_SETTINGS, defaultView: 'list' } })));
+    server.use(http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: { ...DEFAULT_USER_SETTINGS, defaultView: 'list' } })));
     renderWithProviders({ route: '/vault' });
     expect(await screen.findByRole('list', { name: 'Not Downloaded' })).toHaveClass('list');
   });

@@ -70,7 +70,7 @@ describe('library realtime listeners', () => {
   it('ignores events of other features', () => {
     const invalidate = vi.spyOn(baseApi.util, 'invalidateTags');
     const store = setupStore();
-    store.dispatch(realtimeEventReceived({ type: 'downloadProgress', data: { jobId: 'j', status: 'running', processedVideos: 0, totalVideos: 1 } }));
+    store.dispatch(realtimeEventReceived({ type: 'downloadProgress', data: { jobId: 'j', status: 'PROCESSING', processedVideos: 0, totalVideos: 1 } }));
     expect(invalidate).not.toHaveBeenCalled();
     expect(toasts(store)).toEqual([]);
   });

@@ -2,7 +2,13 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import type { Schema } from '@/api/types';
+import { errorResponse, server } from '@/testing/server';
+
+/** An upload's answer (`POST /api/video-mp3/upload[/{videoId}]`). */
+function uploaded(mp3Path: string, title: string, size: number, videoId = ''): Schema<'Envelope_UploadView'> {
+  return { data: { mp3Path, mp3FilePath: mp3Path, title, size, videoId, deduplicated: false } };
+}
 
 function mp3(name: string, size = 1024) {
   return new File([new Uint8Array(Math.min(size, 2048))], name, { type: 'audio/mpeg' });
@@ -33,7 +39,7 @@ function uploadHandler(onRequest?: (form: FormData) => Promise<void> | void) {
     // jsdom's XMLHttpRequest does not pass the part's file name on, so the path is built from the title.
     const file = form.get('mp3') as File;
     const title = form.get('title') as string;
-    return HttpResponse.json({ data: { mp3Path: `uploads/${title}.mp3`, title, size: file.size } }, { status: 201 });
+    return HttpResponse.json(uploaded(`uploads/${title}.mp3`, title, file.size));
   });
 }
 
@@ -177,7 +183,7 @@ describe('/download-mp3 uploading', () => {
       http.post('/api/video-mp3/upload', async ({ request }) => {
         const form = await request.formData();
         if (form.get('title') === 'broken-not-audio') {
-          return HttpResponse.json({ error: { message: 'Please select MP3 files only', code: 'BAD_REQUEST' } }, { status: 400 });
+          return errorResponse(400, 'Please select MP3 files only', 'BAD_REQUEST');
         }
         return new HttpResponse(null, { status: 413 });
       }),
@@ -198,8 +204,8 @@ describe('/download-mp3 uploading', () => {
       http.post('/api/video-mp3/upload', async ({ request }) => {
         const form = await request.formData();
         const title = form.get('title') as string;
-        if (title === 'broken') return HttpResponse.json({ error: { message: 'Not audio' } }, { status: 400 });
-        return HttpResponse.json({ data: { mp3Path: `uploads/${title}.mp3`, title, size: 1 } }, { status: 201 });
+        if (title === 'broken') return errorResponse(400, 'Not audio');
+        return HttpResponse.json(uploaded(`uploads/${title}.mp3`, title, 1));
       }),
     );
     const { user } = await renderUploads();
@@ -287,7 +293,7 @@ describe('hand-off to /transcripts', () => {
 });
 
 function statusHandler(statuses: Record<string, { hasMp3: boolean; mp3FilePath: string | null }> = {}) {
-  return http.get('/api/video-mp3/status', () => HttpResponse.json({ data: statuses }));
+  return http.get('/api/video-mp3/status', () => HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: statuses }));
 }
 
 describe('videos selected on Find Videos', () => {
@@ -305,7 +311,7 @@ describe('videos selected on Find Videos', () => {
         const form = await request.formData();
         for (const key of ['title', 'channelTitle', 'duration', 'publishedAt']) fields[key] = form.get(key);
         fields.videoId = params.videoId as string;
-        return HttpResponse.json({ data: { mp3Path: 'mp3/vid-1.mp3', title: 'Channel intro', size: 10 } }, { status: 201 });
+        return HttpResponse.json(uploaded('mp3/vid-1.mp3', 'Channel intro', 10, 'vid-1'));
       }),
     );
     const { user } = await renderUploads();
@@ -356,10 +362,10 @@ describe('MP3 status of the selected videos', () => {
     server.use(
       http.get('/api/video-mp3/status', ({ request }) => {
         statusCalls.push(new URL(request.url).searchParams.get('videoIds') ?? '');
-        return HttpResponse.json({ data: {} });
+        return HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} });
       }),
       http.post('/api/video-mp3/upload/:videoId', ({ params }) =>
-        HttpResponse.json({ data: { mp3Path: `mp3/${params.videoId as string}.mp3`, title: 'Needs one', size: 10 } }, { status: 201 }),
+        HttpResponse.json(uploaded(`mp3/${params.videoId as string}.mp3`, 'Needs one', 10, params.videoId as string)),
       ),
     );
     const { user } = await renderUploads();
