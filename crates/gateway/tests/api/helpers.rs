@@ -517,11 +517,17 @@ where
     }
 }
 
-/// An address where nothing listens: the services no test here calls.
+/// An address where nothing listens: the services no test here calls. The port stays bound
+/// (without listening) for the rest of the test process, so a connection is refused at once
+/// and no other test or process can take the port in the meantime.
 fn closed_address() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
-    let address = listener.local_addr().expect("local address").to_string();
-    drop(listener);
+    static HELD: Mutex<Vec<tokio::net::TcpSocket>> = Mutex::new(Vec::new());
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind("127.0.0.1:0".parse().expect("an address"))
+        .expect("bind a loopback port");
+    let address = socket.local_addr().expect("local address").to_string();
+    lock(&HELD).push(socket);
     address
 }
 
