@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-#[path = "../../crates/storage/src/mp3_check.rs"]
+#[path = "../../crates/storage/src/domain/mp3_check.rs"]
 mod mp3_check;
 
 use mp3_check::{AUDIO_PREFIX_BYTES, Mp3Verdict, audio_offset, check_mp3_prefix};

@@ -7,16 +7,13 @@
 //! (see [`scribevault_blob::owned_key`]). It must not interpret what it stores: transcripts and
 //! Vault items belong to their services.
 
-mod audio_length;
 mod config;
 mod domain;
 mod entity;
 mod error;
 mod grpc;
-mod inspection;
 mod jobs;
 mod migration;
-mod mp3_check;
 mod service;
 mod startup;
 mod store;

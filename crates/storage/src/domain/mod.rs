@@ -1,4 +1,9 @@
-//! Storage's vocabulary, free of database and transport types.
+//! Storage's vocabulary and pure rules, free of database and transport types: the types here,
+//! what makes a body MP3 (`mp3_check.rs`), and the watch an upload passes as it streams
+//! (`inspection.rs`: size limit, quota room, content check, hash).
+
+pub mod inspection;
+pub mod mp3_check;
 
 use chrono::{DateTime, Utc};
 

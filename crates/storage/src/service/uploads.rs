@@ -1,59 +1,23 @@
-//! Storage's domain logic: streaming, checked, de-duplicated MP3 uploads and owner-scoped reads.
+//! Uploads: an MP3 streamed in, checked by content, measured, hashed, counted against the
+//! quota and stored once per user; the per-video registry it feeds.
 
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use futures::{Stream, StreamExt as _};
-use scribevault_blob::{BlobError, BlobStore, ByteStream, owned_folder, owned_key};
-
-/// Where the conversion service keeps a user's converted files; they count against the quota.
-const CONVERTED_ROOT: &str = "converted/";
+use scribevault_blob::{BlobError, ByteStream, owned_key};
 use scribevault_core::UserId;
 use scribevault_core::human::human_duration;
 use sha2::Digest as _;
 
-use crate::audio_length::AudioLength;
-use crate::domain::{
-    DeletedUserData, Mp3Upload, RegisteredMp3, StoragePolicy, StoredMp3, UNTITLED, UPLOADS_ROOT,
-    human_size,
-};
+use super::audio_length::AudioLength;
+use super::{Storage, invalid_path};
+use crate::domain::inspection::{UploadInspection, lock};
+use crate::domain::{Mp3Upload, RegisteredMp3, StoredMp3, UNTITLED, UPLOADS_ROOT, human_size};
 use crate::error::StorageError;
-use crate::inspection::{UploadInspection, lock};
-use crate::store::StorageStore;
-
-/// The storage service's state.
-#[derive(Clone)]
-pub struct Storage {
-    store: StorageStore,
-    blobs: Arc<dyn BlobStore>,
-    max_upload_bytes: u64,
-    max_audio_seconds: u64,
-}
-
-fn invalid_path(error: BlobError) -> StorageError {
-    StorageError::InvalidPath(error.to_string())
-}
 
 impl Storage {
-    /// The service over its store and blob store.
-    #[must_use]
-    pub fn new(store: StorageStore, blobs: Arc<dyn BlobStore>, max_upload_bytes: u64) -> Self {
-        Self {
-            store,
-            blobs,
-            max_upload_bytes,
-            max_audio_seconds: u64::MAX / 1_000,
-        }
-    }
-
-    /// Refuses uploads whose audio plays longer than `seconds`.
-    #[must_use]
-    pub fn with_max_audio_seconds(mut self, seconds: u64) -> Self {
-        self.max_audio_seconds = seconds;
-        self
-    }
-
     /// Streams an upload into the blob store. Nothing is kept when the body is not MP3, is too
     /// large, or breaks off.
     ///
@@ -239,149 +203,5 @@ impl Storage {
     /// Database failure.
     pub async fn manual_uploads(&self, user: &UserId) -> Result<Vec<RegisteredMp3>, StorageError> {
         Ok(self.store.manual_uploads(user.as_str()).await?)
-    }
-
-    /// Streams one of the caller's objects.
-    ///
-    /// # Errors
-    /// Invalid path, or nothing of the caller's there.
-    pub async fn open(&self, user: &UserId, path: &str) -> Result<ByteStream, StorageError> {
-        let key = owned_key(user.as_str(), path).map_err(invalid_path)?;
-        match self.blobs.get(&key).await {
-            Ok(body) => Ok(body),
-            Err(BlobError::NotFound(_)) => Err(StorageError::NotFound),
-            Err(error) => Err(StorageError::Blob(error.to_string())),
-        }
-    }
-
-    /// Size of one of the caller's objects.
-    ///
-    /// # Errors
-    /// Invalid path, or nothing of the caller's there.
-    pub async fn stat(&self, user: &UserId, path: &str) -> Result<u64, StorageError> {
-        let key = owned_key(user.as_str(), path).map_err(invalid_path)?;
-        match self.blobs.head(&key).await {
-            Ok(Some(meta)) => Ok(meta.size),
-            Ok(None) => Err(StorageError::NotFound),
-            Err(error) => Err(StorageError::Blob(error.to_string())),
-        }
-    }
-
-    /// Records the caller's quota and clean-up policy; answers what their audio takes now.
-    ///
-    /// # Errors
-    /// A zero quota; database failure.
-    #[tracing::instrument(skip(self), fields(user = %user))]
-    pub async fn set_policy(
-        &self,
-        user: &UserId,
-        policy: StoragePolicy,
-    ) -> Result<u64, StorageError> {
-        if policy.max_bytes == 0 {
-            return Err(StorageError::BadRequest(
-                "the quota must be positive".into(),
-            ));
-        }
-        if policy.cleanup_after_days == Some(0) {
-            return Err(StorageError::BadRequest(
-                "cleanupAfterDays must be at least 1".into(),
-            ));
-        }
-        self.store.set_policy(user.as_str(), policy).await?;
-        self.used_bytes(user).await
-    }
-
-    /// Bytes the caller keeps, what their quota counts: their audio, each stored MP3 once
-    /// however often it was uploaded, and their converted files (PDF originals and markdown,
-    /// which the conversion service writes under `converted/`).
-    ///
-    /// # Errors
-    /// Database or blob store failure.
-    pub async fn used_bytes(&self, user: &UserId) -> Result<u64, StorageError> {
-        let audio = self.store.used_bytes(user.as_str()).await?;
-        // A user id that cannot be one key segment never owned an object.
-        let Ok(folder) = owned_folder(user.as_str(), CONVERTED_ROOT) else {
-            return Ok(audio);
-        };
-        let converted: u64 = self
-            .blobs
-            .list(&format!("{}/", folder.as_str()))
-            .await
-            .map_err(|error| StorageError::Blob(error.to_string()))?
-            .iter()
-            .map(|object| object.size)
-            .sum();
-        Ok(audio.saturating_add(converted))
-    }
-
-    /// Whether `bytes` more fit in the caller's quota, for another service about to store them
-    /// (a PDF and its conversion).
-    ///
-    /// # Errors
-    /// [`StorageError::QuotaExceeded`] when they do not; database or blob store failure.
-    pub async fn check_room(&self, user: &UserId, bytes: u64) -> Result<(), StorageError> {
-        let policy = self.store.policy(user.as_str()).await?;
-        let used = self.used_bytes(user).await?;
-        if used.saturating_add(bytes) > policy.max_bytes || used >= policy.max_bytes {
-            return Err(StorageError::QuotaExceeded {
-                limit: human_size(policy.max_bytes),
-                used: human_size(used),
-            });
-        }
-        Ok(())
-    }
-
-    /// Deletes everything the caller has here: their rows (the MP3 registry, stored audio,
-    /// policy) and every object under their `uploads/`. Another user's data is never read.
-    /// Deleting again finds nothing and succeeds; an upload that was streaming meanwhile may
-    /// leave its file, which the next call deletes.
-    ///
-    /// # Errors
-    /// Database or blob store failure (a second call finishes the work).
-    #[tracing::instrument(skip(self), fields(user = %user))]
-    pub async fn delete_user_data(&self, user: &UserId) -> Result<DeletedUserData, StorageError> {
-        let rows = self.store.delete_user(user.as_str()).await?;
-        // A user id that cannot be one key segment (a `/` in it) never owned an object.
-        let blobs = match owned_folder(user.as_str(), UPLOADS_ROOT) {
-            Ok(folder) => self
-                .blobs
-                .delete_prefix(&folder)
-                .await
-                .map_err(|error| StorageError::Blob(error.to_string()))?,
-            Err(_) => 0,
-        };
-        tracing::info!(rows, blobs, "user data deleted");
-        Ok(DeletedUserData { rows, blobs })
-    }
-
-    /// Deletes, for every user with clean-up on, the MP3s last uploaded more than their
-    /// `cleanupAfterDays` before `now`. Transcripts, converted files and Vault items are other
-    /// services' and are never touched. Logs each file removed; answers how many.
-    ///
-    /// # Errors
-    /// Database failure (a blob that cannot be deleted is logged and kept registered).
-    #[tracing::instrument(skip(self))]
-    pub async fn sweep_old_mp3s(&self, now: DateTime<Utc>) -> Result<usize, StorageError> {
-        let mut removed = 0;
-        for (user_id, days) in self.store.cleanup_policies().await? {
-            let before = now - chrono::Duration::days(i64::from(days));
-            for (path, size) in self.store.audio_older_than(&user_id, before).await? {
-                let key = owned_key(&user_id, &path).map_err(invalid_path)?;
-                if let Err(error) = self.blobs.delete(&key).await {
-                    tracing::warn!(user = user_id, path, error = %error, "old MP3 not deleted; kept for the next sweep");
-                    continue;
-                }
-                self.store.forget_audio(&user_id, &path).await?;
-                tracing::info!(
-                    user = user_id,
-                    path,
-                    size,
-                    older_than_days = days,
-                    "old MP3 removed by automatic clean-up"
-                );
-                removed += 1;
-            }
-        }
-        Ok(removed)
     }
 }

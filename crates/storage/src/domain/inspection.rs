@@ -5,8 +5,8 @@ use std::sync::{Mutex, PoisonError};
 
 use sha2::{Digest as _, Sha256};
 
+use super::mp3_check::{AUDIO_PREFIX_BYTES, Mp3Verdict, audio_offset, check_mp3_prefix};
 use crate::error::StorageError;
-use crate::mp3_check::{AUDIO_PREFIX_BYTES, Mp3Verdict, audio_offset, check_mp3_prefix};
 
 /// Watches an upload go by: hashes it, counts it, and decides from its start whether it is MP3.
 pub struct UploadInspection {

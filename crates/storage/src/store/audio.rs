@@ -1,23 +1,15 @@
-//! Every query of the storage service: the de-duplication index of stored audio and the
-//! per-video MP3 registry. Rows come out as domain types.
+//! The stored audio (one row per user and content hash: the de-duplication index, and what the
+//! quota counts) and the per-video MP3 registry (one row per upload).
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::OnConflict;
 use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
-    QueryFilter as _, QueryOrder as _, QuerySelect as _, Set, TransactionTrait as _,
+    ActiveModelTrait as _, ColumnTrait as _, DbErr, EntityTrait as _, QueryFilter as _,
+    QueryOrder as _, QuerySelect as _, Set,
 };
-use sea_orm_migration::MigratorTrait as _;
 
-use crate::domain::{RegisteredMp3, StoragePolicy};
-use crate::entity::{mp3_upload, storage_policy, stored_audio};
-use crate::migration::Migrator;
-
-/// Storage's tables.
-#[derive(Clone)]
-pub struct StorageStore {
-    db: DatabaseConnection,
-}
+use super::{StorageStore, to_i64};
+use crate::domain::RegisteredMp3;
+use crate::entity::{mp3_upload, stored_audio};
 
 fn registered(row: mp3_upload::Model) -> RegisteredMp3 {
     RegisteredMp3 {
@@ -35,20 +27,7 @@ fn registered(row: mp3_upload::Model) -> RegisteredMp3 {
     }
 }
 
-fn to_i64(size: u64) -> i64 {
-    i64::try_from(size).unwrap_or(i64::MAX)
-}
-
 impl StorageStore {
-    /// The store over `db`, with storage's migrations applied.
-    ///
-    /// # Errors
-    /// Migration failure.
-    pub async fn open(db: DatabaseConnection) -> Result<Self, DbErr> {
-        Migrator::up(&db, None).await?;
-        Ok(Self { db })
-    }
-
     /// Where this user's audio with this content hash is already stored.
     ///
     /// # Errors
@@ -151,62 +130,6 @@ impl StorageStore {
             .collect())
     }
 
-    /// The user's policy, or the defaults when the gateway never handed one over.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn policy(&self, user_id: &str) -> Result<StoragePolicy, DbErr> {
-        Ok(storage_policy::Entity::find_by_id(user_id.to_owned())
-            .one(&self.db)
-            .await?
-            .map(policy_from_row)
-            .unwrap_or_default())
-    }
-
-    /// Records the user's policy.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn set_policy(&self, user_id: &str, policy: StoragePolicy) -> Result<(), DbErr> {
-        storage_policy::Entity::insert(storage_policy::ActiveModel {
-            user_id: Set(user_id.to_owned()),
-            max_bytes: Set(to_i64(policy.max_bytes)),
-            cleanup_after_days: Set(policy
-                .cleanup_after_days
-                .map(|days| i32::try_from(days).unwrap_or(i32::MAX))),
-            updated_at: Set(Utc::now()),
-        })
-        .on_conflict(
-            OnConflict::column(storage_policy::Column::UserId)
-                .update_columns([
-                    storage_policy::Column::MaxBytes,
-                    storage_policy::Column::CleanupAfterDays,
-                    storage_policy::Column::UpdatedAt,
-                ])
-                .to_owned(),
-        )
-        .exec(&self.db)
-        .await?;
-        Ok(())
-    }
-
-    /// The users whose MP3s are cleaned up, with their age limit in days.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn cleanup_policies(&self) -> Result<Vec<(String, u32)>, DbErr> {
-        Ok(storage_policy::Entity::find()
-            .filter(storage_policy::Column::CleanupAfterDays.is_not_null())
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .filter_map(|row| {
-                let days = u32::try_from(row.cleanup_after_days?).ok()?;
-                Some((row.user_id, days))
-            })
-            .collect())
-    }
-
     /// Bytes of audio the user keeps (each stored object once, however often registered).
     ///
     /// # Errors
@@ -274,37 +197,5 @@ impl StorageStore {
             .exec(&self.db)
             .await?;
         Ok(())
-    }
-
-    /// Deletes every row of the user's, in one transaction: the MP3 registry, the stored audio
-    /// (and so their usage) and their policy. Answers how many rows went.
-    ///
-    /// # Errors
-    /// Database failure (nothing is deleted then).
-    pub async fn delete_user(&self, user_id: &str) -> Result<u64, DbErr> {
-        let transaction = self.db.begin().await?;
-        let registry = mp3_upload::Entity::delete_many()
-            .filter(mp3_upload::Column::UserId.eq(user_id))
-            .exec(&transaction)
-            .await?;
-        let audio = stored_audio::Entity::delete_many()
-            .filter(stored_audio::Column::UserId.eq(user_id))
-            .exec(&transaction)
-            .await?;
-        let policy = storage_policy::Entity::delete_many()
-            .filter(storage_policy::Column::UserId.eq(user_id))
-            .exec(&transaction)
-            .await?;
-        transaction.commit().await?;
-        Ok(registry.rows_affected + audio.rows_affected + policy.rows_affected)
-    }
-}
-
-fn policy_from_row(row: storage_policy::Model) -> StoragePolicy {
-    StoragePolicy {
-        max_bytes: u64::try_from(row.max_bytes).unwrap_or(0),
-        cleanup_after_days: row
-            .cleanup_after_days
-            .and_then(|days| u32::try_from(days).ok()),
     }
 }
