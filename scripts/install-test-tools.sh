@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the tools the tests drive besides the servers: Debian's chromium (SPA end to end),
-# openssl (test keys), python-socketio (a second Socket.IO client library), openapi-spec-validator.
+# openssl (test keys), python-socketio (a second Socket.IO client library), openapi-spec-validator,
+# standardwebhooks (the official verifier of webhook signatures).
 # Idempotent.
 set -euo pipefail
 missing=()
@@ -19,6 +20,11 @@ fi
 if ! python3 -c "import openapi_spec_validator" 2>/dev/null; then
   echo "installing openapi-spec-validator"
   python3 -m pip install -q --disable-pip-version-check "openapi-spec-validator==0.9.0"
+fi
+# The official Standard Webhooks verifier, which checks the gateway's webhook signatures.
+if ! python3 -c "import standardwebhooks" 2>/dev/null; then
+  echo "installing standardwebhooks"
+  python3 -m pip install -q --disable-pip-version-check "standardwebhooks==1.1.0"
 fi
 # The OpenID provider (npm's oidc-provider) the OIDC tests sign in against.
 "$(dirname "$0")/oidc-provider/install.sh"

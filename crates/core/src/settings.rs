@@ -322,6 +322,11 @@ pub struct Settings {
     pub admin_http_addr: Option<String>,
     /// Serves gRPC server reflection (a debugging aid that hands out the whole internal API).
     pub grpc_reflection: bool,
+    /// Lets webhooks call loopback, private, link-local and other non-public addresses
+    /// (receivers on the instance's own network). Off, a member cannot aim the gateway at
+    /// the instance's internal services or the cloud's metadata endpoint.
+    #[serde(default)]
+    pub webhooks_allow_private: bool,
     /// Key (at least 32 bytes) that signs the identity assertions services trust. Required
     /// when services run as separate processes; `scribevault all` makes a random one.
     #[serde(default)]

@@ -12,6 +12,7 @@ use secrecy::{ExposeSecret as _, SecretString};
 use crate::auth::local::SignUpPolicy;
 use crate::auth::oidc::OidcPolicy;
 use crate::startup::StartupError;
+use crate::webhooks::WebhookConfig;
 
 /// The gateway's configuration.
 #[derive(Debug, Clone)]
@@ -28,6 +29,8 @@ pub struct GatewayConfig {
     /// `SCRIBEVAULT_REDIS_URL`: login limits shared by every replica; in-process when unset.
     pub redis_url: Option<SecretString>,
     pub limits: RequestLimits,
+    /// How members' webhooks are delivered (`SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE`).
+    pub webhooks: WebhookConfig,
 }
 
 /// Who gets in, and how.
@@ -105,6 +108,7 @@ impl TryFrom<&Settings> for GatewayConfig {
                 pdf_bytes: settings.max_pdf_bytes,
                 json_bytes: settings.max_json_bytes,
             },
+            webhooks: WebhookConfig::new(settings.webhooks_allow_private),
         })
     }
 }

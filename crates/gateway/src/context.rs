@@ -18,6 +18,7 @@ use crate::realtime::{EngineSessions, RealtimeHub};
 use crate::routes::config::ClientConfig;
 use crate::security_headers::ContentSecurityPolicy;
 use crate::user_settings::UserSettingsStore;
+use crate::webhooks::Webhooks;
 
 /// What the public port's handlers share. Cloned into each actix worker behind one `Arc`.
 pub struct ApiContext {
@@ -42,6 +43,8 @@ pub struct ApiContext {
     pub csp: ContentSecurityPolicy,
     /// Sizes the routes refuse past.
     pub limits: Limits,
+    /// Members' webhooks and their deliveries.
+    pub webhooks: Webhooks,
 }
 
 /// What the Socket.IO endpoint needs: the sockets of this replica, their Engine.IO sessions,

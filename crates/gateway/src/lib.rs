@@ -23,6 +23,7 @@ mod security_headers;
 mod startup;
 mod trace;
 mod user_settings;
+pub mod webhooks;
 
 pub use clients::ServiceAddresses;
 pub use config::GatewayConfig;

@@ -17,6 +17,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateUserSettings),
             Box::new(CreateOwnership),
             Box::new(CreateTwoFactor),
+            Box::new(crate::webhooks::migration::CreateWebhooks),
         ]
     }
 }

@@ -37,6 +37,7 @@ use crate::routes::table as route_table;
 use crate::security_headers::{ContentSecurityPolicy, add_security_headers};
 use crate::trace::trace_requests;
 use crate::user_settings::UserSettingsStore;
+use crate::webhooks::Webhooks;
 
 /// What the binary hands the gateway: its database, where the services are, and the checks of
 /// the backends it was wired with.
@@ -59,6 +60,7 @@ pub struct Gateway {
     port: u16,
     admin_port: u16,
     _forwarding: AbortOnDrop,
+    _webhooks: AbortOnDrop,
 }
 
 /// Stops both of the gateway's listeners.
@@ -276,6 +278,12 @@ impl Gateway {
             hub.clone()
                 .forward_events(dependencies.events.clone(), settings.clone()),
         );
+        let webhooks = Webhooks::new(dependencies.db.clone(), config.webhooks.clone());
+        let delivering = webhooks
+            .clone()
+            .start(dependencies.events.as_ref())
+            .await
+            .map_err(|error| StartupError::Webhooks(error.to_string()))?;
         let auth = &config.auth;
         let realtime = web::Data::new(RealtimeState {
             hub,
@@ -303,6 +311,7 @@ impl Gateway {
                 upload_bytes: config.limits.upload_bytes,
                 pdf_bytes: config.limits.pdf_bytes,
             },
+            webhooks,
         });
         let json = web::JsonConfig::default()
             .limit(config.limits.json_bytes)
@@ -331,6 +340,7 @@ impl Gateway {
             port,
             admin_port,
             _forwarding: AbortOnDrop(forwarding),
+            _webhooks: AbortOnDrop(delivering),
         })
     }
 
@@ -384,6 +394,8 @@ pub enum StartupError {
         addr: String,
         reason: String,
     },
+    #[error("webhook deliveries cannot subscribe to the bus: {0}")]
+    Webhooks(String),
     #[error("cannot serve: {0}")]
     Serve(#[source] std::io::Error),
 }

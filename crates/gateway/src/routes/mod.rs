@@ -18,3 +18,4 @@ pub mod table;
 pub mod transcription;
 pub mod uploads;
 pub mod user_settings;
+pub mod webhooks;

@@ -19,7 +19,7 @@ use utoipa::{OpenApi, ToSchema};
 use super::table::{Access, RouteList, routes as route_table};
 use super::{
     account, admin, auth, config, conversion, discovery, downloads, health, library, schedules,
-    sources, transcription, uploads, user_settings,
+    sources, transcription, uploads, user_settings, webhooks,
 };
 
 /// The spec's error shape, the body of every 4xx and 5xx answer.
@@ -132,13 +132,14 @@ fn name_operations(document: &mut utoipa::openapi::OpenApi) {
 }
 
 /// Each module's part of the document.
-fn parts() -> [utoipa::openapi::OpenApi; 15] {
+fn parts() -> [utoipa::openapi::OpenApi; 16] {
     [
         health::Docs::openapi(),
         config::Docs::openapi(),
         crate::realtime::Docs::openapi(),
         auth::Docs::openapi(),
         account::Docs::openapi(),
+        webhooks::Docs::openapi(),
         admin::Docs::openapi(),
         library::Docs::openapi(),
         discovery::Docs::openapi(),

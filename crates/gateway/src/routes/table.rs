@@ -8,7 +8,7 @@ use actix_web::{Route, guard, web};
 
 use super::{
     account, admin, auth, config, conversion, discovery, downloads, health, library, openapi,
-    schedules, sources, transcription, uploads, user_settings,
+    schedules, sources, transcription, uploads, user_settings, webhooks,
 };
 use crate::auth::{require_admin, require_authentication};
 use crate::realtime::socket_io_endpoint;
@@ -107,6 +107,7 @@ pub fn routes() -> Vec<ApiRoute> {
         .merge(openapi::routes())
         .merge(auth::routes())
         .merge(account::routes())
+        .merge(webhooks::routes())
         .merge(admin::routes())
         .merge(library::routes())
         .merge(discovery::routes())

@@ -11,3 +11,4 @@ mod errors;
 mod helpers;
 mod library;
 mod openapi;
+mod webhooks;
