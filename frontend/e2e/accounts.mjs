@@ -1,0 +1,223 @@
+// Who gets in (issue 20): the first account is the admin, invitations, a disabled account, and
+// Settings → Account (change password, sign out everywhere).
+import { BASE_URL, checkNoOverflow, DESKTOP, newContext, PHONE, run, shot, step, waitForLabeled, watch } from './harness.mjs';
+
+export async function fetchConfig() {
+  const response = await fetch(`${BASE_URL}/config.json`);
+  if (!response.ok) throw new Error(`/config.json answered ${response.status}`);
+  return response.json();
+}
+
+const settingsPanel = (page, tab) => page.getByRole('tabpanel', { name: tab });
+
+/** Issue 20: the instance's first account is its admin, and from now on sign-up needs an invitation. */
+export async function firstAccountSteps(page, email) {
+  await step("the first account is the instance's admin: Settings → Users lists it; sign-up now needs an invitation", async () => {
+    const { signup } = await fetchConfig();
+    if (signup !== 'invite') throw new Error(`after the first account /config.json says signup "${signup}", not "invite" (the default)`);
+    await page.goto(`${BASE_URL}/settings`);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await waitForLabeled(page.getByRole('tab', { name: 'Users' }), 'the Users tab', { timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.waitForURL(/[?&]tab=users/);
+    const panel = settingsPanel(page, 'Users');
+    const row = panel.getByTestId('user-row').filter({ hasText: email });
+    await waitForLabeled(row, "the admin's own row", { timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+    console.log(`  ${text}`);
+    if (!/\(you\)/.test(text) || !/\bAdmin\b/.test(text) || !/\bActive\b/.test(text)) throw new Error(`the row says "${text}"`);
+    const rows = await panel.getByTestId('user-row').count();
+    if (rows !== 1) throw new Error(`${rows} accounts listed on a new instance`);
+    await panel.getByRole('region', { name: 'Invitations' }).getByText('No invitations yet.').waitFor();
+    await shot(page, 'desktop-settings-users-first');
+  });
+}
+
+/**
+ * Issue 20: an invitation made on the Users tab, used in a fresh browser (the sign-up lands in the
+ * app); then the admin disables that account and its next API call signs it out, the sign-in
+ * screen saying why, and signing in again is refused with the same words.
+ */
+export async function invitationSteps(page, adminEmail) {
+  const invitedEmail = `invited-${Date.now()}@example.com`;
+  const invitedPassword = 'invited-password-456';
+  let link = '';
+
+  await step('users: create an invitation and read its link (shown once)', async () => {
+    run.activePage = page;
+    await page.goto(`${BASE_URL}/settings?tab=users`);
+    const invitations = settingsPanel(page, 'Users').getByRole('region', { name: 'Invitations' });
+    await invitations.getByRole('button', { name: 'Create invitation' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create invitation' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Create invitation' }).click();
+    const created = page.getByRole('dialog', { name: 'Invitation created' });
+    await waitForLabeled(created, 'the created invitation', { timeout: 30_000 });
+    link = await created.getByLabel('Invitation link').inputValue();
+    const url = new URL(link);
+    console.log(`  link: ${url.origin}${url.pathname}?invitation=…`);
+    if (url.origin !== BASE_URL || url.pathname !== '/sign-up' || !url.searchParams.get('invitation')) throw new Error(`the link is ${link}`);
+    await shot(page, 'desktop-users-invitation-created', { fullPage: false });
+    await created.getByRole('button', { name: 'Done' }).click();
+    await created.waitFor({ state: 'hidden' });
+    await waitForLabeled(invitations.getByTestId('invitation-row').filter({ hasText: 'Pending' }), 'the pending invitation', { timeout: 30_000 });
+  });
+
+  let invitedContext = null;
+  let invitedPage = null;
+  await step('invitation: a fresh browser opens the link, the invitation is checked, the invited person signs up and lands in the app', async () => {
+    // At 390 px first: checking an invitation does not use it.
+    const phone = await newContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone-invited');
+    try {
+      const mobile = await phone.newPage();
+      watch(mobile, 'phone-invited');
+      run.activePage = mobile;
+      await mobile.goto(link);
+      await waitForLabeled(mobile.getByText('You have been invited to Scribevault.', { exact: false }), 'the invitation notice (390 px)', { timeout: 30_000 });
+      await mobile.getByLabel('Email').waitFor();
+      await checkNoOverflow(mobile, 'the invited sign-up');
+      await shot(mobile, 'phone-invited-sign-up');
+    } finally {
+      await phone.close();
+    }
+
+    invitedContext = await newContext({ viewport: DESKTOP }, 'invited');
+    invitedPage = await invitedContext.newPage();
+    watch(invitedPage, 'invited');
+    run.activePage = invitedPage;
+    await invitedPage.goto(link);
+    await invitedPage.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await waitForLabeled(invitedPage.getByText('You have been invited to Scribevault.', { exact: false }), 'the invitation notice', { timeout: 30_000 });
+    await shot(invitedPage, 'desktop-invited-sign-up');
+    await invitedPage.getByLabel('Email').fill(invitedEmail);
+    await invitedPage.getByLabel('Password').fill(invitedPassword);
+    await invitedPage.getByRole('button', { name: 'Create account' }).click();
+    await invitedPage.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+    if (new URL(invitedPage.url()).pathname !== '/') throw new Error(`landed on ${invitedPage.url()}`);
+    // Not an admin: no Users tab, not even by its link.
+    await invitedPage.goto(`${BASE_URL}/settings?tab=users`);
+    await waitForLabeled(invitedPage.getByRole('tab', { name: 'Preferences', selected: true }), 'Preferences instead of Users', { timeout: 30_000 });
+    if ((await invitedPage.getByRole('tab', { name: 'Users' }).count()) > 0) throw new Error('the invited user sees the Users tab');
+    console.log(`  ${invitedEmail} signed up and is in the app`);
+  });
+
+  await step('users: the admin sees the invitation used and the new account, and disables it', async () => {
+    run.activePage = page;
+    await page.goto(`${BASE_URL}/settings?tab=users`);
+    const panel = settingsPanel(page, 'Users');
+    const used = panel.getByTestId('invitation-row').filter({ hasText: invitedEmail });
+    await waitForLabeled(used, 'the invitation used by the new account', { timeout: 30_000 });
+    if (!/\bUsed\b/.test(await used.innerText())) throw new Error(`the invitation row says "${(await used.innerText()).replace(/\s+/g, ' ')}"`);
+    const row = panel.getByTestId('user-row').filter({ hasText: invitedEmail });
+    await waitForLabeled(row, 'the new account', { timeout: 30_000 });
+    const text = (await row.innerText()).replace(/\s+/g, ' ').trim();
+    console.log(`  ${text}`);
+    if (!/\bUser\b/.test(text) || !/\bActive\b/.test(text)) throw new Error(`the new account's row says "${text}"`);
+    if ((await panel.getByTestId('user-row').filter({ hasText: adminEmail }).count()) !== 1) throw new Error('the admin is not listed');
+    await shot(page, 'desktop-settings-users');
+    await row.getByRole('button', { name: `Actions for ${invitedEmail}` }).click();
+    await page.getByRole('menuitem', { name: 'Disable' }).click();
+    await page.getByText('User disabled').first().waitFor({ timeout: 30_000 });
+    await waitForLabeled(row.getByText('Disabled', { exact: true }), 'the Disabled badge', { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(page, 'desktop-settings-users-disabled');
+  });
+
+  await step("a disabled account: its next API call signs it out and the sign-in screen says why; signing in again is refused", async () => {
+    run.activePage = invitedPage;
+    const answers = [];
+    invitedPage.on('response', (response) => {
+      const url = new URL(response.url());
+      if (url.origin === BASE_URL && url.pathname.startsWith('/api/')) answers.push(`${response.request().method()} ${url.pathname} ${response.status()}`);
+    });
+    await invitedPage.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Vault', exact: true }).click();
+    await invitedPage.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor({ timeout: 30_000 });
+    console.log(`  API answers: ${answers.join(', ')}`);
+    if (!answers.some((answer) => answer.endsWith(' 401'))) throw new Error('no API call answered 401');
+    const notice = invitedPage.getByTestId('sign-out-notice');
+    await waitForLabeled(notice, 'the sign-out notice', { timeout: 10_000 });
+    const text = (await notice.innerText()).trim();
+    console.log(`  notice: ${text}`);
+    if (!/This account is disabled/.test(text)) throw new Error(`the sign-in screen says "${text}"`);
+    // The socket's connection toasts (the server closed it when the account was disabled) go first.
+    await invitedPage.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(invitedPage, 'desktop-signed-out-disabled');
+    await invitedPage.getByLabel('Email').fill(invitedEmail);
+    await invitedPage.getByLabel('Password').fill(invitedPassword);
+    await invitedPage.getByRole('button', { name: 'Sign in' }).click();
+    const refusal = invitedPage.locator('form.auth-form [role=alert]');
+    await waitForLabeled(refusal, 'the refusal at sign-in', { timeout: 30_000 });
+    const refused = (await refusal.innerText()).trim();
+    console.log(`  sign-in: ${refused}`);
+    if (!/This account is disabled/.test(refused)) throw new Error(`signing in says "${refused}"`);
+    await shot(invitedPage, 'desktop-sign-in-disabled');
+    await invitedContext.close();
+    run.activePage = page;
+  });
+}
+
+/**
+ * Settings → Account of a local account: Change password (a wrong current password is refused in
+ * the dialog, the right one changes it and this session goes on), then Sign out everywhere (this
+ * session ends too, its token is refused) and the new password signs in. Runs last: it ends the
+ * sessions the other contexts of the run shared.
+ */
+export async function accountSecuritySteps(page, email, password) {
+  const newPassword = 'e2e-new-password-456';
+  run.activePage = page;
+
+  await step('account: Change password refuses a wrong current password in the dialog, then changes it', async () => {
+    await page.goto(`${BASE_URL}/settings?tab=account`);
+    const panel = settingsPanel(page, 'Account');
+    await panel.getByRole('button', { name: 'Change password' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+    await shot(page, 'desktop-settings-account');
+    await panel.getByRole('button', { name: 'Change password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change password' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Current password').fill('not-the-password');
+    await dialog.getByLabel('New password', { exact: true }).fill(newPassword);
+    await dialog.getByLabel('Confirm new password').fill(newPassword);
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    const error = dialog.getByRole('alert');
+    await waitForLabeled(error, 'the refusal of a wrong current password', { timeout: 30_000 });
+    const said = (await error.innerText()).trim();
+    console.log(`  wrong current password: ${said}`);
+    if (!/current password/i.test(said)) throw new Error(`the dialog says "${said}"`);
+    await shot(page, 'desktop-change-password-wrong', { fullPage: false });
+    await dialog.getByLabel('Current password').fill(password);
+    await dialog.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed').first().waitFor({ timeout: 30_000 });
+    await dialog.waitFor({ state: 'hidden' });
+    // This session goes on with the token the change answered, also after a reload.
+    await page.reload();
+    await panel.getByRole('button', { name: 'Sign out everywhere' }).waitFor({ timeout: 30_000 });
+    if (new URL(page.url()).pathname !== '/settings') throw new Error(`after the change the page is ${page.url()}`);
+  });
+
+  await step('account: Sign out everywhere ends this session too (its token is refused); the new password signs in', async () => {
+    const oldToken = await page.evaluate(() => localStorage.getItem('authToken'));
+    const panel = settingsPanel(page, 'Account');
+    await panel.getByRole('button', { name: 'Sign out everywhere' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Sign out everywhere?' });
+    await confirm.waitFor();
+    await shot(page, 'desktop-sign-out-everywhere', { fullPage: false });
+    await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor({ timeout: 30_000 });
+    if ((await page.getByTestId('sign-out-notice').count()) > 0) throw new Error('a sign-out notice after signing out on purpose');
+    const status = await page.evaluate(
+      async (token) => (await fetch('/api/account', { headers: { Authorization: `Bearer ${token}` } })).status,
+      oldToken,
+    );
+    if (status !== 401) throw new Error(`the ended session's token still answers ${status}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const refusal = page.locator('form.auth-form [role=alert]');
+    await waitForLabeled(refusal, 'the old password refused', { timeout: 30_000 });
+    console.log(`  the old password: ${(await refusal.innerText()).trim()}`);
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+  });
+}
