@@ -27,7 +27,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wer import wer  # noqa: E402
 
-# name, build variant, weights, threads, taskset cpu list (None: no taskset), --no-context.
+# name, build variant, weights, threads, taskset cpu list (None: no taskset), --no-context, and
+# optionally a list of further arguments to the transcribe example.
 # One lever at a time against `native-f16-t2`, plus the combinations that matter most with q8_0.
 CONFIGS = [
     ("native-f16-t2", "native", "f16", 2, None, False),
@@ -48,6 +49,11 @@ CONFIGS = [
     ("llamafile-q5_0-t2", "llamafile", "q5_0", 2, None, False),
     ("portable-f16-t2", "portable", "f16", 2, None, False),
     ("portable-q8_0-t2", "portable", "q8_0", 2, None, False),
+    # 2026-11-26, second session: whisper.cpp's flash attention (a context parameter, off by
+    # default in whisper-rs) and the encoder trimmed to short calls (audio_ctx).
+    ("native-f16-t2-flash", "native", "f16", 2, None, False, ["--flash-attn"]),
+    ("native-q8_0-t2-flash", "native", "q8_0", 2, None, False, ["--flash-attn"]),
+    ("native-q8_0-t2-trimctx", "native", "q8_0", 2, None, False, ["--trim-audio-ctx"]),
 ]
 # Environment of each build variant at run time.
 VARIANT_ENV = {"openmp": {"OMP_WAIT_POLICY": "passive"}}
@@ -132,8 +138,8 @@ class FasterWhisper:
         self.stderr.close()
 
 
-def run_ours(binary, env, audio, model, threads, taskset, no_context, vad_model, log_path):
-    command = [binary, audio, "--model", model, "--threads", str(threads), "--language", "en"]
+def run_ours(binary, env, audio, model, threads, taskset, no_context, vad_model, log_path, extra=()):
+    command = [binary, audio, "--model", model, "--threads", str(threads), "--language", "en", *extra]
     if vad_model:
         command += ["--vad-model", vad_model]
     if no_context:
@@ -234,7 +240,8 @@ def main():
 
     configs, skipped = [], []
     vad_options = [False, True] if args.vad_model else [False]
-    for name, variant, weights, threads, taskset, no_context in CONFIGS:
+    for name, variant, weights, threads, taskset, no_context, *more in CONFIGS:
+        extra = more[0] if more else []
         for vad in vad_options:
             full = name + ("+vad" if vad else "")
             if args.configs and not re.search(args.configs, full):
@@ -243,7 +250,7 @@ def main():
                 skipped.append(full)
                 continue
             configs.append({"name": full, "variant": variant, "weights": weights, "threads": threads,
-                            "taskset": taskset, "no_context": no_context, "vad": vad})
+                            "taskset": taskset, "no_context": no_context, "vad": vad, "extra_args": extra})
     if skipped:
         log(f"skipped (variant or weights missing): {', '.join(skipped)}")
     if not args.vad_model:
@@ -271,7 +278,8 @@ def main():
         return run_ours(variants[config["variant"]], VARIANT_ENV.get(config["variant"], {}), file["audio"],
                         models[config["weights"]], config["threads"], config["taskset"], config["no_context"],
                         args.vad_model if config["vad"] else None,
-                        os.path.join(args.logs, f"{file['name']}.{config['name']}.log"))
+                        os.path.join(args.logs, f"{file['name']}.{config['name']}.log"),
+                        config.get("extra_args", []))
 
     def write():
         report(results, files, configs, ours, theirs, fw)

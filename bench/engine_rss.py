@@ -11,7 +11,8 @@ audio hours, upload and transcription wall time, and the progress percentages se
 
 Usage: engine_rss.py --binary scribevault --model ggml-tiny.en.bin --audio LABEL=file.mp3 [...]
                      [--vad-model ggml-silero.bin] [--threads 2] [--env KEY=VALUE ...] [--work DIR] [--timeout SECONDS]
-Prints one JSON object.
+Prints one JSON object. SIGINT (kill -INT) ends the file being measured with status "interrupted",
+keeping its figures so far (a 10-hour file can outlast a session).
 """
 import argparse
 import json
@@ -163,6 +164,7 @@ def measure(binary, models, path, label, threads, extra_env, work, timeout):
               "env": {k: v for k, v in env.items() if k not in ("SCRIBEVAULT_DATA_DIR", "SCRIBEVAULT_HTTP_ADDR")}}
     process, started = start(binary, env, f"http://127.0.0.1:{port}/readyz", server_log)
     sampler = Sampler(process.pid)
+    progress, last, began = [], None, time.perf_counter()
     try:
         base = f"http://127.0.0.1:{port}"
         _, session = request("POST", f"{base}/api/auth/signup", {"email": "rss@example.com", "password": "benchmark password"})
@@ -181,7 +183,6 @@ def measure(binary, models, path, label, threads, extra_env, work, timeout):
                          token)
         job_id = job["data"]["jobId"]
         began = time.perf_counter()
-        progress, last = [], None
         while True:
             try:
                 _, state = request("GET", f"{base}/api/transcription/jobs/{job_id}", token=token)
@@ -214,6 +215,11 @@ def measure(binary, models, path, label, threads, extra_env, work, timeout):
         result["progress_seen"] = progress
         if seconds:
             result["rtf"] = result["transcription_wall_seconds"] / seconds
+    except KeyboardInterrupt:  # SIGINT: stop here and keep what was measured
+        result["status"] = "interrupted"
+        result["error_message"] = f"interrupted at {last} %"
+        result["progress_seen"] = progress
+        result["transcription_wall_seconds"] = time.perf_counter() - began
     except Exception as error:  # keep what was measured
         result["status"] = "error"
         result["error_message"] = str(error)

@@ -4,7 +4,11 @@
 //! matrix products as int8 dot products, the same idea that makes faster-whisper's int8 fast on
 //! CPU. The arithmetic is ggml's own (`ggml_quantize_chunk`, from the whisper.cpp that
 //! whisper-rs already builds), so a file made here is what whisper.cpp's `quantize` tool makes.
+//!
+//! [`heap`] holds the other C calls the worker needs: glibc's allocator settings that keep a
+//! long transcription's peak memory from creeping up.
 
+pub mod heap;
 mod kernel;
 mod model_file;
 

@@ -3,7 +3,13 @@
 //! variant and reads the JSON it prints.
 //!
 //! `transcribe <audio.mp3> --model <ggml.bin> [--threads N] [--vad-model <silero.bin>]
-//!  [--window-seconds S] [--no-context] [--no-fallback] [--max-text-context N] [--language en]`
+//!  [--window-seconds S] [--no-context] [--no-fallback] [--max-text-context N] [--language en]
+//!  [--rss-every SECONDS] [--in-thread] [--flash-attn] [--trim-audio-ctx]`
+//!
+//! `--rss-every` prints the process's VmRSS and VmHWM (and the file's progress) to stderr at that
+//! interval, to see when memory grows during a long file. `--in-thread` transcribes on a thread of
+//! its own, as the worker does (a blocking thread: glibc then serves it from a thread arena, not
+//! the main heap).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a tool that fails loudly on purpose
 
@@ -19,6 +25,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut audio = None;
     let mut model = None;
+    let mut rss_every = None;
+    let mut in_thread = false;
+    let mut flash_attention = false;
     let mut options = AudioOptions {
         decode: DecodeOptions::new(2, "en"),
         vad_model: None,
@@ -40,6 +49,12 @@ fn main() {
             "--max-text-context" => {
                 options.decode.max_text_context = value().parse().expect("--max-text-context N");
             }
+            "--rss-every" => {
+                rss_every = Some(value().parse::<f64>().expect("--rss-every SECONDS"));
+            }
+            "--in-thread" => in_thread = true,
+            "--flash-attn" => flash_attention = true,
+            "--trim-audio-ctx" => options.decode.trim_audio_ctx = true,
             other if !other.starts_with("--") => audio = Some(PathBuf::from(other)),
             other => panic!("unknown option {other}"),
         }
@@ -47,18 +62,59 @@ fn main() {
     let audio = audio.expect("usage: transcribe <audio.mp3> --model <ggml.bin> [options]");
     let model = model.expect("--model <ggml.bin> is required");
     ModelCache::install_logging();
-    let context = ModelCache::default().get(&model).unwrap();
+    let context = ModelCache::with_flash_attention(flash_attention)
+        .get(&model)
+        .unwrap();
     // Like faster-whisper's figure in the bench: the model is loaded before the clock starts.
     let started = Instant::now();
     let file = std::fs::File::open(&audio).unwrap();
-    let transcript = transcribe_in_windows(
-        file,
-        &context,
-        &options,
-        &Arc::new(AtomicU32::new(0)),
-        &Arc::new(AtomicBool::new(false)),
-    )
-    .unwrap();
+    let progress = Arc::new(AtomicU32::new(0));
+    if let Some(every) = rss_every {
+        let progress = progress.clone();
+        std::thread::spawn(move || {
+            loop {
+                let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+                let field = |name: &str| {
+                    status
+                        .lines()
+                        .find_map(|line| line.strip_prefix(name))
+                        .map_or(0, |rest| {
+                            rest.trim()
+                                .trim_end_matches(" kB")
+                                .parse::<u64>()
+                                .unwrap_or(0)
+                        })
+                };
+                eprintln!(
+                    "rss t={:.0}s progress={}% rss={}KiB hwm={}KiB",
+                    started.elapsed().as_secs_f64(),
+                    progress.load(std::sync::atomic::Ordering::Relaxed),
+                    field("VmRSS:"),
+                    field("VmHWM:")
+                );
+                std::thread::sleep(std::time::Duration::from_secs_f64(every));
+            }
+        });
+    }
+    let trim_audio_ctx = options.decode.trim_audio_ctx;
+    let run = {
+        let progress = progress.clone();
+        move || {
+            transcribe_in_windows(
+                file,
+                &context,
+                &options,
+                &progress,
+                &Arc::new(AtomicBool::new(false)),
+            )
+            .unwrap()
+        }
+    };
+    let transcript = if in_thread {
+        std::thread::spawn(run).join().unwrap()
+    } else {
+        run()
+    };
     let text = transcript
         .segments
         .iter()
@@ -72,6 +128,9 @@ fn main() {
         "vad_seconds": transcript.vad_time.as_secs_f64(),
         "whisper_seconds": transcript.whisper_time.as_secs_f64(),
         "speech_seconds": transcript.speech_seconds,
+        "whisper_calls": transcript.whisper_calls,
+        "flash_attn": flash_attention,
+        "trim_audio_ctx": trim_audio_ctx,
         "window_starts_ms": transcript.window_starts_ms,
         "text": text,
         "segments": transcript.segments,

@@ -97,6 +97,11 @@ pub struct DecodeOptions {
     /// Whether a window whose text looks wrong (too repetitive, too unlikely) is decoded
     /// again at higher temperatures, as whisper and faster-whisper do by default.
     pub temperature_fallback: bool,
+    /// Whether a call on less than 30 s of audio runs the encoder on that length (plus a
+    /// margin) instead of a whole 30 s window (whisper.cpp's `audio_ctx`; #1855 measured about
+    /// 3x on short clips and reports repetition loops without a margin). Off by default: see
+    /// `docs/performance.md` for what it gave here.
+    pub trim_audio_ctx: bool,
 }
 
 impl DecodeOptions {
@@ -109,6 +114,7 @@ impl DecodeOptions {
             no_context: false,
             max_text_context: DEFAULT_MAX_TEXT_CONTEXT,
             temperature_fallback: true,
+            trim_audio_ctx: false,
         }
     }
 }
@@ -186,6 +192,11 @@ impl Transcriber {
         if !self.options.temperature_fallback {
             params.set_temperature_inc(0.0);
         }
+        if self.options.trim_audio_ctx
+            && let Some(audio_ctx) = trimmed_audio_ctx(pcm.len())
+        {
+            params.set_audio_ctx(audio_ctx);
+        }
         params.set_token_timestamps(true);
         params.set_print_progress(false);
         params.set_print_realtime(false);
@@ -242,6 +253,19 @@ impl Transcriber {
         }
         Ok(segments)
     }
+}
+
+/// The encoder length for a call on `samples` of 16 kHz audio shorter than whisper's 30 s
+/// window: its share of the window's 1,500 positions plus 128 (about 2.6 s) of margin, as
+/// whisper.cpp #1855 suggests; `None` from about 27 s up, where trimming saves nothing.
+fn trimmed_audio_ctx(samples: usize) -> Option<i32> {
+    const WINDOW_SAMPLES: usize = 30 * 16_000;
+    const POSITIONS: usize = 1_500;
+    const MARGIN: usize = 128;
+    let positions = samples.div_ceil(WINDOW_SAMPLES / POSITIONS) + MARGIN;
+    (positions < POSITIONS)
+        .then(|| i32::try_from(positions).ok())
+        .flatten()
 }
 
 /// Words from whisper's text tokens: a token starting with a space starts a word. Bytes are
@@ -329,6 +353,14 @@ pub fn transcribe(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_calls_well_under_30_s_get_a_shorter_encoder() {
+        assert_eq!(trimmed_audio_ctx(10 * 16_000), Some(500 + 128));
+        assert_eq!(trimmed_audio_ctx(1), Some(1 + 128));
+        assert_eq!(trimmed_audio_ctx(28 * 16_000), None);
+        assert_eq!(trimmed_audio_ctx(120 * 16_000), None);
+    }
 
     fn long_pcm() -> Vec<f32> {
         crate::audio::read_all(

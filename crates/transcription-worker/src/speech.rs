@@ -62,11 +62,20 @@ impl SpeechLayout {
     /// [`CONTEXT_MS`] on both sides, spans that then touch merged, and [`GAP_MS`] of silence
     /// between two of them.
     pub fn pack(window: &[f32], spans: &[(usize, usize)], packed: &mut Vec<f32>) -> Self {
+        packed.clear();
+        let mut layout = Self::default();
+        layout.append(window, 0, spans, packed);
+        layout
+    }
+
+    /// The spans as they are packed: widened by [`CONTEXT_MS`], clamped to the window, merged
+    /// where they then touch.
+    fn widen(window_len: usize, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
         let context = CONTEXT_MS * SAMPLES_PER_MS;
         let mut widened: Vec<(usize, usize)> = Vec::new();
         for &(start, end) in spans {
             let start = start.saturating_sub(context);
-            let end = (end + context).min(window.len());
+            let end = (end + context).min(window_len);
             if start >= end {
                 continue;
             }
@@ -75,23 +84,56 @@ impl SpeechLayout {
                 _ => widened.push((start, end)),
             }
         }
+        widened
+    }
+
+    /// Samples [`SpeechLayout::append`] would add to a buffer that already holds speech (the
+    /// pauses included), so a caller can tell whether a window's speech still fits.
+    #[must_use]
+    pub fn packed_len(window_len: usize, spans: &[(usize, usize)]) -> usize {
+        let widened = Self::widen(window_len, spans);
+        widened.iter().map(|(s, e)| e - s).sum::<usize>() + GAP_MS * SAMPLES_PER_MS * widened.len()
+    }
+
+    /// Appends the speech of `window`, which starts at sample `window_offset` of the file, to
+    /// `packed` and to this layout: times then map back to the file's clock, so the speech of
+    /// several windows can go to whisper in one call. Speech that carries on exactly where the
+    /// previous piece ended (a window cut inside it) extends that piece, without a pause.
+    pub fn append(
+        &mut self,
+        window: &[f32],
+        window_offset: usize,
+        spans: &[(usize, usize)],
+        packed: &mut Vec<f32>,
+    ) {
+        let widened = Self::widen(window.len(), spans);
         let gap = GAP_MS * SAMPLES_PER_MS;
-        packed.clear();
-        packed
-            .reserve_exact(widened.iter().map(|(s, e)| e - s).sum::<usize>() + gap * widened.len());
-        let mut pieces = Vec::with_capacity(widened.len());
-        for (index, (start, end)) in widened.into_iter().enumerate() {
-            if index > 0 {
+        packed.reserve(widened.iter().map(|(s, e)| e - s).sum::<usize>() + gap * widened.len());
+        for (start, end) in widened {
+            let original_start = window_offset + start;
+            if let Some(last) = self.pieces.last_mut()
+                && last.original_start + last.len == original_start
+                && last.packed_start + last.len == packed.len()
+            {
+                last.len += end - start;
+                packed.extend_from_slice(&window[start..end]);
+                continue;
+            }
+            if !packed.is_empty() {
                 packed.resize(packed.len() + gap, 0.0);
             }
-            pieces.push(Piece {
+            self.pieces.push(Piece {
                 packed_start: packed.len(),
-                original_start: start,
+                original_start,
                 len: end - start,
             });
             packed.extend_from_slice(&window[start..end]);
         }
-        Self { pieces }
+    }
+
+    /// Forgets every piece (the packed buffer is cleared by its owner).
+    pub fn clear(&mut self) {
+        self.pieces.clear();
     }
 
     /// Which piece of speech packed time `packed_ms` belongs to; a time in an inserted pause
@@ -133,7 +175,8 @@ impl SpeechLayout {
         self.pieces.iter().map(|piece| piece.len).sum()
     }
 
-    /// The window time (ms) of packed time `packed_ms`. A time inside an inserted silence goes
+    /// The original time (ms; window or file, as the pieces were appended) of packed time
+    /// `packed_ms`. A time inside an inserted silence goes
     /// to the speech on its `edge` side, so a segment never starts before its words nor ends
     /// after them.
     #[must_use]

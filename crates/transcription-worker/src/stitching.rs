@@ -1,7 +1,9 @@
 //! A whole file through whisper, window by window: decode a window, keep its speech (when VAD
-//! is on), transcribe it, and put every segment and word time back on the file's clock. Memory
-//! is one window's samples plus whisper's state, whatever the file's length; progress moves
-//! with the share of the file read; an abort stops between windows and inside whisper.
+//! is on, gathering the speech of consecutive windows until it fills a window's length),
+//! transcribe it, and put every segment and word time back on the file's clock. Memory is one
+//! window's samples, one buffer of speech and whisper's state, whatever the file's length;
+//! progress moves with the share of the file read; an abort stops between windows and inside
+//! whisper.
 
 use std::fs::File;
 use std::path::PathBuf;
@@ -15,7 +17,7 @@ use crate::audio::{AudioError, PcmStream, WHISPER_SAMPLE_RATE};
 use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Transcriber};
 use crate::speech::{Edge, SpeechDetector, SpeechError, SpeechLayout};
 use crate::whisper::WindowTranscriber;
-use crate::windows::{Window, Windows};
+use crate::windows::Windows;
 
 /// How a file is transcribed.
 #[derive(Debug, Clone)]
@@ -41,6 +43,8 @@ pub struct FileTranscript {
     pub whisper_time: Duration,
     /// Where each window started, in ms of the file.
     pub window_starts_ms: Vec<i64>,
+    /// Calls to whisper (with VAD, one call hears the speech of one or more windows).
+    pub whisper_calls: usize,
 }
 
 /// Why a file could not be transcribed.
@@ -111,10 +115,20 @@ pub fn transcribe_windows(
     let max_samples = options
         .max_audio_seconds
         .saturating_mul(u64::from(WHISPER_SAMPLE_RATE));
+    // whisper's per-call temporaries are mapped and unmapped on their own, so a long file's
+    // peak memory does not creep up with the heap's history (scribevault_ggml::heap).
+    scribevault_ggml::heap::map_large_allocations();
     let mut out = FileTranscript::default();
-    let mut speech_samples = 0u64;
-    // The speech of one window, packed; its allocation is kept from window to window.
-    let mut packed = Vec::new();
+    // With VAD, the speech of consecutive windows is gathered into one buffer of at most a
+    // window's length before whisper hears it: whisper pays a whole 30 s encoder pass for the
+    // last few seconds of each call, and a window that is mostly silence would otherwise be a
+    // call of its own. The buffer is allocated once and kept for the whole file.
+    let capacity = options.window_seconds.max(2) as usize * WHISPER_SAMPLE_RATE as usize;
+    let mut speech = SpeechBatch::default();
+    if detector.is_some() {
+        // A window's speech with the pauses put between its pieces can pass the window's length.
+        speech.packed.reserve_exact(capacity + capacity / 8);
+    }
     out.decode_time = started.elapsed();
     loop {
         if abort.load(Ordering::Relaxed) {
@@ -133,48 +147,131 @@ pub fn transcribe_windows(
         }
         let to = windows.progress() * 100.0;
         out.window_starts_ms.push(window.offset_ms());
-        let (pcm, layout) = match detector.as_mut() {
-            None => (windows.samples(), None),
-            Some(detector) => {
-                let detecting = Instant::now();
-                let spans = detector.spans(windows.samples())?;
-                let layout = SpeechLayout::pack(windows.samples(), &spans, &mut packed);
-                out.vad_time += detecting.elapsed();
-                (packed.as_slice(), Some(layout))
-            }
-        };
-        speech_samples += pcm.len() as u64;
-        if !pcm.is_empty() {
+        let Some(detector) = detector.as_mut() else {
             let span = ProgressSpan {
                 overall: progress.clone(),
                 from,
                 to,
             };
-            let whispering = Instant::now();
-            let found = transcriber.transcribe(pcm, span, abort.clone())?;
-            out.whisper_time += whispering.elapsed();
-            for segment in found {
-                let parts = match layout.as_ref() {
-                    Some(layout) => split_at_pauses(segment, layout),
-                    None => vec![segment],
-                };
-                out.segments.extend(
-                    parts
-                        .into_iter()
-                        .map(|part| on_file_clock(part, window, layout.as_ref())),
-                );
-            }
+            transcribe_batch(
+                transcriber,
+                windows.samples(),
+                None,
+                window.offset_ms(),
+                span,
+                abort,
+                &mut out,
+            )?;
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+            continue;
+        };
+        let detecting = Instant::now();
+        let spans = detector.spans(windows.samples())?;
+        out.vad_time += detecting.elapsed();
+        let needed = SpeechLayout::packed_len(windows.samples().len(), &spans);
+        if !speech.packed.is_empty() && speech.packed.len() + needed > capacity {
+            speech.flush(transcriber, progress, abort, &mut out)?;
         }
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+        if speech.packed.is_empty() {
+            speech.from = from;
+        }
+        let offset = usize::try_from(window.offset).unwrap_or(usize::MAX);
+        speech
+            .layout
+            .append(windows.samples(), offset, &spans, &mut speech.packed);
+        speech.to = to;
+        if speech.packed.is_empty() {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+        }
     }
+    speech.flush(transcriber, progress, abort, &mut out)?;
     let total = windows.samples_read();
     if total == 0 {
         return Err(AudioError::NoAudio.into());
     }
     out.audio_seconds = seconds(total);
-    out.speech_seconds = seconds(speech_samples);
     Ok(out)
+}
+
+/// The packed speech of one or more windows, waiting for whisper, with where it came from in
+/// the file and the share of the file it covers.
+#[derive(Default)]
+struct SpeechBatch {
+    packed: Vec<f32>,
+    layout: SpeechLayout,
+    from: f64,
+    to: f64,
+}
+
+impl SpeechBatch {
+    /// Transcribes what has been gathered (if anything) and empties the batch, keeping its
+    /// allocation.
+    fn flush(
+        &mut self,
+        transcriber: &mut dyn WindowTranscriber,
+        progress: &Arc<AtomicU32>,
+        abort: &Arc<AtomicBool>,
+        out: &mut FileTranscript,
+    ) -> Result<(), FileError> {
+        if !self.packed.is_empty() {
+            let span = ProgressSpan {
+                overall: progress.clone(),
+                from: self.from,
+                to: self.to,
+            };
+            transcribe_batch(
+                transcriber,
+                &self.packed,
+                Some(&self.layout),
+                0,
+                span,
+                abort,
+                out,
+            )?;
+        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        progress.fetch_max(self.to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+        self.packed.clear();
+        self.layout.clear();
+        Ok(())
+    }
+}
+
+/// One whisper call on `pcm`: its segments, split per piece of speech when `layout` says
+/// where the pieces came from, go on the file's clock (`offset_ms` plus the layout's time).
+fn transcribe_batch(
+    transcriber: &mut dyn WindowTranscriber,
+    pcm: &[f32],
+    layout: Option<&SpeechLayout>,
+    offset_ms: i64,
+    span: ProgressSpan,
+    abort: &Arc<AtomicBool>,
+    out: &mut FileTranscript,
+) -> Result<(), FileError> {
+    out.speech_seconds += seconds(pcm.len() as u64);
+    if pcm.is_empty() {
+        return Ok(());
+    }
+    let whispering = Instant::now();
+    let found = transcriber.transcribe(pcm, span, abort.clone())?;
+    out.whisper_time += whispering.elapsed();
+    out.whisper_calls += 1;
+    // What whisper freed in smaller blocks goes back too, between calls.
+    scribevault_ggml::heap::release_free_memory();
+    for segment in found {
+        let parts = match layout {
+            Some(layout) => split_at_pauses(segment, layout),
+            None => vec![segment],
+        };
+        out.segments.extend(
+            parts
+                .into_iter()
+                .map(|part| on_file_clock(part, offset_ms, layout)),
+        );
+    }
+    Ok(())
 }
 
 /// Splits a segment (times in packed audio) whose words lie in more than one piece of
@@ -240,9 +337,9 @@ fn split_at_pauses(segment: Segment, layout: &SpeechLayout) -> Vec<Segment> {
     parts
 }
 
-/// A segment with times in the window's (packed) audio, moved to the file's clock.
-fn on_file_clock(mut segment: Segment, window: Window, layout: Option<&SpeechLayout>) -> Segment {
-    let offset = window.offset_ms();
+/// A segment with times in whisper's audio (a window, or packed speech), moved to the file's
+/// clock: `offset` plus the time itself, or plus where the layout says it came from.
+fn on_file_clock(mut segment: Segment, offset: i64, layout: Option<&SpeechLayout>) -> Segment {
     let place =
         |ms: i64, edge: Edge| offset + layout.map_or(ms, |layout| layout.to_original_ms(ms, edge));
     segment.start_ms = place(segment.start_ms, Edge::Start);
@@ -290,16 +387,7 @@ mod tests {
         };
         let parts: Vec<Segment> = split_at_pauses(segment, &layout)
             .into_iter()
-            .map(|part| {
-                on_file_clock(
-                    part,
-                    Window {
-                        offset: 16_000 * 60,
-                        len: 0,
-                    },
-                    Some(&layout),
-                )
-            })
+            .map(|part| on_file_clock(part, 60_000, Some(&layout)))
             .collect();
         assert_eq!(parts.len(), 2, "{parts:?}");
         assert_eq!(parts[0].text, "Welcome back.");
@@ -335,11 +423,7 @@ mod tests {
         let parts = split_at_pauses(segment, &layout);
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].text, "Each recognition");
-        let part = on_file_clock(
-            parts[0].clone(),
-            Window { offset: 0, len: 0 },
-            Some(&layout),
-        );
+        let part = on_file_clock(parts[0].clone(), 0, Some(&layout));
         // Piece two starts at window 5,900 ms (its 100 ms of context), not at 2,050.
         assert_eq!(part.start_ms, 5_900);
         assert_eq!(part.words[0].start_ms, 5_900);

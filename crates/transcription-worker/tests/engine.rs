@@ -222,6 +222,35 @@ fn with_vad_segments_start_where_the_speech_starts() {
     // The default window: whisper then hears several pieces in one go, 100 ms apart.
     let transcript = run(&fixture("padded.mp3"), &options(120, Some(vad))).unwrap();
     assert!(transcript.window_starts_ms.len() >= 2);
+    // The speech of both windows fits in one call.
+    assert_eq!(transcript.whisper_calls, 1);
+    assert_starts_at_the_speech(&transcript, &pieces);
+}
+
+/// With short windows, the speech of several windows is gathered into one call (whisper pays a
+/// whole 30 s encoder pass for each call's last seconds), and times still land on the file's
+/// clock where each piece of speech starts.
+#[test]
+fn with_vad_the_speech_of_several_windows_goes_to_whisper_together() {
+    let Some(vad) = scribevault_test_support::vad_model(
+        "with_vad_the_speech_of_several_windows_goes_to_whisper_together",
+    ) else {
+        return;
+    };
+    let pieces = padded_pieces();
+    let transcript = run(&fixture("padded.mp3"), &options(30, Some(vad))).unwrap();
+    assert!(
+        transcript.whisper_calls < transcript.window_starts_ms.len(),
+        "{} calls for {} windows",
+        transcript.whisper_calls,
+        transcript.window_starts_ms.len()
+    );
+    assert_starts_at_the_speech(&transcript, &pieces);
+}
+
+/// VAD kept little of the silence, no segment starts in a gap, and every piece's first segment
+/// starts within 0.3 s of its speech.
+fn assert_starts_at_the_speech(transcript: &FileTranscript, pieces: &[Piece]) {
     assert!(
         transcript.speech_seconds < transcript.audio_seconds * 0.8,
         "VAD kept {} of {} s",
@@ -240,7 +269,7 @@ fn with_vad_segments_start_where_the_speech_starts() {
             "a segment starts in a gap: {segment:?}"
         );
     }
-    for piece in &pieces {
+    for piece in pieces {
         let start_ms = piece.start_seconds * 1000.0;
         let first = transcript
             .segments
