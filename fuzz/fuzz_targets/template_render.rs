@@ -4,12 +4,8 @@
 
 use libfuzzer_sys::fuzz_target;
 #[allow(dead_code)]
-#[path = "../../crates/conversion/src/template.rs"]
+#[path = "../../crates/conversion/src/domain/template.rs"]
 mod template;
-// `crate::domain` of template.rs (its size limit): conversion's own.
-#[allow(dead_code)]
-#[path = "../../crates/conversion/src/domain.rs"]
-mod domain;
 
 use template::{TemplateValues, output_limit, render as render_template};
 

@@ -31,9 +31,9 @@ pub enum ConversionError {
     Database(#[from] sea_orm::DbErr),
 }
 
-impl From<crate::template::TemplateError> for ConversionError {
+impl From<crate::domain::template::TemplateError> for ConversionError {
     /// A template over its limits is the caller's to fix: 400, with the limit named.
-    fn from(error: crate::template::TemplateError) -> Self {
+    fn from(error: crate::domain::template::TemplateError) -> Self {
         Self::InvalidArgument(error.to_string())
     }
 }

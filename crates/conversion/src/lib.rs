@@ -12,19 +12,17 @@ mod domain;
 mod error;
 mod grpc;
 mod migration;
-mod paragraphs;
 mod pdf;
 mod peers;
 mod service;
 mod startup;
 mod store;
-mod template;
 
 mod entity;
 
 pub use config::ConversionConfig;
+pub use domain::template::DEFAULT_TEMPLATE;
 pub use error::ConversionError;
 pub use pdf::{ExtractedPdf, OcrTools, PdfConverter, PdfError, PdfLimits, pdf_to_markdown};
 pub use peers::{LibraryClient, PeerError, Vault, VaultItem};
 pub use startup::{ConversionDependencies, ConversionServer};
-pub use template::DEFAULT_TEMPLATE;

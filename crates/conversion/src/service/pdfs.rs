@@ -6,10 +6,10 @@ use scribevault_blob::{body_from_bytes, body_from_file, owned_key};
 use scribevault_core::UserId;
 
 use super::{Conversion, template_date};
+use crate::domain::template::{self, DEFAULT_TEMPLATE, TemplateValues};
 use crate::domain::{PdfConversion, PdfPaths};
 use crate::error::ConversionError;
 use crate::pdf::{ExtractedPdf, IncomingPdf, PdfError};
-use crate::template::{self, DEFAULT_TEMPLATE, TemplateValues};
 
 impl Conversion {
     /// Converts the uploaded `pdf` named `file_name`.

@@ -7,13 +7,13 @@ use scribevault_bus::contract::TranscriptSegment;
 use scribevault_core::UserId;
 
 use super::{Conversion, template_date};
+use crate::domain::paragraphs;
+use crate::domain::template::{self, DEFAULT_TEMPLATE, TemplateValues};
 use crate::domain::{
     ConversionFailure, ConvertedTranscript, MAX_TRANSCRIPTS_PER_BATCH, TranscriptBatch,
     TranscriptToConvert, segments_path, transcript_markdown_path,
 };
 use crate::error::ConversionError;
-use crate::paragraphs;
-use crate::template::{self, DEFAULT_TEMPLATE, TemplateValues};
 
 /// What the `{{source}}` of a transcript says.
 const TRANSCRIPT_SOURCE: &str = "Audio transcript";

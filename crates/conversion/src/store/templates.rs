@@ -1,15 +1,14 @@
-//! Every query of the conversion service: the users' templates. Rows come out as domain types.
+//! The users' templates, one row each, unique by user and lowercased name.
 
 use chrono::Utc;
 use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
-    QueryFilter as _, QueryOrder as _, Set, SqlErr,
+    ActiveModelTrait as _, ColumnTrait as _, DbErr, EntityTrait as _, QueryFilter as _,
+    QueryOrder as _, Set, SqlErr,
 };
-use sea_orm_migration::MigratorTrait as _;
 
+use super::ConversionStore;
 use crate::domain::{Template, TemplateInput};
 use crate::entity::template;
-use crate::migration::Migrator;
 
 /// Why a template could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -39,22 +38,7 @@ fn classify(error: DbErr) -> TemplateWriteError {
     }
 }
 
-/// Conversion's tables.
-#[derive(Clone)]
-pub struct ConversionStore {
-    db: DatabaseConnection,
-}
-
 impl ConversionStore {
-    /// The store over `db`, with conversion's migrations applied.
-    ///
-    /// # Errors
-    /// Migration failure.
-    pub async fn open(db: DatabaseConnection) -> Result<Self, DbErr> {
-        Migrator::up(&db, None).await?;
-        Ok(Self { db })
-    }
-
     /// The user's templates, by name.
     ///
     /// # Errors
@@ -135,17 +119,5 @@ impl ConversionStore {
             .exec(&self.db)
             .await?;
         Ok(result.rows_affected > 0)
-    }
-
-    /// Deletes every row of the user's (their templates); answers how many.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn delete_user(&self, user_id: &str) -> Result<u64, DbErr> {
-        Ok(template::Entity::delete_many()
-            .filter(template::Column::UserId.eq(user_id))
-            .exec(&self.db)
-            .await?
-            .rows_affected)
     }
 }

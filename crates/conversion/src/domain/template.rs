@@ -24,7 +24,8 @@
 //!   (room for the short values), and its size is computed before anything is built, so even
 //!   an unexpectedly long title cannot make the service allocate more than that.
 
-pub use crate::domain::MAX_TEMPLATE_BYTES;
+/// Largest template body, in bytes.
+pub const MAX_TEMPLATE_BYTES: usize = 64 * 1024;
 
 /// How many times `{{content}}` may appear in a template.
 pub const MAX_CONTENT_PLACEHOLDERS: usize = 1;

@@ -1,13 +1,18 @@
-//! What conversion works with, free of sea-orm, tonic and the PDF engine.
+//! What conversion works with, free of sea-orm, tonic and the PDF engine: the types here, the
+//! users' templates and their rendering (`template.rs`), and the paragraphs a transcript is
+//! formed into (`paragraphs.rs`).
+
+pub mod paragraphs;
+pub mod template;
 
 use chrono::{DateTime, Utc};
+
+pub use template::MAX_TEMPLATE_BYTES;
 
 /// Most transcripts one batch converts (as many as a bulk upload holds).
 pub const MAX_TRANSCRIPTS_PER_BATCH: usize = 100;
 /// Longest template name, in characters.
 pub const MAX_TEMPLATE_NAME_CHARS: usize = 100;
-/// Largest template body, in bytes.
-pub const MAX_TEMPLATE_BYTES: usize = 64 * 1024;
 
 /// A user's saved template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +56,7 @@ impl TemplateInput {
             ));
         }
         // A saved template is refused now rather than at every conversion that uses it.
-        crate::template::check(&body).map_err(|error| error.to_string())?;
+        template::check(&body).map_err(|error| error.to_string())?;
         Ok(Self {
             name: name.to_owned(),
             body,
