@@ -53,6 +53,8 @@ pub struct BlobMeta {
     pub key: String,
     /// Its size in bytes.
     pub size: u64,
+    /// When it was last written (Unix seconds), when the backend reports it.
+    pub modified_unix: Option<i64>,
 }
 
 /// Streaming object storage.
@@ -63,6 +65,15 @@ pub trait BlobStore: Send + Sync {
     async fn put(&self, key: &BlobKey, body: ByteStream) -> Result<u64, BlobError>;
     /// Streams the object at `key`.
     async fn get(&self, key: &BlobKey) -> Result<ByteStream, BlobError>;
+    /// Streams `length` bytes of the object at `key` from byte `offset` (fewer when the object
+    /// ends first; nothing when `offset` is at or past its end). For HTTP `Range` answers: the
+    /// backend reads only that range (a seek, or S3's `Range` header), never the bytes before.
+    async fn get_range(
+        &self,
+        key: &BlobKey,
+        offset: u64,
+        length: u64,
+    ) -> Result<ByteStream, BlobError>;
     /// Size of the object at `key`, or `None` if there is none.
     async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError>;
     /// Deletes the object at `key`; deleting a missing object is not an error.

@@ -32,6 +32,12 @@ impl LocalBlobStore {
     }
 }
 
+/// Seconds since the Unix epoch of a file time (none before 1970 or where the platform has none).
+fn unix_seconds(time: Option<std::time::SystemTime>) -> Option<i64> {
+    let since = time?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    i64::try_from(since.as_secs()).ok()
+}
+
 fn not_found_or(error: std::io::Error, key: &BlobKey) -> BlobError {
     if error.kind() == std::io::ErrorKind::NotFound {
         BlobError::NotFound(key.to_string())
@@ -83,11 +89,32 @@ impl BlobStore for LocalBlobStore {
         )))
     }
 
+    async fn get_range(
+        &self,
+        key: &BlobKey,
+        offset: u64,
+        length: u64,
+    ) -> Result<ByteStream, BlobError> {
+        use tokio::io::{AsyncReadExt as _, AsyncSeekExt as _};
+        let mut file = tokio::fs::File::open(self.path_of(key))
+            .await
+            .map_err(|e| not_found_or(e, key))?;
+        if file.metadata().await?.is_dir() {
+            return Err(BlobError::NotFound(key.to_string()));
+        }
+        file.seek(std::io::SeekFrom::Start(offset)).await?;
+        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(
+            file.take(length),
+            64 * 1024,
+        )))
+    }
+
     async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError> {
         match tokio::fs::metadata(self.path_of(key)).await {
             Ok(meta) if meta.is_file() => Ok(Some(BlobMeta {
                 key: key.to_string(),
                 size: meta.len(),
+                modified_unix: unix_seconds(meta.modified().ok()),
             })),
             Ok(_) => Ok(None),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -207,9 +234,11 @@ fn list_files(root: &Path, prefix: &str) -> Result<Vec<BlobMeta>, BlobError> {
                     pending.push(path);
                 }
             } else if file_type.is_file() && key.starts_with(prefix) {
+                let meta = entry.metadata()?;
                 found.push(BlobMeta {
                     key,
-                    size: entry.metadata()?.len(),
+                    size: meta.len(),
+                    modified_unix: unix_seconds(meta.modified().ok()),
                 });
             }
         }

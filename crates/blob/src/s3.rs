@@ -66,6 +66,47 @@ fn sdk_error<E: std::error::Error + 'static>(error: aws_sdk_s3::error::SdkError<
 }
 
 impl S3BlobStore {
+    /// GetObject, whole or the HTTP `range` (`bytes=a-b`), as a stream.
+    async fn get_object(
+        &self,
+        key: &BlobKey,
+        range: Option<String>,
+    ) -> Result<ByteStream, BlobError> {
+        let object = match self
+            .client
+            .get_object()
+            .bucket(&self.bucket)
+            .key(key.as_str())
+            .set_range(range)
+            .send()
+            .await
+        {
+            Ok(object) => object,
+            Err(error)
+                if error.as_service_error().is_some_and(
+                    aws_sdk_s3::operation::get_object::GetObjectError::is_no_such_key,
+                ) =>
+            {
+                return Err(BlobError::NotFound(key.to_string()));
+            }
+            // A range that starts past the end: S3 answers 416 InvalidRange; the trait answers
+            // an empty body, as the local store does.
+            Err(error)
+                if error
+                    .raw_response()
+                    .is_some_and(|raw| raw.status().as_u16() == 416) =>
+            {
+                return Ok(Box::pin(futures::stream::empty()));
+            }
+            Err(error) => return Err(sdk_error(error)),
+        };
+        let reader = object.body.into_async_read();
+        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(
+            reader,
+            64 * 1024,
+        )))
+    }
+
     /// Connects and makes sure the bucket exists.
     ///
     /// # Errors
@@ -242,29 +283,22 @@ impl BlobStore for S3BlobStore {
     }
 
     async fn get(&self, key: &BlobKey) -> Result<ByteStream, BlobError> {
-        let object = match self
-            .client
-            .get_object()
-            .bucket(&self.bucket)
-            .key(key.as_str())
-            .send()
+        self.get_object(key, None).await
+    }
+
+    async fn get_range(
+        &self,
+        key: &BlobKey,
+        offset: u64,
+        length: u64,
+    ) -> Result<ByteStream, BlobError> {
+        if length == 0 {
+            // `bytes=a-(a-1)` is not a range S3 accepts; nothing to read anyway.
+            return Ok(Box::pin(futures::stream::empty()));
+        }
+        let last = offset.saturating_add(length - 1);
+        self.get_object(key, Some(format!("bytes={offset}-{last}")))
             .await
-        {
-            Ok(object) => object,
-            Err(error)
-                if error.as_service_error().is_some_and(
-                    aws_sdk_s3::operation::get_object::GetObjectError::is_no_such_key,
-                ) =>
-            {
-                return Err(BlobError::NotFound(key.to_string()));
-            }
-            Err(error) => return Err(sdk_error(error)),
-        };
-        let reader = object.body.into_async_read();
-        Ok(Box::pin(tokio_util::io::ReaderStream::with_capacity(
-            reader,
-            64 * 1024,
-        )))
     }
 
     async fn head(&self, key: &BlobKey) -> Result<Option<BlobMeta>, BlobError> {
@@ -279,6 +313,9 @@ impl BlobStore for S3BlobStore {
             Ok(head) => Ok(Some(BlobMeta {
                 key: key.to_string(),
                 size: u64::try_from(head.content_length().unwrap_or(0)).unwrap_or(0),
+                modified_unix: head
+                    .last_modified()
+                    .map(aws_sdk_s3::primitives::DateTime::secs),
             })),
             Err(error)
                 if error.as_service_error().is_some_and(
@@ -318,6 +355,9 @@ impl BlobStore for S3BlobStore {
                     found.push(BlobMeta {
                         key: key.to_owned(),
                         size: u64::try_from(object.size().unwrap_or(0)).unwrap_or(0),
+                        modified_unix: object
+                            .last_modified()
+                            .map(aws_sdk_s3::primitives::DateTime::secs),
                     });
                 }
             }

@@ -240,6 +240,58 @@ async fn overwrite_replaces(store: Store) {
     );
 }
 
+async fn ranged_reads_send_only_the_range(store: Store) {
+    let key = store.key("audio/range.mp3");
+    let total = 200 * 1024;
+    store.store.put(&key, patterned_body(total)).await.unwrap();
+    let expected = collect_body(patterned_body(total)).await.unwrap();
+    for (offset, length) in [(0, 1), (1000, 70_000), (total as u64 - 10, 10), (5, 0)] {
+        let body = collect_body(store.store.get_range(&key, offset, length).await.unwrap())
+            .await
+            .unwrap();
+        let start = usize::try_from(offset).unwrap();
+        let end = start + usize::try_from(length).unwrap();
+        assert_eq!(
+            body,
+            expected[start..end],
+            "offset {offset} length {length}"
+        );
+    }
+    // A range running past the end stops at it; one starting past the end is empty.
+    let tail = collect_body(
+        store
+            .store
+            .get_range(&key, total as u64 - 3, 100)
+            .await
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(tail, expected[total - 3..]);
+    let past = collect_body(
+        store
+            .store
+            .get_range(&key, total as u64 + 5, 10)
+            .await
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert!(past.is_empty());
+    assert!(matches!(
+        store
+            .store
+            .get_range(&store.key("audio/missing.mp3"), 0, 10)
+            .await,
+        Err(BlobError::NotFound(_))
+    ));
+    let meta = store.store.head(&key).await.unwrap().unwrap();
+    assert!(
+        meta.modified_unix.is_some(),
+        "both stores know when an object was written"
+    );
+}
+
 macro_rules! conformance {
     ($backend:ident: $($test:ident),*) => {
         mod $backend {
@@ -254,8 +306,8 @@ macro_rules! conformance {
     };
 }
 
-conformance!(local: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, delete_prefix_empties_one_folder_only, a_failing_body_leaves_nothing, overwrite_replaces);
-conformance!(s3: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, delete_prefix_empties_one_folder_only, a_failing_body_leaves_nothing, overwrite_replaces);
+conformance!(local: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, delete_prefix_empties_one_folder_only, a_failing_body_leaves_nothing, overwrite_replaces, ranged_reads_send_only_the_range);
+conformance!(s3: put_then_get_round_trips, large_bodies_stream_in_parts, missing_objects_are_not_found, delete_removes_and_list_filters_by_prefix, delete_prefix_empties_one_folder_only, a_failing_body_leaves_nothing, overwrite_replaces, ranged_reads_send_only_the_range);
 
 #[test]
 fn keys_cannot_escape_the_root() {

@@ -7,6 +7,7 @@
 //! sessions, invitations and user settings; everything else it asks of the services over gRPC,
 //! with a signed identity assertion for the authenticated user.
 
+pub mod audio_stream;
 pub mod auth;
 mod clients;
 mod config;

@@ -44,6 +44,15 @@ pub enum StorageError {
     /// The request is malformed.
     #[error("{0}")]
     BadRequest(String),
+    /// A ranged read starts past the object's end (the gateway answers HTTP 416 before asking;
+    /// this is the service's own check).
+    #[error("offset {offset} is past the end of the file ({size} bytes)")]
+    OutOfRange {
+        /// The first byte asked for.
+        offset: u64,
+        /// The object's size.
+        size: u64,
+    },
     /// The upload stream broke off.
     #[error("the upload was interrupted")]
     Interrupted,
@@ -61,6 +70,7 @@ impl ServiceError for StorageError {
             Self::NotMp3 { .. }
             | Self::InvalidPath(_)
             | Self::BadRequest(_)
+            | Self::OutOfRange { .. }
             | Self::Interrupted => ErrorCode::BadRequest,
             Self::TooLarge { .. } | Self::TooLong { .. } => ErrorCode::PayloadTooLarge,
             Self::QuotaExceeded { .. } => ErrorCode::InsufficientStorage,

@@ -171,7 +171,20 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
         request: Request<pb::DownloadBlobRequest>,
     ) -> Result<Response<Self::DownloadBlobStream>, Status> {
         let user = caller(&request)?;
-        let body = self.storage.open(&user, &request.into_inner().path).await?;
+        let request = request.into_inner();
+        // Old callers send neither field: the whole object, as before.
+        let body = if request.offset.is_none() && request.length.is_none() {
+            self.storage.open(&user, &request.path).await?
+        } else {
+            self.storage
+                .open_range(
+                    &user,
+                    &request.path,
+                    request.offset.unwrap_or(0),
+                    request.length,
+                )
+                .await?
+        };
         let stream = body.map(|chunk| {
             chunk
                 .map(|chunk| pb::DownloadBlobResponse { chunk })
@@ -186,9 +199,10 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
     ) -> Result<Response<pb::StatBlobResponse>, Status> {
         let user = caller(&request)?;
         let path = request.into_inner().path;
-        let size = self.storage.stat(&user, &path).await?;
+        let meta = self.storage.stat(&user, &path).await?;
         Ok(Response::new(pb::StatBlobResponse {
-            size,
+            size: meta.size,
+            modified_unix: meta.modified_unix,
             content_type: content_type_of(&path).to_owned(),
         }))
     }

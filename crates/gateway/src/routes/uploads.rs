@@ -394,7 +394,10 @@ pub async fn download(
         .await?
         .into_inner();
     let body = storage
-        .download_blob(pb::DownloadBlobRequest { path })
+        .download_blob(pb::DownloadBlobRequest {
+            path,
+            ..Default::default()
+        })
         .await?
         .into_inner();
     let stream = body.map(|chunk| {

@@ -35,6 +35,54 @@ async fn another_users_path_is_not_found() {
 }
 
 #[tokio::test]
+async fn a_range_sends_only_its_bytes_and_only_to_the_owner() {
+    let app = spawn_app().await;
+    let mp3 = audio("sample-01-welcome.mp3");
+    let stored = app
+        .upload("alice", metadata("vid-1", "Alice's"), &mp3)
+        .await
+        .unwrap();
+    let whole = app.download("alice", &stored.mp3_path).await.unwrap();
+    let size = whole.len() as u64;
+    let stat = app.stat("alice", &stored.mp3_path).await.unwrap();
+    assert_eq!(stat.size, size);
+    assert!(stat.modified_unix.is_some());
+
+    let middle = app
+        .download_range("alice", &stored.mp3_path, Some(100), Some(1000))
+        .await
+        .unwrap();
+    assert_eq!(middle, whole[100..1100]);
+    let tail = app
+        .download_range("alice", &stored.mp3_path, Some(size - 7), None)
+        .await
+        .unwrap();
+    assert_eq!(tail, whole[whole.len() - 7..]);
+    // A length past the end is clamped to it.
+    let clamped = app
+        .download_range("alice", &stored.mp3_path, Some(size - 2), Some(50))
+        .await
+        .unwrap();
+    assert_eq!(clamped, whole[whole.len() - 2..]);
+    let head = app
+        .download_range("alice", &stored.mp3_path, None, Some(3))
+        .await
+        .unwrap();
+    assert_eq!(head, whole[..3]);
+
+    let refused = app
+        .download_range("alice", &stored.mp3_path, Some(size), Some(1))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    let refused = app
+        .download_range("bob", &stored.mp3_path, Some(0), Some(10))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::NotFound, "{refused:?}");
+}
+
+#[tokio::test]
 async fn paths_that_could_leave_the_owners_folder_are_invalid() {
     let app = spawn_app().await;
     // Bob has a file, so a path that reached it would succeed.

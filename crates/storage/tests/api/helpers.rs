@@ -213,6 +213,17 @@ impl TestApp {
 
     /// The whole object at `path` as `user` downloads it.
     pub async fn download(&self, user: &str, path: &str) -> Result<Vec<u8>, tonic::Status> {
+        self.download_range(user, path, None, None).await
+    }
+
+    /// `length` bytes (`None`: to the end) of the object at `path` from `offset`.
+    pub async fn download_range(
+        &self,
+        user: &str,
+        path: &str,
+        offset: Option<u64>,
+        length: Option<u64>,
+    ) -> Result<Vec<u8>, tonic::Status> {
         let mut stream = self
             .client
             .clone()
@@ -220,6 +231,8 @@ impl TestApp {
                 user,
                 pb::DownloadBlobRequest {
                     path: path.to_owned(),
+                    offset,
+                    length,
                 },
             ))
             .await?
