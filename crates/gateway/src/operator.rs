@@ -60,7 +60,11 @@ impl Operator {
         Ok(self.members.list().await?)
     }
 
-    async fn member_by_email(&self, email: &str) -> Result<Member, OperatorError> {
+    /// The member with `email` (compared as sign-in compares it).
+    ///
+    /// # Errors
+    /// Not an email, no such member, or database failure.
+    pub async fn member_by_email(&self, email: &str) -> Result<Member, OperatorError> {
         let email =
             normalise_email(email).map_err(|_| OperatorError::InvalidEmail(email.to_owned()))?;
         self.members

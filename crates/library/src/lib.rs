@@ -21,4 +21,9 @@ mod store;
 
 pub use config::LibraryConfig;
 pub use error::LibraryError;
+pub use export::folder::{
+    FolderExportError, FolderExportSummary, MANIFEST_FILE as FOLDER_EXPORT_MANIFEST,
+    NoteFrontMatter,
+};
+pub use service::folder_export::{FolderExportOptions, FolderExporter};
 pub use startup::{LibraryDependencies, LibraryServer};

@@ -46,6 +46,9 @@ pub enum Target {
     /// gateway's database: run it with the same settings as the gateway).
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Writes one account's Vault into a folder as Obsidian notes, and on each later run only
+    /// what changed since (docs/integrations.md: from cron or a Kubernetes CronJob).
+    Export(crate::vault_export::ExportArgs),
     /// Prints the REST API's OpenAPI 3.1 document (`make openapi` writes it to
     /// `docs/openapi.json`).
     Openapi,
@@ -126,6 +129,7 @@ impl Target {
             Self::Library => "library",
             Self::Model(_) => "model",
             Self::Admin(_) => "admin",
+            Self::Export(_) => "export",
             Self::Openapi => "openapi",
         }
     }

@@ -7,6 +7,7 @@ mod cli;
 mod listening;
 mod model_fetch;
 mod targets;
+mod vault_export;
 
 use clap::Parser as _;
 

@@ -470,6 +470,7 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
     match target {
         Target::All => run_all(settings, shutdown).await,
         Target::Admin(command) => crate::admin::run(&settings, command).await,
+        Target::Export(args) => crate::vault_export::run(&settings, args).await,
         Target::Openapi => {
             print!("{}", scribevault_gateway::openapi_document());
             Ok(())
@@ -540,7 +541,10 @@ fn install_service_key(settings: &Settings, target: &Target) -> anyhow::Result<(
         (Some(key), _) => {
             identity::install_service_key(ServiceKey::new(key.expose_secret().as_bytes())?)?;
         }
-        (None, Target::All | Target::Model(_) | Target::Admin(_) | Target::Openapi) => {
+        (
+            None,
+            Target::All | Target::Model(_) | Target::Admin(_) | Target::Export(_) | Target::Openapi,
+        ) => {
             identity::install_process_service_key();
         }
         (None, _) => anyhow::bail!(

@@ -1,6 +1,7 @@
 //! Exports: the file formats, the zip of several items, and the signed links that fetch them.
 
 mod archive;
+pub mod folder;
 mod link;
 mod subtitles;
 

@@ -4,6 +4,7 @@
 
 mod events;
 mod exports;
+pub mod folder_export;
 mod items;
 mod organise;
 mod processing;

@@ -4,6 +4,7 @@
 
 mod exports;
 mod filters;
+mod folder_export;
 mod items;
 mod listing;
 mod sections;

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests fail loudly on purpose
 
 mod exports;
+mod folder_export;
 mod helpers;
 mod ingest;
 mod search;

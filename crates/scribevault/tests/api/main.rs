@@ -24,3 +24,4 @@ mod realtime_polling;
 mod recovery;
 mod settings;
 mod tracing_propagation;
+mod vault_export;
