@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { setAccessTokenGetter } from '@/api/accessToken';
 import { closeSocket } from '@/api/socket';
@@ -35,6 +35,10 @@ globalThis.Request = class extends NodeRequest {
     super(typeof input === 'string' && input.startsWith('/') ? new URL(input, window.location.origin) : input, init);
   }
 };
+
+// findBy*/waitFor give up after 1 s by default, which a 2-core CI machine busy with Rust builds
+// missed (a sign-in landing on the Vault, 2026-11-26); a screen that never shows still fails.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 // The screens are lazy route chunks. Loading them up front keeps a first findByRole from racing a
