@@ -70,8 +70,8 @@ pub struct LibraryIngest {
     pub source_ref: String,
     /// Item title.
     pub title: String,
-    /// `AUDIO`, `PDF`, …
-    pub source_type: String,
+    /// What the content was made from.
+    pub source_type: SourceType,
     /// The text.
     pub content: String,
     /// Audio length in seconds, when known.
@@ -94,6 +94,63 @@ pub struct LibraryIngest {
 /// `….segments.json` (a JSON array of these) and the library reads it back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+/// What a Vault item was made from, spelled as the spec's `sourceType` (upper case). Queued
+/// `library.ingest` messages, REST views and the SPA all carry these spellings, so an item made
+/// from an unknown kind is refused where it enters rather than stored under a typo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SourceType {
+    /// A transcribed recording: only these have segments (search matches, subtitles).
+    Audio,
+    /// A converted PDF.
+    Pdf,
+    PdfSource,
+    Website,
+    WebsiteContent,
+    Image,
+    /// Text saved into the Vault from no stored file.
+    Text,
+}
+
+impl SourceType {
+    /// Every kind, for parsing and exhaustive tests.
+    pub const ALL: [Self; 7] = [
+        Self::Audio,
+        Self::Pdf,
+        Self::PdfSource,
+        Self::Website,
+        Self::WebsiteContent,
+        Self::Image,
+        Self::Text,
+    ];
+
+    /// The wire spelling (the same as its JSON), also the library's stored one.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Audio => "AUDIO",
+            Self::Pdf => "PDF",
+            Self::PdfSource => "PDF_SOURCE",
+            Self::Website => "WEBSITE",
+            Self::WebsiteContent => "WEBSITE_CONTENT",
+            Self::Image => "IMAGE",
+            Self::Text => "TEXT",
+        }
+    }
+
+    /// The kind spelled `value`, if it is one.
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.as_str() == value)
+    }
+}
+
+impl std::fmt::Display for SourceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 pub struct TranscriptSegment {
     pub start_ms: i64,
     pub end_ms: i64,
@@ -470,6 +527,28 @@ mod tests {
     fn every_event_name_is_its_tag() {
         let events = [
             Event::DownloadProgress(DownloadProgress {
+    #[test]
+    fn a_library_ingest_queued_while_the_source_type_was_a_string_still_parses() {
+        let queued = json!({ "userId": "u", "sourceRef": "transcription:f", "title": "A talk",
+            "sourceType": "AUDIO", "content": "words", "durationSeconds": 1.5 });
+        let ingest: LibraryIngest = serde_json::from_value(queued.clone()).unwrap();
+        assert_eq!(ingest.source_type, SourceType::Audio);
+        assert_eq!(serde_json::to_value(&ingest).unwrap(), queued);
+        let mut unknown = queued;
+        unknown["sourceType"] = json!("VIDEO");
+        assert!(serde_json::from_value::<LibraryIngest>(unknown).is_err());
+    }
+
+    #[test]
+    fn every_source_type_is_spelled_the_same_in_json_and_as_str() {
+        for kind in SourceType::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+            assert_eq!(SourceType::parse(kind.as_str()), Some(kind));
+        }
+        assert_eq!(SourceType::PdfSource.as_str(), "PDF_SOURCE");
+        assert_eq!(SourceType::parse("audio"), None);
+    }
+
                 job_id: "j".into(),
                 status: DownloadStatus::Processing,
                 processed_videos: 1,

@@ -1,5 +1,6 @@
 //! Thin gRPC adapter: proto in, domain call, proto out.
 
+use scribevault_bus::contract;
 use scribevault_core::identity::caller;
 use scribevault_proto::discovery::v1 as pb;
 use tonic::{Request, Response, Status};
@@ -19,7 +20,7 @@ fn job_to_proto(job: DownloadJob) -> pb::DownloadJob {
     pb::DownloadJob {
         progress: job.progress(),
         id: job.id,
-        status: job.status.as_str().to_owned(),
+        status: pb::DownloadStatus::from(contract::DownloadStatus::from(job.status)).into(),
         total_videos: job.total_videos,
         processed_videos: job.processed_videos,
         error_message: job.error_message,

@@ -92,6 +92,15 @@ impl From<tonic::Status> for ApiError {
     }
 }
 
+/// A service answered an enum value the contract has no name for (it was built from a newer
+/// `.proto`, or left the field unset): its answer cannot be shown, and the client did nothing
+/// wrong, so a 500 rather than the 400 the service itself would give a caller.
+impl From<scribevault_bus::wire::WireEnumError> for ApiError {
+    fn from(error: scribevault_bus::wire::WireEnumError) -> Self {
+        Self::internal(format!("downstream answer: {error}"))
+    }
+}
+
 impl From<sea_orm::DbErr> for ApiError {
     fn from(error: sea_orm::DbErr) -> Self {
         Self::internal(error)

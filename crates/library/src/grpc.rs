@@ -7,9 +7,10 @@ use scribevault_core::identity::caller;
 use scribevault_proto::library::v1 as pb;
 use tonic::{Request, Response, Status};
 
+use crate::domain::listing::{ItemFilter, ListRequest, SectionFilter, SortKey, SortOrder};
 use crate::domain::{
     Change, LibraryItem, LibraryStats, ListedItem, MetadataChanges, NewLibraryItem, Section,
-    Segment,
+    Segment, SourceType,
 };
 use crate::service::{Library, VaultFile};
 
@@ -33,7 +34,7 @@ fn to_proto(item: LibraryItem) -> pb::Transcript {
         last_exported: item.last_exported.map(|at| at.to_rfc3339()),
         is_starred: item.is_starred,
         gwth_level: item.gwth_level,
-        source_type: item.source_type,
+        source_type: pb::SourceType::from(item.source_type).into(),
         rating: item.rating,
         tags: item.tags,
         duration_seconds: item.duration_seconds,
@@ -96,15 +97,73 @@ fn stats_to_proto(stats: LibraryStats) -> pb::GetLibraryStatsResponse {
     }
 }
 
-fn parse_time(value: Option<&str>) -> Result<Option<chrono::DateTime<chrono::Utc>>, Status> {
+fn parse_time(
+    field: &str,
+    value: Option<&str>,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, Status> {
     value
         .filter(|value| !value.is_empty())
         .map(|value| {
             chrono::DateTime::parse_from_rfc3339(value)
                 .map(|at| at.with_timezone(&chrono::Utc))
-                .map_err(|_| Status::invalid_argument("created_at must be RFC 3339"))
+                .map_err(|_| Status::invalid_argument(format!("{field} must be RFC 3339")))
         })
         .transpose()
+}
+
+/// The wire's list request as the domain's: only the shape is mapped here (an unspecified or
+/// unknown enum value is refused); the domain checks every value against the Vault's limits.
+impl TryFrom<pb::ListTranscriptsRequest> for ListRequest {
+    type Error = Status;
+
+    fn try_from(query: pb::ListTranscriptsRequest) -> Result<Self, Status> {
+        let sort = match pb::SortKey::try_from(query.sort_by) {
+            Ok(pb::SortKey::Unspecified) => None,
+            Ok(pb::SortKey::CreatedAt) => Some(SortKey::CreatedAt),
+            Ok(pb::SortKey::Title) => Some(SortKey::Title),
+            Ok(pb::SortKey::Rating) => Some(SortKey::Rating),
+            Ok(pb::SortKey::LastExported) => Some(SortKey::LastExported),
+            Ok(pb::SortKey::Relevance) => Some(SortKey::Relevance),
+            Err(_) => return Err(Status::invalid_argument("sort_by is not a known SortKey")),
+        };
+        let order = match pb::SortOrder::try_from(query.sort_order) {
+            Ok(pb::SortOrder::Unspecified) => None,
+            Ok(pb::SortOrder::Ascending) => Some(SortOrder::Asc),
+            Ok(pb::SortOrder::Descending) => Some(SortOrder::Desc),
+            Err(_) => {
+                return Err(Status::invalid_argument("sort_order is not a known SortOrder"));
+            }
+        };
+        let filter = query.filter.unwrap_or_default();
+        let section = filter.section.map(|section| match section {
+            pb::item_filter::Section::SectionId(id) => SectionFilter::In(id),
+            pb::item_filter::Section::InNoSection(pb::InNoSection {}) => SectionFilter::None,
+        });
+        Ok(Self {
+            page: query.page,
+            limit: query.limit,
+            sort,
+            order,
+            search: query.search,
+            filter: ItemFilter {
+                tags: filter.tags,
+                source_types: filter
+                    .source_types
+                    .into_iter()
+                    .map(SourceType::try_from)
+                    .collect::<Result<_, _>>()?,
+                is_starred: filter.is_starred,
+                ratings: filter.ratings,
+                min_rating: filter.min_rating,
+                gwth_levels: filter.gwth_levels,
+                exported: filter.exported,
+                created_after: parse_time("created_after", filter.created_after.as_deref())?,
+                created_before: parse_time("created_before", filter.created_before.as_deref())?,
+                section,
+                file_name: filter.file_name,
+            },
+        })
+    }
 }
 
 /// `0` clears a score; anything else sets it (and is checked by the service).
@@ -127,27 +186,8 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         request: Request<pb::ListTranscriptsRequest>,
     ) -> Result<Response<pb::ListTranscriptsResponse>, Status> {
         let user = caller(&request)?;
-        let query = request.into_inner();
-        let mut params: Vec<(String, Vec<String>)> = Vec::new();
-        if query.page != 0 {
-            params.push(("page".into(), vec![query.page.to_string()]));
-        }
-        if query.limit != 0 {
-            params.push(("limit".into(), vec![query.limit.to_string()]));
-        }
-        if !query.sort_by.is_empty() {
-            params.push(("sortBy".into(), vec![query.sort_by]));
-        }
-        if !query.sort_order.is_empty() {
-            params.push(("sortOrder".into(), vec![query.sort_order]));
-        }
-        params.extend(
-            query
-                .filters
-                .into_iter()
-                .map(|filter| (filter.key, filter.values)),
-        );
-        let page = self.library.list(&user, &params).await?;
+        let query = ListRequest::try_from(request.into_inner())?;
+        let page = self.library.list(&user, query).await?;
         Ok(Response::new(pb::ListTranscriptsResponse {
             transcripts: page.items.into_iter().map(listed_to_proto).collect(),
             meta: Some(pb::PageMeta {
@@ -467,7 +507,8 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
     ) -> Result<Response<pb::IngestTranscriptResponse>, Status> {
         let user = caller(&request)?;
         let ingest = request.into_inner();
-        let created_at = parse_time(ingest.created_at.as_deref())?;
+        let created_at = parse_time("created_at", ingest.created_at.as_deref())?;
+        let source_type = SourceType::try_from(ingest.source_type)?;
         let outcome = self
             .library
             .ingest(
@@ -475,7 +516,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                 NewLibraryItem {
                     source_ref: ingest.source_ref,
                     title: ingest.title,
-                    source_type: ingest.source_type,
+                    source_type,
                     content: ingest.content,
                     duration_seconds: ingest.duration_seconds,
                     created_at,

@@ -1,11 +1,13 @@
 //! Thin gRPC adapter over [`Transcriptions`].
 
+use scribevault_bus::contract;
 use scribevault_core::identity::caller;
 use scribevault_proto::transcription::v1 as pb;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{
-    CompletedTranscript, FileToTranscribe, ScheduleWindow, TranscriptionFile, TranscriptionJob,
+    CompletedTranscript, FileStatus, FileToTranscribe, ScheduleWindow, TranscriptionFile,
+    TranscriptionJob,
 };
 use crate::service::Transcriptions;
 
@@ -19,6 +21,12 @@ impl TranscriptionGrpc {
     }
 }
 
+/// A file's state on the wire: the contract's spelling (shared with the events and REST), whose
+/// proto twin `scribevault_bus::wire` keeps.
+fn wire_file_status(status: FileStatus) -> i32 {
+    pb::FileStatus::from(contract::FileStatus::from(status)).into()
+}
+
 fn file_to_proto(file: TranscriptionFile) -> pb::TranscriptionFile {
     pb::TranscriptionFile {
         id: file.file_id,
@@ -26,7 +34,7 @@ fn file_to_proto(file: TranscriptionFile) -> pb::TranscriptionFile {
         youtube_video_id: file.youtube_video_id,
         title: file.title,
         mp3_path: file.mp3_path,
-        status: file.status.as_str().to_owned(),
+        status: wire_file_status(file.status),
         progress: file.progress,
         error_message: file.error_message,
         retry_count: file.retry_count,
@@ -42,9 +50,9 @@ fn job_to_proto(job: TranscriptionJob, files: Vec<TranscriptionFile>) -> pb::Tra
     pb::TranscriptionJob {
         id: job.id,
         status: if TranscriptionJob::is_finished(&files) {
-            "finished".into()
+            pb::JobStatus::Finished.into()
         } else {
-            "active".into()
+            pb::JobStatus::Active.into()
         },
         model: job.model,
         output_format: job.output_format.as_str().to_owned(),
@@ -85,6 +93,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 files_from_proto(start.files),
                 &start.model,
                 &start.output_format,
+                start.skip_vault,
             )
             .await?;
         Ok(Response::new(pb::StartTranscriptionResponse {

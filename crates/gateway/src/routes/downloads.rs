@@ -1,6 +1,7 @@
 //! `/api/downloads*`: download jobs, run by the discovery service.
 
 use actix_web::{HttpResponse, web};
+use scribevault_bus::contract::DownloadStatus;
 use scribevault_proto::discovery::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
@@ -16,7 +17,7 @@ pub struct DownloadJobView {
     id: String,
     source_id: String,
     source_title: String,
-    status: String,
+    status: DownloadStatus,
     total_videos: u32,
     processed_videos: u32,
     failed_videos: u32,
@@ -38,13 +39,15 @@ pub struct CurrentVideoView {
     percent: u32,
 }
 
-impl From<pb::DownloadJob> for DownloadJobView {
-    fn from(job: pb::DownloadJob) -> Self {
-        Self {
+impl TryFrom<pb::DownloadJob> for DownloadJobView {
+    type Error = ApiError;
+
+    fn try_from(job: pb::DownloadJob) -> Result<Self, ApiError> {
+        Ok(Self {
+            status: DownloadStatus::try_from(job.status)?,
             id: job.id,
             source_id: job.source_id,
             source_title: job.source_title,
-            status: job.status,
             total_videos: job.total_videos,
             processed_videos: job.processed_videos,
             failed_videos: job.failed_videos,
@@ -59,7 +62,7 @@ impl From<pb::DownloadJob> for DownloadJobView {
                 title: current.title,
                 percent: current.percent,
             }),
-        }
+        })
     }
 }
 
@@ -74,8 +77,8 @@ pub async fn list(services: UserClients) -> Result<HttpResponse, ApiError> {
         .jobs;
     Ok(data(
         jobs.into_iter()
-            .map(DownloadJobView::from)
-            .collect::<Vec<_>>(),
+            .map(DownloadJobView::try_from)
+            .collect::<Result<Vec<_>, _>>()?,
     ))
 }
 
@@ -113,7 +116,7 @@ pub async fn create(
         })
         .await?
         .into_inner();
-    Ok(created(DownloadJobView::from(job)))
+    Ok(created(DownloadJobView::try_from(job)?))
 }
 
 /// Cancels a job; answers the job, now FAILED with 'Cancelled by user'.
@@ -129,7 +132,7 @@ pub async fn cancel(
         })
         .await?
         .into_inner();
-    Ok(data(DownloadJobView::from(job)))
+    Ok(data(DownloadJobView::try_from(job)?))
 }
 
 /// A new job for the videos of this one that did not arrive.
@@ -142,7 +145,7 @@ pub async fn retry(services: UserClients, id: web::Path<String>) -> Result<HttpR
         })
         .await?
         .into_inner();
-    Ok(created(DownloadJobView::from(job)))
+    Ok(created(DownloadJobView::try_from(job)?))
 }
 
 #[derive(OpenApi)]

@@ -1,6 +1,8 @@
 //! `/api/transcription/*`, served by the transcription service.
 
 use actix_web::{HttpResponse, web};
+use scribevault_bus::contract::FileStatus;
+use scribevault_bus::wire::WireEnumError;
 use scribevault_proto::transcription::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
@@ -83,8 +85,7 @@ pub struct FileView {
     youtube_video_id: String,
     title: String,
     mp3_path: String,
-    /// `pending`, `transcribing`, `completed`, `error`, `scheduled`, `retrying` or `failed`.
-    status: String,
+    status: FileStatus,
     /// 0–100.
     progress: u32,
     error_message: Option<String>,
@@ -97,15 +98,17 @@ pub struct FileView {
     processing_time: Option<u64>,
 }
 
-impl From<pb::TranscriptionFile> for FileView {
-    fn from(file: pb::TranscriptionFile) -> Self {
-        Self {
+impl TryFrom<pb::TranscriptionFile> for FileView {
+    type Error = ApiError;
+
+    fn try_from(file: pb::TranscriptionFile) -> Result<Self, ApiError> {
+        Ok(Self {
+            status: FileStatus::try_from(file.status)?,
             id: file.id,
             job_id: file.job_id,
             youtube_video_id: file.youtube_video_id,
             title: file.title,
             mp3_path: file.mp3_path,
-            status: file.status,
             progress: file.progress,
             error_message: file.error_message,
             retry_count: file.retry_count,
@@ -114,7 +117,7 @@ impl From<pb::TranscriptionFile> for FileView {
             transcript_path: file.transcript_path,
             markdown_path: file.markdown_path,
             processing_time: file.processing_time_ms,
-        }
+        })
     }
 }
 
@@ -126,11 +129,16 @@ pub struct StartedView {
     files: Vec<FileView>,
 }
 
-fn started(answer: pb::StartTranscriptionResponse) -> HttpResponse {
-    data(StartedView {
+/// Every file of an answer as the SPA shows it.
+fn file_views(files: Vec<pb::TranscriptionFile>) -> Result<Vec<FileView>, ApiError> {
+    files.into_iter().map(FileView::try_from).collect()
+}
+
+fn started(answer: pb::StartTranscriptionResponse) -> Result<HttpResponse, ApiError> {
+    Ok(data(StartedView {
         job_id: answer.job_id,
-        files: answer.files.into_iter().map(FileView::from).collect(),
-    })
+        files: file_views(answer.files)?,
+    }))
 }
 
 /// A file's retries, for the error history.
@@ -144,12 +152,37 @@ pub struct HistoryEntryView {
     last_failed_at: Option<String>,
 }
 
+/// Whether any of a job's files may still change without the user acting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    /// A file is waiting or being transcribed.
+    Active,
+    /// Every file is completed, in error or failed.
+    Finished,
+}
+
+impl TryFrom<i32> for JobStatus {
+    type Error = WireEnumError;
+
+    fn try_from(value: i32) -> Result<Self, WireEnumError> {
+        match pb::JobStatus::try_from(value) {
+            Ok(pb::JobStatus::Active) => Ok(Self::Active),
+            Ok(pb::JobStatus::Finished) => Ok(Self::Finished),
+            Ok(pb::JobStatus::Unspecified) | Err(_) => Err(WireEnumError {
+                enum_name: "JobStatus",
+                value,
+            }),
+        }
+    }
+}
+
 /// A whole job.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptionJobView {
     id: String,
-    status: String,
+    status: JobStatus,
     model: String,
     output_format: String,
     created_at: String,
@@ -174,13 +207,13 @@ pub async fn start(
         model: body.model,
         output_format: body.output_format,
     };
-    Ok(started(
+    started(
         services
             .transcription()
             .start_transcription(request)
             .await?
             .into_inner(),
-    ))
+    )
 }
 
 /// Queues files to transcribe in a daily time window (`startTime`–`endTime`, `HH:MM` in `timezone`).
@@ -198,13 +231,13 @@ pub async fn schedule(
         end_time: body.end_time,
         timezone: body.timezone,
     };
-    Ok(started(
+    started(
         services
             .transcription()
             .schedule_transcription(request)
             .await?
             .into_inner(),
-    ))
+    )
 }
 
 /// Retries a failed file.
@@ -219,7 +252,7 @@ pub async fn retry(
         .retry_transcription_file(pb::FileRef::from(body))
         .await?
         .into_inner();
-    Ok(data(FileView::from(file)))
+    Ok(data(FileView::try_from(file)?))
 }
 
 /// Cancels a waiting or running file.
@@ -234,7 +267,7 @@ pub async fn cancel(
         .cancel_transcription_file(pb::FileRef::from(body))
         .await?
         .into_inner();
-    Ok(data(FileView::from(file)))
+    Ok(data(FileView::try_from(file)?))
 }
 
 /// The retry history of a job's files.
@@ -279,11 +312,11 @@ pub async fn job(
         .into_inner();
     Ok(data(TranscriptionJobView {
         id: job.id,
-        status: job.status,
+        status: JobStatus::try_from(job.status)?,
         model: job.model,
         output_format: job.output_format,
         created_at: job.created_at,
-        files: job.files.into_iter().map(FileView::from).collect(),
+        files: file_views(job.files)?,
     }))
 }
 

@@ -66,12 +66,14 @@ async fn a_refusal_of_the_library_keeps_its_status_and_message() {
     let token = app.token().await;
     app.library
         .list_transcripts
-        .answers(Err(Status::invalid_argument("Unknown filter: colour")));
+        .answers(Err(Status::invalid_argument(
+            "limit must be a whole number from 1 to 100",
+        )));
 
-    let answer = app.get("/api/library/transcripts?colour=red", &token).await;
+    let answer = app.get("/api/library/transcripts?limit=500", &token).await;
 
     let message = assert_error(&answer, 400, "BAD_REQUEST");
-    assert_eq!(message, "Unknown filter: colour");
+    assert_eq!(message, "limit must be a whole number from 1 to 100");
 }
 
 #[tokio::test]

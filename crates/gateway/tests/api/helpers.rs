@@ -767,7 +767,7 @@ pub fn transcript(id: &str) -> library_pb::Transcript {
         last_exported: None,
         is_starred: true,
         gwth_level: Some(3),
-        source_type: "AUDIO".to_owned(),
+        source_type: library_pb::SourceType::Audio.into(),
         rating: Some(4),
         tags: vec!["a".to_owned(), "b".to_owned()],
         duration_seconds: Some(12.5),

@@ -6,13 +6,6 @@ use serde_json::json;
 
 use crate::helpers::{assert_error, keys, spawn_app, transcript};
 
-fn filter(key: &str, values: &[&str]) -> pb::Filter {
-    pb::Filter {
-        key: key.to_owned(),
-        values: values.iter().map(|value| (*value).to_owned()).collect(),
-    }
-}
-
 fn page(total_capped: bool) -> pb::ListTranscriptsResponse {
     pb::ListTranscriptsResponse {
         transcripts: vec![transcript("t1")],
@@ -27,14 +20,15 @@ fn page(total_capped: bool) -> pb::ListTranscriptsResponse {
 }
 
 #[tokio::test]
-async fn every_key_of_the_list_query_reaches_the_library_as_a_filter() {
+async fn the_list_query_reaches_the_library_as_typed_fields() {
     let app = spawn_app().await;
     let token = app.token().await;
     app.library.list_transcripts.answers(Ok(page(false)));
 
     let answer = app
         .get(
-            "/api/library/transcripts?tags=a&q=two%20words&tags=b&page=2&sourceType=PDF",
+            "/api/library/transcripts?tags=a&q=two%20words&tags=b&page=2&sourceType=PDF\
+             &sectionId=none&createdAfter=2026-11-01",
             &token,
         )
         .await;
@@ -42,20 +36,53 @@ async fn every_key_of_the_list_query_reaches_the_library_as_a_filter() {
     assert_eq!(answer.status, 200, "{}", answer.body);
     let sent = app.library.list_transcripts.messages();
     assert_eq!(sent.len(), 1);
-    // Repeated keys gather in one filter, in the order first seen; the gateway interprets
-    // none of them (page included): the library knows them all.
+    // Repeated keys gather in one list; a plain date is sent on as its midnight UTC.
     assert_eq!(
         sent[0],
         pb::ListTranscriptsRequest {
-            filters: vec![
-                filter("tags", &["a", "b"]),
-                filter("q", &["two words"]),
-                filter("page", &["2"]),
-                filter("sourceType", &["PDF"]),
-            ],
+            page: Some(2),
+            search: Some("two words".to_owned()),
+            filter: Some(pb::ItemFilter {
+                tags: vec!["a".to_owned(), "b".to_owned()],
+                source_types: vec![pb::SourceType::Pdf.into()],
+                created_after: Some("2026-11-01T00:00:00Z".to_owned()),
+                section: Some(pb::item_filter::Section::InNoSection(pb::InNoSection {})),
+                ..Default::default()
+            }),
             ..Default::default()
         }
     );
+}
+
+#[tokio::test]
+async fn a_malformed_list_query_is_refused_naming_its_key_before_the_library_is_called() {
+    let app = spawn_app().await;
+    let token = app.token().await;
+    for (query, message) in [
+        ("colour=red", "unknown filter \"colour\""),
+        ("page=abc", "page must be a positive whole number"),
+        ("sourceType=VIDEO", "sourceType must be one of AUDIO, PDF, PDF_SOURCE"),
+    ] {
+        let answer = app
+            .get(&format!("/api/library/transcripts?{query}"), &token)
+            .await;
+        let text = assert_error(&answer, 400, "BAD_REQUEST");
+        assert!(text.contains(message), "{query}: {text}");
+    }
+    assert!(app.library.list_transcripts.messages().is_empty());
+}
+
+#[tokio::test]
+async fn an_item_of_a_source_type_the_contract_does_not_know_is_a_server_error() {
+    let app = spawn_app().await;
+    let token = app.token().await;
+    let mut unknown = page(false);
+    unknown.transcripts[0].source_type = 99;
+    app.library.list_transcripts.answers(Ok(unknown));
+
+    let answer = app.get("/api/library/transcripts", &token).await;
+
+    assert_error(&answer, 500, "INTERNAL");
 }
 
 #[tokio::test]

@@ -1,10 +1,11 @@
-//! What a list of Vault items asks for: the page, the order and the filters, read from the
-//! client's query keys. Every key is known here, and every bad value is refused naming the key,
-//! so a typo never silently lists everything.
+//! What a list of Vault items asks for: the page, the order and the filters. The wire brings
+//! them typed (the gateway reads the client's query string); here every value is checked
+//! against the Vault's limits and refused naming the client's key, so a bad value never
+//! silently lists everything.
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, Utc};
 
-use super::check_score;
+use super::{SourceType, check_score};
 use crate::search::SearchQuery;
 
 /// Largest page a client may ask for.
@@ -43,7 +44,7 @@ pub struct ItemFilter {
     /// Every tag must be on the item (compared case-insensitively).
     pub tags: Vec<String>,
     /// Any of these source types.
-    pub source_types: Vec<String>,
+    pub source_types: Vec<SourceType>,
     pub is_starred: Option<bool>,
     /// Any of these ratings.
     pub ratings: Vec<i32>,
@@ -57,7 +58,19 @@ pub struct ItemFilter {
     pub file_name: Option<String>,
 }
 
-/// A whole list request.
+/// A list request as the client made it: typed, not yet checked. Absent means the default.
+#[derive(Debug, Clone, Default)]
+pub struct ListRequest {
+    pub page: Option<u32>,
+    pub limit: Option<u32>,
+    pub sort: Option<SortKey>,
+    pub order: Option<SortOrder>,
+    /// The full-text part as typed; blank is no search.
+    pub search: Option<String>,
+    pub filter: ItemFilter,
+}
+
+/// A whole list request, checked.
 #[derive(Debug, Clone)]
 pub struct ListQuery {
     /// 1-based.
@@ -71,70 +84,48 @@ pub struct ListQuery {
 }
 
 impl ListQuery {
-    /// Reads the client's query keys (`page`, `limit`, `sortBy`, `sortOrder`, the filters; arrays
-    /// as repeated keys).
+    /// Checks `request` against the Vault's limits and fills in the defaults.
     ///
     /// # Errors
-    /// An unknown key or a bad value, with a message naming the key.
-    pub fn parse(params: &[(String, Vec<String>)]) -> Result<Self, String> {
-        let mut page = 1;
-        let mut limit = DEFAULT_PAGE_SIZE;
-        let mut sort_by = None;
-        let mut order = SortOrder::Desc;
-        let mut filter = ItemFilter::default();
-        let mut search = None;
-        for (key, values) in params {
-            let key = key.as_str();
-            let single = || match values.as_slice() {
-                [value] => Ok(value.trim()),
-                _ => Err(format!("{key} must be given once")),
-            };
-            match key {
-                "page" => page = parse_number(key, single()?, 1, u32::MAX)?,
-                "limit" => limit = parse_number(key, single()?, 1, MAX_PAGE_SIZE)?,
-                "sortBy" => sort_by = Some(parse_sort_key(single()?)?),
-                "sortOrder" => {
-                    order = match single()? {
-                        "" | "desc" => SortOrder::Desc,
-                        "asc" => SortOrder::Asc,
-                        other => {
-                            return Err(format!("sortOrder must be asc or desc, not {other:?}"));
-                        }
-                    };
-                }
-                "q" => search = SearchQuery::parse(single()?),
-                "tags" => {
-                    filter.tags = values
-                        .iter()
-                        .map(|tag| tag.trim().to_owned())
-                        .filter(|tag| !tag.is_empty())
-                        .collect();
-                }
-                "sourceType" => {
-                    filter.source_types = values
-                        .iter()
-                        .map(|value| parse_source_type(value))
-                        .collect::<Result<_, _>>()?;
-                }
-                "isStarred" => filter.is_starred = Some(parse_bool(key, single()?)?),
-                "rating" => filter.ratings = parse_scores(key, values)?,
-                "minRating" => filter.min_rating = Some(parse_score(key, single()?)?),
-                "gwthLevel" => filter.gwth_levels = parse_scores(key, values)?,
-                "exported" => filter.exported = Some(parse_bool(key, single()?)?),
-                "createdAfter" => filter.created_after = Some(parse_time(key, single()?)?),
-                "createdBefore" => filter.created_before = Some(parse_time(key, single()?)?),
-                "sectionId" => {
-                    filter.section = Some(match single()? {
-                        "" => return Err("sectionId must not be empty".into()),
-                        "none" => SectionFilter::None,
-                        id => SectionFilter::In(id.to_owned()),
-                    });
-                }
-                "path" => filter.file_name = Some(single()?.to_owned()),
-                other => return Err(format!("unknown filter {other:?}")),
+    /// A value out of range, named by the client's query key.
+    pub fn check(request: ListRequest) -> Result<Self, String> {
+        let page = match request.page {
+            None => 1,
+            Some(0) => return Err("page must be a positive whole number".into()),
+            Some(page) => page,
+        };
+        let limit = match request.limit {
+            None => DEFAULT_PAGE_SIZE,
+            Some(limit @ 1..=MAX_PAGE_SIZE) => limit,
+            Some(_) => {
+                return Err(format!(
+                    "limit must be a whole number from 1 to {MAX_PAGE_SIZE}"
+                ));
+            }
+        };
+        let mut filter = request.filter;
+        filter.tags = filter
+            .tags
+            .iter()
+            .map(|tag| tag.trim().to_owned())
+            .filter(|tag| !tag.is_empty())
+            .collect();
+        for rating in &filter.ratings {
+            check_score("rating", *rating)?;
+        }
+        if let Some(min) = filter.min_rating {
+            check_score("minRating", min)?;
+        }
+        for level in &filter.gwth_levels {
+            check_score("gwthLevel", *level)?;
+        }
+        if let Some(SectionFilter::In(id)) = &filter.section {
+            if id.trim().is_empty() {
+                return Err("sectionId must not be empty".into());
             }
         }
-        let sort = match (sort_by, &search) {
+        let search = request.search.as_deref().and_then(SearchQuery::parse);
+        let sort = match (request.sort, &search) {
             (Some(SortKey::Relevance), None) => {
                 return Err("sortBy relevance needs a search (q)".into());
             }
@@ -146,7 +137,7 @@ impl ListQuery {
             page,
             limit,
             sort,
-            order,
+            order: request.order.unwrap_or(SortOrder::Desc),
             filter,
             search,
         })
@@ -159,102 +150,13 @@ impl ListQuery {
     }
 }
 
-fn parse_number(key: &str, value: &str, min: u32, max: u32) -> Result<u32, String> {
-    value
-        .parse::<u32>()
-        .ok()
-        .filter(|number| (min..=max).contains(number))
-        .ok_or_else(|| {
-            if max == u32::MAX {
-                format!("{key} must be a positive whole number")
-            } else {
-                format!("{key} must be a whole number from {min} to {max}")
-            }
-        })
-}
-
-fn parse_sort_key(value: &str) -> Result<SortKey, String> {
-    match value {
-        "" | "createdAt" => Ok(SortKey::CreatedAt),
-        "title" => Ok(SortKey::Title),
-        "rating" => Ok(SortKey::Rating),
-        "lastExported" => Ok(SortKey::LastExported),
-        "relevance" => Ok(SortKey::Relevance),
-        other => Err(format!(
-            "sortBy must be createdAt, title, rating, lastExported or relevance, not {other:?}"
-        )),
-    }
-}
-
-fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
-    match value {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        other => Err(format!("{key} must be true or false, not {other:?}")),
-    }
-}
-
-fn parse_score(key: &str, value: &str) -> Result<i32, String> {
-    value
-        .parse::<i32>()
-        .map_err(|_| format!("{key} must be between 1 and 5"))
-        .and_then(|score| check_score(key, score))
-}
-
-fn parse_scores(key: &str, values: &[String]) -> Result<Vec<i32>, String> {
-    values
-        .iter()
-        .map(|value| parse_score(key, value.trim()))
-        .collect()
-}
-
-fn parse_source_type(value: &str) -> Result<String, String> {
-    let value = value.trim();
-    if !value.is_empty()
-        && value.len() <= 40
-        && value
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-    {
-        Ok(value.to_owned())
-    } else {
-        Err(format!(
-            "sourceType must be a source type such as AUDIO or PDF, not {value:?}"
-        ))
-    }
-}
-
-/// RFC 3339, or a plain date meaning its midnight UTC.
-fn parse_time(key: &str, value: &str) -> Result<DateTime<Utc>, String> {
-    if let Ok(at) = DateTime::parse_from_rfc3339(value) {
-        return Ok(at.with_timezone(&Utc));
-    }
-    NaiveDate::parse_from_str(value, "%Y-%m-%d")
-        .ok()
-        .and_then(|date| date.and_hms_opt(0, 0, 0))
-        .map(|at| at.and_utc())
-        .ok_or_else(|| format!("{key} must be a date (YYYY-MM-DD) or an RFC 3339 time"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn params(pairs: &[(&str, &[&str])]) -> Vec<(String, Vec<String>)> {
-        pairs
-            .iter()
-            .map(|(key, values)| {
-                (
-                    (*key).to_owned(),
-                    values.iter().map(|v| (*v).to_owned()).collect(),
-                )
-            })
-            .collect()
-    }
-
     #[test]
-    fn an_empty_query_is_page_one_of_twenty_newest_first() {
-        let query = ListQuery::parse(&[]).unwrap();
+    fn an_empty_request_is_page_one_of_twenty_newest_first() {
+        let query = ListQuery::check(ListRequest::default()).unwrap();
         assert_eq!((query.page, query.limit), (1, DEFAULT_PAGE_SIZE));
         assert_eq!(
             (query.sort, query.order),
@@ -265,70 +167,105 @@ mod tests {
 
     #[test]
     fn a_search_sorts_by_relevance_unless_told_otherwise() {
-        let query = ListQuery::parse(&params(&[("q", &["soil"])])).unwrap();
-        assert_eq!(query.sort, SortKey::Relevance);
-        let query = ListQuery::parse(&params(&[("q", &["soil"]), ("sortBy", &["title"])])).unwrap();
-        assert_eq!(query.sort, SortKey::Title);
+        let searching = |sort| ListRequest {
+            search: Some("soil".into()),
+            sort,
+            ..ListRequest::default()
+        };
+        assert_eq!(ListQuery::check(searching(None)).unwrap().sort, SortKey::Relevance);
         assert_eq!(
-            ListQuery::parse(&params(&[("sortBy", &["relevance"])])).unwrap_err(),
+            ListQuery::check(searching(Some(SortKey::Title))).unwrap().sort,
+            SortKey::Title
+        );
+        let blank = ListRequest {
+            search: Some("  ".into()),
+            ..ListRequest::default()
+        };
+        assert_eq!(ListQuery::check(blank).unwrap().sort, SortKey::CreatedAt);
+        let relevance_alone = ListRequest {
+            sort: Some(SortKey::Relevance),
+            ..ListRequest::default()
+        };
+        assert_eq!(
+            ListQuery::check(relevance_alone).unwrap_err(),
             "sortBy relevance needs a search (q)"
         );
     }
 
     #[test]
-    fn every_filter_is_read_with_repeated_keys_for_arrays() {
-        let query = ListQuery::parse(&params(&[
-            ("tags", &["Soil", "compost"]),
-            ("sourceType", &["AUDIO", "PDF"]),
-            ("isStarred", &["true"]),
-            ("rating", &["4", "5"]),
-            ("minRating", &["3"]),
-            ("gwthLevel", &["2"]),
-            ("exported", &["false"]),
-            ("createdAfter", &["2026-11-01"]),
-            ("createdBefore", &["2026-11-23T12:00:00+01:00"]),
-            ("sectionId", &["none"]),
-            ("page", &["3"]),
-            ("limit", &["50"]),
-        ]))
-        .unwrap();
+    fn tags_are_trimmed_and_blank_ones_dropped() {
+        let request = ListRequest {
+            filter: ItemFilter {
+                tags: vec![" Soil ".into(), String::new(), "compost".into()],
+                ..ItemFilter::default()
+            },
+            page: Some(3),
+            limit: Some(50),
+            ..ListRequest::default()
+        };
+        let query = ListQuery::check(request).unwrap();
         assert_eq!(query.filter.tags, ["Soil", "compost"]);
-        assert_eq!(query.filter.source_types, ["AUDIO", "PDF"]);
-        assert_eq!(query.filter.ratings, [4, 5]);
-        assert_eq!(query.filter.min_rating, Some(3));
-        assert_eq!(query.filter.gwth_levels, [2]);
-        assert_eq!(query.filter.exported, Some(false));
-        assert_eq!(query.filter.is_starred, Some(true));
-        assert_eq!(query.filter.section, Some(SectionFilter::None));
-        assert_eq!(
-            query.filter.created_after.unwrap().to_rfc3339(),
-            "2026-11-01T00:00:00+00:00"
-        );
-        assert_eq!(
-            query.filter.created_before.unwrap().to_rfc3339(),
-            "2026-11-23T11:00:00+00:00"
-        );
         assert_eq!(query.offset(), 100);
     }
 
     #[test]
-    fn unknown_keys_and_bad_values_name_the_key() {
-        for (pairs, expected) in [
-            (params(&[("colour", &["red"])]), "colour"),
-            (params(&[("limit", &["500"])]), "limit"),
-            (params(&[("limit", &["0"])]), "limit"),
-            (params(&[("page", &["-1"])]), "page"),
-            (params(&[("rating", &["6"])]), "rating"),
-            (params(&[("minRating", &["x"])]), "minRating"),
-            (params(&[("isStarred", &["yes"])]), "isStarred"),
-            (params(&[("exported", &["1"])]), "exported"),
-            (params(&[("createdAfter", &["yesterday"])]), "createdAfter"),
-            (params(&[("sortBy", &["size"])]), "sortBy"),
-            (params(&[("sortOrder", &["up"])]), "sortOrder"),
-            (params(&[("sourceType", &["<script>"])]), "sourceType"),
-            (params(&[("page", &["1", "2"])]), "page"),
+    fn values_out_of_range_name_the_client_key() {
+        let filtered = |filter| ListRequest {
+            filter,
+            ..ListRequest::default()
+        };
+        for (request, expected) in [
+            (
+                ListRequest {
+                    limit: Some(500),
+                    ..ListRequest::default()
+                },
+                "limit",
+            ),
+            (
+                ListRequest {
+                    limit: Some(0),
+                    ..ListRequest::default()
+                },
+                "limit",
+            ),
+            (
+                ListRequest {
+                    page: Some(0),
+                    ..ListRequest::default()
+                },
+                "page",
+            ),
+            (
+                filtered(ItemFilter {
+                    ratings: vec![4, 6],
+                    ..ItemFilter::default()
+                }),
+                "rating",
+            ),
+            (
+                filtered(ItemFilter {
+                    min_rating: Some(0),
+                    ..ItemFilter::default()
+                }),
+                "minRating",
+            ),
+            (
+                filtered(ItemFilter {
+                    gwth_levels: vec![9],
+                    ..ItemFilter::default()
+                }),
+                "gwthLevel",
+            ),
+            (
+                filtered(ItemFilter {
+                    section: Some(SectionFilter::In(" ".into())),
+                    ..ItemFilter::default()
+                }),
+                "sectionId",
+            ),
         ] {
-            let error = ListQuery::parse(&pairs).unwrap_err();
+            let error = ListQuery::check(request).unwrap_err();
             assert!(error.contains(expected), "{error:?} should name {expected}");
         }
     }

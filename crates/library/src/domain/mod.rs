@@ -42,7 +42,7 @@ pub struct LibraryItem {
     pub source_ref: String,
     pub title: String,
     pub author: String,
-    pub source_type: String,
+    pub source_type: SourceType,
     pub rating: Option<i32>,
     pub is_starred: bool,
     pub tags: Vec<String>,
@@ -99,15 +99,18 @@ pub const SEARCH_WINDOW: u64 = 1000;
 /// One stretch of a transcript, in the format of the worker's segment JSON.
 pub use scribevault_bus::contract::TranscriptSegment as Segment;
 
+/// What an item was made from: the contract's kinds, which the `library.ingest` queue, the
+/// gRPC wire and REST all carry, so the Vault keeps no vocabulary of its own to drift from them.
+pub use scribevault_bus::contract::SourceType;
+
 /// What a producer hands over to become a Vault item.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct NewLibraryItem {
     /// Idempotency key: one item per (user, source).
     pub source_ref: String,
     /// Shown in lists.
     pub title: String,
-    /// `AUDIO`, `PDF`, …
-    pub source_type: String,
+    pub source_type: SourceType,
     /// The text.
     pub content: String,
     /// Audio length, when known.

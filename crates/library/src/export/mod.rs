@@ -157,7 +157,7 @@ fn front_matter(item: &LibraryItem) -> String {
     }
     yaml.push_str(&format!(
         "source_type: {}\n",
-        yaml_string(&item.source_type)
+        yaml_string(item.source_type.as_str())
     ));
     if let Some(url) = &item.source_url {
         yaml.push_str(&format!("source_url: {}\n", yaml_string(url)));

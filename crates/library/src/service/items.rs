@@ -5,11 +5,11 @@ use scribevault_blob::{BlobError, collect_body, owned_key};
 use scribevault_core::UserId;
 
 use super::Library;
-use crate::domain::listing::ListQuery;
+use crate::domain::listing::{ListQuery, ListRequest};
 use crate::domain::tags::clean_tags;
 use crate::domain::{
     Change, HitContext, IngestedTranscript, ItemPage, LibraryItem, ListedItem, MAX_CONTENT_BYTES,
-    MetadataChanges, NewLibraryItem, Segment, UNTITLED, check_score, clean_name,
+    MetadataChanges, NewLibraryItem, Segment, SourceType, UNTITLED, check_score, clean_name,
 };
 use crate::error::LibraryError;
 use crate::search::{SearchQuery, highlights, matching_segments};
@@ -40,17 +40,17 @@ fn edited(outcome: Edited) -> Result<LibraryItem, LibraryError> {
 }
 
 impl Library {
-    /// A page of the caller's items as the query keys ask.
+    /// A page of the caller's items as the request asks.
     ///
     /// # Errors
-    /// An unknown key or bad value (naming it), or a database failure.
+    /// A value out of range (naming its query key), or a database failure.
     #[tracing::instrument(skip_all, fields(user = %user))]
     pub async fn list(
         &self,
         user: &UserId,
-        params: &[(String, Vec<String>)],
+        request: ListRequest,
     ) -> Result<ItemPage, LibraryError> {
-        let query = ListQuery::parse(params).map_err(invalid)?;
+        let query = ListQuery::check(request).map_err(invalid)?;
         let (stored, total) = self.store.page(user.as_str(), &query).await?;
         let items = match &query.search {
             Some(search) => self.with_hit_context(search, stored).await?,
@@ -83,7 +83,7 @@ impl Library {
         let mut snippets = self.store.snippets(search, &seqs).await?;
         let audio: Vec<i64> = stored
             .iter()
-            .filter(|stored| stored.item.source_type == "AUDIO")
+            .filter(|stored| stored.item.source_type == SourceType::Audio)
             .map(|stored| stored.seq)
             .collect();
         let mut segments = self.store.segments_of(&audio).await?;
@@ -179,9 +179,6 @@ impl Library {
                 .take(crate::domain::MAX_NAME_CHARS)
                 .collect()
         };
-        if item.source_type.is_empty() {
-            item.source_type = "AUDIO".into();
-        }
         if let Some(path) = segments_path.filter(|path| !path.is_empty()) {
             item.segments = self.segments_at(user, path).await?;
         }

@@ -13,7 +13,8 @@ use scribevault_core::UserId;
 
 use super::Library;
 use crate::domain::{
-    LibraryItem, MAX_CONTENT_BYTES, MAX_NAME_CHARS, MAX_SAVED_FILES, NewLibraryItem, UNTITLED,
+    LibraryItem, MAX_CONTENT_BYTES, MAX_NAME_CHARS, MAX_SAVED_FILES, NewLibraryItem, SourceType,
+    UNTITLED,
 };
 use crate::error::LibraryError;
 use scribevault_bus::contract::ItemChange;
@@ -30,11 +31,11 @@ pub struct VaultFile {
 const MAX_PATH_CHARS: usize = 1024;
 
 /// The source type a stored file of this path gives its item.
-fn linked_source_type(path: &str) -> Option<&'static str> {
+fn linked_source_type(path: &str) -> Option<SourceType> {
     if path.starts_with("transcripts/") || path.starts_with("converted/transcripts/") {
-        Some("AUDIO")
+        Some(SourceType::Audio)
     } else if path.starts_with("converted/pdfs/") {
-        Some("PDF")
+        Some(SourceType::Pdf)
     } else {
         None
     }
@@ -155,7 +156,7 @@ impl Library {
         let item = NewLibraryItem {
             source_ref,
             title,
-            source_type: linked.unwrap_or("TEXT").to_owned(),
+            source_type: linked.unwrap_or(SourceType::Text),
             content: file.content,
             duration_seconds: None,
             created_at: None,
@@ -182,8 +183,14 @@ mod tests {
 
     #[test]
     fn stored_paths_give_their_source_and_segments() {
-        assert_eq!(linked_source_type("transcripts/j/f.txt"), Some("AUDIO"));
-        assert_eq!(linked_source_type("converted/pdfs/a.md"), Some("PDF"));
+        assert_eq!(
+            linked_source_type("transcripts/j/f.txt"),
+            Some(SourceType::Audio)
+        );
+        assert_eq!(
+            linked_source_type("converted/pdfs/a.md"),
+            Some(SourceType::Pdf)
+        );
         assert_eq!(linked_source_type("notes/a.md"), None);
         assert_eq!(
             segments_beside("transcripts/j/f.md").as_deref(),

@@ -12,7 +12,7 @@ use sea_orm::{
 
 use super::LibraryStore;
 use crate::domain::tags::{gwth_level_of, gwth_tag};
-use crate::domain::{Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment};
+use crate::domain::{Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment, SourceType};
 use crate::entity::library_export_item::{Column as ExportItemColumn, Entity as ExportItems};
 use crate::entity::library_item::{self, Column, Entity as Items};
 use crate::entity::library_item_tag::{Column as ItemTagColumn, Entity as ItemTags};
@@ -95,8 +95,16 @@ pub(super) fn row_select() -> SelectStatement {
 }
 
 impl ItemRow {
-    fn into_stored(self, tags: Vec<String>) -> StoredItem {
-        StoredItem {
+    /// # Errors
+    /// The row's source type is none this build knows: refused rather than shown as another.
+    fn into_stored(self, tags: Vec<String>) -> Result<StoredItem, DbErr> {
+        let source_type = SourceType::parse(&self.source_type).ok_or_else(|| {
+            DbErr::Type(format!(
+                "library item {} has an unknown source type {:?}",
+                self.id, self.source_type
+            ))
+        })?;
+        Ok(StoredItem {
             seq: self.seq,
             item: LibraryItem {
                 id: self.id,
@@ -104,7 +112,7 @@ impl ItemRow {
                 source_ref: self.source_ref,
                 title: self.title,
                 author: self.author,
-                source_type: self.source_type,
+                source_type,
                 rating: self.rating,
                 is_starred: self.is_starred,
                 tags,
@@ -116,7 +124,7 @@ impl ItemRow {
                 file_name: self.file_name,
                 source_url: self.source_url,
             },
-        }
+        })
     }
 }
 
@@ -164,13 +172,12 @@ impl LibraryStore {
     ) -> Result<Vec<StoredItem>, DbErr> {
         let seqs: Vec<i64> = rows.iter().map(|row| row.seq).collect();
         let mut names = Self::tag_names(connection, &seqs).await?;
-        Ok(rows
-            .into_iter()
+        rows.into_iter()
             .map(|row| {
                 let tags = names.remove(&row.seq).unwrap_or_default();
                 row.into_stored(tags)
             })
-            .collect())
+            .collect()
     }
 
     /// One of `user_id`'s items.
@@ -272,7 +279,7 @@ impl LibraryStore {
             source_ref: Set(item.source_ref.clone()),
             title: Set(item.title),
             author: Set(String::new()),
-            source_type: Set(item.source_type),
+            source_type: Set(item.source_type.as_str().to_owned()),
             rating: Set(None),
             is_starred: Set(false),
             gwth_level: Set(None),

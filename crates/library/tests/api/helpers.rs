@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use scribevault_blob::{BlobStore, LocalBlobStore};
-use scribevault_bus::contract::{Event, LibraryIngest, LibraryUpdate};
+use scribevault_bus::contract::{Event, LibraryIngest, LibraryUpdate, SourceType};
 use scribevault_bus::{EventBus as _, EventSubscription, InProcessBus};
 use scribevault_db::TestDatabase;
 use scribevault_library::{LibraryConfig, LibraryDependencies, LibraryServer};
@@ -92,13 +92,80 @@ pub async fn spawn_app_on(db: TestDatabase, config: LibraryConfig) -> TestApp {
 
 pub use scribevault_test_support::grpc::as_user;
 
+/// A sort key by its REST name; "" is none given, any other name a value no build knows.
+fn sort_key(name: &str) -> i32 {
+    match name {
+        "" => pb::SortKey::Unspecified,
+        "createdAt" => pb::SortKey::CreatedAt,
+        "title" => pb::SortKey::Title,
+        "rating" => pb::SortKey::Rating,
+        "lastExported" => pb::SortKey::LastExported,
+        "relevance" => pb::SortKey::Relevance,
+        _ => return i32::MAX,
+    }
+    .into()
+}
+
+/// A sort order by its REST name, as [`sort_key`].
+fn sort_order_of(name: &str) -> i32 {
+    match name {
+        "" => pb::SortOrder::Unspecified,
+        "asc" => pb::SortOrder::Ascending,
+        "desc" => pb::SortOrder::Descending,
+        _ => return i32::MAX,
+    }
+    .into()
+}
+
+/// The typed request for a client's query keys: the gateway's reading of the query string,
+/// for well-formed values (the gateway's own tests cover malformed ones).
+pub fn list_request(pairs: &[(&str, &str)]) -> pb::ListTranscriptsRequest {
+    let mut request = pb::ListTranscriptsRequest::default();
+    let mut filter = pb::ItemFilter::default();
+    let number = |value: &str| value.parse::<i32>().expect("a whole number");
+    let day = |value: &str| format!("{value}T00:00:00Z");
+    for (key, value) in pairs {
+        let value = *value;
+        match *key {
+            "page" => request.page = Some(value.parse().expect("a page number")),
+            "limit" => request.limit = Some(value.parse().expect("a page size")),
+            "sortBy" => request.sort_by = sort_key(value),
+            "sortOrder" => request.sort_order = sort_order_of(value),
+            "q" => request.search = Some(value.to_owned()),
+            "tags" => filter.tags.push(value.to_owned()),
+            "sourceType" => filter.source_types.push(
+                pb::SourceType::from_str_name(&format!("SOURCE_TYPE_{value}"))
+                    .expect("a source type")
+                    .into(),
+            ),
+            "isStarred" => filter.is_starred = Some(value == "true"),
+            "rating" => filter.ratings.push(number(value)),
+            "minRating" => filter.min_rating = Some(number(value)),
+            "gwthLevel" => filter.gwth_levels.push(number(value)),
+            "exported" => filter.exported = Some(value == "true"),
+            "createdAfter" => filter.created_after = Some(day(value)),
+            "createdBefore" => filter.created_before = Some(day(value)),
+            "sectionId" if value == "none" => {
+                filter.section = Some(pb::item_filter::Section::InNoSection(pb::InNoSection {}));
+            }
+            "sectionId" => {
+                filter.section = Some(pb::item_filter::Section::SectionId(value.to_owned()));
+            }
+            "path" => filter.file_name = Some(value.to_owned()),
+            other => panic!("no such list key {other:?}"),
+        }
+    }
+    request.filter = Some(filter);
+    request
+}
+
 /// An ingest message as the transcription service sends it.
 pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) -> LibraryIngest {
     LibraryIngest {
         user_id: user.to_owned(),
         source_ref: source_ref.to_owned(),
         title: title.to_owned(),
-        source_type: "AUDIO".to_owned(),
+        source_type: SourceType::Audio,
         content: content.to_owned(),
         duration_seconds: Some(12.5),
         file_name: None,
@@ -112,7 +179,7 @@ pub fn ingest_request(source_ref: &str, title: &str, content: &str) -> pb::Inges
     pb::IngestTranscriptRequest {
         source_ref: source_ref.to_owned(),
         title: title.to_owned(),
-        source_type: "AUDIO".to_owned(),
+        source_type: pb::SourceType::Audio.into(),
         content: content.to_owned(),
         duration_seconds: None,
         created_at: None,
@@ -193,42 +260,26 @@ impl TestApp {
             .list_transcripts(as_user(
                 user,
                 pb::ListTranscriptsRequest {
-                    page,
-                    limit,
-                    sort_by: sort_by.to_owned(),
-                    sort_order: sort_order.to_owned(),
-                    filters: Vec::new(),
+                    page: (page != 0).then_some(page),
+                    limit: (limit != 0).then_some(limit),
+                    sort_by: sort_key(sort_by),
+                    sort_order: sort_order_of(sort_order),
+                    ..pb::ListTranscriptsRequest::default()
                 },
             ))
             .await
             .map(tonic::Response::into_inner)
     }
 
-    /// A list with the client's query keys, as the gateway forwards them.
+    /// A list with the client's query keys, typed as the gateway types them.
     pub async fn query(
         &self,
         user: &str,
         pairs: &[(&str, &str)],
     ) -> Result<pb::ListTranscriptsResponse, tonic::Status> {
-        let mut filters: Vec<pb::Filter> = Vec::new();
-        for (key, value) in pairs {
-            match filters.iter_mut().find(|filter| filter.key == *key) {
-                Some(filter) => filter.values.push((*value).to_owned()),
-                None => filters.push(pb::Filter {
-                    key: (*key).to_owned(),
-                    values: vec![(*value).to_owned()],
-                }),
-            }
-        }
         self.client
             .clone()
-            .list_transcripts(as_user(
-                user,
-                pb::ListTranscriptsRequest {
-                    filters,
-                    ..pb::ListTranscriptsRequest::default()
-                },
-            ))
+            .list_transcripts(as_user(user, list_request(pairs)))
             .await
             .map(tonic::Response::into_inner)
     }

@@ -1,6 +1,7 @@
 //! Becoming a Vault item: through the `library.ingest` queue and through the RPC, once.
 
 use scribevault_bus::contract::ItemChange;
+use scribevault_proto::library::v1 as pb;
 use tonic::Code;
 
 use crate::helpers::{ingest_message, ingest_request, next_library_update, spawn_app};
@@ -31,7 +32,7 @@ async fn an_ingest_message_becomes_an_item_and_a_library_update_for_its_owner() 
     );
     assert_eq!(item.title, "Welcome talk");
     assert_eq!(item.source_ref, "transcription:file-1");
-    assert_eq!(item.source_type, "AUDIO");
+    assert_eq!(item.source_type(), pb::SourceType::Audio);
     assert_eq!(item.duration_seconds, Some(12.5));
     assert_eq!(item.rating, None);
     assert_eq!(
@@ -140,8 +141,17 @@ async fn the_ingest_rpc_is_idempotent_on_its_source() {
 async fn the_ingest_rpc_fills_defaults_and_refuses_what_it_cannot_key() {
     let app = spawn_app().await;
 
+    // A source type is required: an unspecified one, or one this build does not know, is the
+    // caller's mistake and never becomes a guess.
+    for unknown in [pb::SourceType::Unspecified as i32, 99] {
+        let mut request = ingest_request("pdf:6", "No kind", "text");
+        request.source_type = unknown;
+        let refused = app.ingest("alice", request).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
+    }
+
     let mut request = ingest_request("pdf:7", "   ", "text");
-    request.source_type = String::new();
+    request.source_type = pb::SourceType::Pdf.into();
     request.created_at = Some("2023-03-04T05:06:07Z".to_owned());
     let item = app
         .ingest("alice", request)
@@ -150,7 +160,7 @@ async fn the_ingest_rpc_fills_defaults_and_refuses_what_it_cannot_key() {
         .transcript
         .unwrap();
     assert_eq!(item.title, "Untitled");
-    assert_eq!(item.source_type, "AUDIO");
+    assert_eq!(item.source_type(), pb::SourceType::Pdf);
     assert_eq!(
         chrono::DateTime::parse_from_rfc3339(&item.created_at).unwrap(),
         chrono::DateTime::parse_from_rfc3339("2023-03-04T05:06:07Z").unwrap()

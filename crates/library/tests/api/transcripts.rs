@@ -92,7 +92,7 @@ async fn lists_are_paged_newest_first_and_sortable_by_title() {
     let by_title_desc = app.list("alice", 1, 2, "title", "desc").await.unwrap();
     assert_eq!(titles(&by_title_desc), ["Echo", "Delta"]);
 
-    // Page 0 and limit 0 mean the first page of the default size.
+    // No page and no limit mean the first page of the default size.
     let defaults = app.list("alice", 0, 0, "", "").await.unwrap().meta.unwrap();
     assert_eq!((defaults.page, defaults.limit, defaults.total), (1, 20, 5));
 

@@ -69,7 +69,7 @@ async fn fill_vault(app: &TestApp, user: &str, word: &str) -> Vault {
         .into_inner()
         .saved
         .remove(0);
-    assert_eq!(saved.source_type, "TEXT");
+    assert_eq!(saved.source_type(), pb::SourceType::Text);
 
     app.tag(user, &first, &["soil", word]).await;
     app.client

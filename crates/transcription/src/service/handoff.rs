@@ -1,7 +1,7 @@
 //! The hand-off of finished transcripts to the library's ingest queue. Ingest is idempotent on
 //! the source reference, so handing a file over twice never makes a second Vault item.
 
-use scribevault_bus::contract::LibraryIngest;
+use scribevault_bus::contract::{LibraryIngest, SourceType};
 use scribevault_bus::enqueue_work;
 
 use crate::domain::TranscriptionFile;
@@ -41,15 +41,20 @@ impl Transcriptions {
         duration_seconds: Option<f64>,
         paths: VaultPaths,
     ) -> Result<(), TranscriptionError> {
+        if file.skip_vault {
+            tracing::debug!(file = %file.row_id, "transcribed for its caller only: no Vault item");
+            return Ok(());
+        }
         let ingest = LibraryIngest {
             user_id: file.user_id.clone(),
             source_ref: source_ref(file),
             title: file.title.clone(),
-            source_type: "AUDIO".into(),
+            source_type: SourceType::Audio,
             content,
             duration_seconds,
             file_name: paths.transcript_path,
             segments_path: paths.segments_path,
+            audio_path: Some(file.mp3_path.clone()),
             traceparent: scribevault_core::telemetry::current_traceparent(),
         };
         enqueue_work(self.work.as_ref(), &ingest)

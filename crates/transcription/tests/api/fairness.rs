@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::helpers::{TestApp, spawn_app};
+use crate::helpers::{StatusName as _, TestApp, spawn_app};
 
 /// Plays one worker: takes messages in queue order, claims, and completes what it was given
 /// (as the owner the service names). Returns `(user, file)` in the order they were completed.
@@ -58,12 +58,12 @@ async fn a_user_with_one_file_goes_next_even_behind_another_users_long_queue() {
     // dropped as finished rather than claiming anything twice.
     for id in alice_files {
         assert_eq!(
-            app.file_state("alice", &alice_job, id).await.status,
+            app.file_state("alice", &alice_job, id).await.status_name(),
             "completed"
         );
     }
     assert_eq!(
-        app.file_state("bob", &bob_job, "b1").await.status,
+        app.file_state("bob", &bob_job, "b1").await.status_name(),
         "completed"
     );
     while app.work_arrives_within(Duration::from_millis(300)).await {}

@@ -113,6 +113,26 @@ pub async fn spawn_app_on(db: TestDatabase, config: TranscriptionConfig) -> Test
 
 pub use scribevault_test_support::grpc::as_user;
 
+/// A status as REST and the events spell it (`completed`, `active`), so assertions read like
+/// the spec rather than like proto enum names.
+pub trait StatusName {
+    fn status_name(&self) -> String;
+}
+
+impl StatusName for pb::TranscriptionFile {
+    fn status_name(&self) -> String {
+        let name = self.status().as_str_name();
+        name.trim_start_matches("FILE_STATUS_").to_ascii_lowercase()
+    }
+}
+
+impl StatusName for pb::TranscriptionJob {
+    fn status_name(&self) -> String {
+        let name = self.status().as_str_name();
+        name.trim_start_matches("JOB_STATUS_").to_ascii_lowercase()
+    }
+}
+
 pub fn file(id: &str, mp3_path: &str) -> pb::FileToTranscribe {
     pb::FileToTranscribe {
         id: id.to_owned(),
@@ -136,6 +156,24 @@ impl TestApp {
 
     /// Starts a job of `user` over uploads named after the file ids.
     pub async fn start(&mut self, user: &str, ids: &[&str]) -> pb::StartTranscriptionResponse {
+        self.start_with(user, ids, false).await
+    }
+
+    /// Starts files whose transcripts are for the caller only (no Vault item).
+    pub async fn start_skipping_vault(
+        &mut self,
+        user: &str,
+        ids: &[&str],
+    ) -> pb::StartTranscriptionResponse {
+        self.start_with(user, ids, true).await
+    }
+
+    async fn start_with(
+        &mut self,
+        user: &str,
+        ids: &[&str],
+        skip_vault: bool,
+    ) -> pb::StartTranscriptionResponse {
         let mut files = Vec::new();
         for id in ids {
             let path = format!("uploads/{id}.mp3");
@@ -149,6 +187,7 @@ impl TestApp {
                     files,
                     model: MODEL.to_owned(),
                     output_format: "markdown".to_owned(),
+                    skip_vault,
                 },
             ))
             .await

@@ -5,7 +5,7 @@ use std::time::Duration;
 use chrono::{Timelike as _, Utc};
 use scribevault_proto::transcription::v1 as pb;
 
-use crate::helpers::{MODEL, as_user, config, file, spawn_app_with};
+use crate::helpers::{MODEL, StatusName as _, as_user, config, file, spawn_app_with};
 
 #[tokio::test]
 async fn a_failed_attempt_is_retried_after_its_back_off_until_retries_run_out() {
@@ -35,7 +35,10 @@ async fn a_failed_attempt_is_retried_after_its_back_off_until_retries_run_out() 
     assert!(claim.claimed);
     app.fail("alice", &job, "a", claim.claim_token, false).await;
     let failed = app.file_state("alice", &job, "a").await;
-    assert_eq!((failed.status.as_str(), failed.retry_count), ("failed", 2));
+    assert_eq!(
+        (failed.status_name().as_str(), failed.retry_count),
+        ("failed", 2)
+    );
     assert!(
         !app.work_arrives_within(Duration::from_millis(500)).await,
         "no retry once retries run out"
@@ -102,7 +105,10 @@ async fn a_file_whose_worker_goes_silent_three_times_fails_for_good_and_is_not_q
     );
     let failed = app.file_state("alice", &job, "a").await;
     assert_eq!(
-        (failed.status.as_str(), failed.error_message.as_deref()),
+        (
+            failed.status_name().as_str(),
+            failed.error_message.as_deref()
+        ),
         ("failed", Some(message))
     );
     assert!(
@@ -147,7 +153,7 @@ async fn a_scheduled_job_waits_for_its_window_and_starts_when_it_is_open() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(later.files[0].status, "scheduled");
+    assert_eq!(later.files[0].status_name(), "scheduled");
     let refused = app.claim("alice", &later.job_id, "a").await;
     assert_eq!(
         (refused.claimed, refused.reason.as_str()),
@@ -158,7 +164,9 @@ async fn a_scheduled_job_waits_for_its_window_and_starts_when_it_is_open() {
         "nothing is queued before the window opens"
     );
     assert_eq!(
-        app.file_state("alice", &later.job_id, "a").await.status,
+        app.file_state("alice", &later.job_id, "a")
+            .await
+            .status_name(),
         "scheduled"
     );
 
@@ -174,7 +182,9 @@ async fn a_scheduled_job_waits_for_its_window_and_starts_when_it_is_open() {
         "the open window's job is queued by the sweep"
     );
     assert_eq!(
-        app.file_state("alice", &now.job_id, "a").await.status,
+        app.file_state("alice", &now.job_id, "a")
+            .await
+            .status_name(),
         "pending"
     );
 
@@ -212,7 +222,7 @@ async fn a_file_taken_over_by_claims_before_any_sweep_counts_its_take_backs_too(
     let refused = app.claim("alice", &job, "a").await;
     assert!(!refused.claimed);
     let failed = app.file_state("alice", &job, "a").await;
-    assert_eq!(failed.status, "failed");
+    assert_eq!(failed.status_name(), "failed");
     assert!(
         failed
             .error_message

@@ -4,13 +4,13 @@ use std::time::Duration;
 
 use scribevault_proto::transcription::v1 as pb;
 
-use crate::helpers::{MODEL, as_user, config, file, spawn_app, spawn_app_with};
+use crate::helpers::{MODEL, StatusName as _, as_user, config, file, spawn_app, spawn_app_with};
 
 #[tokio::test]
 async fn a_started_job_queues_one_message_per_file_and_lists_them_pending() {
     let mut app = spawn_app().await;
     let started = app.start("alice", &["a", "b"]).await;
-    let statuses: Vec<&str> = started.files.iter().map(|f| f.status.as_str()).collect();
+    let statuses: Vec<String> = started.files.iter().map(|f| f.status_name()).collect();
     assert_eq!(statuses, ["pending", "pending"]);
     let mut queued = [app.next_work().await, app.next_work().await];
     queued.sort_by(|x, y| x.file_id.cmp(&y.file_id));
@@ -29,7 +29,10 @@ async fn a_started_job_queues_one_message_per_file_and_lists_them_pending() {
         ]
     );
     let job = app.job("alice", &started.job_id).await.unwrap();
-    assert_eq!((job.status.as_str(), job.model.as_str()), ("active", MODEL));
+    assert_eq!(
+        (job.status_name().as_str(), job.model.as_str()),
+        ("active", MODEL)
+    );
 }
 
 #[tokio::test]
@@ -43,6 +46,7 @@ async fn bad_requests_are_refused_and_nothing_is_queued() {
                 files,
                 model: model.to_owned(),
                 output_format: format.to_owned(),
+                skip_vault: false,
             },
         )
     };
@@ -142,7 +146,9 @@ async fn another_users_job_and_files_are_not_found() {
         .unwrap_err();
     assert_eq!(claim.code(), tonic::Code::NotFound);
     assert_eq!(
-        app.file_state("alice", &started.job_id, "a").await.status,
+        app.file_state("alice", &started.job_id, "a")
+            .await
+            .status_name(),
         "pending"
     );
 }
@@ -166,6 +172,7 @@ async fn a_request_that_would_pass_the_cap_on_waiting_files_is_refused_as_a_whol
                 files,
                 model: MODEL.to_owned(),
                 output_format: String::new(),
+                skip_vault: false,
             },
         )
     };

@@ -1,7 +1,7 @@
 //! A file's life after intake, played as a worker would: claim, report, complete or fail; and
 //! as a user would: cancel and retry.
 
-use crate::helpers::spawn_app;
+use crate::helpers::{StatusName as _, spawn_app};
 
 #[tokio::test]
 async fn a_claimed_file_is_held_by_one_worker_and_completes_into_the_vault_queue() {
@@ -37,7 +37,10 @@ async fn a_claimed_file_is_held_by_one_worker_and_completes_into_the_vault_queue
     )
     .await;
     let done = app.file_state("alice", &job, "a").await;
-    assert_eq!((done.status.as_str(), done.progress), ("completed", 100));
+    assert_eq!(
+        (done.status_name().as_str(), done.progress),
+        ("completed", 100)
+    );
     assert_eq!(
         done.markdown_path.as_deref(),
         Some(format!("transcripts/{job}/a.md").as_str())
@@ -55,12 +58,34 @@ async fn a_claimed_file_is_held_by_one_worker_and_completes_into_the_vault_queue
     assert_eq!(ingest.duration_seconds, Some(3.5));
     let complete = app.next_event("transcriptionComplete").await;
     assert_eq!(complete.data["processingTime"], 1234);
-    assert_eq!(app.job("alice", &job).await.unwrap().status, "finished");
+    assert_eq!(
+        app.job("alice", &job).await.unwrap().status_name(),
+        "finished"
+    );
     let finished = app.claim("alice", &job, "a").await;
     assert_eq!(
         (finished.claimed, finished.reason.as_str()),
         (false, "finished")
     );
+}
+
+#[tokio::test]
+async fn a_file_for_its_caller_only_completes_without_a_vault_item() {
+    let mut app = spawn_app().await;
+    let private = app.start_skipping_vault("alice", &["a"]).await;
+    let claim = app.claim("alice", &private.job_id, "a").await;
+    app.complete("alice", &private.job_id, "a", claim.claim_token, "Private")
+        .await;
+    let done = app.file_state("alice", &private.job_id, "a").await;
+    assert_eq!(done.status_name(), "completed");
+    app.next_event("transcriptionComplete").await;
+
+    // The next hand-off to the library is the ordinary file's: the first made none.
+    let ordinary = app.start("alice", &["b"]).await;
+    let claim = app.claim("alice", &ordinary.job_id, "b").await;
+    app.complete("alice", &ordinary.job_id, "b", claim.claim_token, "Kept")
+        .await;
+    assert_eq!(app.next_ingest().await.content, "Kept");
 }
 
 #[tokio::test]
@@ -73,7 +98,7 @@ async fn a_cancelled_running_file_gets_a_stop_order_and_its_late_completion_is_i
     let cancelled = app.cancel("alice", &job, "a").await.unwrap();
     assert_eq!(
         (
-            cancelled.status.as_str(),
+            cancelled.status_name().as_str(),
             cancelled.error_message.as_deref()
         ),
         ("error", Some("Cancelled by user"))
@@ -94,16 +119,19 @@ async fn a_cancelled_running_file_gets_a_stop_order_and_its_late_completion_is_i
     assert!(app.report("alice", &job, "a", claim.claim_token, 60).await);
     app.complete("alice", &job, "a", claim.claim_token, "too late")
         .await;
-    assert_eq!(app.file_state("alice", &job, "a").await.status, "error");
     assert_eq!(
-        app.cancel("alice", &job, "a").await.unwrap().status,
+        app.file_state("alice", &job, "a").await.status_name(),
+        "error"
+    );
+    assert_eq!(
+        app.cancel("alice", &job, "a").await.unwrap().status_name(),
         "error",
         "cancelling an errored file again is allowed"
     );
 
     let retried = app.retry("alice", &job, "a").await.unwrap();
     assert_eq!(
-        (retried.status.as_str(), retried.error_message),
+        (retried.status_name().as_str(), retried.error_message),
         ("retrying", None)
     );
     assert_eq!(app.next_work().await.file_id, "a", "the initial message");
@@ -149,7 +177,7 @@ async fn a_permanent_failure_is_failed_at_once_with_its_reason() {
     let failed = app.file_state("alice", &job, "a").await;
     assert_eq!(
         (
-            failed.status.as_str(),
+            failed.status_name().as_str(),
             failed.retry_count,
             failed.error_message.as_deref()
         ),

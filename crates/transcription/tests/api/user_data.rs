@@ -10,7 +10,9 @@ use scribevault_bus::contract::WorkerControl;
 use scribevault_proto::transcription::v1 as pb;
 use tonic::Code;
 
-use crate::helpers::{MODEL, TestApp, as_user, file, spawn_app, spawn_app_on_postgres};
+use crate::helpers::{
+    MODEL, StatusName as _, TestApp, as_user, file, spawn_app, spawn_app_on_postgres,
+};
 
 async fn waiting(app: &mut TestApp, user: &str) -> u64 {
     app.client
@@ -61,7 +63,12 @@ async fn schedule_later(
         .await
         .expect("ScheduleTranscription")
         .into_inner();
-    assert!(scheduled.files.iter().all(|f| f.status == "scheduled"));
+    assert!(
+        scheduled
+            .files
+            .iter()
+            .all(|f| f.status_name() == "scheduled")
+    );
     scheduled
 }
 
@@ -110,7 +117,7 @@ async fn waiting_files_are_those_not_yet_finished() {
     assert_eq!(waiting(&mut app, "alice").await, 2);
     // A retried file waits again.
     let retried = app.retry("alice", &job, "b").await.unwrap();
-    assert_eq!(retried.status, "retrying");
+    assert_eq!(retried.status_name(), "retrying");
     assert_eq!(waiting(&mut app, "alice").await, 3);
     assert_eq!(waiting(&mut app, "bob").await, 1);
 }

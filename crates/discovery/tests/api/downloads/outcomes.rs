@@ -21,7 +21,7 @@ async fn a_job_for_three_videos_completes_and_each_video_has_its_mp3() {
     let job = create_job(&setup.app, "alice", &setup.source.id, &ids, false)
         .await
         .unwrap();
-    assert_eq!(job.status, "PENDING");
+    assert_eq!(job.status(), pb::DownloadStatus::Pending);
     assert_eq!(
         (job.total_videos, job.processed_videos, job.progress),
         (3, 0, 0)
@@ -58,7 +58,7 @@ async fn a_job_for_three_videos_completes_and_each_video_has_its_mp3() {
     let listed = jobs(&setup.app, "alice").await;
     assert_eq!(listed.len(), 1);
     let done = &listed[0];
-    assert_eq!(done.status, "COMPLETED");
+    assert_eq!(done.status(), pb::DownloadStatus::Completed);
     assert!(done.started_at.is_some() && done.completed_at.is_some());
     assert_eq!(done.error_message, None);
     assert!(
@@ -120,11 +120,11 @@ async fn a_failing_video_fails_the_job_with_its_reason_and_retry_completes_the_r
     assert_ne!(retried.id, job.id);
     assert_eq!(
         (
-            retried.status.as_str(),
+            retried.status(),
             retried.total_videos,
             retried.progress
         ),
-        ("PENDING", 2, 0)
+        (pb::DownloadStatus::Pending, 2, 0)
     );
     let seen = progress_until_ended(&mut events, &retried.id, Duration::from_secs(60)).await;
     assert_eq!(

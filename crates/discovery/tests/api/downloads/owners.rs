@@ -232,7 +232,7 @@ async fn download_jobs_take_turns_between_users() {
         if alice
             .iter()
             .chain(&bob)
-            .all(|job| job.status == "COMPLETED")
+            .all(|job| job.status() == pb::DownloadStatus::Completed)
             && alice.len() == 3
         {
             break (alice, bob);

@@ -58,7 +58,7 @@ async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(cancelled.status, "FAILED");
+    assert_eq!(cancelled.status(), pb::DownloadStatus::Failed);
     assert_eq!(
         cancelled.error_message.as_deref(),
         Some("Cancelled by user")
@@ -73,7 +73,7 @@ async fn cancel_stops_yt_dlp_within_two_seconds_and_fails_the_job() {
     // It stays cancelled: the runner wrote nothing more.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let listed = jobs(&setup.app, "alice").await;
-    assert_eq!(listed[0].status, "FAILED");
+    assert_eq!(listed[0].status(), pb::DownloadStatus::Failed);
     assert_eq!(
         listed[0].error_message.as_deref(),
         Some("Cancelled by user")
@@ -163,11 +163,11 @@ async fn deleting_the_owners_data_stops_their_running_download_and_no_one_elses(
         let listed = jobs(&setup.app, "bob").await;
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].id, bob_job.id);
-        if listed[0].status == "COMPLETED" {
+        if listed[0].status() == pb::DownloadStatus::Completed {
             break;
         }
         assert!(
-            Instant::now() < deadline && listed[0].status != "FAILED",
+            Instant::now() < deadline && listed[0].status() != pb::DownloadStatus::Failed,
             "bob's job did not complete: {listed:?}"
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -232,7 +232,7 @@ async fn a_job_survives_a_restart_of_the_service() {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let listed = jobs(&again, "alice").await;
-        if listed[0].status == "COMPLETED" {
+        if listed[0].status() == pb::DownloadStatus::Completed {
             assert_eq!(listed[0].id, job.id);
             assert_eq!(listed[0].processed_videos, 1);
             break;

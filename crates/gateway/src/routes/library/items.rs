@@ -6,13 +6,14 @@ use scribevault_proto::library::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, OpenApi, ToSchema};
 
-use super::{TranscriptView, present};
+use super::{TranscriptView, list_query, present};
 use crate::clients::UserClients;
 use crate::error::{ApiError, Envelope, data};
 use crate::routes::table::{Access, RouteList};
 
-/// The list's query. Every key goes to the library as given: it knows them all and refuses
-/// unknown ones, naming them. Array filters repeat their key (`tags=a&tags=b`).
+/// The list's query, read by `list_query` into the library's typed request (unknown keys and
+/// malformed values are refused there, naming the key). Array filters repeat their key
+/// (`tags=a&tags=b`).
 #[derive(IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)] // read from the raw query string; this documents it
@@ -89,20 +90,11 @@ pub async fn list_transcripts(
     request: HttpRequest,
     services: UserClients,
 ) -> Result<HttpResponse, ApiError> {
-    let mut query = pb::ListTranscriptsRequest::default();
-    let mut filters: Vec<pb::Filter> = Vec::new();
-    let mut searching = false;
-    for (key, value) in url::form_urlencoded::parse(request.query_string().as_bytes()) {
-        searching |= key == "q" && !value.trim().is_empty();
-        match filters.iter_mut().find(|filter| filter.key == key) {
-            Some(filter) => filter.values.push(value.into_owned()),
-            None => filters.push(pb::Filter {
-                key: key.into_owned(),
-                values: vec![value.into_owned()],
-            }),
-        }
-    }
-    query.filters = filters;
+    let query = list_query::list_request(request.query_string())?;
+    let searching = query
+        .search
+        .as_deref()
+        .is_some_and(|search| !search.is_empty());
     let page = services
         .library()
         .list_transcripts(query)
@@ -116,10 +108,10 @@ pub async fn list_transcripts(
             if searching {
                 TranscriptView::hit(item)
             } else {
-                TranscriptView::from(item)
+                TranscriptView::try_from(item)
             }
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     Ok(HttpResponse::Ok().json(TranscriptPage {
         data,
         meta: ListMeta {
@@ -173,7 +165,7 @@ pub async fn get(services: UserClients, id: web::Path<String>) -> Result<HttpRes
         id: id.into_inner(),
     };
     let item = services.library().get_transcript(request).await?;
-    Ok(data(TranscriptView::from(item.into_inner())))
+    Ok(data(TranscriptView::try_from(item.into_inner())?))
 }
 
 /// An item's text.
@@ -225,7 +217,7 @@ pub async fn rate(
         .update_transcript_rating(request)
         .await?
         .into_inner();
-    Ok(data(TranscriptView::from(item)))
+    Ok(data(TranscriptView::try_from(item)?))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -250,7 +242,7 @@ pub async fn update_content(
         .update_transcript_content(request)
         .await?
         .into_inner();
-    Ok(data(TranscriptView::from(item)))
+    Ok(data(TranscriptView::try_from(item)?))
 }
 
 /// What a delete answers.
@@ -344,7 +336,7 @@ pub async fn update_metadata(
         .library()
         .update_transcript_metadata(request)
         .await?;
-    Ok(data(TranscriptView::from(item.into_inner())))
+    Ok(data(TranscriptView::try_from(item.into_inner())?))
 }
 
 /// Tags and a rating the library suggests for an item.
@@ -418,8 +410,8 @@ pub async fn save_to_vault(
     Ok(data(
         saved
             .into_iter()
-            .map(TranscriptView::from)
-            .collect::<Vec<_>>(),
+            .map(TranscriptView::try_from)
+            .collect::<Result<Vec<_>, _>>()?,
     ))
 }
 

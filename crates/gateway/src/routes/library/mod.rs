@@ -4,12 +4,15 @@
 mod exports;
 mod items;
 mod organise;
+mod list_query;
 
 use scribevault_proto::library::v1 as pb;
+use scribevault_bus::contract::SourceType;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::routes::table::RouteList;
+use crate::error::ApiError;
 
 /// A Vault item as the SPA expects it (spec §3, 'Library transcript').
 #[derive(Serialize, ToSchema)]
@@ -22,8 +25,7 @@ pub struct TranscriptView {
     last_exported: Option<String>,
     is_starred: bool,
     gwth_level: Option<i32>,
-    /// `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`.
-    source_type: String,
+    source_type: SourceType,
     rating: Option<i32>,
     tags: Vec<String>,
     duration: Option<f64>,
@@ -48,7 +50,7 @@ pub struct SegmentMatchView {
 
 impl TranscriptView {
     /// A search hit: the item with its highlights and, for audio, its matching segments.
-    pub(super) fn hit(item: pb::Transcript) -> Self {
+    pub(super) fn hit(item: pb::Transcript) -> Result<Self, ApiError> {
         let highlights = item.highlights.clone();
         let matches = item
             .matches
@@ -59,17 +61,19 @@ impl TranscriptView {
                 text: segment.text.clone(),
             })
             .collect();
-        let is_audio = item.source_type == "AUDIO";
-        let mut view = Self::from(item);
+        let mut view = Self::try_from(item)?;
         view.highlights = Some(highlights);
-        view.matches = is_audio.then_some(matches);
-        view
+        view.matches = (view.source_type == SourceType::Audio).then_some(matches);
+        Ok(view)
     }
 }
 
-impl From<pb::Transcript> for TranscriptView {
-    fn from(item: pb::Transcript) -> Self {
-        Self {
+impl TryFrom<pb::Transcript> for TranscriptView {
+    type Error = ApiError;
+
+    fn try_from(item: pb::Transcript) -> Result<Self, ApiError> {
+        Ok(Self {
+            source_type: SourceType::try_from(item.source_type)?,
             id: item.id,
             title: item.title,
             author: item.author,
@@ -77,7 +81,6 @@ impl From<pb::Transcript> for TranscriptView {
             last_exported: item.last_exported,
             is_starred: item.is_starred,
             gwth_level: item.gwth_level,
-            source_type: item.source_type,
             rating: item.rating,
             tags: item.tags,
             duration: item.duration_seconds,
@@ -86,7 +89,7 @@ impl From<pb::Transcript> for TranscriptView {
             source_url: item.source_url,
             highlights: None,
             matches: None,
-        }
+        })
     }
 }
 
