@@ -90,10 +90,6 @@ pub struct LibraryIngest {
     pub traceparent: Option<String>,
 }
 
-/// One recognised stretch of speech, as the worker writes it to a transcript's
-/// `….segments.json` (a JSON array of these) and the library reads it back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 /// What a Vault item was made from, spelled as the spec's `sourceType` (upper case). Queued
 /// `library.ingest` messages, REST views and the SPA all carry these spellings, so an item made
 /// from an unknown kind is refused where it enters rather than stored under a typo.
@@ -151,6 +147,10 @@ impl std::fmt::Display for SourceType {
     }
 }
 
+/// One recognised stretch of speech, as the worker writes it to a transcript's
+/// `….segments.json` (a JSON array of these) and the library reads it back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TranscriptSegment {
     pub start_ms: i64,
     pub end_ms: i64,
@@ -524,10 +524,6 @@ mod tests {
     }
 
     #[test]
-    fn every_event_name_is_its_tag() {
-        let events = [
-            Event::DownloadProgress(DownloadProgress {
-    #[test]
     fn a_library_ingest_queued_while_the_source_type_was_a_string_still_parses() {
         let queued = json!({ "userId": "u", "sourceRef": "transcription:f", "title": "A talk",
             "sourceType": "AUDIO", "content": "words", "durationSeconds": 1.5 });
@@ -549,6 +545,10 @@ mod tests {
         assert_eq!(SourceType::parse("audio"), None);
     }
 
+    #[test]
+    fn every_event_name_is_its_tag() {
+        let events = [
+            Event::DownloadProgress(DownloadProgress {
                 job_id: "j".into(),
                 status: DownloadStatus::Processing,
                 processed_videos: 1,

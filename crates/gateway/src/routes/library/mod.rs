@@ -3,16 +3,16 @@
 
 mod exports;
 mod items;
-mod organise;
 mod list_query;
+mod organise;
 
-use scribevault_proto::library::v1 as pb;
 use scribevault_bus::contract::SourceType;
+use scribevault_proto::library::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::routes::table::RouteList;
 use crate::error::ApiError;
+use crate::routes::table::RouteList;
 
 /// A Vault item as the SPA expects it (spec §3, 'Library transcript').
 #[derive(Serialize, ToSchema)]
