@@ -12,7 +12,9 @@ audio hours, upload and transcription wall time, and the progress percentages se
 Usage: engine_rss.py --binary scribevault --model ggml-tiny.en.bin --audio LABEL=file.mp3 [...]
                      [--vad-model ggml-silero.bin] [--threads 2] [--env KEY=VALUE ...] [--work DIR] [--timeout SECONDS]
 Prints one JSON object. SIGINT (kill -INT) ends the file being measured with status "interrupted",
-keeping its figures so far (a 10-hour file can outlast a session).
+keeping its figures so far (a 10-hour file can outlast a session). A background job of a
+non-interactive shell starts with SIGINT ignored, and Python then never raises KeyboardInterrupt:
+start it from a terminal or with `setsid` if it may have to be ended early.
 """
 import argparse
 import json
