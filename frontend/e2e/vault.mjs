@@ -2,6 +2,15 @@
 // layout.
 import { readFileSync } from 'node:fs';
 import { BASE_URL, checkNoOverflow, sharesWordsWithReference, shot, step, waitForLabeled } from './harness.mjs';
+import { playerPhoneSteps, playerSteps } from './player.mjs';
+
+/** Opens the AUDIO item titled `title` from a search's results (its card is the one with audio match times). */
+const openAudioItem = (title) => async (page) => {
+  await vaultCard(page, title).filter({ has: page.locator('.match-time') }).first().getByRole('button', { name: title, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.waitFor();
+  return dialog;
+};
 
 /** The names in a zip's central directory (throws when `bytes` is not a zip). */
 function zipEntryNames(bytes) {
@@ -140,6 +149,8 @@ export async function vaultSteps(page, audioTitle) {
     await waitForLabeled(card.getByText(tag, { exact: true }), 'the tag on the card', { timeout: 15_000 });
   });
 
+  await playerSteps(page, openAudioItem(audioTitle), audioTitle);
+
   await step('vault: export the item as markdown; the file arrives and the item moves to its Downloaded group', async () => {
     await vaultCard(page, audioTitle).getByRole('button', { name: audioTitle, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: audioTitle });
@@ -223,4 +234,5 @@ export async function vaultPhoneSteps(mobile, audioTitle) {
   await shot(mobile, 'phone-vault-item', { fullPage: false });
   await mobile.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
+  await playerPhoneSteps(mobile, openAudioItem(audioTitle));
 }

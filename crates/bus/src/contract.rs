@@ -85,6 +85,10 @@ pub struct LibraryIngest {
     /// library copies for search matches and subtitles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segments_path: Option<String>,
+    /// Storage's client path of the recording the content was made from (an MP3 under
+    /// `uploads/`), which the library keeps so the Vault can play it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audio_path: Option<String>,
     /// W3C trace context of the producing operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traceparent: Option<String>,

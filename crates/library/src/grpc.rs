@@ -522,6 +522,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                     created_at,
                     file_name: ingest.file_name,
                     segments: Vec::new(),
+                    audio_path: ingest.audio_path,
                 },
                 ingest.segments_path.as_deref(),
             )
@@ -541,6 +542,82 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         Ok(Response::new(pb::DeleteUserDataResponse {
             rows_deleted: deleted.rows,
             blobs_deleted: deleted.blobs,
+        }))
+    }
+
+    async fn get_transcript_audio(
+        &self,
+        request: Request<pb::GetTranscriptAudioRequest>,
+    ) -> Result<Response<pb::GetTranscriptAudioResponse>, Status> {
+        let user = caller(&request)?;
+        let recording = self
+            .library
+            .recording(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::GetTranscriptAudioResponse {
+            audio_path: recording.audio_path,
+        }))
+    }
+
+    async fn create_audio_link(
+        &self,
+        request: Request<pb::CreateAudioLinkRequest>,
+    ) -> Result<Response<pb::CreateAudioLinkResponse>, Status> {
+        let user = caller(&request)?;
+        let link = self
+            .library
+            .audio_link(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::CreateAudioLinkResponse {
+            url: link.url,
+            expires_at: link.expires_at.to_rfc3339(),
+        }))
+    }
+
+    async fn open_audio_link(
+        &self,
+        request: Request<pb::OpenAudioLinkRequest>,
+    ) -> Result<Response<pb::OpenAudioLinkResponse>, Status> {
+        // No caller: the signature is the authority, and names the owner.
+        let link = request.into_inner();
+        let recording = self
+            .library
+            .open_audio_link(&link.id, link.expires, &link.signature)
+            .await?;
+        Ok(Response::new(pb::OpenAudioLinkResponse {
+            user_id: recording.owner.as_str().to_owned(),
+            audio_path: recording.audio_path,
+        }))
+    }
+
+    async fn get_transcript_segments(
+        &self,
+        request: Request<pb::GetTranscriptSegmentsRequest>,
+    ) -> Result<Response<pb::GetTranscriptSegmentsResponse>, Status> {
+        let user = caller(&request)?;
+        let segments = self
+            .library
+            .segments(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::GetTranscriptSegmentsResponse {
+            segments: segments
+                .into_iter()
+                .map(|segment| pb::TimedSegment {
+                    start_ms: segment.start_ms,
+                    end_ms: segment.end_ms,
+                    text: segment.text,
+                    words: segment
+                        .words
+                        .into_iter()
+                        .map(|word| pb::TimedWord {
+                            start_ms: word.start_ms,
+                            end_ms: word.end_ms,
+                            text: word.text,
+                            probability: word.probability,
+                        })
+                        .collect(),
+                })
+                .collect(),
         }))
     }
 }

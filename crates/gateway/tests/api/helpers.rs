@@ -299,6 +299,34 @@ impl LibraryService for FakeLibrary {
     ) -> Result<Response<library_pb::DeleteUserDataResponse>, Status> {
         Err(unfaked())
     }
+
+    async fn get_transcript_audio(
+        &self,
+        _request: Request<library_pb::GetTranscriptAudioRequest>,
+    ) -> Result<Response<library_pb::GetTranscriptAudioResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn create_audio_link(
+        &self,
+        _request: Request<library_pb::CreateAudioLinkRequest>,
+    ) -> Result<Response<library_pb::CreateAudioLinkResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn open_audio_link(
+        &self,
+        _request: Request<library_pb::OpenAudioLinkRequest>,
+    ) -> Result<Response<library_pb::OpenAudioLinkResponse>, Status> {
+        Err(unfaked())
+    }
+
+    async fn get_transcript_segments(
+        &self,
+        _request: Request<library_pb::GetTranscriptSegmentsRequest>,
+    ) -> Result<Response<library_pb::GetTranscriptSegmentsResponse>, Status> {
+        Err(unfaked())
+    }
 }
 
 /// The conversion service as the gateway's tests need it.

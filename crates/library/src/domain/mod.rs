@@ -121,6 +121,8 @@ pub struct NewLibraryItem {
     pub file_name: Option<String>,
     /// The transcript's timed segments (audio only).
     pub segments: Vec<Segment>,
+    /// Storage's client path of the recording (audio only), for the player.
+    pub audio_path: Option<String>,
 }
 
 /// The result of an ingest.

@@ -40,6 +40,9 @@ pub struct Model {
     pub suggested_tags: Option<String>,
     pub suggested_rating: Option<i32>,
     pub processed_at: Option<DateTimeUtc>,
+    /// An audio item's recording: storage's client path of its MP3 (owned by `user_id`), for
+    /// the player. Absent for other kinds, and for audio whose MP3 was never recorded.
+    pub audio_path: Option<String>,
     #[sea_orm(column_type = "Text")]
     pub content: String,
 }

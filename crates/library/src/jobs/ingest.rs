@@ -51,6 +51,7 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
                 created_at: None,
                 file_name: ingest.file_name,
                 segments: Vec::new(),
+                audio_path: ingest.audio_path,
             },
             ingest.segments_path.as_deref(),
         )

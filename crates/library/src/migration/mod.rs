@@ -3,6 +3,7 @@
 
 use sea_orm_migration::prelude::*;
 
+mod audio_path;
 mod search_newest_first;
 mod sort_indexes;
 mod vault;
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(vault::FullVault),
             Box::new(sort_indexes::SortIndexes),
             Box::new(search_newest_first::SearchNewestFirst),
+            Box::new(audio_path::AudioPath),
         ]
     }
 }

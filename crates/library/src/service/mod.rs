@@ -2,6 +2,7 @@
 //! One module per concern: items, organising (tags and sections), exports, processing
 //! (keywords and suggestions), saving files to the Vault, and the events all of them send.
 
+mod audio;
 mod events;
 mod exports;
 pub mod folder_export;

@@ -162,6 +162,8 @@ impl Library {
             created_at: None,
             file_name: (!path.is_empty()).then_some(path),
             segments: Vec::new(),
+            // A saved transcript names no recording; only ingest from transcription knows it.
+            audio_path: None,
         };
         let ingested = self.ingest(user, item, segments_path.as_deref()).await?;
         if !ingested.created {

@@ -296,6 +296,7 @@ impl LibraryStore {
             suggested_tags: Set(None),
             suggested_rating: Set(None),
             processed_at: Set(None),
+            audio_path: Set(item.audio_path),
             content: Set(item.content),
             ..Default::default()
         };

@@ -2,6 +2,7 @@
 //! item text is read only by the calls that need it (content, export, suggestions), never by
 //! lists or stats.
 
+mod audio;
 mod exports;
 mod filters;
 mod folder_export;
@@ -25,6 +26,7 @@ use sea_orm_migration::MigratorTrait as _;
 use crate::migration::Migrator;
 use crate::search::{FullTextIndex, index_for};
 
+pub use audio::ItemAudio;
 pub use exports::{ExportRecord, NewExport};
 pub use items::{Edited, ItemText, StoredItem};
 pub use sections::ReorderRefusal;

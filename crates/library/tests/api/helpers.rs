@@ -170,6 +170,7 @@ pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) 
         duration_seconds: Some(12.5),
         file_name: None,
         segments_path: None,
+        audio_path: None,
         traceparent: None,
     }
 }
@@ -185,6 +186,7 @@ pub fn ingest_request(source_ref: &str, title: &str, content: &str) -> pb::Inges
         created_at: None,
         file_name: None,
         segments_path: None,
+        audio_path: None,
     }
 }
 

@@ -20,6 +20,7 @@ mod oidc;
 mod oidc_provider;
 mod owner_tools;
 mod pipeline;
+mod player;
 mod realtime_polling;
 mod recovery;
 mod settings;

@@ -38,7 +38,8 @@ export function VaultItemCard({
   item: LibraryTranscript;
   selected: boolean;
   onSelect: (selected: boolean) => void;
-  onOpen: () => void;
+  /** Opens the detail; `at` (seconds) plays an AUDIO item's recording from there. */
+  onOpen: (at?: number) => void;
 }) {
   const dispatch = useAppDispatch();
   const titleId = useId();
@@ -75,7 +76,7 @@ export function VaultItemCard({
           <SourceTypeIcon type={item.sourceType} />
         </span>
         <h3 className="vault-card-title">
-          <button type="button" id={titleId} className="vault-card-open" onClick={onOpen}>
+          <button type="button" id={titleId} className="vault-card-open" onClick={() => onOpen()}>
             {item.title}
           </button>
         </h3>
@@ -124,7 +125,14 @@ export function VaultItemCard({
           <ul className="vault-matches" aria-label={`Audio matches in ${item.title}`}>
             {matches.map((match, index) => (
               <li key={`${match.start}-${index}`}>
-                <span className="match-time tabular">{formatDuration(match.start)}</span>
+                <button
+                  type="button"
+                  className="match-time tabular"
+                  aria-label={`Play ${item.title} from ${formatDuration(match.start)}`}
+                  onClick={() => onOpen(match.start)}
+                >
+                  {formatDuration(match.start)}
+                </button>
                 <span className="match-text">{match.text}</span>
               </li>
             ))}

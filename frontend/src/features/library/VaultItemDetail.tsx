@@ -27,9 +27,10 @@ import {
 } from './libraryApi';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
+import { ItemPlayer } from './ItemPlayer';
 
-/** The detail view of one item (`/vault?item=<id>`), fetched by its id. */
-export function VaultItemDetail({ itemId, onClose }: { itemId: string; onClose: () => void }) {
+/** The detail view of one item (`/vault?item=<id>`, `&t=<seconds>` to play an AUDIO item from there), fetched by its id. */
+export function VaultItemDetail({ itemId, startAt, onClose }: { itemId: string; startAt?: number | null; onClose: () => void }) {
   const { data: item, error, isLoading } = useGetVaultItemQuery(itemId);
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
@@ -37,7 +38,7 @@ export function VaultItemDetail({ itemId, onClose }: { itemId: string; onClose: 
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog dialog-lg vault-detail" data-testid="vault-detail">
           {item ? (
-            <DetailBody item={item} onDeleted={onClose} />
+            <DetailBody item={item} startAt={startAt} onDeleted={onClose} />
           ) : (
             <>
               <div className="dialog-header">
@@ -73,7 +74,7 @@ function useFailureToast() {
     dispatch(showToast({ title: 'Error', description: errorMessage(failure, fallback), variant: 'destructive' }));
 }
 
-function DetailBody({ item, onDeleted }: { item: LibraryTranscript; onDeleted: () => void }) {
+function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; startAt?: number | null; onDeleted: () => void }) {
   const failed = useFailureToast();
   const [updateMetadata, { isLoading: saving }] = useUpdateMetadataMutation();
   const [editingDetails, setEditingDetails] = useState(false);
@@ -149,6 +150,7 @@ function DetailBody({ item, onDeleted }: { item: LibraryTranscript; onDeleted: (
           </dl>
         )}
 
+        {item.sourceType === 'AUDIO' && <ItemPlayer itemId={item.id} title={item.title} startAt={startAt} />}
         <RatingAndTags item={item} saving={saving} onSave={save} />
         <ContentSection item={item} />
       </div>

@@ -173,10 +173,13 @@ export default function VaultPage() {
     writeString('local', VIEW_STORAGE_KEY, viewMemory(next, settings.defaultView));
   }
 
-  function open(id: string | null) {
+  /** Opens an item (`at`: a search hit's time, where its recording starts playing) or closes it. */
+  function open(id: string | null, at?: number) {
     const next = new URLSearchParams(searchParams);
     if (id) next.set('item', id);
     else next.delete('item');
+    if (id && at != null) next.set('t', String(at));
+    else next.delete('t');
     void setSearchParams(next, { replace: !id });
   }
 
@@ -384,7 +387,7 @@ export default function VaultPage() {
           </>
         )}
       </div>
-      {openId && <VaultItemDetail key={openId} itemId={openId} onClose={() => open(null)} />}
+      {openId && <VaultItemDetail key={openId} itemId={openId} startAt={startAtParam(searchParams.get('t'))} onClose={() => open(null)} />}
       {importing && <ImportPdfDialog onClose={() => setImporting(false)} />}
     </div>
   );
@@ -441,7 +444,7 @@ function Group({
   onToggle: () => void;
   selected: ReadonlySet<string>;
   onSelect: (id: string, on: boolean) => void;
-  onOpen: (id: string) => void;
+  onOpen: (id: string, at?: number) => void;
 }) {
   const listId = useId();
   const Chevron = expanded ? ChevronDown : ChevronRight;
@@ -458,7 +461,7 @@ function Group({
         <ul id={listId} className={`vault-items ${view}`} aria-label={group.title}>
           {group.items.map((item) => (
             <li key={item.id}>
-              <VaultItemCard item={item} selected={selected.has(item.id)} onSelect={(on) => onSelect(item.id, on)} onOpen={() => onOpen(item.id)} />
+              <VaultItemCard item={item} selected={selected.has(item.id)} onSelect={(on) => onSelect(item.id, on)} onOpen={(at) => onOpen(item.id, at)} />
             </li>
           ))}
         </ul>
@@ -571,3 +574,8 @@ function VaultMenu() {
   );
 }
 
+/** The `t` parameter: seconds into an item's recording, or null. */
+function startAtParam(value: string | null): number | null {
+  const seconds = value === null ? NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}

@@ -1,6 +1,7 @@
 //! `/api/library/*` and `/api/vault/save`: the Vault, served by the library service. The
 //! handlers are split as the library's own use cases are: items, exports, organising.
 
+mod audio;
 mod exports;
 mod items;
 mod list_query;
@@ -110,6 +111,7 @@ impl OpenApi for Docs {
         let mut document = items::Docs::openapi();
         document.merge(exports::Docs::openapi());
         document.merge(organise::Docs::openapi());
+        document.merge(audio::Docs::openapi());
         document
     }
 }
@@ -118,4 +120,5 @@ pub(super) fn routes() -> RouteList {
     items::routes()
         .merge(exports::routes())
         .merge(organise::routes())
+        .merge(audio::routes())
 }
