@@ -344,7 +344,7 @@ impl WebhookStore {
 
     /// Ids of deliveries due by `now` that nobody holds, oldest due first.
     pub async fn due(&self, now: DateTime<Utc>, limit: u64) -> Result<Vec<String>, DbErr> {
-        Ok(delivery::Entity::find()
+        delivery::Entity::find()
             .select_only()
             .column(delivery::Column::Id)
             .filter(delivery::Column::Status.eq(DeliveryState::Pending.as_str()))
@@ -358,7 +358,7 @@ impl WebhookStore {
             .limit(limit)
             .into_tuple::<String>()
             .all(&self.db)
-            .await?)
+            .await
     }
 
     /// Claims delivery `id` until `until` for one attempt; `None` when another replica holds
@@ -471,16 +471,20 @@ impl WebhookStore {
         }
         .insert(&self.db)
         .await?;
+        // Skipped here rather than with OFFSET: SQLite refuses an OFFSET without a LIMIT, and
+        // the log is trimmed at every attempt, so this reads at most one row past the length.
         let stale: Vec<String> = attempt::Entity::find()
             .select_only()
             .column(attempt::Column::Id)
             .filter(attempt::Column::WebhookId.eq(&attempt.webhook_id))
             .order_by_desc(attempt::Column::AttemptedAt)
             .order_by_desc(attempt::Column::Id)
-            .offset(LOG_LENGTH)
             .into_tuple::<String>()
             .all(&self.db)
-            .await?;
+            .await?
+            .into_iter()
+            .skip(usize::try_from(LOG_LENGTH).unwrap_or(usize::MAX))
+            .collect();
         if !stale.is_empty() {
             attempt::Entity::delete_many()
                 .filter(attempt::Column::Id.is_in(stale))
@@ -534,5 +538,67 @@ impl WebhookStore {
             .exec(&self.db)
             .await?
             .rows_affected)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use sea_orm_migration::MigratorTrait as _;
+
+    use super::*;
+
+    async fn store() -> (WebhookStore, scribevault_db::TestDatabase) {
+        let database = scribevault_db::TestDatabase::sqlite();
+        let db = scribevault_db::connect(&database.url).await.unwrap();
+        crate::migration::Migrator::up(&db, None).await.unwrap();
+        (WebhookStore::new(db), database)
+    }
+
+    fn attempt(webhook_id: &str, number: u32, at: DateTime<Utc>) -> Attempt {
+        Attempt {
+            id: uuid::Uuid::now_v7().to_string(),
+            webhook_id: webhook_id.to_owned(),
+            delivery_id: format!("msg_{number}"),
+            event: WebhookEvent::ItemCreated.as_str().to_owned(),
+            attempt: 1,
+            attempted_at: at,
+            status_code: Some(200),
+            duration_ms: 3,
+            response_excerpt: None,
+            error: None,
+            succeeded: true,
+            next_attempt_at: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_log_keeps_the_newest_attempts_of_each_webhook_only() {
+        let (store, _database) = store().await;
+        let start = Utc::now();
+        let extra = 7;
+        for number in 0..u32::try_from(LOG_LENGTH).unwrap() + extra {
+            let at = start + chrono::Duration::seconds(i64::from(number));
+            store
+                .log_attempt(&attempt("one", number, at))
+                .await
+                .unwrap();
+        }
+        store.log_attempt(&attempt("two", 0, start)).await.unwrap();
+
+        let kept = store.attempts("one").await.unwrap();
+        assert_eq!(kept.len(), usize::try_from(LOG_LENGTH).unwrap());
+        let newest = u32::try_from(LOG_LENGTH).unwrap() + extra - 1;
+        assert_eq!(kept[0].delivery_id, format!("msg_{newest}"));
+        assert_eq!(
+            kept.last().unwrap().delivery_id,
+            format!("msg_{extra}"),
+            "the oldest were dropped"
+        );
+        assert_eq!(store.attempts("two").await.unwrap().len(), 1);
+        let last = store
+            .last_attempts(&["one".to_owned(), "two".to_owned()])
+            .await
+            .unwrap();
+        assert_eq!(last["one"].delivery_id, format!("msg_{newest}"));
     }
 }

@@ -123,7 +123,8 @@ struct WebhookApp {
     address: String,
     http: reqwest::Client,
     bus: Arc<InProcessBus>,
-    db: Arc<TestDatabase>,
+    /// Kept for as long as the gateway runs on it: dropping it deletes the database.
+    _db: Arc<TestDatabase>,
     _data_dir: Arc<tempfile::TempDir>,
 }
 
@@ -190,7 +191,7 @@ async fn spawn_replica(
         address,
         http: reqwest::Client::new(),
         bus,
-        db,
+        _db: db,
         _data_dir: data_dir,
     }
 }
@@ -207,12 +208,37 @@ impl WebhookApp {
         answer(request).await
     }
 
-    /// Signs up `email`; answers (token, user id).
+    /// Signs up `email` as the instance's first account (its owner); answers (token, user id).
     async fn sign_up(&self, email: &str) -> (String, String) {
+        self.sign_up_with(email, None).await
+    }
+
+    /// Signs up `email` as a further member, with an invitation `owner` made (sign-up is by
+    /// invitation once the instance has its owner); answers (token, user id).
+    async fn sign_up_invited(&self, owner: &str, email: &str) -> (String, String) {
+        let invitation = self
+            .send(
+                Method::POST,
+                "/api/admin/invitations",
+                owner,
+                Some(&json!({})),
+            )
+            .await;
+        assert_eq!(invitation.status, 201, "{}", invitation.body);
+        let url = invitation.body["data"]["url"].as_str().unwrap();
+        let secret = url.split("invitation=").nth(1).unwrap().to_owned();
+        self.sign_up_with(email, Some(&secret)).await
+    }
+
+    async fn sign_up_with(&self, email: &str, invitation: Option<&str>) -> (String, String) {
+        let mut body = json!({ "email": email, "password": PASSWORD });
+        if let Some(invitation) = invitation {
+            body["invitation"] = json!(invitation);
+        }
         let answer = answer(
             self.http
                 .post(format!("{}/api/auth/signup", self.address))
-                .json(&json!({ "email": email, "password": PASSWORD })),
+                .json(&body),
         )
         .await;
         assert_eq!(answer.status, 201, "{}", answer.body);
@@ -293,7 +319,7 @@ fn assert_signed(delivery: &Delivery, secret: &str) {
 async fn webhooks_are_made_listed_changed_and_deleted_by_their_owner_only() {
     let app = spawn(true).await;
     let (token, _) = app.sign_up("owner@example.com").await;
-    let (other, _) = app.sign_up("other@example.com").await;
+    let (other, _) = app.sign_up_invited(&token, "other@example.com").await;
     let receiver = Receiver::default();
     let url = receiver.start().await;
 
@@ -626,21 +652,46 @@ async fn send_test_delivers_a_signed_test_event_and_answers_the_result() {
 
 #[tokio::test]
 async fn two_replicas_seeing_one_event_deliver_it_once() {
+    two_replicas_deliver_each_event_once(TestDatabase::sqlite()).await;
+}
+
+/// The same on PostgreSQL, the database replicas share in production: the outbox's
+/// `ON CONFLICT DO NOTHING`, the conditional claim and the log's trimming there.
+#[tokio::test]
+async fn two_replicas_on_postgres_deliver_each_event_once_and_retry() {
+    let test_name = "two_replicas_on_postgres_deliver_each_event_once_and_retry";
+    let Some(admin) = scribevault_test_support::real_server(
+        scribevault_test_support::POSTGRES_URL_ENV,
+        test_name,
+    ) else {
+        return;
+    };
+    let db = TestDatabase::postgres(&admin)
+        .await
+        .expect("create a test database");
+    two_replicas_deliver_each_event_once(db).await;
+}
+
+async fn two_replicas_deliver_each_event_once(db: TestDatabase) {
     let bus = Arc::new(InProcessBus::new(5));
-    let db = Arc::new(TestDatabase::sqlite());
+    let db = Arc::new(db);
     let data_dir = Arc::new(tempfile::tempdir().unwrap());
     let one = spawn_replica(true, bus.clone(), db.clone(), data_dir.clone()).await;
     let two = spawn_replica(true, bus, db, data_dir).await;
     let (token, user) = one.sign_up("replicas@example.com").await;
     let receiver = Receiver::default();
+    // The first attempt fails: its retry is claimed and settled once too.
+    receiver.statuses.lock().unwrap().push_back(500);
     let url = receiver.start().await;
-    two.create(&token, &url, &["item.created"]).await;
+    let made = two.create(&token, &url, &["item.created"]).await;
     for index in 0..5 {
         one.publish(&user, &item_created(&format!("item-{index}")))
             .await;
     }
-    receiver.wait_for(5).await;
+    receiver.wait_for(6).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
+    let attempts = one.attempts(&token, made["id"].as_str().unwrap()).await;
+    assert_eq!(attempts.len(), 6, "{attempts:?}");
     let ids: std::collections::BTreeSet<String> = receiver
         .received()
         .iter()
@@ -651,7 +702,11 @@ async fn two_replicas_seeing_one_event_deliver_it_once() {
                 .to_owned()
         })
         .collect();
-    assert_eq!(receiver.received().len(), 5, "each event once");
+    assert_eq!(
+        receiver.received().len(),
+        6,
+        "each event once, and one retry"
+    );
     assert_eq!(ids.len(), 5);
 }
 
