@@ -298,12 +298,13 @@ impl TestApp {
         let mut request = tonic::Request::new(library_pb::IngestTranscriptRequest {
             source_ref: source_ref.to_owned(),
             title: title.to_owned(),
-            source_type: "AUDIO".into(),
+            source_type: library_pb::SourceType::Audio.into(),
             content: content.to_owned(),
             duration_seconds: Some(12.5),
             created_at: None,
             file_name: None,
             segments_path: None,
+            audio_path: None,
         });
         signed_as(user, &mut request);
         client
