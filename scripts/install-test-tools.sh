@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the tools the tests drive besides the servers: Debian's chromium (SPA end to end),
 # openssl (test keys), python-socketio (a second Socket.IO client library), openapi-spec-validator,
-# standardwebhooks (the official verifier of webhook signatures).
+# standardwebhooks (the official verifier of webhook signatures), openai (OpenAI's own client, against
+# /v1/audio/transcriptions).
 # Idempotent.
 set -euo pipefail
 missing=()
@@ -25,6 +26,16 @@ fi
 if ! python3 -c "import standardwebhooks" 2>/dev/null; then
   echo "installing standardwebhooks"
   python3 -m pip install -q --disable-pip-version-check "standardwebhooks==1.1.0"
+fi
+# OpenAI's official Python client, which the OpenAI-compatible endpoint is tested with.
+if ! python3 -c "import openai" 2>/dev/null; then
+  echo "installing openai"
+  python3 -m pip install -q --disable-pip-version-check "openai==3.57.0"
+fi
+# A feed parser from a registry, to read the podcast feeds as podcast apps do.
+if ! python3 -c "import feedparser" 2>/dev/null; then
+  echo "installing feedparser"
+  python3 -m pip install -q --disable-pip-version-check "feedparser==6.0.14"
 fi
 # The OpenID provider (npm's oidc-provider) the OIDC tests sign in against.
 "$(dirname "$0")/oidc-provider/install.sh"

@@ -22,6 +22,7 @@ auth = "local"
 youtube_api_base = "https://www.googleapis.com/youtube/v3"
 log_format = "text"
 max_upload_bytes = 524288000
+openai_wait_seconds = 3600
 max_json_bytes = 1048576
 token_ttl_seconds = 900
 session_ttl_seconds = 2592000
@@ -126,6 +127,10 @@ pub struct Settings {
     pub data_dir: PathBuf,
     /// Address the gateway's HTTP server binds.
     pub http_addr: String,
+    /// The instance's public base URL (`https://vault.example.com`), the base of the links
+    /// podcast feeds carry; unset: the request's origin through the trusted proxies.
+    #[serde(default)]
+    pub public_url: Option<String>,
     /// Built SPA served by the gateway.
     pub frontend_dir: PathBuf,
     /// `sqlite://…` or `postgres://…`; unset means a SQLite file in the data dir.
@@ -322,6 +327,14 @@ pub struct Settings {
     pub admin_http_addr: Option<String>,
     /// Serves gRPC server reflection (a debugging aid that hands out the whole internal API).
     pub grpc_reflection: bool,
+    /// Lets webhooks call loopback, private, link-local and other non-public addresses
+    /// (receivers on the instance's own network). Off, a member cannot aim the gateway at
+    /// the instance's internal services or the cloud's metadata endpoint.
+    #[serde(default)]
+    pub webhooks_allow_private: bool,
+    /// Longest a `POST /v1/audio/transcriptions` request waits for its file to be transcribed
+    /// (its turn in the queue included) before answering 504; the transcription goes on.
+    pub openai_wait_seconds: u64,
     /// Key (at least 32 bytes) that signs the identity assertions services trust. Required
     /// when services run as separate processes; `scribevault all` makes a random one.
     #[serde(default)]

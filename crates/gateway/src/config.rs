@@ -31,6 +31,11 @@ pub struct GatewayConfig {
     pub limits: RequestLimits,
     /// How members' webhooks are delivered (`SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE`).
     pub webhooks: WebhookConfig,
+    /// `SCRIBEVAULT_PUBLIC_URL`: the base of podcast feeds' links.
+    pub public_url: Option<url::Url>,
+    /// `SCRIBEVAULT_OPENAI_WAIT_SECONDS`: how long an OpenAI-style request waits for its
+    /// transcription.
+    pub openai_wait: Duration,
 }
 
 /// Who gets in, and how.
@@ -109,8 +114,30 @@ impl TryFrom<&Settings> for GatewayConfig {
                 json_bytes: settings.max_json_bytes,
             },
             webhooks: WebhookConfig::new(settings.webhooks_allow_private),
+            public_url: settings.public_url.as_deref().map(public_url).transpose()?,
+            openai_wait: Duration::from_secs(settings.openai_wait_seconds),
         })
     }
+}
+
+/// `SCRIBEVAULT_PUBLIC_URL`: an absolute http(s) URL without query or fragment.
+fn public_url(value: &str) -> Result<url::Url, StartupError> {
+    let invalid = |reason: &str| {
+        StartupError::Settings(scribevault_core::settings::SettingsError::invalid(
+            "SCRIBEVAULT_PUBLIC_URL",
+            reason,
+        ))
+    };
+    let url = url::Url::parse(value.trim()).map_err(|error| invalid(&error.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(invalid(
+            "expected an http or https URL, e.g. https://vault.example.com",
+        ));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(invalid("must have no query or fragment"));
+    }
+    Ok(url)
 }
 
 fn lower_list(value: Option<&str>) -> Vec<String> {

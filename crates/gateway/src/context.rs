@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use actix_web::web;
 
+use crate::auth::api_tokens::ApiTokens;
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::invitations::Invitations;
 use crate::auth::local::LocalAccounts;
@@ -43,6 +44,10 @@ pub struct ApiContext {
     pub csp: ContentSecurityPolicy,
     /// Sizes the routes refuse past.
     pub limits: Limits,
+    /// The OpenAI-compatible routes' files in flight and how long a request waits.
+    pub openai: crate::openai::OpenAiState,
+    /// Private podcast feeds (`/api/feeds`, `/feeds/…`).
+    pub feeds: crate::feeds::Feeds,
     /// Members' webhooks and their deliveries.
     pub webhooks: Webhooks,
 }
@@ -63,6 +68,8 @@ pub struct AccessState {
     /// Local accounts (`None` in OIDC mode).
     pub local: Option<Arc<LocalAccounts>>,
     pub members: Members,
+    /// Personal API tokens (both auth modes).
+    pub tokens: ApiTokens,
     pub invitations: Invitations,
     pub revocations: Revocations,
     pub proxies: TrustedProxies,

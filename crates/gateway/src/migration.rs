@@ -17,6 +17,8 @@ impl MigratorTrait for Migrator {
             Box::new(CreateUserSettings),
             Box::new(CreateOwnership),
             Box::new(CreateTwoFactor),
+            Box::new(CreateApiTokens),
+            Box::new(CreatePodcastFeeds),
             Box::new(crate::webhooks::migration::CreateWebhooks),
         ]
     }
@@ -369,6 +371,155 @@ impl MigrationTrait for CreateTwoFactor {
                     .col(ColumnDef::new(TwoFactor::Secret).string().null())
                     .col(ColumnDef::new(TwoFactor::PendingSecret).string().null())
                     .col(ColumnDef::new(TwoFactor::LastStep).big_integer().null())
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+struct CreateApiTokens;
+
+impl MigrationName for CreateApiTokens {
+    fn name(&self) -> &str {
+        "m20261126_000005_api_tokens"
+    }
+}
+
+#[derive(DeriveIden)]
+enum ApiTokens {
+    Table,
+    Id,
+    UserId,
+    Name,
+    SecretHash,
+    CreatedAt,
+    ExpiresAt,
+    LastUsedAt,
+    SaveToVault,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateApiTokens {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(ApiTokens::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(ApiTokens::Id)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(ApiTokens::UserId).string().not_null())
+                    .col(ColumnDef::new(ApiTokens::Name).string().not_null())
+                    .col(
+                        ColumnDef::new(ApiTokens::SecretHash)
+                            .string()
+                            .not_null()
+                            .unique_key(),
+                    )
+                    .col(
+                        ColumnDef::new(ApiTokens::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(ApiTokens::ExpiresAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(ApiTokens::LastUsedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(ApiTokens::SaveToVault)
+                            .boolean()
+                            .not_null()
+                            .default(true),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_api_tokens_user")
+                    .table(ApiTokens::Table)
+                    .col(ApiTokens::UserId)
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+struct CreatePodcastFeeds;
+
+impl MigrationName for CreatePodcastFeeds {
+    fn name(&self) -> &str {
+        "m20261126_000006_podcast_feeds"
+    }
+}
+
+#[derive(DeriveIden)]
+enum PodcastFeeds {
+    Table,
+    Id,
+    UserId,
+    Scope,
+    ScopeId,
+    SecretHash,
+    CreatedAt,
+    LastFetchedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreatePodcastFeeds {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(PodcastFeeds::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(PodcastFeeds::Id)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(PodcastFeeds::UserId).string().not_null())
+                    .col(ColumnDef::new(PodcastFeeds::Scope).string().not_null())
+                    .col(ColumnDef::new(PodcastFeeds::ScopeId).string().null())
+                    .col(
+                        ColumnDef::new(PodcastFeeds::SecretHash)
+                            .string()
+                            .not_null()
+                            .unique_key(),
+                    )
+                    .col(
+                        ColumnDef::new(PodcastFeeds::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(PodcastFeeds::LastFetchedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_podcast_feeds_user")
+                    .table(PodcastFeeds::Table)
+                    .col(PodcastFeeds::UserId)
+                    .if_not_exists()
                     .to_owned(),
             )
             .await

@@ -14,6 +14,7 @@ use sea_orm::DatabaseConnection;
 use sea_orm_migration::MigratorTrait as _;
 use secrecy::ExposeSecret as _;
 
+use crate::auth::api_tokens::{ApiTokens, WithApiTokens};
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::invitations::Invitations;
 use crate::auth::limiter::LoginLimiter;
@@ -98,14 +99,21 @@ async fn access_state(
         AuthMode::Local => Some(Arc::new(local_accounts(config, db, cache, &revocations)?)),
         AuthMode::Oidc => None,
     };
-    let verifier: SharedVerifier = match &local {
+    let mode_verifier: SharedVerifier = match &local {
         Some(accounts) => accounts.clone(),
         None => Arc::new(oidc_verifier(auth, members.clone())),
     };
+    let tokens = ApiTokens::new(db.clone());
+    let verifier: SharedVerifier = Arc::new(WithApiTokens {
+        inner: mode_verifier,
+        tokens: tokens.clone(),
+        members: members.clone(),
+    });
     Ok(AccessState {
         verifier,
         local,
         members,
+        tokens,
         invitations: Invitations::new(db.clone()),
         revocations,
         proxies: TrustedProxies(auth.trusted_proxies.clone()),
@@ -312,6 +320,11 @@ impl Gateway {
                 pdf_bytes: config.limits.pdf_bytes,
             },
             webhooks,
+            openai: crate::openai::OpenAiState {
+                started: crate::openai::run::StartedFiles::default(),
+                wait_limit: config.openai_wait,
+            },
+            feeds: crate::feeds::Feeds::new(dependencies.db.clone(), config.public_url.clone()),
         });
         let json = web::JsonConfig::default()
             .limit(config.limits.json_bytes)

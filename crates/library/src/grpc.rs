@@ -131,7 +131,9 @@ impl TryFrom<pb::ListTranscriptsRequest> for ListRequest {
             Ok(pb::SortOrder::Ascending) => Some(SortOrder::Asc),
             Ok(pb::SortOrder::Descending) => Some(SortOrder::Desc),
             Err(_) => {
-                return Err(Status::invalid_argument("sort_order is not a known SortOrder"));
+                return Err(Status::invalid_argument(
+                    "sort_order is not a known SortOrder",
+                ));
             }
         };
         let filter = query.filter.unwrap_or_default();

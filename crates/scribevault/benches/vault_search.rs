@@ -222,12 +222,13 @@ async fn main() {
                 let mut request = tonic::Request::new(pb::IngestTranscriptRequest {
                     source_ref: format!("bench:{index}"),
                     title,
-                    source_type: "AUDIO".into(),
+                    source_type: pb::SourceType::Audio.into(),
                     content,
                     duration_seconds: Some(600.0),
                     created_at: None,
                     file_name: None,
                     segments_path: None,
+                    audio_path: None,
                 });
                 scribevault_core::identity::ServiceKey::new(BENCH_SERVICE_KEY)
                     .unwrap()

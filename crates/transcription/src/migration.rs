@@ -15,6 +15,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(CreateTranscriptionTables),
             Box::new(CountTakeBacks),
+            Box::new(SkipVault),
         ]
     }
 }
@@ -59,6 +60,7 @@ enum TranscriptionFiles {
     ClaimToken,
     HeartbeatAt,
     TakeBackCount,
+    SkipVault,
     CreatedAt,
     UpdatedAt,
 }
@@ -276,6 +278,33 @@ impl MigrationTrait for CountTakeBacks {
                             .integer()
                             .not_null()
                             .default(0),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+struct SkipVault;
+
+impl MigrationName for SkipVault {
+    fn name(&self) -> &str {
+        "m20261126_000003_transcription_skip_vault"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for SkipVault {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(TranscriptionFiles::Table)
+                    .add_column(
+                        ColumnDef::new(TranscriptionFiles::SkipVault)
+                            .boolean()
+                            .not_null()
+                            .default(false),
                     )
                     .to_owned(),
             )

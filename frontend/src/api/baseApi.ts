@@ -28,6 +28,9 @@ export const baseApi = createApi({
     'Account',
     'AdminUser',
     'AdminInvitation',
+    'ApiToken',
+    'Webhook',
+    'PodcastFeed',
   ],
   endpoints: () => ({}),
 });

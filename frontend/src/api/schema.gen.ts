@@ -311,6 +311,343 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's tokens, newest first (never their secrets).
+         * @description # Errors
+         *     A call made with an API token (403).
+         */
+        get: operations["tokens_list_tokens"];
+        put?: never;
+        /**
+         * Makes a personal API token; its secret is in this answer only.
+         * @description # Errors
+         *     A bad name or an expiry in the past (400), too many tokens (409), a call made with an API
+         *     token (403).
+         */
+        post: operations["tokens_create_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revokes a token at once: its next call is refused and sockets opened with it close.
+         * @description # Errors
+         *     Unknown id or another member's (404), a call made with an API token (403).
+         */
+        delete: operations["tokens_delete_token"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a token or changes whether its transcriptions are kept in the Vault.
+         * @description # Errors
+         *     Unknown id or another member's (404), a bad name (400), a call made with an API token (403).
+         */
+        patch: operations["tokens_update_token"];
+        trace?: never;
+    };
+    "/v1/audio/transcriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribes an audio file, OpenAI-style: waits in the queue with everyone else's files, then
+         *     answers the transcript in the format asked for.
+         * @description # Errors
+         *     In OpenAI's error shape: a bad form (400), a file too large (413), unreadable audio (400), an
+         *     unknown model (404), a failed transcription (422), the wait limit passed (504; the
+         *     transcription goes on, and the same file sent again waits for it).
+         */
+        post: operations["openai_create_transcription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The installed Whisper models, and `whisper-1` (the default one) for clients that ask for it.
+         * @description # Errors
+         *     The transcription service cannot be reached (503, in OpenAI's shape).
+         */
+        get: operations["openai_list_models"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's feeds, newest first (never their URLs). */
+        get: operations["feeds_list_feeds"];
+        put?: never;
+        /**
+         * Publishes the whole Vault, one of the caller's sources or one tag as a private podcast
+         *     feed; its URL is in this answer only.
+         * @description # Errors
+         *     A missing id for `source` or `tag` (400), an unknown source or another member's (404), too
+         *     many feeds (409).
+         */
+        post: operations["feeds_create_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feeds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revokes a feed: its URL, and every episode and transcript URL under it, answer 404 at once.
+         * @description # Errors
+         *     Unknown id or another member's (404).
+         */
+        delete: operations["feeds_delete_feed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/feeds/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a feed a new URL (the old one answers 404 at once); the new URL is in this answer
+         *     only. Podcast apps subscribed with the old URL must be given the new one.
+         * @description # Errors
+         *     Unknown id or another member's (404).
+         */
+        post: operations["feeds_rotate_feed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{secret}.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A feed's RSS 2.0 (iTunes and Podcasting 2.0 namespaces): its recordings newest first, at
+         *     most 2,000, each with its audio and `podcast:transcript` links under the same secret.
+         *     No bearer token: the secret in the URL is the authority. Answers HEAD too.
+         */
+        head: operations["feeds_feed_document"];
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/artwork.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** The artwork of feeds without a channel's own: a 1400 × 1400 PNG, as Apple asks. */
+        head: operations["feeds_feed_artwork"];
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{secret}/items/{itemId}.{format}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * One episode's file under its feed's secret: the MP3 (`.mp3`, with `HEAD` and byte ranges,
+         *     as Apple requires) or its transcript (`.srt`, `.vtt`, `.json`, the Podcasting 2.0 JSON).
+         *     An item outside the feed's scope, or without stored audio, is 404. Answers HEAD too.
+         */
+        head: operations["feeds_feed_item"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's webhooks, oldest first, each with its newest attempt. */
+        get: operations["webhooks_list_webhooks"];
+        put?: never;
+        /**
+         * Makes a webhook; its signing secret is in this answer only.
+         * @description # Errors
+         *     A refused URL, no or unknown events, a long description (400), too many webhooks (409).
+         */
+        post: operations["webhooks_create_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a webhook, with what it still had to deliver and its log.
+         * @description # Errors
+         *     Unknown id or another member's (404).
+         */
+        delete: operations["webhooks_delete_webhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a webhook's URL, events, description, or switches it on or off.
+         * @description # Errors
+         *     Unknown id or another member's (404), a refused URL or events (400).
+         */
+        patch: operations["webhooks_update_webhook"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a webhook a new signing secret; the old one stops working at once.
+         * @description # Errors
+         *     Unknown id or another member's (404).
+         */
+        post: operations["webhooks_rotate_webhook_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook's delivery log: its last 50 attempts, newest first.
+         * @description # Errors
+         *     Unknown id or another member's (404).
+         */
+        get: operations["webhooks_list_webhook_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 'Send test': delivers a `webhook.test` event now (even to a switched-off webhook) and
+         *     answers how the attempt went. A receiver's failure is this call's success: the answer says
+         *     what the receiver did.
+         * @description # Errors
+         *     Unknown id or another member's (404).
+         */
+        post: operations["webhooks_test_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -679,6 +1016,96 @@ export interface paths {
         head?: never;
         /** Renames or redescribes a section. */
         patch: operations["library_update_section"];
+        trace?: never;
+    };
+    "/api/library/transcripts/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the MP3 of one of the caller's AUDIO items: `Range` (one range) is answered 206 with
+         *     `Content-Range`, an unsatisfiable one 416; several ranges get the whole file. HEAD answers
+         *     the headers only.
+         */
+        get: operations["library_audio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Streams the MP3 of one of the caller's AUDIO items: `Range` (one range) is answered 206 with
+         *     `Content-Range`, an unsatisfiable one 416; several ranges get the whole file. HEAD answers
+         *     the headers only.
+         */
+        head: operations["library_audio_head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/transcripts/{id}/audio-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Answers a short-lived signed link to the caller's AUDIO item's recording, bound to the item
+         *     and the caller, that a player can follow without a bearer header.
+         */
+        get: operations["library_audio_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/audio/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams an item's recording by its signed link, with ranges as
+         *     `GET /api/library/transcripts/{id}/audio`. No bearer token: the signature is the authority.
+         */
+        get: operations["library_audio_by_link"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Streams an item's recording by its signed link, with ranges as
+         *     `GET /api/library/transcripts/{id}/audio`. No bearer token: the signature is the authority.
+         */
+        head: operations["library_audio_by_link_head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/library/transcripts/{id}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The timed segments of one of the caller's items, with word times when the transcript has
+         *     them: what the player highlights and seeks by.
+         */
+        get: operations["library_segments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/youtube-discovery/channel-videos": {
@@ -1262,6 +1689,45 @@ export interface components {
             /** @description Signs in with an authenticator code (local accounts; the issuer's business in OIDC mode). */
             twoFactorEnabled: boolean;
         };
+        /** @description A change to a token (its name or whether its transcriptions go to the Vault). */
+        ApiTokenChange: {
+            name?: string | null;
+            saveToVault?: boolean | null;
+        };
+        /** @description A token as Settings lists it: never its secret. */
+        ApiTokenView: {
+            id: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Absent: the token does not expire.
+             */
+            expiresAt?: string | null;
+            /**
+             * Format: date-time
+             * @description Recorded to the minute.
+             */
+            lastUsedAt?: string | null;
+            /** @description Whether `/v1/audio/transcriptions` calls made with it are also kept in the Vault. */
+            saveToVault: boolean;
+            /** @description Past its expiry: refused, kept in the list until revoked so its owner sees why. */
+            expired: boolean;
+        };
+        ApiTokensView: {
+            tokens: components["schemas"]["ApiTokenView"][];
+        };
+        /** @description A signed link to an item's recording, for an `<audio>` element. */
+        AudioLinkView: {
+            /**
+             * @description Path and query of `GET /api/library/audio/{id}`; works without a bearer token until
+             *     `expiresAt`, for this item only.
+             */
+            url: string;
+            /** @description RFC 3339. */
+            expiresAt: string;
+        };
         /** @description How far a batch got. */
         BatchView: {
             /** Format: u-int32 */
@@ -1391,7 +1857,7 @@ export interface components {
             id: string;
             sourceId: string;
             sourceTitle: string;
-            status: string;
+            status: components["schemas"]["DownloadStatus"];
             /** Format: u-int32 */
             totalVideos: number;
             /** Format: u-int32 */
@@ -1448,6 +1914,49 @@ export interface components {
                 isAdmin: boolean;
                 /** @description Signs in with an authenticator code (local accounts; the issuer's business in OIDC mode). */
                 twoFactorEnabled: boolean;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_ApiTokenView: {
+            /** @description A token as Settings lists it: never its secret. */
+            data: {
+                id: string;
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description Absent: the token does not expire.
+                 */
+                expiresAt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Recorded to the minute.
+                 */
+                lastUsedAt?: string | null;
+                /** @description Whether `/v1/audio/transcriptions` calls made with it are also kept in the Vault. */
+                saveToVault: boolean;
+                /** @description Past its expiry: refused, kept in the list until revoked so its owner sees why. */
+                expired: boolean;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_ApiTokensView: {
+            data: {
+                tokens: components["schemas"]["ApiTokenView"][];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_AudioLinkView: {
+            /** @description A signed link to an item's recording, for an `<audio>` element. */
+            data: {
+                /**
+                 * @description Path and query of `GET /api/library/audio/{id}`; works without a bearer token until
+                 *     `expiresAt`, for this item only.
+                 */
+                url: string;
+                /** @description RFC 3339. */
+                expiresAt: string;
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -1514,7 +2023,7 @@ export interface components {
                 id: string;
                 sourceId: string;
                 sourceTitle: string;
-                status: string;
+                status: components["schemas"]["DownloadStatus"];
                 /** Format: u-int32 */
                 totalVideos: number;
                 /** Format: u-int32 */
@@ -1540,6 +2049,12 @@ export interface components {
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_FeedsView: {
+            data: {
+                feeds: components["schemas"]["FeedView"][];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_FileView: {
             /** @description A file as the SPA expects it (spec §3, 'Transcription file'). */
             data: {
@@ -1548,8 +2063,7 @@ export interface components {
                 youtubeVideoId: string;
                 title: string;
                 mp3Path: string;
-                /** @description `pending`, `transcribing`, `completed`, `error`, `scheduled`, `retrying` or `failed`. */
-                status: string;
+                status: components["schemas"]["FileStatus"];
                 /**
                  * Format: u-int32
                  * @description 0–100.
@@ -1640,6 +2154,24 @@ export interface components {
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_NewApiTokenView: {
+            /** @description A new token with its secret, shown this once. */
+            data: components["schemas"]["ApiTokenView"] & {
+                id: string;
+                /** @description `svt_…`: send as `Authorization: Bearer <token>`. Not retrievable later. */
+                token: string;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_NewFeedView: {
+            /** @description A feed with its URL, shown this once (on creation and rotation). */
+            data: components["schemas"]["FeedView"] & {
+                id: string;
+                /** @description The secret feed URL to paste into a podcast app. Not retrievable later. */
+                url: string;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_NewInvitationView: {
             /** @description A new invitation: its link, shown this once. */
             data: {
@@ -1647,6 +2179,17 @@ export interface components {
                 url: string;
                 /** Format: date-time */
                 expiresAt: string;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_NewWebhookView: {
+            /** @description A new webhook with its signing secret, shown this once. */
+            data: components["schemas"]["WebhookView"] & {
+                /**
+                 * @description `whsec_…`: the Standard Webhooks secret receivers verify signatures with. Not
+                 *     retrievable later; rotate it to get a new one.
+                 */
+                secret: string;
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -1715,6 +2258,14 @@ export interface components {
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_SegmentsView: {
+            /** @description An item's timed transcript. */
+            data: {
+                /** @description In time order; empty for items without timing (every kind but AUDIO). */
+                segments: components["schemas"]["TimedSegmentView"][];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_SignedIn: {
             /** @description What a sign-in or sign-up answers. */
             data: {
@@ -1779,8 +2330,7 @@ export interface components {
                 isStarred: boolean;
                 /** Format: int32 */
                 gwthLevel?: number | null;
-                /** @description `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`. */
-                sourceType: string;
+                sourceType: components["schemas"]["SourceType"];
                 /** Format: int32 */
                 rating?: number | null;
                 tags: string[];
@@ -1800,7 +2350,7 @@ export interface components {
             /** @description A whole job. */
             data: {
                 id: string;
-                status: string;
+                status: components["schemas"]["JobStatus"];
                 model: string;
                 outputFormat: string;
                 createdAt: string;
@@ -1910,7 +2460,7 @@ export interface components {
                 id: string;
                 sourceId: string;
                 sourceTitle: string;
-                status: string;
+                status: components["schemas"]["DownloadStatus"];
                 /** Format: u-int32 */
                 totalVideos: number;
                 /** Format: u-int32 */
@@ -2015,8 +2565,7 @@ export interface components {
                 isStarred: boolean;
                 /** Format: int32 */
                 gwthLevel?: number | null;
-                /** @description `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`. */
-                sourceType: string;
+                sourceType: components["schemas"]["SourceType"];
                 /** Format: int32 */
                 rating?: number | null;
                 tags: string[];
@@ -2030,6 +2579,80 @@ export interface components {
                 /** @description Search hits on AUDIO items only: the matching segments. */
                 matches?: components["schemas"]["SegmentMatchView"][] | null;
             }[];
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_WebhookAttemptView: {
+            /** @description One attempt of one delivery. */
+            data: {
+                id: string;
+                /** @description The `webhook-id` header: the same on every attempt of a delivery. */
+                deliveryId: string;
+                event: string;
+                /**
+                 * Format: u-int32
+                 * @description 1 for the first try of a delivery.
+                 */
+                attempt: number;
+                /** Format: date-time */
+                attemptedAt: string;
+                /**
+                 * Format: u-int16
+                 * @description The receiver's HTTP status, when it answered.
+                 */
+                statusCode?: number | null;
+                /** Format: u-int64 */
+                durationMs: number;
+                /** @description The first KiB of the receiver's answer. */
+                responseExcerpt?: string | null;
+                /** @description Why there was no answer (timeout, refused address, connection error). */
+                error?: string | null;
+                /** @description A 2xx answer. */
+                succeeded: boolean;
+                /**
+                 * Format: date-time
+                 * @description When the delivery is tried again; absent when it is not.
+                 */
+                nextAttemptAt?: string | null;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_WebhookDeliveriesView: {
+            /** @description A webhook's delivery log, newest first (the last 50 attempts). */
+            data: {
+                attempts: components["schemas"]["WebhookAttemptView"][];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_WebhookSecretView: {
+            /** @description A webhook's new secret, shown this once. */
+            data: {
+                /** @description `whsec_…`; the old one stops working at once. */
+                secret: string;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_WebhookView: {
+            /** @description A webhook as Settings lists it: never its secret. */
+            data: {
+                id: string;
+                url: string;
+                description: string;
+                events: components["schemas"]["WebhookEvent"][];
+                enabled: boolean;
+                /** @description Why the gateway switched it off (the receiver answered 410 Gone). */
+                disabledReason?: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                lastAttempt?: null | components["schemas"]["WebhookAttemptView"];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_WebhooksView: {
+            data: {
+                webhooks: components["schemas"]["WebhookView"][];
+            };
         };
         /** @description The spec's error shape, the body of every 4xx and 5xx answer. */
         ErrorBody: {
@@ -2088,6 +2711,30 @@ export interface components {
             name: string;
             reason?: string | null;
         };
+        /**
+         * @description What a feed publishes.
+         * @enum {string}
+         */
+        FeedScopeKind: "vault" | "source" | "tag";
+        /** @description A feed as Settings lists it: never its URL, whose secret is not kept. */
+        FeedView: {
+            id: string;
+            scope: components["schemas"]["FeedScopeKind"];
+            /** @description The source id or tag name; absent for `vault`. */
+            scopeId?: string | null;
+            /** @description What the feed is called in a podcast app: `Vault`, the source's title, `#tag`. */
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When a podcast app last fetched it (to the minute).
+             */
+            lastFetchedAt?: string | null;
+        };
+        FeedsView: {
+            feeds: components["schemas"]["FeedView"][];
+        };
         FileInput: {
             id: string;
             mp3Path: string;
@@ -2111,8 +2758,7 @@ export interface components {
             youtubeVideoId: string;
             title: string;
             mp3Path: string;
-            /** @description `pending`, `transcribing`, `completed`, `error`, `scheduled`, `retrying` or `failed`. */
-            status: string;
+            status: components["schemas"]["FileStatus"];
             /**
              * Format: u-int32
              * @description 0–100.
@@ -2177,6 +2823,11 @@ export interface components {
          * @enum {string}
          */
         ItemChange: "created" | "updated" | "deleted";
+        /**
+         * @description Whether any of a job's files may still change without the user acting.
+         * @enum {string}
+         */
+        JobStatus: "active" | "finished";
         /** @description The item a `libraryUpdate` is about. */
         LibraryItemRef: {
             id: string;
@@ -2277,6 +2928,22 @@ export interface components {
             /** @description A section's id, or null for none. */
             sectionId?: string | null;
         };
+        /** @description `GET /v1/models`. */
+        ModelListView: {
+            object: string;
+            data: components["schemas"]["ModelView"][];
+        };
+        /** @description One model, as OpenAI lists it. */
+        ModelView: {
+            id: string;
+            object: string;
+            /**
+             * Format: int64
+             * @description Unix seconds; not known for installed files, so 0.
+             */
+            created: number;
+            owned_by: string;
+        };
         /** @description The Whisper models installed on this instance. */
         ModelsView: {
             models: string[];
@@ -2286,6 +2953,24 @@ export interface components {
             hasMp3: boolean;
             mp3FilePath?: string | null;
         };
+        /** @description What a token is made with. */
+        NewApiTokenRequest: {
+            /** @description What the token is for ("Open WebUI", "backup script"), 1–100 characters. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it stops working (RFC 3339, in the future); absent or null: never.
+             */
+            expiresAt?: string | null;
+            /** @description Default true. */
+            saveToVault?: boolean | null;
+        };
+        /** @description A new token with its secret, shown this once. */
+        NewApiTokenView: components["schemas"]["ApiTokenView"] & {
+            id: string;
+            /** @description `svt_…`: send as `Authorization: Bearer <token>`. Not retrievable later. */
+            token: string;
+        };
         /** @description The body of `POST /api/downloads`. */
         NewDownloadJob: {
             sourceId?: string;
@@ -2293,6 +2978,18 @@ export interface components {
             transcribe?: boolean;
             model?: string;
             outputFormat?: string;
+        };
+        /** @description What a feed is made with. */
+        NewFeedRequest: {
+            scope: components["schemas"]["FeedScopeKind"];
+            /** @description The source id (`source`) or the tag name (`tag`); absent for `vault`. */
+            id?: string | null;
+        };
+        /** @description A feed with its URL, shown this once (on creation and rotation). */
+        NewFeedView: components["schemas"]["FeedView"] & {
+            id: string;
+            /** @description The secret feed URL to paste into a podcast app. Not retrievable later. */
+            url: string;
         };
         /** @description A new invitation: its link, shown this once. */
         NewInvitationView: {
@@ -2319,6 +3016,26 @@ export interface components {
             /** @description Answer the caller's existing source for this list (synced) instead of 409. */
             reuseExisting?: boolean;
         };
+        /** @description What a webhook is made with. */
+        NewWebhookRequest: {
+            /**
+             * @description `http(s)://…`, at most 2,048 characters, no credentials; must reach a public address
+             *     unless the admin allows private ones.
+             */
+            url: string;
+            /** @description At least one. */
+            events: components["schemas"]["WebhookEvent"][];
+            /** @description At most 200 characters. */
+            description?: string | null;
+        };
+        /** @description A new webhook with its signing secret, shown this once. */
+        NewWebhookView: components["schemas"]["WebhookView"] & {
+            /**
+             * @description `whsec_…`: the Standard Webhooks secret receivers verify signatures with. Not
+             *     retrievable later; rotate it to get a new one.
+             */
+            secret: string;
+        };
         /** @description `notification`. */
         Notification: {
             title: string;
@@ -2344,6 +3061,22 @@ export interface components {
             scheduledSync: boolean;
             /** @default true */
             errors: boolean;
+        };
+        /** @description `{"error": …}` as OpenAI answers it. */
+        OpenAiErrorBody: {
+            error: components["schemas"]["OpenAiErrorDetail"];
+        };
+        /** @description OpenAI's error object. */
+        OpenAiErrorDetail: {
+            message: string;
+            /**
+             * @description `invalid_request_error`, `authentication_error`, `permission_error`, `not_found_error`,
+             *     `rate_limit_error`, `server_error` or `timeout_error`.
+             */
+            type: string;
+            /** @description The request field at fault, if one is. */
+            param?: string | null;
+            code?: string | null;
         };
         /** @description An open invitation, as the sign-up screen checks it. */
         OpenInvitationView: {
@@ -2550,6 +3283,11 @@ export interface components {
             end: number;
             text: string;
         };
+        /** @description An item's timed transcript. */
+        SegmentsView: {
+            /** @description In time order; empty for items without timing (every kind but AUDIO). */
+            segments: components["schemas"]["TimedSegmentView"][];
+        };
         SignUp: {
             email: string;
             password: string;
@@ -2579,6 +3317,13 @@ export interface components {
             id: string;
             title: string;
         };
+        /**
+         * @description What a Vault item was made from, spelled as the spec's `sourceType` (upper case). Queued
+         *     `library.ingest` messages, REST views and the SPA all carry these spellings, so an item made
+         *     from an unknown kind is refused where it enters rather than stored under a typo.
+         * @enum {string}
+         */
+        SourceType: "AUDIO" | "PDF" | "PDF_SOURCE" | "WEBSITE" | "WEBSITE_CONTENT" | "IMAGE" | "TEXT";
         /** @description `sourceUpdate`. */
         SourceUpdate: {
             type: components["schemas"]["SourceChange"];
@@ -2667,6 +3412,29 @@ export interface components {
         Thumbnails: {
             high: components["schemas"]["Thumbnail"];
         };
+        /** @description One stretch of speech (milliseconds from the start of the recording). */
+        TimedSegmentView: {
+            /** Format: int64 */
+            startMs: number;
+            /** Format: int64 */
+            endMs: number;
+            text: string;
+            /** @description Empty when the transcript kept no word times. */
+            words: components["schemas"]["TimedWordView"][];
+        };
+        /** @description One word of a segment (milliseconds from the start of the recording). */
+        TimedWordView: {
+            /** Format: int64 */
+            startMs: number;
+            /** Format: int64 */
+            endMs: number;
+            text: string;
+            /**
+             * Format: float
+             * @description Whisper's confidence in the word, 0 to 1.
+             */
+            probability: number;
+        };
         /** @description A page of the list. */
         TranscriptPage: {
             data: components["schemas"]["TranscriptView"][];
@@ -2687,8 +3455,7 @@ export interface components {
             isStarred: boolean;
             /** Format: int32 */
             gwthLevel?: number | null;
-            /** @description `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`. */
-            sourceType: string;
+            sourceType: components["schemas"]["SourceType"];
             /** Format: int32 */
             rating?: number | null;
             tags: string[];
@@ -2731,7 +3498,7 @@ export interface components {
         /** @description A whole job. */
         TranscriptionJobView: {
             id: string;
-            status: string;
+            status: components["schemas"]["JobStatus"];
             model: string;
             outputFormat: string;
             createdAt: string;
@@ -2747,6 +3514,80 @@ export interface components {
              */
             progress: number;
             status?: null | components["schemas"]["FileStatus"];
+        };
+        /** @description The multipart form, as OpenAI documents it (for the OpenAPI document). */
+        TranscriptionRequest: {
+            /**
+             * Format: binary
+             * @description The audio: MP3, WAV, M4A, OGG, FLAC or WebM, up to the instance's upload limit.
+             */
+            file: string;
+            /** @description An installed model (`GET /v1/models`); `whisper-1` is the instance's default. */
+            model: string;
+            /** @description ISO-639-1. Accepted; the model's own language is used. */
+            language?: string | null;
+            /** @description Accepted and not used. */
+            prompt?: string | null;
+            /** @description `json` (default), `text`, `srt`, `verbose_json` or `vtt`. */
+            response_format?: string | null;
+            /**
+             * Format: float
+             * @description 0–1. Accepted; the worker's own fallback decides.
+             */
+            temperature?: number | null;
+            /** @description `word` adds `words` to `verbose_json`. */
+            "timestamp_granularities[]"?: string[] | null;
+        };
+        /**
+         * @description One segment of `verbose_json`. The decoder statistics OpenAI reports are not kept per
+         *     segment here: they answer neutral values, so clients that read them still parse.
+         */
+        TranscriptionSegmentView: {
+            id: number;
+            /** Format: u-int64 */
+            seek: number;
+            /**
+             * Format: double
+             * @description Seconds from the start of the file.
+             */
+            start: number;
+            /** Format: double */
+            end: number;
+            text: string;
+            tokens: number[];
+            /** Format: float */
+            temperature: number;
+            /** Format: float */
+            avg_logprob: number;
+            /** Format: float */
+            compression_ratio: number;
+            /** Format: float */
+            no_speech_prob: number;
+        };
+        /** @description `response_format=verbose_json`. */
+        TranscriptionVerboseView: {
+            task: string;
+            language: string;
+            /**
+             * Format: double
+             * @description Seconds.
+             */
+            duration: number;
+            text: string;
+            segments: components["schemas"]["TranscriptionSegmentView"][];
+            words?: components["schemas"]["TranscriptionWordView"][] | null;
+        };
+        /** @description `response_format=json`. */
+        TranscriptionView: {
+            text: string;
+        };
+        /** @description One word of `verbose_json` (with `timestamp_granularities[]=word`). */
+        TranscriptionWordView: {
+            word: string;
+            /** Format: double */
+            start: number;
+            /** Format: double */
+            end: number;
         };
         /** @description A new authenticator secret, shown once for the app to scan. */
         TwoFactorSetupView: {
@@ -2860,6 +3701,95 @@ export interface components {
             duration: number;
             publishedAt: string;
             url: string;
+        };
+        /** @description One attempt of one delivery. */
+        WebhookAttemptView: {
+            id: string;
+            /** @description The `webhook-id` header: the same on every attempt of a delivery. */
+            deliveryId: string;
+            event: string;
+            /**
+             * Format: u-int32
+             * @description 1 for the first try of a delivery.
+             */
+            attempt: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /**
+             * Format: u-int16
+             * @description The receiver's HTTP status, when it answered.
+             */
+            statusCode?: number | null;
+            /** Format: u-int64 */
+            durationMs: number;
+            /** @description The first KiB of the receiver's answer. */
+            responseExcerpt?: string | null;
+            /** @description Why there was no answer (timeout, refused address, connection error). */
+            error?: string | null;
+            /** @description A 2xx answer. */
+            succeeded: boolean;
+            /**
+             * Format: date-time
+             * @description When the delivery is tried again; absent when it is not.
+             */
+            nextAttemptAt?: string | null;
+        };
+        /** @description A change to a webhook; absent fields stay as they are. */
+        WebhookChangeRequest: {
+            url?: string | null;
+            events?: components["schemas"]["WebhookEvent"][] | null;
+            description?: string | null;
+            /** @description Switching a webhook on again clears why it was switched off. */
+            enabled?: boolean | null;
+        };
+        /** @description The event's own payload, the same type the SPA's socket receives. */
+        WebhookData: components["schemas"]["LibraryUpdate"] | components["schemas"]["TranscriptionComplete"] | components["schemas"]["TranscriptionErrorEvent"] | components["schemas"]["DownloadProgress"] | components["schemas"]["SourceUpdate"] | components["schemas"]["WebhookTest"];
+        /** @description A webhook's delivery log, newest first (the last 50 attempts). */
+        WebhookDeliveriesView: {
+            attempts: components["schemas"]["WebhookAttemptView"][];
+        };
+        /**
+         * @description What a webhook can be called for. The names are the receiver's: `noun.past_tense`.
+         * @enum {string}
+         */
+        WebhookEvent: "item.created" | "transcription.completed" | "transcription.failed" | "download.completed" | "sync.new_videos" | "webhook.test";
+        /** @description The body every delivery carries. */
+        WebhookPayload: {
+            type: components["schemas"]["WebhookEvent"];
+            /**
+             * Format: date-time
+             * @description When it happened (RFC 3339).
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookData"];
+        };
+        /** @description A webhook's new secret, shown this once. */
+        WebhookSecretView: {
+            /** @description `whsec_…`; the old one stops working at once. */
+            secret: string;
+        };
+        /** @description `webhook.test`'s data. */
+        WebhookTest: {
+            webhookId: string;
+            message: string;
+        };
+        /** @description A webhook as Settings lists it: never its secret. */
+        WebhookView: {
+            id: string;
+            url: string;
+            description: string;
+            events: components["schemas"]["WebhookEvent"][];
+            enabled: boolean;
+            /** @description Why the gateway switched it off (the receiver answered 410 Gone). */
+            disabledReason?: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            lastAttempt?: null | components["schemas"]["WebhookAttemptView"];
+        };
+        WebhooksView: {
+            webhooks: components["schemas"]["WebhookView"][];
         };
     };
     responses: {
@@ -3479,6 +4409,662 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tokens_list_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ApiTokensView"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description Called with an API token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tokens_create_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewApiTokenRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NewApiTokenView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Called with an API token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many tokens */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tokens_delete_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Called with an API token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    tokens_update_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiTokenChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_ApiTokenView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Called with an API token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    openai_create_transcription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["TranscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description `json`: `{text}`; `verbose_json`: segments and words; `text`, `srt`, `vtt`: plain text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptionVerboseView"];
+                    "text/plain": string;
+                };
+            };
+            /** @description A bad form or unreadable audio */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The model is not installed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+            /** @description The file is over the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+            /** @description The transcription failed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+            /** @description Still transcribing when the wait limit passed */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+        };
+    };
+    openai_list_models: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelListView"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_list_feeds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_FeedsView"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_create_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewFeedRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NewFeedView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Too many feeds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_delete_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_rotate_feed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NewFeedView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_feed_document: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The feed's secret, from its URL */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such feed (revoked, rotated or never made) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_feed_artwork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artwork */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": number[];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_feed_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The feed's secret, from its URL */
+                secret: string;
+                itemId: string;
+                /** @description `mp3`, `srt`, `vtt` or `json` */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            /** @description The byte range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such feed, or the item is not one of its episodes */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range lies past the end */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_list_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhooksView"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_create_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewWebhookRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_NewWebhookView"];
+                };
+            };
+            /** @description A refused URL (scheme, credentials, private address) or events */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description Too many webhooks */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_delete_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_update_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookChangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookView"];
+                };
+            };
+            /** @description A refused URL or events */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_rotate_webhook_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookSecretView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_list_webhook_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookDeliveriesView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    webhooks_test_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WebhookAttemptView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4236,6 +5822,318 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_audio: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n` */
+                Range?: string | null;
+                /** @description The ETag or Last-Modified the client's bytes came from */
+                "If-Range"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole recording */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            /** @description The requested range, with `Content-Range` */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not the caller's item, not audio, or no recording kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range starts past the end (`Content-Range: bytes *\/size`) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_audio_head: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n` */
+                Range?: string | null;
+                /** @description The ETag or Last-Modified the client's bytes came from */
+                "If-Range"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole recording */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            /** @description The requested range, with `Content-Range` */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not the caller's item, not audio, or no recording kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range starts past the end (`Content-Range: bytes *\/size`) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_audio_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_AudioLinkView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not the caller's item, not audio, or no recording kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_audio_by_link: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works. */
+                expires: number;
+                /** @description The library's HMAC of the owner, the item and the expiry. */
+                signature: string;
+            };
+            header?: {
+                /** @description One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n` */
+                Range?: string | null;
+                /** @description The ETag or Last-Modified the client's bytes came from */
+                "If-Range"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole recording */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            /** @description The requested range, with `Content-Range` */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The signature is wrong or the link has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The item no longer has a recording */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range starts past the end (`Content-Range: bytes *\/size`) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_audio_by_link_head: {
+        parameters: {
+            query: {
+                /** @description Unix seconds after which the link no longer works. */
+                expires: number;
+                /** @description The library's HMAC of the owner, the item and the expiry. */
+                signature: string;
+            };
+            header?: {
+                /** @description One byte range: `bytes=a-b`, `bytes=a-` or `bytes=-n` */
+                Range?: string | null;
+                /** @description The ETag or Last-Modified the client's bytes came from */
+                "If-Range"?: string | null;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole recording */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            /** @description The requested range, with `Content-Range` */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The signature is wrong or the link has expired */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The item no longer has a recording */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range starts past the end (`Content-Range: bytes *\/size`) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_segments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_SegmentsView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not the caller's item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };

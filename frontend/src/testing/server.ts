@@ -44,6 +44,7 @@ export const defaultHandlers = [
   http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: DEFAULT_USER_SETTINGS })),
   http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: TEST_ACCOUNT })),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
+  http.get('/api/tokens', () => HttpResponse.json<Schema<'Envelope_ApiTokensView'>>({ data: { tokens: [] } })),
 ];
 
 /** MSW server shared by all tests; each test adds its handlers with `server.use(...)`. */

@@ -32,7 +32,7 @@ async fn save_scanned_pdf(app: &TestApp, user: &str) -> String {
         .unwrap()
         .into_inner()
         .saved;
-    assert_eq!(saved[0].source_type, "PDF");
+    assert_eq!(saved[0].source_type(), library::SourceType::Pdf);
     saved[0].id.clone()
 }
 

@@ -51,6 +51,7 @@ impl TranscriptionIntake for TranscriptionClient {
             }],
             model: how.model.clone(),
             output_format: how.output_format.clone(),
+            skip_vault: false,
         };
         let answer = self
             .inner

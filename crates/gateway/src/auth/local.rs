@@ -636,6 +636,7 @@ impl LocalAccounts {
             email: member.email,
             is_admin: member.is_admin,
             session: Some(session.id),
+            api_token: None,
             expires_at: claims.exp,
         })
     }

@@ -4,6 +4,7 @@
 //! accounts or an OIDC issuer) and checks the member is not disabled; admin routes also with
 //! [`require_admin`]. Handlers learn the caller from [`AuthenticatedUser`] or [`AdminUser`].
 
+pub mod api_tokens;
 pub mod client_address;
 pub mod invitations;
 pub mod limiter;
@@ -96,6 +97,9 @@ pub enum AuthError {
     /// OIDC: the token is valid but its user is not on the instance's allow-list.
     #[error("{0} is not allowed on this instance. Ask its owner to add you.")]
     NotAllowed(String),
+    /// A route that manages the account's own access, called with an API token.
+    #[error("API tokens cannot do this; sign in to Scribevault to manage your account")]
+    InteractiveOnly,
     /// An admin route called by a member who is not an admin.
     #[error("Only an admin of this instance can do this")]
     AdminOnly,
@@ -134,7 +138,8 @@ impl From<AuthError> for ApiError {
             | AuthError::SignUpClosed
             | AuthError::AccountDisabled
             | AuthError::NotAllowed(_)
-            | AuthError::AdminOnly => ErrorCode::Forbidden,
+            | AuthError::AdminOnly
+            | AuthError::InteractiveOnly => ErrorCode::Forbidden,
             AuthError::LocalAccountsDisabled => ErrorCode::NotFound,
             AuthError::Busy | AuthError::ProviderUnavailable(_) => ErrorCode::Unavailable,
             AuthError::Internal(detail) => return ApiError::internal(detail),
@@ -174,8 +179,10 @@ pub struct Caller {
     pub user: UserId,
     pub email: String,
     pub is_admin: bool,
-    /// The local session the token belongs to (none for OIDC tokens).
+    /// The local session the token belongs to (none for OIDC and API tokens).
     pub session: Option<String>,
+    /// The personal API token the call came with (`svt_…`), by id.
+    pub api_token: Option<String>,
     /// Unix seconds after which the token is refused.
     pub expires_at: i64,
 }
@@ -196,6 +203,7 @@ pub type SharedVerifier = Arc<dyn TokenVerifier>;
 pub enum Revoked {
     Session(String),
     User(String),
+    ApiToken(String),
 }
 
 /// Tells this replica's open sockets that a session or user ended, so they close at once
@@ -228,6 +236,7 @@ impl Revoked {
         match self {
             Self::Session(session) => caller.session.as_deref() == Some(session.as_str()),
             Self::User(user) => caller.user.as_str() == user,
+            Self::ApiToken(token) => caller.api_token.as_deref() == Some(token.as_str()),
         }
     }
 }
@@ -319,6 +328,26 @@ impl FromRequest for Caller {
 
     fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
         ready(caller_of(request))
+    }
+}
+
+/// The verified caller of a route that manages the account's own access (API tokens, password,
+/// second factor, sessions): signed in interactively, not with an API token, so a leaked token
+/// can neither mint a successor nor lock its owner out.
+pub struct InteractiveCaller(pub Caller);
+
+impl FromRequest for InteractiveCaller {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(request: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        ready(caller_of(request).and_then(|caller| {
+            if caller.api_token.is_some() {
+                Err(AuthError::InteractiveOnly.into())
+            } else {
+                Ok(Self(caller))
+            }
+        }))
     }
 }
 

@@ -313,6 +313,7 @@ impl TokenVerifier for OidcVerifier {
             email,
             is_admin: member.is_admin,
             session: None,
+            api_token: None,
             expires_at: claims
                 .get("exp")
                 .and_then(Value::as_i64)

@@ -35,6 +35,7 @@ impl TokenVerifier for FakeVerifier {
                 email: format!("{user}@example.org"),
                 is_admin: false,
                 session: None,
+                api_token: None,
                 expires_at: chrono::Utc::now().timestamp() + 3600,
             })
             .ok_or_else(|| AuthError::InvalidToken("not a test token".into()))

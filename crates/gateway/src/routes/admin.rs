@@ -270,6 +270,8 @@ pub async fn delete_user(
         .delete_user_data(library::v1::DeleteUserDataRequest {})
         .await?;
     context.settings.delete(&member.user_id).await?;
+    context.access.tokens.delete_all(&member.user_id).await?;
+    context.feeds.store.delete_all(&member.user_id).await?;
     if let Some(local) = &context.access.local {
         local.forget(&member.user_id).await?;
     }

@@ -7,7 +7,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::limiter::client_key;
 use crate::auth::local::{IssuedToken, LocalAccounts, SignedIn};
-use crate::auth::{AuthError, Caller, bearer_token};
+use crate::auth::{AuthError, InteractiveCaller, bearer_token};
 use crate::context::Context;
 use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::table::{Access, RouteList};
@@ -146,7 +146,10 @@ pub async fn refresh(request: HttpRequest, context: Context) -> Result<HttpRespo
 
 /// Ends the caller's session: 204.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
-pub async fn log_out(caller: Caller, context: Context) -> Result<HttpResponse, ApiError> {
+pub async fn log_out(
+    InteractiveCaller(caller): InteractiveCaller,
+    context: Context,
+) -> Result<HttpResponse, ApiError> {
     accounts(&context)?.log_out(&caller).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -154,7 +157,7 @@ pub async fn log_out(caller: Caller, context: Context) -> Result<HttpResponse, A
 /// Ends every session of the caller: 204.
 #[utoipa::path(post, path = "/api/auth/logout-all", tag = "auth", responses((status = 204, description = "Every session ended")))]
 pub async fn log_out_everywhere(
-    caller: Caller,
+    InteractiveCaller(caller): InteractiveCaller,
     context: Context,
 ) -> Result<HttpResponse, ApiError> {
     accounts(&context)?
@@ -169,7 +172,7 @@ pub async fn log_out_everywhere(
     (status = 401, description = "The current password is wrong", body = crate::routes::openapi::ErrorBody),
 ))]
 pub async fn change_password(
-    caller: Caller,
+    InteractiveCaller(caller): InteractiveCaller,
     context: Context,
     body: web::Json<PasswordChange>,
 ) -> Result<HttpResponse, ApiError> {
@@ -202,7 +205,10 @@ pub async fn invitation(
 
 /// A new authenticator secret, active once confirmed.
 #[utoipa::path(post, path = "/api/auth/2fa/setup", tag = "auth", responses((status = 200, body = Envelope<TwoFactorSetupView>)))]
-pub async fn begin_two_factor(caller: Caller, context: Context) -> Result<HttpResponse, ApiError> {
+pub async fn begin_two_factor(
+    InteractiveCaller(caller): InteractiveCaller,
+    context: Context,
+) -> Result<HttpResponse, ApiError> {
     let new = accounts(&context)?.begin_two_factor(&caller).await?;
     Ok(data(TwoFactorSetupView {
         secret: new.secret,
@@ -216,7 +222,7 @@ pub async fn begin_two_factor(caller: Caller, context: Context) -> Result<HttpRe
     (status = 400, description = "The code is wrong", body = crate::routes::openapi::ErrorBody),
 ))]
 pub async fn enable_two_factor(
-    caller: Caller,
+    InteractiveCaller(caller): InteractiveCaller,
     context: Context,
     body: web::Json<Code>,
 ) -> Result<HttpResponse, ApiError> {
@@ -234,7 +240,7 @@ pub async fn enable_two_factor(
     (status = 401, description = "The password or code is wrong", body = crate::routes::openapi::ErrorBody),
 ))]
 pub async fn disable_two_factor(
-    caller: Caller,
+    InteractiveCaller(caller): InteractiveCaller,
     context: Context,
     body: web::Json<PasswordAndCode>,
 ) -> Result<HttpResponse, ApiError> {

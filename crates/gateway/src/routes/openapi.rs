@@ -18,8 +18,8 @@ use utoipa::{OpenApi, ToSchema};
 
 use super::table::{Access, RouteList, routes as route_table};
 use super::{
-    account, admin, auth, config, conversion, discovery, downloads, health, library, schedules,
-    sources, transcription, uploads, user_settings, webhooks,
+    account, admin, auth, config, conversion, discovery, downloads, feeds, health, library,
+    schedules, sources, tokens, transcription, uploads, user_settings, webhooks,
 };
 
 /// The spec's error shape, the body of every 4xx and 5xx answer.
@@ -110,6 +110,7 @@ fn name_operations(document: &mut utoipa::openapi::OpenApi) {
             ("put", item.put.as_mut()),
             ("patch", item.patch.as_mut()),
             ("delete", item.delete.as_mut()),
+            ("head", item.head.as_mut()),
         ];
         let several = operations.iter().filter(|(_, op)| op.is_some()).count() > 1;
         for (method, operation) in operations {
@@ -121,7 +122,8 @@ fn name_operations(document: &mut utoipa::openapi::OpenApi) {
                 .cloned()
                 .unwrap_or_default();
             let name = operation.operation_id.clone().unwrap_or_default();
-            let same_handler = several && name.starts_with("socket");
+            // A GET handler that also answers HEAD documents both with one operation.
+            let same_handler = several && (name.starts_with("socket") || method == "head");
             let mut id = format!("{tag}_{name}");
             if same_handler {
                 id = format!("{id}_{method}");
@@ -132,13 +134,16 @@ fn name_operations(document: &mut utoipa::openapi::OpenApi) {
 }
 
 /// Each module's part of the document.
-fn parts() -> [utoipa::openapi::OpenApi; 16] {
+fn parts() -> [utoipa::openapi::OpenApi; 19] {
     [
         health::Docs::openapi(),
         config::Docs::openapi(),
         crate::realtime::Docs::openapi(),
         auth::Docs::openapi(),
         account::Docs::openapi(),
+        tokens::Docs::openapi(),
+        crate::openai::Docs::openapi(),
+        feeds::Docs::openapi(),
         webhooks::Docs::openapi(),
         admin::Docs::openapi(),
         library::Docs::openapi(),
@@ -239,6 +244,7 @@ fn operation_mut<'a>(
         actix_web::http::Method::PUT => HttpMethod::Put,
         actix_web::http::Method::PATCH => HttpMethod::Patch,
         actix_web::http::Method::DELETE => HttpMethod::Delete,
+        actix_web::http::Method::HEAD => HttpMethod::Head,
         _ => return None,
     };
     match method {
@@ -247,6 +253,7 @@ fn operation_mut<'a>(
         HttpMethod::Put => item.put.as_mut(),
         HttpMethod::Patch => item.patch.as_mut(),
         HttpMethod::Delete => item.delete.as_mut(),
+        HttpMethod::Head => item.head.as_mut(),
         _ => None,
     }
 }
@@ -326,9 +333,16 @@ mod tests {
         let document = document();
         let mut ids = std::collections::BTreeSet::new();
         for item in document.paths.paths.values() {
-            for operation in [&item.get, &item.post, &item.put, &item.patch, &item.delete]
-                .into_iter()
-                .flatten()
+            for operation in [
+                &item.get,
+                &item.post,
+                &item.put,
+                &item.patch,
+                &item.delete,
+                &item.head,
+            ]
+            .into_iter()
+            .flatten()
             {
                 let id = operation.operation_id.clone().expect("an operation id");
                 assert!(ids.insert(id.clone()), "{id} is used twice");

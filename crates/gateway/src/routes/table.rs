@@ -7,8 +7,8 @@ use actix_web::middleware::from_fn;
 use actix_web::{Route, guard, web};
 
 use super::{
-    account, admin, auth, config, conversion, discovery, downloads, health, library, openapi,
-    schedules, sources, transcription, uploads, user_settings, webhooks,
+    account, admin, auth, config, conversion, discovery, downloads, feeds, health, library,
+    openapi, schedules, sources, tokens, transcription, uploads, user_settings, webhooks,
 };
 use crate::auth::{require_admin, require_authentication};
 use crate::realtime::socket_io_endpoint;
@@ -107,6 +107,9 @@ pub fn routes() -> Vec<ApiRoute> {
         .merge(openapi::routes())
         .merge(auth::routes())
         .merge(account::routes())
+        .merge(tokens::routes())
+        .merge(crate::openai::routes())
+        .merge(feeds::routes())
         .merge(webhooks::routes())
         .merge(admin::routes())
         .merge(library::routes())

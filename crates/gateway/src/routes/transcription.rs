@@ -206,6 +206,7 @@ pub async fn start(
         files: files(body.files),
         model: body.model,
         output_format: body.output_format,
+        skip_vault: false,
     };
     started(
         services

@@ -570,7 +570,7 @@ pub struct TestApp {
     pub arrivals: Arc<Arrivals>,
     _servers: Vec<FakeServer>,
     _data_dir: tempfile::TempDir,
-    _db: TestDatabase,
+    db: TestDatabase,
 }
 
 /// The gateway's configuration for a test: the settings' defaults, local accounts, both
@@ -647,7 +647,7 @@ pub async fn spawn_app() -> TestApp {
         arrivals,
         _servers: servers,
         _data_dir: data_dir,
-        _db: db,
+        db,
     }
 }
 
@@ -662,6 +662,11 @@ pub struct Answer {
 impl TestApp {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.address)
+    }
+
+    /// The gateway's own database, for tests that check what is (not) stored.
+    pub fn database_url(&self) -> &str {
+        &self.db.url
     }
 
     /// Signs up the instance's first account (its owner); answers (token, user id).

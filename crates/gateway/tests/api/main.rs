@@ -11,4 +11,5 @@ mod errors;
 mod helpers;
 mod library;
 mod openapi;
+mod tokens;
 mod webhooks;

@@ -119,10 +119,10 @@ impl ListQuery {
         for level in &filter.gwth_levels {
             check_score("gwthLevel", *level)?;
         }
-        if let Some(SectionFilter::In(id)) = &filter.section {
-            if id.trim().is_empty() {
-                return Err("sectionId must not be empty".into());
-            }
+        if let Some(SectionFilter::In(id)) = &filter.section
+            && id.trim().is_empty()
+        {
+            return Err("sectionId must not be empty".into());
         }
         let search = request.search.as_deref().and_then(SearchQuery::parse);
         let sort = match (request.sort, &search) {
@@ -172,9 +172,14 @@ mod tests {
             sort,
             ..ListRequest::default()
         };
-        assert_eq!(ListQuery::check(searching(None)).unwrap().sort, SortKey::Relevance);
         assert_eq!(
-            ListQuery::check(searching(Some(SortKey::Title))).unwrap().sort,
+            ListQuery::check(searching(None)).unwrap().sort,
+            SortKey::Relevance
+        );
+        assert_eq!(
+            ListQuery::check(searching(Some(SortKey::Title)))
+                .unwrap()
+                .sort,
             SortKey::Title
         );
         let blank = ListRequest {

@@ -30,7 +30,8 @@ pub fn apply(select: &mut SelectStatement, user_id: &str, filter: &ItemFilter) {
     }
     if !filter.source_types.is_empty() {
         select.and_where(
-            Expr::col((Items, Column::SourceType)).is_in(filter.source_types.iter().map(|kind| kind.as_str())),
+            Expr::col((Items, Column::SourceType))
+                .is_in(filter.source_types.iter().map(|kind| kind.as_str())),
         );
     }
     if let Some(starred) = filter.is_starred {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use scribevault_bus::contract::Event;
 use scribevault_transcription_worker::FakeWhisper;
 
-use crate::helpers::{Setup, TestApp, audio, spawn_app, spawn_app_with};
+use crate::helpers::{Setup, TestApp, audio, spawn_app, spawn_app_with, status_of};
 
 /// The status the file's failure left it in, and the failure's message.
 async fn failure(app: &mut TestApp, job_id: &str, file_id: &str) -> (String, String) {
@@ -15,7 +15,7 @@ async fn failure(app: &mut TestApp, job_id: &str, file_id: &str) -> (String, Str
         panic!("a failure, not {done:?}");
     };
     let file = app.file(job_id, file_id).await;
-    (file.status, error.error_message.unwrap_or_default())
+    (status_of(&file), error.error_message.unwrap_or_default())
 }
 
 /// Long enough for the service to have queued a retry (200 ms back-off, 100 ms sweeps) and
@@ -34,7 +34,7 @@ async fn undecodable_audio_fails_for_good_and_is_not_tried_again() {
     assert!(message.contains("could not be decoded"), "{message}");
     tokio::time::sleep(A_RETRY_WOULD_HAVE_STARTED).await;
     let file = app.file(&job, "noise").await;
-    assert_eq!((file.status.as_str(), file.retry_count), ("failed", 1));
+    assert_eq!((status_of(&file).as_str(), file.retry_count), ("failed", 1));
     assert_eq!(app.whisper.calls().files, 1, "one attempt only");
     assert_eq!(app.whisper.calls().windows, 0);
 }
@@ -54,7 +54,7 @@ async fn audio_longer_than_the_limit_fails_for_good_before_whisper_hears_it() {
     assert_eq!(status, "failed");
     assert!(message.contains("longer than the limit"), "{message}");
     tokio::time::sleep(A_RETRY_WOULD_HAVE_STARTED).await;
-    assert_eq!(app.file(&job, "long").await.status, "failed");
+    assert_eq!(status_of(&app.file(&job, "long").await), "failed");
     assert_eq!(app.whisper.calls().files, 1, "one attempt only");
     assert_eq!(app.whisper.calls().windows, 0);
 }
@@ -76,6 +76,9 @@ async fn a_whisper_failure_is_tried_again_and_the_file_completes() {
     assert!(matches!(done, Event::TranscriptionComplete(_)), "{done:?}");
     assert_eq!(app.next_ingest().await.content, "Second time lucky.");
     let file = app.file(&job, "welcome").await;
-    assert_eq!((file.status.as_str(), file.retry_count), ("completed", 1));
+    assert_eq!(
+        (status_of(&file).as_str(), file.retry_count),
+        ("completed", 1)
+    );
     assert_eq!(app.whisper.calls().files, 2);
 }

@@ -185,6 +185,7 @@ impl TestApp {
                     }],
                     model: MODEL.to_owned(),
                     output_format: output_format.to_owned(),
+                    skip_vault: false,
                 },
             ))
             .await
@@ -278,4 +279,12 @@ impl TestApp {
         .await
         .unwrap_or_else(|_| panic!("whisper {what}: {:?}", self.whisper.calls()));
     }
+}
+
+/// A file's status as REST spells it (`completed`, `failed`, …).
+pub fn status_of(file: &pb::TranscriptionFile) -> String {
+    file.status()
+        .as_str_name()
+        .trim_start_matches("FILE_STATUS_")
+        .to_ascii_lowercase()
 }

@@ -6,7 +6,7 @@ use scribevault_blob::{BlobStore as _, collect_body, owned_key};
 use scribevault_bus::contract::{Event, TranscriptSegment};
 use scribevault_transcription_worker::FakeWhisper;
 
-use crate::helpers::{Setup, USER, audio, spawn_app, spawn_app_with};
+use crate::helpers::{Setup, USER, audio, spawn_app, spawn_app_with, status_of};
 
 #[tokio::test]
 async fn a_queued_file_is_claimed_reported_on_and_completed_with_its_transcript() {
@@ -33,7 +33,7 @@ async fn a_queued_file_is_claimed_reported_on_and_completed_with_its_transcript(
 
     // The service has the transcript, and the library is handed the markdown.
     let file = app.file(&job, "welcome").await;
-    assert_eq!(file.status, "completed");
+    assert_eq!(status_of(&file), "completed");
     assert_eq!(file.progress, 100);
     assert_eq!(
         complete.markdown_path,

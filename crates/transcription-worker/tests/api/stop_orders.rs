@@ -8,7 +8,7 @@ use scribevault_bus::contract::Event;
 use scribevault_bus::{EventBus as _, EventEnvelope, Topic, WorkerControl};
 use scribevault_transcription_worker::FakeWhisper;
 
-use crate::helpers::{Setup, TestApp, USER, audio, spawn_app_with};
+use crate::helpers::{Setup, TestApp, USER, audio, spawn_app_with, status_of};
 
 /// A worker whose whisper runs until it is stopped.
 async fn busy_worker(stop_orders: bool) -> TestApp {
@@ -48,9 +48,9 @@ async fn a_cancel_stops_the_running_transcription_and_the_worker_takes_the_next_
     assert_eq!(app.whisper.calls().files, 2);
     // Nothing the stopped run did afterwards overwrote the cancel.
     let first = app.file(&job, "first").await;
-    assert_eq!(first.status, "error");
+    assert_eq!(status_of(&first), "error");
     assert_eq!(first.error_message.as_deref(), Some("Cancelled by user"));
-    assert_eq!(app.file(&next, "second").await.status, "transcribing");
+    assert_eq!(status_of(&app.file(&next, "second").await), "transcribing");
     app.cancel(&next, "second").await;
     app.whisper_until("stops again", |calls| calls.stopped == 2)
         .await;
@@ -77,7 +77,7 @@ async fn a_stop_order_alone_stops_the_run_although_its_reports_are_still_welcome
         .unwrap();
     app.whisper_until("stops", |calls| calls.stopped == 1).await;
     // The worker said nothing about it: the file is still the (now silent) worker's.
-    assert_eq!(app.file(&job, "first").await.status, "transcribing");
+    assert_eq!(status_of(&app.file(&job, "first").await), "transcribing");
 }
 
 #[tokio::test]

@@ -290,6 +290,9 @@ pub struct TranscriptionFile {
     pub claim_token: i32,
     /// Times the file was taken back from a worker that went silent (reset by a user's retry).
     pub take_backs: u32,
+    /// Transcribed for its caller only (an OpenAI-style request whose token does not keep
+    /// transcriptions): the transcript is not handed to the library.
+    pub skip_vault: bool,
     pub updated_at: DateTime<Utc>,
 }
 

@@ -32,6 +32,8 @@ pub struct Model {
     pub heartbeat_at: Option<DateTimeUtc>,
     /// Times the file was taken back from a worker that went silent.
     pub take_back_count: i32,
+    /// Made for its caller only (an OpenAI-style request): no Vault item is made from it.
+    pub skip_vault: bool,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -33,8 +33,9 @@ impl Transcriptions {
         files: Vec<FileToTranscribe>,
         model: &str,
         output_format: &str,
+        skip_vault: bool,
     ) -> Result<JobWithFiles, TranscriptionError> {
-        self.create_job(user, files, model, output_format, None)
+        self.create_job(user, files, model, output_format, None, skip_vault)
             .await
     }
 
@@ -57,7 +58,7 @@ impl Transcriptions {
             timezone: or_default(&window.timezone, "UTC").to_owned(),
         };
         parse_window(&window.start, &window.end, &window.timezone)?;
-        self.create_job(user, files, model, output_format, Some(window))
+        self.create_job(user, files, model, output_format, Some(window), false)
             .await
     }
 
@@ -68,6 +69,7 @@ impl Transcriptions {
         model: &str,
         output_format: &str,
         window: Option<WindowSpec>,
+        skip_vault: bool,
     ) -> Result<JobWithFiles, TranscriptionError> {
         let output_format =
             OutputFormat::parse(output_format).map_err(TranscriptionError::InvalidArgument)?;
@@ -100,6 +102,7 @@ impl Transcriptions {
                 mp3_path: file.mp3_path,
                 status,
                 max_retries: self.config.max_retries,
+                skip_vault,
             })
             .collect();
         let files = self.store.insert_job(&job, new_files).await?;

@@ -27,6 +27,8 @@ pub struct NewFile {
     pub mp3_path: String,
     pub status: FileStatus,
     pub max_retries: u32,
+    /// No Vault item is made from the transcript.
+    pub skip_vault: bool,
 }
 
 /// The transcription service's tables.
@@ -66,6 +68,7 @@ fn file_from_row(row: transcription_file::Model) -> Result<TranscriptionFile, Db
         processing_time_ms: row.processing_time_ms.and_then(|ms| u64::try_from(ms).ok()),
         claim_token: row.claim_token,
         take_backs: to_u32(row.take_back_count),
+        skip_vault: row.skip_vault,
         updated_at: row.updated_at,
     })
 }
@@ -162,6 +165,7 @@ impl TranscriptionStore {
                 claim_token: Set(0),
                 heartbeat_at: Set(None),
                 take_back_count: Set(0),
+                skip_vault: Set(file.skip_vault),
                 created_at: Set(job.created_at),
                 updated_at: Set(job.created_at),
             }

@@ -23,6 +23,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { paths } from '@/config/paths';
 import { showToast } from '@/lib/toast';
 import { useLogoutAllMutation } from './authApi';
+import { ApiTokensCard } from './ApiTokensCard';
 import { useAuthActions } from './authActions';
 import { selectCurrentUser, signedOut } from './authSlice';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
@@ -49,6 +50,7 @@ export function AccountSettings() {
       <ProfileCard />
       <StorageCard />
       <PrivacySecurityCard />
+      <ApiTokensCard />
       <SubscriptionCard />
       <DangerZoneCard />
     </div>

@@ -1,12 +1,14 @@
-import { CalendarClock, SlidersHorizontal, UserRound, Users, type LucideIcon } from 'lucide-react';
+import { CalendarClock, Rss, SlidersHorizontal, UserRound, Users, Webhook, type LucideIcon } from 'lucide-react';
 import { Suspense, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useGetAccountQuery } from '@/api/accountApi';
 import { PageHeader } from '@/components/PageHeader';
+import { PodcastFeedsPanel } from './PodcastFeedsPanel';
 import { PreferencesPanel } from './PreferencesPanel';
 import { ScheduledSyncs } from './ScheduledSyncs';
+import { WebhooksPanel } from './WebhooksPanel';
 
-export type SettingsTab = 'preferences' | 'schedules' | 'account' | 'users';
+export type SettingsTab = 'preferences' | 'schedules' | 'webhooks' | 'feeds' | 'account' | 'users';
 
 interface TabDefinition {
   id: SettingsTab;
@@ -17,6 +19,8 @@ interface TabDefinition {
 const TABS: readonly TabDefinition[] = [
   { id: 'preferences', label: 'Preferences', icon: SlidersHorizontal },
   { id: 'schedules', label: 'Scheduled Syncs', icon: CalendarClock },
+  { id: 'webhooks', label: 'Webhooks', icon: Webhook },
+  { id: 'feeds', label: 'Podcast Feeds', icon: Rss },
   { id: 'account', label: 'Account', icon: UserRound },
 ];
 /** Only for admins (`GET /api/account` says `isAdmin`); nobody else ever sees it. */
@@ -99,6 +103,8 @@ export default function SettingsPage({ account, users }: { account: ReactNode; u
         <div role="tabpanel" id={panelId(current)} aria-labelledby={tabId(current)} className="tab-panel">
           {current === 'preferences' && <PreferencesPanel />}
           {current === 'schedules' && <ScheduledSyncs />}
+          {current === 'webhooks' && <WebhooksPanel />}
+          {current === 'feeds' && <PodcastFeedsPanel />}
           {current === 'account' && account}
           {current === 'users' && (
             <Suspense

@@ -112,12 +112,12 @@ async function chooseFromMenu(user: ReturnType<typeof renderWithProviders>['user
 }
 
 describe('/settings', () => {
-  it('has three tabs, Preferences first and selected', async () => {
+  it('has five tabs, Preferences first and selected', async () => {
     const { user, router } = renderWithProviders({ route: '/settings' });
     expect(await screen.findByRole('heading', { name: 'Settings', level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Manage your account, preferences, and scheduled syncs')).toBeInTheDocument();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Account']);
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Webhooks', 'Podcast Feeds', 'Account']);
     expect(tabs[0]).toHaveAttribute('aria-selected', 'true');
     expect(await within(screen.getByRole('tabpanel', { name: 'Preferences' })).findByRole('region', { name: 'Appearance' })).toBeInTheDocument();
 
@@ -127,8 +127,8 @@ describe('/settings', () => {
     expect(router.state.location.search).toBe('?tab=schedules');
     // Arrow keys move between tabs.
     await user.keyboard('{ArrowRight}');
-    expect(screen.getByRole('tab', { name: 'Account' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByRole('tab', { name: 'Account' })).toHaveFocus();
+    expect(screen.getByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'Webhooks' })).toHaveFocus();
   });
 
   it("shows the signed-in user's email on Account and signs out from there", async () => {

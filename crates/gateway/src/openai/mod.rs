@@ -1,0 +1,230 @@
+//! OpenAI's transcription API (`POST /v1/audio/transcriptions`, `GET /v1/models`), so that
+//! Open WebUI, the Obsidian Whisper plugin, llama-swap and the `openai` packages can use this
+//! instance as their speech-to-text backend. Callers authenticate like everyone else (a
+//! personal API token, usually); the file goes through the same queue as every other
+//! (ADR 0022), and the result is kept in the Vault unless the caller's token says not to.
+
+pub mod audio;
+pub mod error;
+pub mod form;
+pub mod render;
+pub mod run;
+
+use std::time::Duration;
+
+use actix_multipart::Multipart;
+use actix_web::{HttpResponse, web};
+use scribevault_proto::transcription::v1 as transcription_pb;
+use serde::Serialize;
+use utoipa::{OpenApi, ToSchema};
+
+use self::error::{OpenAiError, OpenAiErrorBody};
+use self::form::TranscriptionForm;
+use self::render::{Rendered, TranscriptionVerboseView, TranscriptionView};
+use self::run::StartedFiles;
+use crate::auth::Caller;
+use crate::clients::UserClients;
+use crate::context::Context;
+use crate::routes::table::{Access, RouteList};
+
+/// The model name OpenAI's clients send by default; it means the instance's default model.
+pub const OPENAI_MODEL: &str = "whisper-1";
+
+/// What the OpenAI-compatible routes keep between requests.
+pub struct OpenAiState {
+    pub started: StartedFiles,
+    /// Longest a request waits for its transcription (`SCRIBEVAULT_OPENAI_WAIT_SECONDS`).
+    pub wait_limit: Duration,
+}
+
+/// The multipart form, as OpenAI documents it (for the OpenAPI document).
+#[derive(ToSchema)]
+#[allow(dead_code)] // documents the form; the handler reads it field by field
+pub struct TranscriptionRequest {
+    /// The audio: MP3, WAV, M4A, OGG, FLAC or WebM, up to the instance's upload limit.
+    #[schema(format = Binary, content_media_type = "application/octet-stream")]
+    file: String,
+    /// An installed model (`GET /v1/models`); `whisper-1` is the instance's default.
+    model: String,
+    /// ISO-639-1. Accepted; the model's own language is used.
+    language: Option<String>,
+    /// Accepted and not used.
+    prompt: Option<String>,
+    /// `json` (default), `text`, `srt`, `verbose_json` or `vtt`.
+    response_format: Option<String>,
+    /// 0–1. Accepted; the worker's own fallback decides.
+    temperature: Option<f32>,
+    /// `word` adds `words` to `verbose_json`.
+    #[schema(rename = "timestamp_granularities[]")]
+    timestamp_granularities: Option<Vec<String>>,
+}
+
+/// Whether a call's transcriptions become Vault items: a session's always do; an API token's
+/// unless its owner turned that off.
+async fn keeps_in_vault(context: &Context, caller: &Caller) -> Result<bool, OpenAiError> {
+    let Some(token) = &caller.api_token else {
+        return Ok(true);
+    };
+    let found = context
+        .access
+        .tokens
+        .get(caller.user.as_str(), token)
+        .await
+        .map_err(|error| OpenAiError::Api(error.into()))?;
+    Ok(found.is_none_or(|token| token.save_to_vault))
+}
+
+/// The model to ask the transcription service for (empty: its default), checked against the
+/// installed ones before anything is stored.
+async fn model_of(form: &TranscriptionForm, services: &UserClients) -> Result<String, OpenAiError> {
+    let model = match form.model.as_deref() {
+        None | Some(OPENAI_MODEL) => return Ok(String::new()),
+        Some(model) => model,
+    };
+    let installed = services
+        .transcription()
+        .list_models(transcription_pb::ListModelsRequest {})
+        .await?
+        .into_inner()
+        .models;
+    if installed.iter().any(|name| name == model) {
+        Ok(model.to_owned())
+    } else {
+        Err(OpenAiError::UnknownModel(model.to_owned()))
+    }
+}
+
+fn title_of(name: &str) -> String {
+    let stem = std::path::Path::new(name)
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .unwrap_or_default()
+        .trim();
+    if stem.is_empty() {
+        format!(
+            "Transcription {}",
+            chrono::Utc::now().format("%Y-%m-%d %H:%M")
+        )
+    } else {
+        stem.to_owned()
+    }
+}
+
+/// Transcribes an audio file, OpenAI-style: waits in the queue with everyone else's files, then
+/// answers the transcript in the format asked for.
+///
+/// # Errors
+/// In OpenAI's error shape: a bad form (400), a file too large (413), unreadable audio (400), an
+/// unknown model (404), a failed transcription (422), the wait limit passed (504; the
+/// transcription goes on, and the same file sent again waits for it).
+#[utoipa::path(post, path = "/v1/audio/transcriptions", tag = "openai",
+    request_body(content = TranscriptionRequest, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "`json`: `{text}`; `verbose_json`: segments and words; `text`, `srt`, `vtt`: plain text",
+            body = TranscriptionView,
+            content(
+                (TranscriptionView = "application/json"),
+                (TranscriptionVerboseView = "application/json"),
+                (String = "text/plain"),
+            )),
+        (status = 400, description = "A bad form or unreadable audio", body = OpenAiErrorBody),
+        (status = 404, description = "The model is not installed", body = OpenAiErrorBody),
+        (status = 413, description = "The file is over the upload limit", body = OpenAiErrorBody),
+        (status = 422, description = "The transcription failed", body = OpenAiErrorBody),
+        (status = 504, description = "Still transcribing when the wait limit passed", body = OpenAiErrorBody)))]
+pub async fn create_transcription(
+    caller: Caller,
+    context: Context,
+    services: UserClients,
+    body: Multipart,
+) -> Result<HttpResponse, OpenAiError> {
+    let form = form::read(body, context.limits.upload_bytes).await?;
+    let model = model_of(&form, &services).await?;
+    let keep = keeps_in_vault(&context, &caller).await?;
+    let converted = audio::as_mp3(&form.file.path).await?;
+    let mp3 = converted.as_deref().unwrap_or(&form.file.path);
+    let title = title_of(&form.file.name);
+    let mp3_path = run::store(&services, mp3, title.clone(), form.file.name.clone()).await?;
+    let user = caller.user.as_str();
+    let started = &context.openai.started;
+    let file = started
+        .start(&services, user, &mp3_path, &title, &model, !keep)
+        .await?;
+    let transcript = match run::wait_for(&services, &file, context.openai.wait_limit).await {
+        Err(error @ OpenAiError::TranscriptionFailed(_)) => {
+            started.forget(user, &mp3_path).await;
+            return Err(error);
+        }
+        other => other?,
+    };
+    let segments = run::segments(&services, &transcript).await?;
+    let duration = segments
+        .last()
+        .map_or(0.0, |last| last.end_ms.max(0) as f64 / 1000.0);
+    let rendered = Rendered {
+        segments: &segments,
+        language: form.language.as_deref().unwrap_or("english"),
+        duration,
+        words: form.word_timestamps,
+    };
+    Ok(rendered.respond(form.response_format))
+}
+
+/// One model, as OpenAI lists it.
+#[derive(Serialize, ToSchema)]
+pub struct ModelView {
+    id: String,
+    object: &'static str,
+    /// Unix seconds; not known for installed files, so 0.
+    created: i64,
+    owned_by: &'static str,
+}
+
+/// `GET /v1/models`.
+#[derive(Serialize, ToSchema)]
+pub struct ModelListView {
+    object: &'static str,
+    data: Vec<ModelView>,
+}
+
+fn model(id: String) -> ModelView {
+    ModelView {
+        id,
+        object: "model",
+        created: 0,
+        owned_by: "scribevault",
+    }
+}
+
+/// The installed Whisper models, and `whisper-1` (the default one) for clients that ask for it.
+///
+/// # Errors
+/// The transcription service cannot be reached (503, in OpenAI's shape).
+#[utoipa::path(get, path = "/v1/models", tag = "openai",
+    responses((status = 200, body = ModelListView)))]
+pub async fn list_models(services: UserClients) -> Result<HttpResponse, OpenAiError> {
+    let installed = services
+        .transcription()
+        .list_models(transcription_pb::ListModelsRequest {})
+        .await?
+        .into_inner()
+        .models;
+    let data = std::iter::once(OPENAI_MODEL.to_owned())
+        .chain(installed)
+        .map(model)
+        .collect();
+    Ok(HttpResponse::Ok().json(ModelListView {
+        object: "list",
+        data,
+    }))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(create_transcription, list_models))]
+pub(crate) struct Docs;
+
+pub(crate) fn routes() -> RouteList {
+    RouteList::default()
+        .add::<__path_create_transcription>(Access::SignedIn, || web::to(create_transcription))
+        .add::<__path_list_models>(Access::SignedIn, || web::to(list_models))
+}

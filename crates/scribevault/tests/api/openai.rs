@@ -1,0 +1,184 @@
+//! `/v1/audio/transcriptions` and `/v1/models` driven by OpenAI's own Python client (the `openai`
+//! package from PyPI, `tests/support/openai_client.py`) against the real binary with a real
+//! Whisper model: every response format, a WAV without an extension, OpenAI-shaped errors, and
+//! the API token's "keep in the Vault" choice.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, audio};
+use crate::pipeline::spawn_pipeline_app;
+use scribevault_test_support::word_error_rate;
+
+/// Whether python3 with the `openai` package and ffmpeg are installed (a failure under CI).
+fn openai_installed(test_name: &str) -> bool {
+    let python = std::process::Command::new("python3")
+        .args(["-c", "import openai"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    let ffmpeg = std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    scribevault_test_support::required_tool(
+        python && ffmpeg,
+        "python3 with the openai package (`scripts/install-test-tools.sh`) and ffmpeg",
+        test_name,
+    )
+}
+
+/// Runs the official client; answers what it printed.
+async fn run_client(app: &TestApp, token: &str, mp3: &str, scenario: &str) -> Value {
+    let script = scribevault_test_support::workspace_root()
+        .join("crates/scribevault/tests/support/openai_client.py");
+    let output = tokio::time::timeout(
+        Duration::from_secs(600),
+        tokio::process::Command::new("python3")
+            .arg(script)
+            .args([
+                app.base.as_str(),
+                token,
+                audio(mp3).to_str().unwrap(),
+                scenario,
+            ])
+            .kill_on_drop(true)
+            .output(),
+    )
+    .await
+    .expect("the client finishes")
+    .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "the openai client failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "the client printed no JSON ({error}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// Makes an API token for the signed-in `session`.
+async fn api_token(app: &TestApp, session: &str, save_to_vault: bool) -> String {
+    let (status, made) = app
+        .post_json(
+            "/api/tokens",
+            &json!({ "name": "openai client", "saveToVault": save_to_vault }),
+            Some(session),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    made["data"]["token"].as_str().unwrap().to_owned()
+}
+
+fn reference(name: &str) -> String {
+    std::fs::read_to_string(audio(&format!("{name}.txt"))).unwrap()
+}
+
+#[tokio::test]
+async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() {
+    if !openai_installed("the_openai_client_transcribes_in_every_format_and_gets_openai_errors") {
+        return;
+    }
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (session, _) = app.sign_up("openai@example.com").await;
+    let token = api_token(&app, &session, false).await;
+
+    let out = run_client(&app, &token, "sample-01-welcome.mp3", "formats").await;
+    let spoken = reference("sample-01-welcome");
+
+    let models: Vec<&str> = out["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(models.contains(&"whisper-1"), "{models:?}");
+    assert!(models.contains(&"small"), "{models:?}");
+
+    let text = out["json"].as_str().unwrap();
+    let wer = word_error_rate(&spoken, text);
+    assert!(wer < 0.25, "WER {wer} for {text:?}");
+    assert_eq!(out["text"].as_str().unwrap().trim(), text.trim());
+
+    let verbose = &out["verbose"];
+    assert_eq!(verbose["text"], out["json"]);
+    let segments = verbose["segments"].as_array().unwrap();
+    assert!(!segments.is_empty());
+    let words = verbose["words"].as_array().unwrap();
+    assert!(words.len() >= 5, "{words:?}");
+    let mut previous = 0.0;
+    for word in words {
+        let (start, end) = (
+            word["start"].as_f64().unwrap(),
+            word["end"].as_f64().unwrap(),
+        );
+        assert!(
+            start >= previous - 0.05 && end >= start,
+            "{word} after {previous}"
+        );
+        previous = start;
+    }
+    let duration = verbose["duration"].as_f64().unwrap();
+    assert!(
+        (5.0..9.0).contains(&duration),
+        "7.5 s of audio, got {duration}"
+    );
+
+    let srt = out["srt"].as_str().unwrap();
+    assert!(srt.starts_with("1\n00:00:0"), "{srt}");
+    assert!(srt.contains(" --> "), "{srt}");
+    let vtt = out["vtt"].as_str().unwrap();
+    assert!(vtt.starts_with("WEBVTT\n\n00:00:0"), "{vtt}");
+
+    let wav = out["wav"].as_str().unwrap();
+    assert!(word_error_rate(&spoken, wav) < 0.25, "{wav:?}");
+
+    // The client hands over the body's `error` object as `error.body`.
+    let not_audio = &out["not_audio"];
+    assert_eq!(not_audio["class"], "BadRequestError", "{not_audio}");
+    assert_eq!(not_audio["error"]["type"], "invalid_request_error");
+    assert_eq!(not_audio["error"]["param"], "file");
+    let unknown = &out["unknown_model"];
+    assert_eq!(unknown["class"], "NotFoundError", "{unknown}");
+    assert_eq!(unknown["error"]["code"], "model_not_found");
+    assert_eq!(out["bad_format"]["status"], 400, "{}", out["bad_format"]);
+    assert_eq!(
+        out["bad_format"]["error"]["param"],
+        "response_format"
+    );
+    assert_eq!(
+        out["bad_token"]["class"], "AuthenticationError",
+        "{}",
+        out["bad_token"]
+    );
+
+    // This token does not keep transcriptions: the Vault stays empty.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (_, vault) = app.get("/api/library/transcripts", Some(&session)).await;
+    assert_eq!(vault["meta"]["total"], 0, "{vault}");
+}
+
+#[tokio::test]
+async fn a_token_that_keeps_transcriptions_puts_them_in_the_vault() {
+    if !openai_installed("a_token_that_keeps_transcriptions_puts_them_in_the_vault") {
+        return;
+    }
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (session, _) = app.sign_up("keeper@example.com").await;
+    let token = api_token(&app, &session, true).await;
+
+    let out = run_client(&app, &token, "sample-02-subscribe.mp3", "once").await;
+    let text = out["text"].as_str().unwrap();
+    assert!(
+        word_error_rate(&reference("sample-02-subscribe"), text) < 0.25,
+        "{text:?}"
+    );
+    let vault = app
+        .wait_for_vault_total(&session, 1, Duration::from_secs(30))
+        .await;
+    assert_eq!(vault["data"][0]["title"], "sample-02-subscribe", "{vault}");
+}

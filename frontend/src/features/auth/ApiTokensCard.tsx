@@ -1,0 +1,332 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { AlertCircle, Check, Copy, KeySquare, LoaderCircle, Plus, RefreshCw, Trash2, X } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { errorMessage } from '@/api/errors';
+import {
+  useCreateApiTokenMutation,
+  useListApiTokensQuery,
+  useRevokeApiTokenMutation,
+  useUpdateApiTokenMutation,
+  type ApiToken,
+  type NewApiToken,
+} from '@/api/tokensApi';
+import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { formatDateTime } from '@/lib/format';
+import { showToast } from '@/lib/toast';
+
+export const TOKEN_ERRORS = {
+  list: 'Failed to load your API tokens',
+  create: 'Failed to create the token',
+  revoke: 'Failed to revoke the token',
+  update: 'Failed to change the token',
+  copy: 'Could not copy the token',
+} as const;
+
+/** Longest name the server takes. */
+export const MAX_TOKEN_NAME = 100;
+
+/** How long a new token lasts; `null` days: it does not expire. */
+export const TOKEN_EXPIRY_CHOICES: ReadonlyArray<{ days: number | null; label: string }> = [
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 365, label: '1 year' },
+  { days: null, label: 'Never' },
+];
+
+/**
+ * Personal API tokens: for scripts, Open WebUI or the Obsidian Whisper plugin, which call the API
+ * as this account (never as an admin). A token's secret is shown once when it is made; the list
+ * shows when each was last used, and a token is revoked at once.
+ */
+export function ApiTokensCard() {
+  const dispatch = useAppDispatch();
+  const { data: tokens = [], isLoading, error, refetch } = useListApiTokensQuery();
+  const [revokeToken, revokeState] = useRevokeApiTokenMutation();
+  const [updateToken] = useUpdateApiTokenMutation();
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
+  const [changingId, setChangingId] = useState<string | null>(null);
+  const headingId = useId();
+
+  async function revoke(token: ApiToken) {
+    try {
+      await revokeToken(token.id).unwrap();
+      dispatch(showToast({ title: 'Token revoked', description: `“${token.name}” no longer works.`, variant: 'success' }));
+      setRevoking(null);
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, TOKEN_ERRORS.revoke), variant: 'destructive' }));
+      setRevoking(null);
+    }
+  }
+
+  async function setSaveToVault(token: ApiToken, saveToVault: boolean) {
+    setChangingId(token.id);
+    try {
+      await updateToken({ id: token.id, change: { saveToVault } }).unwrap();
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, TOKEN_ERRORS.update), variant: 'destructive' }));
+    } finally {
+      setChangingId(null);
+    }
+  }
+
+  return (
+    <section className="card account-card-section api-tokens" aria-labelledby={headingId}>
+      <div className="card-header">
+        <div>
+          <h2 id={headingId} className="card-title">
+            <KeySquare size={18} aria-hidden="true" /> API Tokens
+          </h2>
+          <p className="muted card-subtitle">
+            Let scripts and other apps use Scribevault as you: send <code>Authorization: Bearer &lt;token&gt;</code>. A token never has admin rights.
+          </p>
+        </div>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setCreating(true)}>
+          <Plus size={14} aria-hidden="true" /> Create token
+        </button>
+      </div>
+      {isLoading ? (
+        <p className="card-body muted" role="status">
+          Loading...
+        </p>
+      ) : error && tokens.length === 0 ? (
+        <div className="empty-state compact" role="alert">
+          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
+          <p className="text-danger">{errorMessage(error, TOKEN_ERRORS.list)}</p>
+          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+            <RefreshCw size={16} aria-hidden="true" /> Try again
+          </button>
+        </div>
+      ) : tokens.length === 0 ? (
+        <p className="card-body muted">No tokens yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table api-tokens-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Keep in Vault</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <tr key={token.id} data-testid="api-token-row">
+                  <td data-label="Name">
+                    <span className="api-token-name">{token.name}</span>
+                    {token.expired && <span className="badge badge-neutral">Expired</span>}
+                  </td>
+                  <td data-label="Created">{formatDateTime(token.createdAt)}</td>
+                  <td data-label="Last used">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : <span className="muted">Never</span>}</td>
+                  <td data-label="Expires">{token.expiresAt ? formatDateTime(token.expiresAt) : <span className="muted">Never</span>}</td>
+                  <td data-label="Keep in Vault">
+                    <input
+                      type="checkbox"
+                      checked={token.saveToVault}
+                      disabled={changingId === token.id}
+                      aria-label={`Keep transcriptions made with “${token.name}” in the Vault`}
+                      onChange={(event) => void setSaveToVault(token, event.target.checked)}
+                    />
+                  </td>
+                  <td className="cell-actions">
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-danger-outline"
+                      aria-label={`Revoke the token “${token.name}”`}
+                      onClick={() => setRevoking(token)}
+                    >
+                      <Trash2 size={14} aria-hidden="true" /> Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {creating && <CreateTokenDialog onClose={() => setCreating(false)} />}
+      {revoking && (
+        <ConfirmDialog
+          title="Revoke this token?"
+          description={`Anything that uses “${revoking.name}” stops working at once. This cannot be undone.`}
+          confirmLabel="Revoke token"
+          busyLabel="Revoking..."
+          busy={revokeState.isLoading}
+          onConfirm={() => void revoke(revoking)}
+          onClose={() => setRevoking(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The expiry a choice of days means, from now. */
+function expiryFrom(days: number | null, now: number): string | null {
+  return days === null ? null : new Date(now + days * 86_400_000).toISOString();
+}
+
+/** 'Create token': a name, how long it lasts, whether its transcriptions stay in the Vault; then the secret, once. */
+function CreateTokenDialog({ onClose }: { onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const [createToken, { isLoading: saving }] = useCreateApiTokenMutation();
+  const [name, setName] = useState('');
+  const [days, setDays] = useState<number | null>(90);
+  const [saveToVault, setSaveToVault] = useState(true);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<NewApiToken | null>(null);
+  const ids = { name: useId(), nameError: useId(), expiry: useId(), vault: useId() };
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    setError(null);
+    const trimmed = name.trim();
+    if (!trimmed) {
+      setNameError('Give the token a name, such as the app that will use it');
+      document.getElementById(ids.name)?.focus();
+      return;
+    }
+    try {
+      setCreated(await createToken({ name: trimmed, expiresAt: expiryFrom(days, Date.now()), saveToVault }).unwrap());
+    } catch (failure) {
+      setError(errorMessage(failure, TOKEN_ERRORS.create));
+    }
+  }
+
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-md">
+          <div className="dialog-header">
+            <div>
+              <Dialog.Title className="dialog-title">{created ? 'Token created' : 'Create API token'}</Dialog.Title>
+              <Dialog.Description className="muted">
+                {created ? 'Copy it now: it is shown only once.' : 'The token acts as your account on the API, never as an admin.'}
+              </Dialog.Description>
+            </div>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
+                <X size={18} aria-hidden="true" />
+              </button>
+            </Dialog.Close>
+          </div>
+          {created ? (
+            <>
+              <TokenSecret token={created} onCopyFailed={() => dispatch(showToast({ title: 'Error', description: TOKEN_ERRORS.copy, variant: 'destructive' }))} />
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-primary">
+                    Done
+                  </button>
+                </Dialog.Close>
+              </div>
+            </>
+          ) : (
+            <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+              {error && (
+                <div className="alert alert-error" role="alert">
+                  <span>{error}</span>
+                </div>
+              )}
+              <div className="field">
+                <label htmlFor={ids.name}>Name</label>
+                <input
+                  id={ids.name}
+                  type="text"
+                  value={name}
+                  maxLength={MAX_TOKEN_NAME}
+                  placeholder="Open WebUI"
+                  aria-invalid={nameError ? true : undefined}
+                  aria-describedby={nameError ? ids.nameError : undefined}
+                  onChange={(event) => {
+                    setName(event.target.value);
+                    setNameError(null);
+                  }}
+                />
+                {nameError && (
+                  <p id={ids.nameError} className="field-error">
+                    {nameError}
+                  </p>
+                )}
+              </div>
+              <div className="field field-inline">
+                <label htmlFor={ids.expiry}>Expires after</label>
+                <select id={ids.expiry} value={days ?? 'never'} onChange={(event) => setDays(event.target.value === 'never' ? null : Number(event.target.value))}>
+                  {TOKEN_EXPIRY_CHOICES.map((choice) => (
+                    <option key={choice.label} value={choice.days ?? 'never'}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field checkbox-field">
+                <input id={ids.vault} type="checkbox" checked={saveToVault} onChange={(event) => setSaveToVault(event.target.checked)} />
+                <label htmlFor={ids.vault}>Keep transcriptions made with this token in the Vault</label>
+              </div>
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-outline" disabled={saving}>
+                    Cancel
+                  </button>
+                </Dialog.Close>
+                <button type="submit" className="btn btn-primary" disabled={saving}>
+                  {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Plus size={16} aria-hidden="true" />}
+                  {saving ? 'Creating...' : 'Create token'}
+                </button>
+              </div>
+            </form>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function TokenSecret({ token, onCopyFailed }: { token: NewApiToken; onCopyFailed: () => void }) {
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const [manual, setManual] = useState(false);
+  const ids = { secret: useId(), hint: useId() };
+
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    const ok = await copyText(token.token, field.current);
+    setCopied(ok);
+    setManual(!ok);
+    if (!ok) onCopyFailed();
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={ids.secret}>Token “{token.name}”</label>
+      <div className="invitation-link">
+        <input ref={field} id={ids.secret} type="text" readOnly value={token.token} aria-describedby={ids.hint} onFocus={(event) => event.currentTarget.select()} />
+        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
+          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
+          {copied ? 'Copied!' : 'Copy token'}
+        </button>
+      </div>
+      <p id={ids.hint} className="field-hint" aria-live="polite">
+        {manual
+          ? 'The browser did not allow copying: the token is selected, copy it with Ctrl+C (or ⌘C).'
+          : token.expiresAt
+            ? `Works until ${formatDateTime(token.expiresAt)}.`
+            : 'It does not expire; revoke it here when it is no longer needed.'}
+      </p>
+    </div>
+  );
+}
