@@ -1,0 +1,475 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { AlertCircle, Check, Copy, History, LoaderCircle, Pencil, Plus, RefreshCw, Send, Trash2, Webhook as WebhookIcon, X } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { errorMessage } from '@/api/errors';
+import {
+  useCreateWebhookMutation,
+  useDeleteWebhookMutation,
+  useListWebhooksQuery,
+  useTestWebhookMutation,
+  useUpdateWebhookMutation,
+  useWebhookDeliveriesQuery,
+  type NewWebhook,
+  type Webhook,
+  type WebhookAttempt,
+  type WebhookEvent,
+} from '@/api/webhooksApi';
+import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { formatDateTime } from '@/lib/format';
+import { showToast } from '@/lib/toast';
+
+export const WEBHOOK_ERRORS = {
+  list: 'Failed to load your webhooks',
+  save: 'Failed to save the webhook',
+  delete: 'Failed to delete the webhook',
+  update: 'Failed to change the webhook',
+  test: 'Failed to send the test',
+  log: 'Failed to load the delivery log',
+  copy: 'Could not copy the secret',
+} as const;
+
+/** The events a webhook can subscribe to, with what each means. */
+export const WEBHOOK_EVENTS: ReadonlyArray<{ event: WebhookEvent; label: string }> = [
+  { event: 'item.created', label: 'Item created in the Vault' },
+  { event: 'transcription.completed', label: 'Transcription done' },
+  { event: 'transcription.failed', label: 'Transcription failed' },
+  { event: 'download.completed', label: 'Download done' },
+  { event: 'sync.new_videos', label: 'Sync found new videos' },
+];
+
+/** Longest URL the server takes. */
+const MAX_URL = 2048;
+
+/** "200 OK in 35 ms", "No answer: could not connect". */
+export function attemptSummary(attempt: WebhookAttempt): string {
+  const status = attempt.statusCode == null ? 'No answer' : `HTTP ${attempt.statusCode}`;
+  return attempt.error ? `${status}: ${attempt.error}` : `${status} in ${attempt.durationMs} ms`;
+}
+
+/**
+ * Webhooks: URLs Scribevault calls when something happens to your work, signed the Standard
+ * Webhooks way. Each shows its last delivery; its log and 'Send test' are one click away.
+ */
+export function WebhooksPanel() {
+  const dispatch = useAppDispatch();
+  const { data: webhooks = [], isLoading, error, refetch } = useListWebhooksQuery();
+  const [deleteWebhook, deleteState] = useDeleteWebhookMutation();
+  const [updateWebhook] = useUpdateWebhookMutation();
+  const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [changingId, setChangingId] = useState<string | null>(null);
+  const headingId = useId();
+
+  async function remove(webhook: Webhook) {
+    try {
+      await deleteWebhook(webhook.id).unwrap();
+      dispatch(showToast({ title: 'Webhook deleted', description: webhook.url, variant: 'success' }));
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WEBHOOK_ERRORS.delete), variant: 'destructive' }));
+    }
+    setDeleting(null);
+  }
+
+  async function setEnabled(webhook: Webhook, enabled: boolean) {
+    setChangingId(webhook.id);
+    try {
+      await updateWebhook({ id: webhook.id, change: { enabled } }).unwrap();
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WEBHOOK_ERRORS.update), variant: 'destructive' }));
+    } finally {
+      setChangingId(null);
+    }
+  }
+
+  return (
+    <section className="card webhooks" aria-labelledby={headingId}>
+      <div className="card-header">
+        <div>
+          <h2 id={headingId} className="card-title">
+            <WebhookIcon size={18} aria-hidden="true" /> Webhooks
+          </h2>
+          <p className="muted card-subtitle">
+            Scribevault calls these URLs when something happens, signed with <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>.
+          </p>
+        </div>
+        <button type="button" className="btn btn-sm btn-primary" onClick={() => setEditing('new')}>
+          <Plus size={14} aria-hidden="true" /> Add webhook
+        </button>
+      </div>
+      {isLoading ? (
+        <p className="card-body muted" role="status">
+          Loading...
+        </p>
+      ) : error && webhooks.length === 0 ? (
+        <div className="empty-state compact" role="alert">
+          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
+          <p className="text-danger">{errorMessage(error, WEBHOOK_ERRORS.list)}</p>
+          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
+            <RefreshCw size={16} aria-hidden="true" /> Try again
+          </button>
+        </div>
+      ) : webhooks.length === 0 ? (
+        <p className="card-body muted">No webhooks yet.</p>
+      ) : (
+        <ul className="webhook-list">
+          {webhooks.map((webhook) => (
+            <WebhookItem
+              key={webhook.id}
+              webhook={webhook}
+              changing={changingId === webhook.id}
+              onEnable={(enabled) => void setEnabled(webhook, enabled)}
+              onEdit={() => setEditing(webhook)}
+              onDelete={() => setDeleting(webhook)}
+            />
+          ))}
+        </ul>
+      )}
+      {editing && <WebhookDialog webhook={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete this webhook?"
+          description={`${deleting.url} gets no more deliveries, and its log is deleted. This cannot be undone.`}
+          confirmLabel="Delete webhook"
+          busyLabel="Deleting..."
+          busy={deleteState.isLoading}
+          onConfirm={() => void remove(deleting)}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function WebhookItem({
+  webhook,
+  changing,
+  onEnable,
+  onEdit,
+  onDelete,
+}: {
+  webhook: Webhook;
+  changing: boolean;
+  onEnable: (enabled: boolean) => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const dispatch = useAppDispatch();
+  const [testWebhook, testState] = useTestWebhookMutation();
+  const [result, setResult] = useState<WebhookAttempt | null>(null);
+  const [showLog, setShowLog] = useState(false);
+  const logId = useId();
+  const last = webhook.lastAttempt;
+
+  async function sendTest() {
+    setResult(null);
+    try {
+      setResult(await testWebhook(webhook.id).unwrap());
+    } catch (failure) {
+      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WEBHOOK_ERRORS.test), variant: 'destructive' }));
+    }
+  }
+
+  return (
+    <li className="webhook-item" data-testid="webhook-item">
+      <div className="webhook-main">
+        <p className="webhook-url">
+          {webhook.url}
+          {!webhook.enabled && <span className="badge badge-neutral webhook-off">Off</span>}
+        </p>
+        {webhook.description && <p className="muted">{webhook.description}</p>}
+        <p className="webhook-events">
+          {webhook.events.map((event) => (
+            <span key={event} className="badge badge-neutral">
+              {event}
+            </span>
+          ))}
+        </p>
+        <p className="muted webhook-last">
+          Last delivery:{' '}
+          {last ? (
+            <span className={last.succeeded ? 'text-success' : 'text-danger'}>
+              {attemptSummary(last)}, {formatDateTime(last.attemptedAt)}
+            </span>
+          ) : (
+            'none yet'
+          )}
+        </p>
+        {webhook.disabledReason && (
+          <p className="text-danger" role="note">
+            Switched off: {webhook.disabledReason}
+          </p>
+        )}
+        {result && (
+          <p role="status" className={result.succeeded ? 'text-success' : 'text-danger'}>
+            Test {result.succeeded ? 'delivered' : 'failed'}: {attemptSummary(result)}
+          </p>
+        )}
+      </div>
+      <div className="webhook-actions">
+        <label className="check webhook-enabled">
+          <input type="checkbox" checked={webhook.enabled} disabled={changing} onChange={(event) => onEnable(event.target.checked)} />
+          Enabled
+        </label>
+        <button type="button" className="btn btn-sm btn-outline" disabled={testState.isLoading} onClick={() => void sendTest()} aria-label={`Send a test to ${webhook.url}`}>
+          {testState.isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Send size={14} aria-hidden="true" />}
+          {testState.isLoading ? 'Sending...' : 'Send test'}
+        </button>
+        <button type="button" className="btn btn-sm btn-outline" aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog(!showLog)}>
+          <History size={14} aria-hidden="true" /> {showLog ? 'Hide log' : 'Deliveries'}
+        </button>
+        <button type="button" className="btn btn-sm btn-outline" onClick={onEdit} aria-label={`Edit the webhook ${webhook.url}`}>
+          <Pencil size={14} aria-hidden="true" /> Edit
+        </button>
+        <button type="button" className="btn btn-sm btn-danger-outline" onClick={onDelete} aria-label={`Delete the webhook ${webhook.url}`}>
+          <Trash2 size={14} aria-hidden="true" /> Delete
+        </button>
+      </div>
+      {showLog && (
+        <div id={logId} className="webhook-log">
+          <DeliveryLog id={webhook.id} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The last 50 attempts, newest first. */
+function DeliveryLog({ id }: { id: string }) {
+  const { data: attempts = [], isLoading, error, refetch } = useWebhookDeliveriesQuery(id);
+  if (isLoading) {
+    return (
+      <p className="muted" role="status">
+        Loading...
+      </p>
+    );
+  }
+  if (error) {
+    return (
+      <div role="alert">
+        <p className="text-danger">{errorMessage(error, WEBHOOK_ERRORS.log)}</p>
+        <button type="button" className="btn btn-sm btn-outline" onClick={() => void refetch()}>
+          <RefreshCw size={14} aria-hidden="true" /> Try again
+        </button>
+      </div>
+    );
+  }
+  if (attempts.length === 0) return <p className="muted">No deliveries yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table webhook-log-table">
+        <caption className="visually-hidden">Delivery log</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Response</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((attempt) => (
+            <tr key={attempt.id} data-testid="webhook-attempt">
+              <td data-label="Time">
+                {formatDateTime(attempt.attemptedAt)}
+                {attempt.attempt > 1 && <span className="muted"> (try {attempt.attempt})</span>}
+              </td>
+              <td data-label="Event">{attempt.event}</td>
+              <td data-label="Status" className={attempt.succeeded ? 'text-success' : 'text-danger'}>
+                {attempt.statusCode ?? 'No answer'}
+                {attempt.nextAttemptAt && <span className="muted"> · retry {formatDateTime(attempt.nextAttemptAt)}</span>}
+              </td>
+              <td data-label="Duration">{attempt.durationMs} ms</td>
+              <td data-label="Response">
+                <code className="webhook-excerpt">{attempt.error ?? attempt.responseExcerpt ?? ''}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Add or edit: URL, description and events; a new webhook's secret is then shown once. */
+function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  const [createWebhook, createState] = useCreateWebhookMutation();
+  const [updateWebhook, updateState] = useUpdateWebhookMutation();
+  const saving = createState.isLoading || updateState.isLoading;
+  const [url, setUrl] = useState(webhook?.url ?? '');
+  const [description, setDescription] = useState(webhook?.description ?? '');
+  const [events, setEvents] = useState<WebhookEvent[]>(webhook?.events ?? ['item.created']);
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [eventsError, setEventsError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<NewWebhook | null>(null);
+  const ids = { url: useId(), urlError: useId(), description: useId(), eventsError: useId() };
+
+  function toggle(event: WebhookEvent, on: boolean) {
+    setEventsError(null);
+    setEvents((current) => (on ? [...current, event] : current.filter((item) => item !== event)));
+  }
+
+  async function onSubmit(submitted: FormEvent) {
+    submitted.preventDefault();
+    if (saving) return;
+    setError(null);
+    const trimmed = url.trim();
+    if (!/^https?:\/\/\S+$/i.test(trimmed)) {
+      setUrlError('Enter an http:// or https:// URL');
+      document.getElementById(ids.url)?.focus();
+      return;
+    }
+    if (events.length === 0) {
+      setEventsError('Choose at least one event');
+      return;
+    }
+    try {
+      if (webhook) {
+        await updateWebhook({ id: webhook.id, change: { url: trimmed, description, events } }).unwrap();
+        dispatch(showToast({ title: 'Webhook saved', description: trimmed, variant: 'success' }));
+        onClose();
+      } else {
+        setCreated(await createWebhook({ url: trimmed, description, events }).unwrap());
+      }
+    } catch (failure) {
+      setError(errorMessage(failure, WEBHOOK_ERRORS.save));
+    }
+  }
+
+  const title = created ? 'Webhook created' : webhook ? 'Edit webhook' : 'Add webhook';
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-md">
+          <div className="dialog-header">
+            <div>
+              <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+              <Dialog.Description className="muted">
+                {created ? 'Copy the signing secret now: it is shown only once.' : 'Deliveries are JSON POSTs, retried for about an hour.'}
+              </Dialog.Description>
+            </div>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
+                <X size={18} aria-hidden="true" />
+              </button>
+            </Dialog.Close>
+          </div>
+          {created ? (
+            <>
+              <WebhookSecret secret={created.secret} onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))} />
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-primary">
+                    Done
+                  </button>
+                </Dialog.Close>
+              </div>
+            </>
+          ) : (
+            <form className="dialog-form" noValidate onSubmit={(submitted) => void onSubmit(submitted)}>
+              {error && (
+                <div className="alert alert-error" role="alert">
+                  <span>{error}</span>
+                </div>
+              )}
+              <div className="field">
+                <label htmlFor={ids.url}>URL</label>
+                <input
+                  id={ids.url}
+                  type="url"
+                  inputMode="url"
+                  value={url}
+                  maxLength={MAX_URL}
+                  placeholder="https://hooks.example.com/scribevault"
+                  aria-invalid={urlError ? true : undefined}
+                  aria-describedby={urlError ? ids.urlError : undefined}
+                  onChange={(changed) => {
+                    setUrl(changed.target.value);
+                    setUrlError(null);
+                  }}
+                />
+                {urlError && (
+                  <p id={ids.urlError} className="field-error">
+                    {urlError}
+                  </p>
+                )}
+              </div>
+              <div className="field">
+                <label htmlFor={ids.description}>Description (optional)</label>
+                <input id={ids.description} type="text" value={description} maxLength={200} onChange={(changed) => setDescription(changed.target.value)} />
+              </div>
+              <fieldset className="choice-group webhook-event-choices" aria-describedby={eventsError ? ids.eventsError : undefined}>
+                <legend>Events</legend>
+                {WEBHOOK_EVENTS.map(({ event, label }) => (
+                  <label key={event} className="check">
+                    <input type="checkbox" checked={events.includes(event)} onChange={(changed) => toggle(event, changed.target.checked)} />
+                    <span>
+                      {label} <code>{event}</code>
+                    </span>
+                  </label>
+                ))}
+                {eventsError && (
+                  <p id={ids.eventsError} className="field-error">
+                    {eventsError}
+                  </p>
+                )}
+              </fieldset>
+              <div className="dialog-actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="btn btn-outline" disabled={saving}>
+                    Cancel
+                  </button>
+                </Dialog.Close>
+                <button type="submit" className="btn btn-primary" disabled={saving}>
+                  {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : webhook ? <Check size={16} aria-hidden="true" /> : <Plus size={16} aria-hidden="true" />}
+                  {saving ? 'Saving...' : webhook ? 'Save webhook' : 'Add webhook'}
+                </button>
+              </div>
+            </form>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function WebhookSecret({ secret, onCopyFailed }: { secret: string; onCopyFailed: () => void }) {
+  const field = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const [manual, setManual] = useState(false);
+  const ids = { secret: useId(), hint: useId() };
+
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copy() {
+    const ok = await copyText(secret, field.current);
+    setCopied(ok);
+    setManual(!ok);
+    if (!ok) onCopyFailed();
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={ids.secret}>Signing secret</label>
+      <div className="invitation-link">
+        <input ref={field} id={ids.secret} type="text" readOnly value={secret} aria-describedby={ids.hint} onFocus={(focused) => focused.currentTarget.select()} />
+        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
+          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
+          {copied ? 'Copied!' : 'Copy secret'}
+        </button>
+      </div>
+      <p id={ids.hint} className="field-hint" aria-live="polite">
+        {manual ? 'The browser did not allow copying: the secret is selected, copy it with Ctrl+C (or ⌘C).' : 'Verify deliveries with it (docs/integrations.md, Webhooks).'}
+      </p>
+    </div>
+  );
+}
