@@ -61,7 +61,10 @@ async fn a_malformed_list_query_is_refused_naming_its_key_before_the_library_is_
     for (query, message) in [
         ("colour=red", "unknown filter \"colour\""),
         ("page=abc", "page must be a positive whole number"),
-        ("sourceType=VIDEO", "sourceType must be one of AUDIO, PDF, PDF_SOURCE"),
+        (
+            "sourceType=VIDEO",
+            "sourceType must be one of AUDIO, PDF, PDF_SOURCE",
+        ),
     ] {
         let answer = app
             .get(&format!("/api/library/transcripts?{query}"), &token)

@@ -146,10 +146,7 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
     assert_eq!(unknown["class"], "NotFoundError", "{unknown}");
     assert_eq!(unknown["error"]["code"], "model_not_found");
     assert_eq!(out["bad_format"]["status"], 400, "{}", out["bad_format"]);
-    assert_eq!(
-        out["bad_format"]["error"]["param"],
-        "response_format"
-    );
+    assert_eq!(out["bad_format"]["error"]["param"], "response_format");
     assert_eq!(
         out["bad_token"]["class"], "AuthenticationError",
         "{}",

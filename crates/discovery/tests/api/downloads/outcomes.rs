@@ -119,11 +119,7 @@ async fn a_failing_video_fails_the_job_with_its_reason_and_retry_completes_the_r
         .into_inner();
     assert_ne!(retried.id, job.id);
     assert_eq!(
-        (
-            retried.status(),
-            retried.total_videos,
-            retried.progress
-        ),
+        (retried.status(), retried.total_videos, retried.progress),
         (pb::DownloadStatus::Pending, 2, 0)
     );
     let seen = progress_until_ended(&mut events, &retried.id, Duration::from_secs(60)).await;
