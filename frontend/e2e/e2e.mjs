@@ -50,6 +50,7 @@ import { vaultPhoneSteps, vaultSteps } from './vault.mjs';
 import { conversionAndSettingsSteps } from './conversion.mjs';
 import { accountSecuritySteps, fetchConfig, firstAccountSteps, invitationSteps } from './accounts.mjs';
 import { checkOverallFill } from './uploads.mjs';
+import { apiTokenSteps } from './tokens.mjs';
 
 async function main() {
   for (const file of [...SAMPLES, BROKEN]) {
@@ -264,6 +265,8 @@ async function main() {
         }
       });
     }
+
+    await apiTokenSteps(page);
 
     await accountSecuritySteps(page, email, password);
 
