@@ -483,7 +483,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A feed's RSS 2.0 (iTunes and Podcasting 2.0 namespaces): its recordings newest first, at
+         *     most 2,000, each with its audio and `podcast:transcript` links under the same secret.
+         *     No bearer token: the secret in the URL is the authority. Answers HEAD too.
+         */
+        get: operations["feeds_feed_document"];
         put?: never;
         post?: never;
         delete?: never;
@@ -493,7 +498,7 @@ export interface paths {
          *     most 2,000, each with its audio and `podcast:transcript` links under the same secret.
          *     No bearer token: the secret in the URL is the authority. Answers HEAD too.
          */
-        head: operations["feeds_feed_document"];
+        head: operations["feeds_feed_document_head"];
         patch?: never;
         trace?: never;
     };
@@ -504,13 +509,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The artwork of feeds without a channel's own: a 1400 × 1400 PNG, as Apple asks. */
+        get: operations["feeds_feed_artwork"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         /** The artwork of feeds without a channel's own: a 1400 × 1400 PNG, as Apple asks. */
-        head: operations["feeds_feed_artwork"];
+        head: operations["feeds_feed_artwork_head"];
         patch?: never;
         trace?: never;
     };
@@ -521,7 +527,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One episode's file under its feed's secret: the MP3 (`.mp3`, with `HEAD` and byte ranges,
+         *     as Apple requires) or its transcript (`.srt`, `.vtt`, `.json`, the Podcasting 2.0 JSON).
+         *     An item outside the feed's scope, or without stored audio, is 404. Answers HEAD too.
+         */
+        get: operations["feeds_feed_item"];
         put?: never;
         post?: never;
         delete?: never;
@@ -531,7 +542,7 @@ export interface paths {
          *     as Apple requires) or its transcript (`.srt`, `.vtt`, `.json`, the Podcasting 2.0 JSON).
          *     An item outside the feed's scope, or without stored audio, is 404. Answers HEAD too.
          */
-        head: operations["feeds_feed_item"];
+        head: operations["feeds_feed_item_head"];
         patch?: never;
         trace?: never;
     };
@@ -3873,7 +3884,6 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            503: components["responses"]["Unavailable"];
         };
     };
     health_healthz: {
@@ -3893,7 +3903,6 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            503: components["responses"]["Unavailable"];
         };
     };
     health_readyz: {
@@ -3942,7 +3951,6 @@ export interface operations {
                     "application/json": components["schemas"]["ClientConfig"];
                 };
             };
-            503: components["responses"]["Unavailable"];
         };
     };
     realtime_socket_io_endpoint_get: {
@@ -4792,6 +4800,40 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    feeds_feed_document_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The feed's secret, from its URL */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such feed (revoked, rotated or never made) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
     feeds_feed_artwork: {
         parameters: {
             query?: never;
@@ -4813,7 +4855,80 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    feeds_feed_artwork_head: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artwork */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": number[];
+                };
+            };
+        };
+    };
     feeds_feed_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The feed's secret, from its URL */
+                secret: string;
+                itemId: string;
+                /** @description `mp3`, `srt`, `vtt` or `json` */
+                format: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            /** @description The byte range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": number[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No such feed, or the item is not one of its episodes */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The range lies past the end */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    feeds_feed_item_head: {
         parameters: {
             query?: never;
             header?: never;

@@ -86,7 +86,9 @@ pub async fn client_config(context: Context) -> Result<HttpResponse, ApiError> {
 pub(crate) struct Docs;
 
 pub(super) fn routes() -> RouteList {
-    RouteList::default().add::<__path_client_config>(Access::Public, || web::to(client_config))
+    RouteList::default()
+        .add::<__path_client_config>(Access::Public, || web::to(client_config))
+        .answered_from_memory()
 }
 
 #[cfg(test)]

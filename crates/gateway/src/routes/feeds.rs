@@ -341,7 +341,7 @@ async fn open_feed(context: &Context, secret: &str) -> Result<(Feed, UserClients
 /// A feed's RSS 2.0 (iTunes and Podcasting 2.0 namespaces): its recordings newest first, at
 /// most 2,000, each with its audio and `podcast:transcript` links under the same secret.
 /// No bearer token: the secret in the URL is the authority. Answers HEAD too.
-#[utoipa::path(get, head, path = "/feeds/{secret}.xml", tag = "feeds",
+#[utoipa::path(method(get, head), path = "/feeds/{secret}.xml", tag = "feeds",
     params(("secret" = String, Path, description = "The feed's secret, from its URL")),
     responses(
         (status = 200, description = "The feed", body = String, content_type = "application/rss+xml"),
@@ -420,7 +420,7 @@ pub async fn feed_document(
 }
 
 /// The artwork of feeds without a channel's own: a 1400 × 1400 PNG, as Apple asks.
-#[utoipa::path(get, head, path = "/feeds/artwork.png", tag = "feeds",
+#[utoipa::path(method(get, head), path = "/feeds/artwork.png", tag = "feeds",
     responses((status = 200, description = "The artwork", body = Vec<u8>, content_type = "image/png")))]
 pub async fn feed_artwork() -> HttpResponse {
     HttpResponse::Ok()
@@ -542,7 +542,7 @@ async fn audio_answer(
 /// One episode's file under its feed's secret: the MP3 (`.mp3`, with `HEAD` and byte ranges,
 /// as Apple requires) or its transcript (`.srt`, `.vtt`, `.json`, the Podcasting 2.0 JSON).
 /// An item outside the feed's scope, or without stored audio, is 404. Answers HEAD too.
-#[utoipa::path(get, head, path = "/feeds/{secret}/items/{itemId}.{format}", tag = "feeds",
+#[utoipa::path(method(get, head), path = "/feeds/{secret}/items/{itemId}.{format}", tag = "feeds",
     params(
         ("secret" = String, Path, description = "The feed's secret, from its URL"),
         ("itemId" = String, Path),
@@ -640,6 +640,7 @@ pub(super) fn routes() -> RouteList {
         .add::<__path_delete_feed>(SignedIn, || web::to(delete_feed))
         .add::<__path_rotate_feed>(SignedIn, || web::to(rotate_feed))
         .add::<__path_feed_artwork>(Public, || web::to(feed_artwork))
+        .answered_from_memory()
         .add::<__path_feed_document>(Public, || web::to(feed_document))
         .add::<__path_feed_item>(Public, || web::to(feed_item))
 }

@@ -147,5 +147,6 @@ pub(crate) struct Docs;
 pub(super) fn routes() -> RouteList {
     RouteList::default()
         .add::<__path_healthz>(Access::Public, || web::to(healthz))
+        .answered_from_memory()
         .add::<__path_readyz>(Access::Public, || web::to(readyz))
 }

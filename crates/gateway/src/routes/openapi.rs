@@ -195,7 +195,10 @@ fn add_common_responses(document: &mut utoipa::openapi::OpenApi) {
         let Some(operation) = operation_mut(item, &route.method) else {
             continue;
         };
-        let mut answers = vec!["Unavailable"];
+        let mut answers = Vec::new();
+        if route.reaches_services {
+            answers.push("Unavailable");
+        }
         if route.path.contains('{') {
             answers.extend(["BadRequest", "NotFound"]);
         }
@@ -288,6 +291,7 @@ pub async fn openapi_document() -> HttpResponse {
 pub(super) fn routes() -> RouteList {
     RouteList::default()
         .add::<__path_openapi_document>(Access::Public, || web::to(openapi_document))
+        .answered_from_memory()
 }
 
 #[cfg(test)]
@@ -404,5 +408,23 @@ mod tests {
                 assert!(operation.responses.responses.contains_key("403"));
             }
         }
+    }
+
+    /// The errors a route is documented with are ones it can give: `/healthz` and
+    /// `/config.json` are answered from memory (no 503), take no id or body (no 400, 404,
+    /// 413) and no token (no 401, 403).
+    #[test]
+    fn routes_answered_from_memory_document_only_their_success() {
+        let document = document();
+        for path in ["/healthz", "/config.json", "/api/openapi.json"] {
+            let get = document.paths.paths[path].get.as_ref().expect("a GET");
+            let statuses: Vec<&String> = get.responses.responses.keys().collect();
+            assert_eq!(statuses, ["200"], "{path}");
+        }
+        let readyz = document.paths.paths["/readyz"].get.as_ref().expect("a GET");
+        assert!(
+            readyz.responses.responses.contains_key("503"),
+            "readyz says when it is not ready"
+        );
     }
 }

@@ -41,6 +41,9 @@ pub struct ApiRoute {
     pub path: String,
     pub access: Access,
     pub body: BodyLimit,
+    /// Whether the answer needs the database or a downstream service, so it can be 503 when
+    /// one is down (false: answered from the process's own memory, like `/healthz`).
+    pub reaches_services: bool,
     route: Route,
 }
 
@@ -59,6 +62,7 @@ impl RouteList {
                 path: P::path(),
                 access,
                 body: BodyLimit::Normal,
+                reaches_services: true,
                 route: handler(),
             });
         }
@@ -70,6 +74,15 @@ impl RouteList {
     pub fn with_document_body(mut self) -> Self {
         if let Some(route) = self.0.last_mut() {
             route.body = BodyLimit::Document;
+        }
+        self
+    }
+
+    /// The route added last is answered from the process's own memory: it never answers 503.
+    #[must_use]
+    pub fn answered_from_memory(mut self) -> Self {
+        if let Some(route) = self.0.last_mut() {
+            route.reaches_services = false;
         }
         self
     }
@@ -147,6 +160,7 @@ pub fn configure(config: &mut web::ServiceConfig, document_json: &web::JsonConfi
         access,
         body,
         route,
+        ..
     } in routes()
     {
         let mut resource = web::resource(path.as_str()).guard(guard::Method(method));
