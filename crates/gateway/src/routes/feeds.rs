@@ -514,8 +514,10 @@ async fn audio_answer(
         answer.insert_header((header::CONTENT_RANGE, format!("bytes {start}-{end}/{size}")));
     }
     if request.method() == Method::HEAD {
-        answer.insert_header((header::CONTENT_LENGTH, length));
-        return Ok(answer.finish());
+        // actix-http writes a sized body's length as Content-Length and sends no body for HEAD
+        // (a header set by hand would be replaced by the empty body's 0).
+        let nothing = futures::stream::empty::<Result<bytes::Bytes, actix_web::Error>>();
+        return Ok(answer.no_chunking(length).streaming(nothing));
     }
     if length == 0 {
         return Ok(answer.finish());
@@ -579,10 +581,7 @@ pub async fn feed_item(
         .content_type(format.content_type())
         .insert_header(("Cache-Control", "private, no-cache"))
         .insert_header(("Access-Control-Allow-Origin", "*"));
-    if request.method() == Method::HEAD {
-        answer.insert_header((header::CONTENT_LENGTH, body.len()));
-        return Ok(answer.finish());
-    }
+    // For HEAD, actix-http sends the body's length and no body.
     Ok(answer.body(body))
 }
 
