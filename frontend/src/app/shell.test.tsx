@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Schema } from '@/api/types';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 import { server } from '@/testing/server';
 
@@ -67,7 +68,7 @@ describe('app shell', () => {
 
   it('/convert-pdf shows its title when transcripts were handed over', async () => {
     window.sessionStorage.setItem('transcripts', JSON.stringify([{ id: 't1', title: 'Talk', transcriptPath: 'transcripts/t1.txt' }]));
-    server.use(http.get('/api/convert/templates', () => HttpResponse.json({ data: [] })));
+    server.use(http.get('/api/convert/templates', () => HttpResponse.json<Schema<'Envelope_Vec_TemplateView'>>({ data: [] })));
     renderWithProviders({ route: '/convert-pdf' });
     expect(await screen.findByRole('heading', { level: 1, name: 'PDF to Markdown' })).toBeInTheDocument();
   });

@@ -119,7 +119,7 @@ describe('Settings: the Users tab', () => {
     const backend = adminBackend({ isAdmin: false });
     renderWithProviders({ route: '/settings?tab=users' });
     expect(await screen.findByRole('tabpanel', { name: 'Preferences' })).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Account']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Webhooks', 'Podcast Feeds', 'Account']);
     expect(screen.queryByRole('tab', { name: 'Users' })).not.toBeInTheDocument();
     expect(backend.usersAsked).toBe(0);
   });
@@ -127,7 +127,7 @@ describe('Settings: the Users tab', () => {
   it('is there for an admin, last, and lists every account', async () => {
     adminBackend();
     const { user, router, panel } = await renderUsersTab();
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Account', 'Users']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Webhooks', 'Podcast Feeds', 'Account', 'Users']);
     expect(screen.getByRole('tab', { name: 'Users' })).toHaveAttribute('aria-selected', 'true');
 
     const bob = rowOf('bob@example.com');

@@ -2,17 +2,18 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionExpired } from '@/api/apiEvents';
+import type { Schema } from '@/api/types';
 import { renderWithProviders, TEST_TOKEN, TEST_USER } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import { SESSION_ENDED_NOTICE } from './authSlice';
 import { AUTH_EXPIRES_AT_KEY, AUTH_TOKEN_KEY, AUTH_USER_KEY } from './localSession';
 
 /** What the gateway says, with 401 UNAUTHENTICATED, to a token of a disabled account (403 at sign-in). */
 const DISABLED = "This account is disabled. Ask the instance's owner to enable it.";
-const EMPTY_PAGE = { data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } };
+const EMPTY_PAGE: Schema<'TranscriptPage'> = { data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } };
 
-function refusal(status: 401 | 403, message: string, code = status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN') {
-  return HttpResponse.json({ error: { code, message } }, { status });
+function refusal(status: 401 | 403, message: string) {
+  return errorResponse(status, message);
 }
 
 const notice = () => screen.queryByTestId('sign-out-notice');
@@ -86,14 +87,18 @@ describe('the notice after the server ends a session', () => {
   it('is not shown after signing out on purpose, and goes once someone signs in', async () => {
     server.use(
       http.get('/api/library/transcripts', () => refusal(401, DISABLED)),
-      http.post('/api/auth/login', () => HttpResponse.json({ data: { token: 'next-token', user: TEST_USER } })),
+      http.post('/api/auth/login', () =>
+        HttpResponse.json<Schema<'Envelope_SignedIn'>>({
+          data: { token: 'next-token', expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(), user: { ...TEST_USER, isAdmin: false } },
+        }),
+      ),
     );
     const { user } = renderWithProviders({ route: '/vault' });
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
     expect(notice()).toHaveTextContent(DISABLED);
 
     // Enabled again by the owner: signing in works and the notice is gone for good.
-    server.use(http.get('/api/library/transcripts', () => HttpResponse.json(EMPTY_PAGE)));
+    server.use(http.get('/api/library/transcripts', () => HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE)));
     await user.type(screen.getByLabelText('Email'), TEST_USER.email);
     await user.type(screen.getByLabelText('Password'), 'correct-horse');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
@@ -113,14 +118,24 @@ describe('renewal after the token expired (a laptop that slept)', () => {
     server.use(
       http.post('/api/auth/refresh', ({ request }) => {
         refreshes.push(request.headers.get('Authorization') ?? '');
-        return HttpResponse.json({ data: { token: 'woken-token', expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() } });
+        return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token: 'woken-token', expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() } });
       }),
       http.get('/api/library/transcripts', ({ request }) => {
         vault.push(request.headers.get('Authorization') ?? '');
-        return HttpResponse.json(EMPTY_PAGE);
+        return HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE);
       }),
       http.get('/api/library/stats', () =>
-        HttpResponse.json({ data: { totalTranscripts: 0, totalDuration: 0, storageUsed: 0, avgRating: null, thisMonth: 0 } }),
+        HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
+          data: {
+            totalTranscripts: 0,
+            totalDuration: 0,
+            storageUsed: 0,
+            avgRating: 0,
+            thisMonth: 0,
+            export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
+            distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
+          },
+        }),
       ),
     );
     const start = Date.now();

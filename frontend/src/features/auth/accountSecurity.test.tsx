@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Schema } from '@/api/types';
 import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import { AUTH_EXPIRES_AT_KEY, AUTH_TOKEN_KEY } from './localSession';
 
 async function renderAccount() {
@@ -43,7 +44,7 @@ describe('Account: Sign out everywhere', () => {
   it('stays signed in and says so when the call fails', async () => {
     server.use(
       http.post('/api/auth/logout-all', () =>
-        HttpResponse.json({ error: { code: 'INTERNAL', message: 'Sessions could not be ended' } }, { status: 500 }),
+        errorResponse(500, 'Sessions could not be ended'),
       ),
     );
     const { user, router, panel } = await renderAccount();
@@ -62,9 +63,9 @@ describe('Account: Change password', () => {
       http.post('/api/auth/password', async ({ request }) => {
         bodies.push(await request.json());
         if (answer === 'wrong-current') {
-          return HttpResponse.json({ error: { code: 'BAD_REQUEST', message: 'Current password is incorrect' } }, { status: 400 });
+          return errorResponse(400, 'Current password is incorrect');
         }
-        return HttpResponse.json({ data: { token: 'token-after-change', expiresAt: '2030-01-01T00:00:00Z' } });
+        return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token: 'token-after-change', expiresAt: '2030-01-01T00:00:00Z' } });
       }),
     );
     return bodies;

@@ -1,15 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Schema } from '@/api/types';
 import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY } from './localSession';
 
-const session = { data: { token: 'jwt-from-server', user: { id: 'u-42', email: 'new@example.com' } } };
+const session: Schema<'Envelope_SignedIn'> = {
+  data: { token: 'jwt-from-server', expiresAt: '2030-01-01T00:00:00Z', user: { id: 'u-42', email: 'new@example.com', isAdmin: false } },
+};
 
 describe('routes and guards (local auth)', () => {
   it('goes to / after signing in, even when a protected page sent the visitor', async () => {
-    server.use(http.post('/api/auth/login', () => HttpResponse.json(session)));
+    server.use(http.post('/api/auth/login', () => HttpResponse.json<Schema<'Envelope_SignedIn'>>(session)));
     const { user, router } = renderWithProviders({ route: '/vault', signedIn: false });
     await user.type(await screen.findByLabelText('Email'), 'new@example.com');
     await user.type(screen.getByLabelText('Password'), 'correct-horse');
@@ -44,7 +47,7 @@ describe('routes and guards (local auth)', () => {
     server.use(
       http.post('/api/auth/refresh', ({ request }) => {
         refreshes.push(request.headers.get('Authorization'));
-        return HttpResponse.json({ error: { message: 'Session has ended', code: 'UNAUTHENTICATED' } }, { status: 401 });
+        return errorResponse(401, 'Session has ended');
       }),
     );
     window.localStorage.setItem(AUTH_TOKEN_KEY, expired);
@@ -74,7 +77,7 @@ describe('sign-in form', () => {
   it("shows the server's error message for bad credentials and stays signed out", async () => {
     server.use(
       http.post('/api/auth/login', () =>
-        HttpResponse.json({ error: { message: 'Invalid email or password', code: 'UNAUTHENTICATED' } }, { status: 401 }),
+        errorResponse(401, 'Invalid email or password'),
       ),
     );
     const { user, router } = renderWithProviders({ route: '/sign-in', signedIn: false });
@@ -88,7 +91,7 @@ describe('sign-in form', () => {
   it('shows the rate-limit message of a 429', async () => {
     server.use(
       http.post('/api/auth/login', () =>
-        HttpResponse.json({ error: { message: 'Too many attempts, try again later', code: 'RATE_LIMITED' } }, { status: 429 }),
+        errorResponse(429, 'Too many attempts, try again later'),
       ),
     );
     const { user } = renderWithProviders({ route: '/sign-in', signedIn: false });
@@ -104,11 +107,11 @@ describe('sign-in form', () => {
     server.use(
       http.post('/api/auth/login', async ({ request }) => {
         loginBody = await request.json();
-        return HttpResponse.json(session);
+        return HttpResponse.json<Schema<'Envelope_SignedIn'>>(session);
       }),
       http.get('/api/library/transcripts', ({ request }) => {
         authorization = request.headers.get('Authorization');
-        return HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
+        return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
       }),
     );
     const { user, router } = renderWithProviders({ route: '/sign-in', signedIn: false });
@@ -138,7 +141,7 @@ describe('sign-up form', () => {
   it('shows the 409 message for a taken email', async () => {
     server.use(
       http.post('/api/auth/signup', () =>
-        HttpResponse.json({ error: { message: 'Email already registered', code: 'CONFLICT' } }, { status: 409 }),
+        errorResponse(409, 'Email already registered'),
       ),
     );
     const { user } = renderWithProviders({ route: '/sign-up', signedIn: false });
@@ -149,7 +152,7 @@ describe('sign-up form', () => {
   });
 
   it('creates the account and signs in', async () => {
-    server.use(http.post('/api/auth/signup', () => HttpResponse.json(session, { status: 201 })));
+    server.use(http.post('/api/auth/signup', () => HttpResponse.json<Schema<'Envelope_SignedIn'>>(session, { status: 201 })));
     const { user, router } = renderWithProviders({ route: '/sign-up', signedIn: false });
     await user.type(await screen.findByLabelText('Email'), 'new@example.com');
     await user.type(screen.getByLabelText('Password'), 'long-enough');
@@ -171,7 +174,7 @@ describe('session end', () => {
   it('signs out cleanly on any 401 from the API', async () => {
     server.use(
       http.get('/api/library/transcripts', () =>
-        HttpResponse.json({ error: { message: 'Token expired', code: 'UNAUTHENTICATED' } }, { status: 401 }),
+        errorResponse(401, 'Token expired'),
       ),
     );
     const { router } = renderWithProviders({ route: '/vault' });
@@ -195,7 +198,7 @@ describe('session end', () => {
     server.use(
       http.get('/api/library/transcripts', ({ request }) => {
         authorization = request.headers.get('Authorization');
-        return HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
+        return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
       }),
     );
     renderWithProviders({ route: '/vault' });

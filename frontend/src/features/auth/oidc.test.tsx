@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Schema } from '@/api/types';
 import { installFakeSockets } from '@/testing/fakeSocket';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 
 // The Auth0 SDK talks to the issuer; here a controllable stand-in plays it.
 const auth0 = vi.hoisted(() => ({
@@ -74,7 +75,7 @@ describe('oidc mode', () => {
     server.use(
       http.get('/api/library/transcripts', ({ request }) => {
         authorization = request.headers.get('Authorization');
-        return HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
+        return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
       }),
     );
     const sockets = installFakeSockets();
@@ -100,12 +101,12 @@ describe('oidc mode', () => {
   it('shows the Users tab to an admin in OIDC mode too (GET /api/account decides)', async () => {
     auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'auth0|abc', email: 'o@example.com' } };
     server.use(
-      http.get('/api/account', () => HttpResponse.json({ data: { id: 'auth0|abc', email: 'o@example.com', isAdmin: true } })),
-      http.get('/api/admin/users', () => HttpResponse.json({ data: { users: [] } })),
+      http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: { id: 'auth0|abc', email: 'o@example.com', isAdmin: true, twoFactorEnabled: false } })),
+      http.get('/api/admin/users', () => HttpResponse.json<Schema<'Envelope_UsersView'>>({ data: { users: [] } })),
     );
     const { user } = renderWithProviders({ route: '/settings', config, signedIn: false });
     expect(await screen.findByRole('tab', { name: 'Users' })).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Account', 'Users']);
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Preferences', 'Scheduled Syncs', 'Webhooks', 'Podcast Feeds', 'Account', 'Users']);
     // Invitations are for local accounts: the issuer decides who comes in.
     await user.click(screen.getByRole('tab', { name: 'Users' }));
     const panel = await screen.findByRole('tabpanel', { name: 'Users' });
@@ -123,7 +124,7 @@ describe('oidc mode', () => {
 
 describe('oidc mode: someone the instance does not allow', () => {
   const NOT_ALLOWED = 'mallory@example.org is not allowed on this instance. Ask its owner to add you.';
-  const forbidden = () => HttpResponse.json({ error: { code: 'FORBIDDEN', message: NOT_ALLOWED } }, { status: 403 });
+  const forbidden = () => errorResponse(403, NOT_ALLOWED);
 
   it('sees one full-page screen with the server\'s message, the email and Sign out, never the app shell', async () => {
     auth0.state = { isLoading: false, isAuthenticated: true, user: { sub: 'oidc|mallory', email: 'mallory@example.org' } };
@@ -156,9 +157,9 @@ describe('oidc mode: someone the instance does not allow', () => {
     let allowed = true;
     server.use(
       http.get('/api/account', () =>
-        allowed ? HttpResponse.json({ data: { id: 'oidc|mallory', email: 'mallory@example.org', isAdmin: false } }) : forbidden(),
+        allowed ? HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: { id: 'oidc|mallory', email: 'mallory@example.org', isAdmin: false, twoFactorEnabled: false } }) : forbidden(),
       ),
-      http.get('/api/library/transcripts', () => (allowed ? HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } }) : forbidden())),
+      http.get('/api/library/transcripts', () => (allowed ? HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } }) : forbidden())),
       http.get('/api/library/stats', () => forbidden()),
     );
     const { user } = renderWithProviders({ route: '/', config, signedIn: false });
@@ -177,10 +178,10 @@ describe('oidc mode: someone the instance does not allow', () => {
     server.use(
       http.get('/api/account', () => {
         accountCalls += 1;
-        return HttpResponse.json({ data: { id: 'auth0|abc', email: 'o@example.com', isAdmin: false } });
+        return HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: { id: 'auth0|abc', email: 'o@example.com', isAdmin: false, twoFactorEnabled: false } });
       }),
       http.get('/api/library/transcripts', () =>
-        HttpResponse.json({ error: { code: 'FORBIDDEN', message: 'Only an admin of this instance can do this' } }, { status: 403 }),
+        errorResponse(403, 'Only an admin of this instance can do this'),
       ),
     );
     renderWithProviders({ route: '/vault', config, signedIn: false });

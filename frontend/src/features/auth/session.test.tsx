@@ -2,8 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeSockets } from '@/testing/fakeSocket';
+import type { Schema } from '@/api/types';
 import { renderWithProviders, TEST_TOKEN, TEST_USER } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import { AUTH_EXPIRES_AT_KEY, AUTH_TOKEN_KEY, AUTH_USER_KEY } from './localSession';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
@@ -24,16 +25,13 @@ function refreshBackend(answer: { status: 200; tokens: string[] } | { status: 40
       bearers.push(request.headers.get('Authorization') ?? '');
       times.push(Date.now());
       if (answer.status === 401) {
-        return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Session has ended' } }, { status: 401 });
+        return errorResponse(401, 'Session has ended');
       }
       if (answer.status === 403) {
-        return HttpResponse.json(
-          { error: { code: 'FORBIDDEN', message: "This account is disabled. Ask the instance's owner to enable it." } },
-          { status: 403 },
-        );
+        return errorResponse(403, "This account is disabled. Ask the instance's owner to enable it.");
       }
       const token = ('tokens' in answer ? answer.tokens[bearers.length - 1] : undefined) ?? 'token-extra';
-      return HttpResponse.json({ data: { token, expiresAt: new Date(Date.now() + FIFTEEN_MINUTES).toISOString() } });
+      return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token, expiresAt: new Date(Date.now() + FIFTEEN_MINUTES).toISOString() } });
     }),
   );
   return { bearers, times };
@@ -45,10 +43,20 @@ function vaultBackend() {
   server.use(
     http.get('/api/library/transcripts', ({ request }) => {
       bearers.push(request.headers.get('Authorization') ?? '');
-      return HttpResponse.json({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
+      return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
     }),
     http.get('/api/library/stats', () =>
-      HttpResponse.json({ data: { totalTranscripts: 0, totalDuration: 0, storageUsed: 0, avgRating: null, thisMonth: 0 } }),
+      HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
+          data: {
+            totalTranscripts: 0,
+            totalDuration: 0,
+            storageUsed: 0,
+            avgRating: 0,
+            thisMonth: 0,
+            export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
+            distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
+          },
+        }),
     ),
   );
   return bearers;

@@ -1,15 +1,16 @@
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Schema } from '@/api/types';
 import type { AppConfig } from '@/config/appConfig';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import { AUTH_EXPIRES_AT_KEY, AUTH_TOKEN_KEY } from './localSession';
 
 const INVITE_ONLY: AppConfig = { authMode: 'local', signup: 'invite' };
 const CLOSED: AppConfig = { authMode: 'local', signup: 'closed' };
 const EXPIRES_AT = '2030-01-01T12:00:00Z';
-const session = { data: { token: 'invited-token', expiresAt: EXPIRES_AT, user: { id: 'u-7', email: 'new@example.com', isAdmin: false } } };
+const session: Schema<'Envelope_SignedIn'> = { data: { token: 'invited-token', expiresAt: EXPIRES_AT, user: { id: 'u-7', email: 'new@example.com', isAdmin: false } } };
 
 /** `GET /api/auth/invitations/{token}`: `valid` tokens answer 200, others 404. Records sign-up bodies. */
 function invitationBackend(valid: string[]) {
@@ -18,12 +19,12 @@ function invitationBackend(valid: string[]) {
   server.use(
     http.get('/api/auth/invitations/:token', ({ params }) => {
       checked.push(params.token as string);
-      if (valid.includes(params.token as string)) return HttpResponse.json({ data: { expiresAt: EXPIRES_AT } });
-      return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Invitation not found' } }, { status: 404 });
+      if (valid.includes(params.token as string)) return HttpResponse.json<Schema<'Envelope_OpenInvitationView'>>({ data: { expiresAt: EXPIRES_AT } });
+      return errorResponse(404, 'Invitation not found');
     }),
     http.post('/api/auth/signup', async ({ request }) => {
       signups.push(await request.json());
-      return HttpResponse.json(session, { status: 201 });
+      return HttpResponse.json<Schema<'Envelope_SignedIn'>>(session, { status: 201 });
     }),
   );
   return { checked, signups };
@@ -68,7 +69,7 @@ describe('sign-up by invitation', () => {
   it("shows the server's 403 message when sign-up needs an invitation", async () => {
     const message = 'Sign-up on this instance needs an invitation. Ask its owner for an invitation link.';
     server.use(
-      http.post('/api/auth/signup', () => HttpResponse.json({ error: { code: 'FORBIDDEN', message } }, { status: 403 })),
+      http.post('/api/auth/signup', () => errorResponse(403, message)),
     );
     const { user, router } = renderWithProviders({ route: '/sign-up', signedIn: false });
     await user.type(await screen.findByLabelText('Email'), 'new@example.com');
@@ -102,7 +103,7 @@ describe('sign-up by invitation', () => {
     server.use(
       http.post('/api/auth/signup', async ({ request }) => {
         signups.push(await request.json());
-        return HttpResponse.json(session, { status: 201 });
+        return HttpResponse.json<Schema<'Envelope_SignedIn'>>(session, { status: 201 });
       }),
     );
     const { user, router } = renderWithProviders({ route: '/sign-up', signedIn: false, config: { authMode: 'local', signup: 'open' } });

@@ -172,17 +172,18 @@ describe("/sources 'Download audio'", () => {
 });
 
 describe("Find Videos 'Download audio'", () => {
-  const CHANNEL = {
+  const CHANNEL: Schema<'ChannelView'> = {
     id: 'UCdemo123',
     title: 'Demo Channel',
     thumbnails: { high: { url: 'https://img.example/demo.jpg' } },
-    subscriberCount: '10',
-    videoCount: '3',
+    subscriberCount: 10,
+    videoCount: 3,
   };
 
   function discoveryBackend(channel: Partial<typeof CHANNEL> = CHANNEL) {
     const state = { sourceBodies: [] as unknown[] };
     server.use(
+      // Untyped: one test answers a channel without its (required) id, outside the contract, to check the fallback.
       http.post('/api/youtube-discovery/channel-videos', () =>
         HttpResponse.json({ data: { videos: [video(1), video(2), video(3)], channel, newCount: 0 } }),
       ),

@@ -217,14 +217,14 @@ describe('Find Videos search', () => {
   });
 
   it.each([
-    [400, { error: { message: 'Please enter a valid YouTube channel URL' } }, 'Please enter a valid YouTube channel URL'],
-    [404, { error: { message: 'Channel not found' } }, 'Channel not found'],
-    [429, { error: { message: 'YouTube quota exhausted (search): resets at 09:00 UTC' } }, 'YouTube quota exhausted (search): resets at 09:00 UTC'],
+    [400, 'Please enter a valid YouTube channel URL', 'Please enter a valid YouTube channel URL'],
+    [404, 'Channel not found', 'Channel not found'],
+    [429, 'YouTube quota exhausted (search): resets at 09:00 UTC', 'YouTube quota exhausted (search): resets at 09:00 UTC'],
     [502, null, 'Failed to fetch videos'],
-  ])('a failed search (%d) shows the message in an error card and a toast', async (status, body, message) => {
+  ])('a failed search (%d) shows the message in an error card and a toast', async (status, errorMessage, message) => {
     server.use(
       http.post('/api/youtube-discovery/channel-videos', () =>
-        body ? HttpResponse.json(body, { status }) : new HttpResponse(null, { status }),
+        errorMessage ? errorResponse(status, errorMessage) : new HttpResponse(null, { status }),
       ),
     );
     const view = await renderFindVideos();

@@ -141,6 +141,7 @@ describe('/sources add and delete', () => {
     sourcesBackend();
     server.use(
       http.post('/api/sources', () =>
+        // Untyped: `error.title` (spec §8), which the app prefers, is not in the contract's ErrorObject.
         HttpResponse.json({ error: { title: 'Channel not found', message: 'No channel at that URL' } }, { status: 404 }),
       ),
     );

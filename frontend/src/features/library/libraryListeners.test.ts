@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 import { realtimeEventReceived } from '@/api/realtimeSlice';
 import { setupStore } from '@/app/store';
 import { server } from '@/testing/server';
@@ -44,7 +45,7 @@ describe('library realtime listeners', () => {
     server.use(
       http.get('/api/library/transcripts/:id/content', () => {
         fetches += 1;
-        return HttpResponse.json({ data: { content: `version ${fetches}` } });
+        return HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: `version ${fetches}` } });
       }),
     );
     const store = setupStore();

@@ -1,14 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Schema } from '@/api/types';
 import { DEFAULT_USER_SETTINGS, type UserSettings } from '@/api/userSettingsApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 
 const clone = (settings: UserSettings): UserSettings => JSON.parse(JSON.stringify(settings)) as UserSettings;
 
 /** An in-memory /api/user/settings that records every PATCH and reset, and fails on demand. */
-function settingsBackend(initial: unknown = DEFAULT_USER_SETTINGS) {
+function settingsBackend(initial: Schema<'UserSettings'> = DEFAULT_USER_SETTINGS) {
   const state = {
     stored: initial,
     patches: [] as unknown[],
@@ -20,28 +21,28 @@ function settingsBackend(initial: unknown = DEFAULT_USER_SETTINGS) {
     const fail = state.fail[key];
     if (!fail) return null;
     return fail.message
-      ? HttpResponse.json({ error: { message: fail.message, code: 'ERROR' } }, { status: fail.status })
+      ? errorResponse(fail.status, fail.message)
       : new HttpResponse(null, { status: fail.status });
   };
   server.use(
     http.get('/api/user/settings', async () => {
       if (state.gate) await state.gate;
-      return failure('get') ?? HttpResponse.json({ data: state.stored });
+      return failure('get') ?? HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: state.stored });
     }),
     http.patch('/api/user/settings', async ({ request }) => {
-      const body = await request.json();
+      const body = (await request.json()) as Schema<'UserSettings'>;
       state.patches.push(body);
       const failed = failure('patch');
       if (failed) return failed;
       state.stored = body;
-      return HttpResponse.json({ data: state.stored });
+      return HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: state.stored });
     }),
     http.post('/api/user/settings/reset', () => {
       state.resets += 1;
       const failed = failure('reset');
       if (failed) return failed;
       state.stored = clone(DEFAULT_USER_SETTINGS);
-      return HttpResponse.json({ data: state.stored });
+      return HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: state.stored });
     }),
   );
   return state;
@@ -81,7 +82,9 @@ describe('/settings Preferences', () => {
   });
 
   it('shows the server values merged over the defaults, every control named', async () => {
-    settingsBackend({ theme: 'dark', transcriptsPerPage: 50, storage: { autoCleanup: true } });
+    settingsBackend();
+    // Untyped: a partial body, outside the contract (which fills in every field), to check the merge over the defaults.
+    server.use(http.get('/api/user/settings', () => HttpResponse.json({ data: { theme: 'dark', transcriptsPerPage: 50, storage: { autoCleanup: true } } })));
     await renderPreferences();
     expect(screen.getByRole('radio', { name: 'Dark' })).toBeChecked();
     expect(screen.getByRole('radio', { name: 'List' })).toBeChecked();

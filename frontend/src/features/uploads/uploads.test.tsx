@@ -39,7 +39,7 @@ function uploadHandler(onRequest?: (form: FormData) => Promise<void> | void) {
     // jsdom's XMLHttpRequest does not pass the part's file name on, so the path is built from the title.
     const file = form.get('mp3') as File;
     const title = form.get('title') as string;
-    return HttpResponse.json(uploaded(`uploads/${title}.mp3`, title, file.size));
+    return HttpResponse.json<Schema<'Envelope_UploadView'>>(uploaded(`uploads/${title}.mp3`, title, file.size));
   });
 }
 
@@ -205,7 +205,7 @@ describe('/download-mp3 uploading', () => {
         const form = await request.formData();
         const title = form.get('title') as string;
         if (title === 'broken') return errorResponse(400, 'Not audio');
-        return HttpResponse.json(uploaded(`uploads/${title}.mp3`, title, 1));
+        return HttpResponse.json<Schema<'Envelope_UploadView'>>(uploaded(`uploads/${title}.mp3`, title, 1));
       }),
     );
     const { user } = await renderUploads();
@@ -311,7 +311,7 @@ describe('videos selected on Find Videos', () => {
         const form = await request.formData();
         for (const key of ['title', 'channelTitle', 'duration', 'publishedAt']) fields[key] = form.get(key);
         fields.videoId = params.videoId as string;
-        return HttpResponse.json(uploaded('mp3/vid-1.mp3', 'Channel intro', 10, 'vid-1'));
+        return HttpResponse.json<Schema<'Envelope_UploadView'>>(uploaded('mp3/vid-1.mp3', 'Channel intro', 10, 'vid-1'));
       }),
     );
     const { user } = await renderUploads();
@@ -365,7 +365,7 @@ describe('MP3 status of the selected videos', () => {
         return HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} });
       }),
       http.post('/api/video-mp3/upload/:videoId', ({ params }) =>
-        HttpResponse.json(uploaded(`mp3/${params.videoId as string}.mp3`, 'Needs one', 10, params.videoId as string)),
+        HttpResponse.json<Schema<'Envelope_UploadView'>>(uploaded(`mp3/${params.videoId as string}.mp3`, 'Needs one', 10, params.videoId as string)),
       ),
     );
     const { user } = await renderUploads();
