@@ -78,6 +78,29 @@ impl GatewayHandle {
     }
 }
 
+/// The Socket.IO endpoint's state: this replica's sockets and how a CONNECT's token is checked.
+fn realtime_state(hub: RealtimeHub, access: &AccessState) -> web::Data<RealtimeState> {
+    web::Data::new(RealtimeState {
+        hub,
+        sessions: EngineSessions::default(),
+        verifier: access.verifier.clone(),
+        revocations: access.revocations.clone(),
+        proxies: access.proxies.clone(),
+    })
+}
+
+/// How large a JSON body the routes take: ordinary ones, and whole documents (Vault saves and
+/// content edits, up to the library's message size).
+fn json_configs(config: &GatewayConfig) -> (web::JsonConfig, web::JsonConfig) {
+    let json = web::JsonConfig::default()
+        .limit(config.limits.json_bytes)
+        .error_handler(json_error);
+    let document_json = web::JsonConfig::default()
+        .limit(scribevault_proto::library::MAX_MESSAGE_BYTES - 1024 * 1024)
+        .error_handler(json_error);
+    (json, document_json)
+}
+
 /// Who may come in: the verifier of the auth mode, the members, and what sign-in shares.
 async fn access_state(
     config: &GatewayConfig,
@@ -293,13 +316,7 @@ impl Gateway {
             .await
             .map_err(|error| StartupError::Webhooks(error.to_string()))?;
         let auth = &config.auth;
-        let realtime = web::Data::new(RealtimeState {
-            hub,
-            sessions: EngineSessions::default(),
-            verifier: access.verifier.clone(),
-            revocations: access.revocations.clone(),
-            proxies: access.proxies.clone(),
-        });
+        let realtime = realtime_state(hub, &access);
         let context = web::Data::new(ApiContext {
             clients,
             client_config: ClientConfig::new(
@@ -320,19 +337,10 @@ impl Gateway {
                 pdf_bytes: config.limits.pdf_bytes,
             },
             webhooks,
-            openai: crate::openai::OpenAiState {
-                started: crate::openai::run::StartedFiles::default(),
-                wait_limit: config.openai_wait,
-            },
+            openai: crate::openai::OpenAiState::new(config.openai_wait),
             feeds: crate::feeds::Feeds::new(dependencies.db.clone(), config.public_url.clone()),
         });
-        let json = web::JsonConfig::default()
-            .limit(config.limits.json_bytes)
-            .error_handler(json_error);
-        // Vault saves and content edits carry whole documents: up to the library's message size.
-        let document_json = web::JsonConfig::default()
-            .limit(scribevault_proto::library::MAX_MESSAGE_BYTES - 1024 * 1024)
-            .error_handler(json_error);
+        let (json, document_json) = json_configs(config);
         let listener = bind(&config.http_addr, "SCRIBEVAULT_HTTP_ADDR")?;
         let port = port_of(&listener, "SCRIBEVAULT_HTTP_ADDR")?;
         let server = HttpServer::new(move || {

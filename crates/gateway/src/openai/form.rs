@@ -119,6 +119,48 @@ fn optional(value: String) -> Option<String> {
     (!value.is_empty()).then(|| value.to_owned())
 }
 
+fn check_temperature(value: &str) -> Result<(), OpenAiError> {
+    let parsed: f32 = value
+        .trim()
+        .parse()
+        .map_err(|_| invalid("temperature", "temperature must be a number from 0 to 1"))?;
+    if (0.0..=1.0).contains(&parsed) {
+        Ok(())
+    } else {
+        Err(invalid(
+            "temperature",
+            "temperature must be a number from 0 to 1",
+        ))
+    }
+}
+
+/// Whether one `timestamp_granularities[]` value asks for word times.
+fn wants_words(value: &str) -> Result<bool, OpenAiError> {
+    match value.trim() {
+        "word" => Ok(true),
+        "segment" => Ok(false),
+        other => Err(invalid(
+            "timestamp_granularities[]",
+            format!("timestamp_granularities[] '{other}' is not one of word, segment"),
+        )),
+    }
+}
+
+fn check_language(language: &str) -> Result<(), OpenAiError> {
+    let plausible = language.len() <= 8
+        && language
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '-');
+    if plausible {
+        Ok(())
+    } else {
+        Err(invalid(
+            "language",
+            "language must be an ISO-639-1 code such as 'en'",
+        ))
+    }
+}
+
 /// Reads the whole form; `limit` is the largest file taken.
 pub async fn read(mut form: Multipart, limit: u64) -> Result<TranscriptionForm, OpenAiError> {
     let mut file = None;
@@ -146,32 +188,11 @@ pub async fn read(mut form: Multipart, limit: u64) -> Result<TranscriptionForm, 
                 response_format =
                     ResponseFormat::parse(text(&mut field, "response_format").await?.trim())?;
             }
-            "temperature" => {
-                let value = text(&mut field, "temperature").await?;
-                let parsed: f32 = value.trim().parse().map_err(|_| {
-                    invalid("temperature", "temperature must be a number from 0 to 1")
-                })?;
-                // Checked and not used: the worker's temperature fallback decides.
-                if !(0.0..=1.0).contains(&parsed) {
-                    return Err(invalid(
-                        "temperature",
-                        "temperature must be a number from 0 to 1",
-                    ));
-                }
-            }
+            // Checked and not used: the worker's temperature fallback decides.
+            "temperature" => check_temperature(&text(&mut field, "temperature").await?)?,
             "timestamp_granularities[]" | "timestamp_granularities" => {
-                match text(&mut field, "timestamp_granularities[]").await?.trim() {
-                    "word" => word_timestamps = true,
-                    "segment" => {}
-                    other => {
-                        return Err(invalid(
-                            "timestamp_granularities[]",
-                            format!(
-                                "timestamp_granularities[] '{other}' is not one of word, segment"
-                            ),
-                        ));
-                    }
-                }
+                word_timestamps |=
+                    wants_words(&text(&mut field, "timestamp_granularities[]").await?)?;
             }
             // `stream` (ignored for whisper models, as OpenAI does), `chunking_strategy`,
             // `include[]` and anything newer: read and ignored.
@@ -181,16 +202,8 @@ pub async fn read(mut form: Multipart, limit: u64) -> Result<TranscriptionForm, 
         }
     }
     let file = file.ok_or_else(|| invalid("file", "A file is required (form field \"file\")"))?;
-    if let Some(language) = &language
-        && !(language.len() <= 8
-            && language
-                .chars()
-                .all(|c| c.is_ascii_alphabetic() || c == '-'))
-    {
-        return Err(invalid(
-            "language",
-            "language must be an ISO-639-1 code such as 'en'",
-        ));
+    if let Some(language) = &language {
+        check_language(language)?;
     }
     Ok(TranscriptionForm {
         file,

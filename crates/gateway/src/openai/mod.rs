@@ -37,6 +37,16 @@ pub struct OpenAiState {
     pub wait_limit: Duration,
 }
 
+impl OpenAiState {
+    #[must_use]
+    pub fn new(wait_limit: Duration) -> Self {
+        Self {
+            started: StartedFiles::default(),
+            wait_limit,
+        }
+    }
+}
+
 /// The multipart form, as OpenAI documents it (for the OpenAPI document).
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the form; the handler reads it field by field
