@@ -8,6 +8,7 @@
 //! nothing in the Vault, so the feed renders the segments itself.
 
 use scribevault_bus::contract::TranscriptSegment;
+use scribevault_bus::subtitles;
 use serde::Serialize;
 
 /// A transcript format a feed serves.
@@ -64,67 +65,11 @@ impl TranscriptFormat {
     #[must_use]
     pub fn render(self, segments: &[TranscriptSegment]) -> String {
         match self {
-            Self::Srt => srt(segments),
-            Self::Vtt => vtt(segments),
+            Self::Srt => subtitles::srt(segments),
+            Self::Vtt => subtitles::vtt(segments),
             Self::Json => json(segments),
         }
     }
-}
-
-fn timestamp(ms: i64, separator: char) -> String {
-    let ms = ms.max(0);
-    format!(
-        "{:02}:{:02}:{:02}{separator}{:03}",
-        ms / 3_600_000,
-        ms / 60_000 % 60,
-        ms / 1000 % 60,
-        ms % 1000
-    )
-}
-
-/// One cue's text: trimmed, never empty, and never with a blank line (which ends a cue).
-fn cue_text(text: &str) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .collect();
-    if lines.is_empty() {
-        "…".to_owned()
-    } else {
-        lines.join("\n")
-    }
-}
-
-fn srt(segments: &[TranscriptSegment]) -> String {
-    let mut out = String::new();
-    for (index, segment) in segments.iter().enumerate() {
-        out.push_str(&format!(
-            "{}\n{} --> {}\n{}\n\n",
-            index + 1,
-            timestamp(segment.start_ms, ','),
-            timestamp(segment.end_ms.max(segment.start_ms), ','),
-            cue_text(&segment.text)
-        ));
-    }
-    out
-}
-
-fn vtt(segments: &[TranscriptSegment]) -> String {
-    let mut out = String::from("WEBVTT\n\n");
-    for segment in segments {
-        let text = cue_text(&segment.text)
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;");
-        out.push_str(&format!(
-            "{} --> {}\n{}\n\n",
-            timestamp(segment.start_ms, '.'),
-            timestamp(segment.end_ms.max(segment.start_ms), '.'),
-            text
-        ));
-    }
-    out
 }
 
 #[derive(Serialize)]

@@ -5,8 +5,6 @@
 //! The secret is shown when a feed is made or rotated and never again (only its hash is kept),
 //! so the list names each feed but cannot repeat its URL; a lost URL is replaced by rotating.
 
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
 use futures::StreamExt as _;
@@ -429,116 +427,14 @@ pub async fn feed_artwork() -> HttpResponse {
         .body(DEFAULT_ARTWORK)
 }
 
-/// `Range: bytes=…` of one range, resolved against a size; `None` for no (usable) header.
-/// `Err` when the range lies past the end (416).
-fn requested_range(request: &HttpRequest, size: u64) -> Result<Option<(u64, u64)>, ()> {
-    let Some(value) = request
-        .headers()
-        .get(header::RANGE)
-        .and_then(|value| value.to_str().ok())
-    else {
-        return Ok(None);
-    };
-    let Some(spec) = value.trim().strip_prefix("bytes=") else {
-        return Ok(None);
-    };
-    if spec.contains(',') {
-        // Several ranges: answered whole, as RFC 9110 allows.
-        return Ok(None);
-    }
-    let Some((start, end)) = spec.split_once('-') else {
-        return Ok(None);
-    };
-    let (start, end) = (start.trim(), end.trim());
-    let range = if start.is_empty() {
-        // The last `end` bytes.
-        let Ok(suffix) = end.parse::<u64>() else {
-            return Ok(None);
-        };
-        if suffix == 0 || size == 0 {
-            return Err(());
-        }
-        (size.saturating_sub(suffix), size - 1)
-    } else {
-        let Ok(start) = start.parse::<u64>() else {
-            return Ok(None);
-        };
-        let end = if end.is_empty() {
-            size.saturating_sub(1)
-        } else {
-            let Ok(end) = end.parse::<u64>() else {
-                return Ok(None);
-            };
-            end.min(size.saturating_sub(1))
-        };
-        if start >= size || end < start {
-            return Err(());
-        }
-        (start, end)
-    };
-    Ok(Some(range))
-}
-
-/// The MP3, whole or one byte range.
+/// The MP3, whole or one byte range, answered as the Vault's player gets it (HEAD, ranges,
+/// If-Range, ETag), so Apple's HEAD and byte-range requirements hold by the same code.
 async fn audio_answer(
     request: &HttpRequest,
     clients: &UserClients,
     episode: &Episode,
 ) -> Result<HttpResponse, ApiError> {
-    let size = episode.media.bytes;
-    let range = match requested_range(request, size) {
-        Ok(range) => range,
-        Err(()) => {
-            return Ok(HttpResponse::build(StatusCode::RANGE_NOT_SATISFIABLE)
-                .insert_header((header::CONTENT_RANGE, format!("bytes */{size}")))
-                .insert_header((header::ACCEPT_RANGES, "bytes"))
-                .finish());
-        }
-    };
-    let (status, start, end) = match range {
-        Some((start, end)) => (StatusCode::PARTIAL_CONTENT, start, end),
-        None => (StatusCode::OK, 0, size.saturating_sub(1)),
-    };
-    let length = if size == 0 { 0 } else { end - start + 1 };
-    let mut answer = HttpResponse::build(status);
-    answer
-        .content_type("audio/mpeg")
-        .insert_header((header::ACCEPT_RANGES, "bytes"))
-        .insert_header(("Cache-Control", "private, max-age=3600"))
-        .insert_header((
-            header::ETAG,
-            HeaderValue::from_str(&format!("\"{}-{size}\"", episode.id))
-                .unwrap_or_else(|_| HeaderValue::from_static("\"audio\"")),
-        ));
-    if status == StatusCode::PARTIAL_CONTENT {
-        answer.insert_header((header::CONTENT_RANGE, format!("bytes {start}-{end}/{size}")));
-    }
-    if request.method() == Method::HEAD {
-        // actix-http writes a sized body's length as Content-Length and sends no body for HEAD
-        // (a header set by hand would be replaced by the empty body's 0).
-        let nothing = futures::stream::empty::<Result<bytes::Bytes, actix_web::Error>>();
-        return Ok(answer.no_chunking(length).streaming(nothing));
-    }
-    if length == 0 {
-        return Ok(answer.finish());
-    }
-    // Storage reads only the range asked for (a seek, or S3's own Range), never the bytes
-    // before it.
-    let body = clients
-        .storage()
-        .download_blob(storage_pb::DownloadBlobRequest {
-            path: episode.media.mp3_path.clone(),
-            offset: Some(start),
-            length: Some(length),
-        })
-        .await?
-        .into_inner();
-    let stream = body.map(|chunk| {
-        chunk.map(|chunk| chunk.chunk).map_err(|status| {
-            actix_web::error::ErrorServiceUnavailable(status.message().to_owned())
-        })
-    });
-    Ok(answer.no_chunking(length).streaming(stream))
+    crate::audio_stream::stream_audio(clients, &episode.media.mp3_path, request).await
 }
 
 /// One episode's file under its feed's secret: the MP3 (`.mp3`, with `HEAD` and byte ranges,
@@ -642,29 +538,4 @@ pub(super) fn routes() -> RouteList {
         .answered_from_memory()
         .add::<__path_feed_document>(Public, || web::to(feed_document))
         .add::<__path_feed_item>(Public, || web::to(feed_item))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use actix_web::test::TestRequest;
-
-    fn range(value: &str, size: u64) -> Result<Option<(u64, u64)>, ()> {
-        let request = TestRequest::default()
-            .insert_header((header::RANGE, value))
-            .to_http_request();
-        requested_range(&request, size)
-    }
-
-    #[test]
-    fn byte_ranges_are_read_as_rfc_9110_says() {
-        assert_eq!(range("bytes=0-99", 1000), Ok(Some((0, 99))));
-        assert_eq!(range("bytes=900-", 1000), Ok(Some((900, 999))));
-        assert_eq!(range("bytes=-100", 1000), Ok(Some((900, 999))));
-        assert_eq!(range("bytes=990-2000", 1000), Ok(Some((990, 999))));
-        assert_eq!(range("bytes=1000-", 1000), Err(()));
-        assert_eq!(range("bytes=5-2", 1000), Err(()));
-        assert_eq!(range("bytes=0-1,5-6", 1000), Ok(None));
-        assert_eq!(range("items=0-1", 1000), Ok(None));
-    }
 }
