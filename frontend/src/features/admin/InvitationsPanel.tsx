@@ -1,10 +1,11 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { AlertCircle, Check, Copy, LoaderCircle, MailPlus, RefreshCw, Trash2, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { LoaderCircle, MailPlus, Trash2, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { CopyableSecret } from '@/components/CopyableSecret';
+import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 import {
@@ -70,13 +71,7 @@ export function InvitationsPanel() {
           Loading...
         </p>
       ) : error && invitations.length === 0 ? (
-        <div className="empty-state compact" role="alert">
-          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
-          <p className="text-danger">{errorMessage(error, ADMIN_ERRORS.fetchInvitations)}</p>
-          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-            <RefreshCw size={16} aria-hidden="true" /> Try again
-          </button>
-        </div>
+        <LoadFailed message={errorMessage(error, ADMIN_ERRORS.fetchInvitations)} onRetry={() => void refetch()} />
       ) : invitations.length === 0 ? (
         <p className="card-body muted">No invitations yet.</p>
       ) : (
@@ -200,7 +195,13 @@ function CreateInvitationDialog({ onClose }: { onClose: () => void }) {
           </div>
           {created ? (
             <>
-              <InvitationLink invitation={created} onCopyFailed={() => dispatch(showToast({ title: 'Error', description: ADMIN_ERRORS.copyLink, variant: 'destructive' }))} />
+              <CopyableSecret
+                label="Invitation link"
+                value={created.url}
+                noun="link"
+                hint={`Valid until ${formatDateTime(created.expiresAt)}. It works once.`}
+                onCopyFailed={() => dispatch(showToast({ title: 'Error', description: ADMIN_ERRORS.copyLink, variant: 'destructive' }))}
+              />
               <div className="dialog-actions">
                 <Dialog.Close asChild>
                   <button type="button" className="btn btn-primary">
@@ -242,51 +243,5 @@ function CreateInvitationDialog({ onClose }: { onClose: () => void }) {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
-  );
-}
-
-function InvitationLink({ invitation, onCopyFailed }: { invitation: CreatedInvitation; onCopyFailed: () => void }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const [manual, setManual] = useState(false);
-  const ids = { link: useId(), hint: useId() };
-
-  useEffect(() => {
-    if (!copied) return undefined;
-    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    const ok = await copyText(invitation.url, field.current);
-    setCopied(ok);
-    setManual(!ok);
-    if (!ok) onCopyFailed();
-  }
-
-  return (
-    <div className="field">
-      <label htmlFor={ids.link}>Invitation link</label>
-      <div className="invitation-link">
-        <input
-          ref={field}
-          id={ids.link}
-          type="text"
-          readOnly
-          value={invitation.url}
-          aria-describedby={ids.hint}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
-          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
-          {copied ? 'Copied!' : 'Copy link'}
-        </button>
-      </div>
-      <p id={ids.hint} className="field-hint" aria-live="polite">
-        {manual
-          ? 'The browser did not allow copying: the link is selected, copy it with Ctrl+C (or ⌘C).'
-          : `Valid until ${formatDateTime(invitation.expiresAt)}. It works once.`}
-      </p>
-    </div>
   );
 }

@@ -1,7 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import {
-  AlertCircle,
+  
   HardDrive,
   LoaderCircle,
   MoreVertical,
@@ -19,6 +19,7 @@ import { useGetAccountQuery } from '@/api/accountApi';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { LoadFailed } from '@/components/LoadFailed';
 import { formatCount, formatDate, formatDateTime, formatFileSize, formatRelativeTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 import {
@@ -103,13 +104,7 @@ function UsersSection() {
           Loading...
         </p>
       ) : error && users.length === 0 ? (
-        <div className="empty-state compact" role="alert">
-          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
-          <p className="text-danger">{errorMessage(error, ADMIN_ERRORS.fetchUsers)}</p>
-          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-            <RefreshCw size={16} aria-hidden="true" /> Try again
-          </button>
-        </div>
+        <LoadFailed message={errorMessage(error, ADMIN_ERRORS.fetchUsers)} onRetry={() => void refetch()} />
       ) : (
         <div className="table-wrap">
           <table className="table users-table">

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { AlertCircle, Check, Copy, KeySquare, LoaderCircle, Plus, RefreshCw, Trash2, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { KeySquare, LoaderCircle, Plus, Trash2, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreateApiTokenMutation,
@@ -12,7 +12,8 @@ import {
 } from '@/api/tokensApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { CopyableSecret } from '@/components/CopyableSecret';
+import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 
@@ -92,13 +93,7 @@ export function ApiTokensCard() {
           Loading...
         </p>
       ) : error && tokens.length === 0 ? (
-        <div className="empty-state compact" role="alert">
-          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
-          <p className="text-danger">{errorMessage(error, TOKEN_ERRORS.list)}</p>
-          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-            <RefreshCw size={16} aria-hidden="true" /> Try again
-          </button>
-        </div>
+        <LoadFailed message={errorMessage(error, TOKEN_ERRORS.list)} onRetry={() => void refetch()} />
       ) : tokens.length === 0 ? (
         <p className="card-body muted">No tokens yet.</p>
       ) : (
@@ -221,7 +216,13 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
           </div>
           {created ? (
             <>
-              <TokenSecret token={created} onCopyFailed={() => dispatch(showToast({ title: 'Error', description: TOKEN_ERRORS.copy, variant: 'destructive' }))} />
+              <CopyableSecret
+                label={`Token “${created.name}”`}
+                value={created.token}
+                noun="token"
+                hint={created.expiresAt ? `Works until ${formatDateTime(created.expiresAt)}.` : 'It does not expire; revoke it here when it is no longer needed.'}
+                onCopyFailed={() => dispatch(showToast({ title: 'Error', description: TOKEN_ERRORS.copy, variant: 'destructive' }))}
+              />
               <div className="dialog-actions">
                 <Dialog.Close asChild>
                   <button type="button" className="btn btn-primary">
@@ -288,45 +289,5 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
-  );
-}
-
-function TokenSecret({ token, onCopyFailed }: { token: NewApiToken; onCopyFailed: () => void }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const [manual, setManual] = useState(false);
-  const ids = { secret: useId(), hint: useId() };
-
-  useEffect(() => {
-    if (!copied) return undefined;
-    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    const ok = await copyText(token.token, field.current);
-    setCopied(ok);
-    setManual(!ok);
-    if (!ok) onCopyFailed();
-  }
-
-  return (
-    <div className="field">
-      <label htmlFor={ids.secret}>Token “{token.name}”</label>
-      <div className="invitation-link">
-        <input ref={field} id={ids.secret} type="text" readOnly value={token.token} aria-describedby={ids.hint} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
-          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
-          {copied ? 'Copied!' : 'Copy token'}
-        </button>
-      </div>
-      <p id={ids.hint} className="field-hint" aria-live="polite">
-        {manual
-          ? 'The browser did not allow copying: the token is selected, copy it with Ctrl+C (or ⌘C).'
-          : token.expiresAt
-            ? `Works until ${formatDateTime(token.expiresAt)}.`
-            : 'It does not expire; revoke it here when it is no longer needed.'}
-      </p>
-    </div>
   );
 }

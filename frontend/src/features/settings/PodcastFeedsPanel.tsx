@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { AlertCircle, Check, Copy, LoaderCircle, Plus, RefreshCw, RotateCw, Rss, Trash2, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { LoaderCircle, Plus, RotateCw, Rss, Trash2, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreatePodcastFeedMutation,
@@ -15,7 +15,8 @@ import {
 import { useGetSourcesQuery } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { CopyableSecret } from '@/components/CopyableSecret';
+import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 
@@ -94,13 +95,7 @@ export function PodcastFeedsPanel() {
           Loading...
         </p>
       ) : error && feeds.length === 0 ? (
-        <div className="empty-state compact" role="alert">
-          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
-          <p className="text-danger">{errorMessage(error, FEED_ERRORS.list)}</p>
-          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-            <RefreshCw size={16} aria-hidden="true" /> Try again
-          </button>
-        </div>
+        <LoadFailed message={errorMessage(error, FEED_ERRORS.list)} onRetry={() => void refetch()} />
       ) : feeds.length === 0 ? (
         <p className="card-body muted">No feeds yet.</p>
       ) : (
@@ -333,23 +328,6 @@ function CreateFeedDialog({ onClose }: { onClose: () => void }) {
 /** A feed's secret URL, with Copy and how to subscribe to it. Shown once. */
 function FeedUrlDialog({ title, feed, onClose }: { title: string; feed: NewPodcastFeed; onClose: () => void }) {
   const dispatch = useAppDispatch();
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const [manual, setManual] = useState(false);
-  const ids = { url: useId(), hint: useId() };
-
-  useEffect(() => {
-    if (!copied) return undefined;
-    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    const ok = await copyText(feed.url, field.current);
-    setCopied(ok);
-    setManual(!ok);
-    if (!ok) dispatch(showToast({ title: 'Error', description: FEED_ERRORS.copy, variant: 'destructive' }));
-  }
 
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
@@ -367,19 +345,13 @@ function FeedUrlDialog({ title, feed, onClose }: { title: string; feed: NewPodca
               </button>
             </Dialog.Close>
           </div>
-          <div className="field">
-            <label htmlFor={ids.url}>Feed URL of “{feed.name}”</label>
-            <div className="invitation-link">
-              <input ref={field} id={ids.url} type="text" readOnly value={feed.url} aria-describedby={ids.hint} onFocus={(event) => event.currentTarget.select()} />
-              <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
-                {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
-                {copied ? 'Copied!' : 'Copy URL'}
-              </button>
-            </div>
-            <p id={ids.hint} className="field-hint" aria-live="polite">
-              {manual ? 'The browser did not allow copying: the URL is selected, copy it with Ctrl+C (or ⌘C).' : 'Anyone with this URL can listen: keep it to yourself.'}
-            </p>
-          </div>
+          <CopyableSecret
+            label={`Feed URL of “${feed.name}”`}
+            value={feed.url}
+            noun="URL"
+            hint="Anyone with this URL can listen: keep it to yourself."
+            onCopyFailed={() => dispatch(showToast({ title: 'Error', description: FEED_ERRORS.copy, variant: 'destructive' }))}
+          />
           <div className="podcast-subscribe-hint">
             <h3 className="subheading">Subscribe</h3>
             <ul>

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { AlertCircle, Check, Copy, History, LoaderCircle, Pencil, Plus, RefreshCw, Send, Trash2, Webhook as WebhookIcon, X } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Check, History, LoaderCircle, Pencil, Plus, RefreshCw, Send, Trash2, Webhook as WebhookIcon, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreateWebhookMutation,
@@ -16,7 +16,8 @@ import {
 } from '@/api/webhooksApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
+import { CopyableSecret } from '@/components/CopyableSecret';
+import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 
@@ -103,13 +104,7 @@ export function WebhooksPanel() {
           Loading...
         </p>
       ) : error && webhooks.length === 0 ? (
-        <div className="empty-state compact" role="alert">
-          <AlertCircle size={28} aria-hidden="true" className="text-danger" />
-          <p className="text-danger">{errorMessage(error, WEBHOOK_ERRORS.list)}</p>
-          <button type="button" className="btn btn-outline" onClick={() => void refetch()}>
-            <RefreshCw size={16} aria-hidden="true" /> Try again
-          </button>
-        </div>
+        <LoadFailed message={errorMessage(error, WEBHOOK_ERRORS.list)} onRetry={() => void refetch()} />
       ) : webhooks.length === 0 ? (
         <p className="card-body muted">No webhooks yet.</p>
       ) : (
@@ -361,7 +356,13 @@ function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose:
           </div>
           {created ? (
             <>
-              <WebhookSecret secret={created.secret} onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))} />
+              <CopyableSecret
+                label="Signing secret"
+                value={created.secret}
+                noun="secret"
+                hint="Verify deliveries with it (docs/integrations.md, Webhooks)."
+                onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))}
+              />
               <div className="dialog-actions">
                 <Dialog.Close asChild>
                   <button type="button" className="btn btn-primary">
@@ -435,41 +436,5 @@ function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose:
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
-  );
-}
-
-function WebhookSecret({ secret, onCopyFailed }: { secret: string; onCopyFailed: () => void }) {
-  const field = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
-  const [manual, setManual] = useState(false);
-  const ids = { secret: useId(), hint: useId() };
-
-  useEffect(() => {
-    if (!copied) return undefined;
-    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  async function copy() {
-    const ok = await copyText(secret, field.current);
-    setCopied(ok);
-    setManual(!ok);
-    if (!ok) onCopyFailed();
-  }
-
-  return (
-    <div className="field">
-      <label htmlFor={ids.secret}>Signing secret</label>
-      <div className="invitation-link">
-        <input ref={field} id={ids.secret} type="text" readOnly value={secret} aria-describedby={ids.hint} onFocus={(focused) => focused.currentTarget.select()} />
-        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copy()}>
-          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
-          {copied ? 'Copied!' : 'Copy secret'}
-        </button>
-      </div>
-      <p id={ids.hint} className="field-hint" aria-live="polite">
-        {manual ? 'The browser did not allow copying: the secret is selected, copy it with Ctrl+C (or ⌘C).' : 'Verify deliveries with it (docs/integrations.md, Webhooks).'}
-      </p>
-    </div>
   );
 }
