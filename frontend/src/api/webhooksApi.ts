@@ -10,6 +10,8 @@ export type WebhookChange = Schema<'WebhookChangeRequest'>;
 export type WebhookEvent = Schema<'WebhookEvent'>;
 /** One attempt of one delivery, from the log or 'Send test'. */
 export type WebhookAttempt = Schema<'WebhookAttemptView'>;
+/** A webhook's new signing secret after a rotation, shown this once. */
+export type WebhookSecret = Schema<'WebhookSecretView'>;
 
 /**
  * A member's webhooks (Settings → Webhooks). Deliveries happen on the server; the log is read
@@ -36,6 +38,10 @@ export const webhooksApi = baseApi.injectEndpoints({
       query: (id) => ({ url: `/webhooks/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['Webhook'],
     }),
+    rotateWebhookSecret: build.mutation<WebhookSecret, string>({
+      query: (id) => ({ url: `/webhooks/${encodeURIComponent(id)}/rotate-secret`, method: 'POST' }),
+      transformResponse: (response: Schema<'Envelope_WebhookSecretView'>) => response.data,
+    }),
     testWebhook: build.mutation<WebhookAttempt, string>({
       query: (id) => ({ url: `/webhooks/${encodeURIComponent(id)}/test`, method: 'POST' }),
       transformResponse: (response: Schema<'Envelope_WebhookAttemptView'>) => response.data,
@@ -54,6 +60,7 @@ export const {
   useCreateWebhookMutation,
   useUpdateWebhookMutation,
   useDeleteWebhookMutation,
+  useRotateWebhookSecretMutation,
   useTestWebhookMutation,
   useWebhookDeliveriesQuery,
 } = webhooksApi;

@@ -1,11 +1,12 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { Check, History, LoaderCircle, Pencil, Plus, RefreshCw, Send, Trash2, Webhook as WebhookIcon, X } from 'lucide-react';
+import { Check, History, LoaderCircle, Pencil, Plus, RefreshCw, RotateCw, Send, Trash2, Webhook as WebhookIcon, X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreateWebhookMutation,
   useDeleteWebhookMutation,
   useListWebhooksQuery,
+  useRotateWebhookSecretMutation,
   useTestWebhookMutation,
   useUpdateWebhookMutation,
   useWebhookDeliveriesQuery,
@@ -28,6 +29,7 @@ export const WEBHOOK_ERRORS = {
   update: 'Failed to change the webhook',
   test: 'Failed to send the test',
   log: 'Failed to load the delivery log',
+  rotate: 'Failed to make a new secret',
   copy: 'Could not copy the secret',
 } as const;
 
@@ -61,7 +63,22 @@ export function WebhooksPanel() {
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [changingId, setChangingId] = useState<string | null>(null);
+  const [rotateSecret, rotateState] = useRotateWebhookSecretMutation();
+  const [rotating, setRotating] = useState<Webhook | null>(null);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<{ url: string; secret: string } | null>(null);
   const headingId = useId();
+
+  async function rotate(webhook: Webhook) {
+    setRotateError(null);
+    try {
+      const { secret } = await rotateSecret(webhook.id).unwrap();
+      setRotating(null);
+      setRotated({ url: webhook.url, secret });
+    } catch (failure) {
+      setRotateError(errorMessage(failure, WEBHOOK_ERRORS.rotate));
+    }
+  }
 
   async function remove(webhook: Webhook) {
     try {
@@ -116,6 +133,7 @@ export function WebhooksPanel() {
               changing={changingId === webhook.id}
               onEnable={(enabled) => void setEnabled(webhook, enabled)}
               onEdit={() => setEditing(webhook)}
+              onRotate={() => (setRotateError(null), setRotating(webhook))}
               onDelete={() => setDeleting(webhook)}
             />
           ))}
@@ -133,6 +151,21 @@ export function WebhooksPanel() {
           onClose={() => setDeleting(null)}
         />
       )}
+      {rotating && (
+        <ConfirmDialog
+          title="Make a new signing secret?"
+          description={`The current secret of ${rotating.url} stops working at once: deliveries are signed with the new one, so give it to the receiver.`}
+          confirmLabel="Make new secret"
+          busyLabel="Making..."
+          icon={RotateCw}
+          tone="primary"
+          busy={rotateState.isLoading}
+          error={rotateError}
+          onConfirm={() => void rotate(rotating)}
+          onClose={() => setRotating(null)}
+        />
+      )}
+      {rotated && <NewSecretDialog url={rotated.url} secret={rotated.secret} onClose={() => setRotated(null)} />}
     </section>
   );
 }
@@ -142,12 +175,14 @@ function WebhookItem({
   changing,
   onEnable,
   onEdit,
+  onRotate,
   onDelete,
 }: {
   webhook: Webhook;
   changing: boolean;
   onEnable: (enabled: boolean) => void;
   onEdit: () => void;
+  onRotate: () => void;
   onDelete: () => void;
 }) {
   const dispatch = useAppDispatch();
@@ -216,6 +251,9 @@ function WebhookItem({
         </button>
         <button type="button" className="btn btn-sm btn-outline" onClick={onEdit} aria-label={`Edit the webhook ${webhook.url}`}>
           <Pencil size={14} aria-hidden="true" /> Edit
+        </button>
+        <button type="button" className="btn btn-sm btn-outline" onClick={onRotate} aria-label={`Make a new signing secret for ${webhook.url}`}>
+          <RotateCw size={14} aria-hidden="true" /> New secret
         </button>
         <button type="button" className="btn btn-sm btn-danger-outline" onClick={onDelete} aria-label={`Delete the webhook ${webhook.url}`}>
           <Trash2 size={14} aria-hidden="true" /> Delete
@@ -433,6 +471,45 @@ function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose:
               </div>
             </form>
           )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** A rotated secret, shown once, like a new webhook's. */
+function NewSecretDialog({ url, secret, onClose }: { url: string; secret: string; onClose: () => void }) {
+  const dispatch = useAppDispatch();
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog-md">
+          <div className="dialog-header">
+            <div>
+              <Dialog.Title className="dialog-title">New signing secret</Dialog.Title>
+              <Dialog.Description className="muted">Copy it now for {url}: it is shown only once.</Dialog.Description>
+            </div>
+            <Dialog.Close asChild>
+              <button type="button" className="icon-button" aria-label="Close">
+                <X size={18} aria-hidden="true" />
+              </button>
+            </Dialog.Close>
+          </div>
+          <CopyableSecret
+            label="Signing secret"
+            value={secret}
+            noun="secret"
+            hint="The old secret no longer signs deliveries."
+            onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))}
+          />
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <button type="button" className="btn btn-primary">
+                Done
+              </button>
+            </Dialog.Close>
+          </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

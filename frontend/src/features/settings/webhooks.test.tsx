@@ -146,4 +146,33 @@ describe('Settings → Webhooks', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Delete webhook' }));
     expect(await screen.findByText('No webhooks yet.')).toBeInTheDocument();
   });
+
+  it('makes a new signing secret after confirming and shows it once; a refusal stays in the question', async () => {
+    webhooksBackend([webhook()]);
+    const rotations: string[] = [];
+    let refuse = true;
+    server.use(
+      http.post('/api/webhooks/:id/rotate-secret', ({ params }) => {
+        if (refuse) return errorResponse(404, 'No such webhook');
+        rotations.push(String(params.id));
+        return HttpResponse.json<Schema<'Envelope_WebhookSecretView'>>({ data: { secret: 'whsec_bmV3c2VjcmV0' } });
+      }),
+    );
+    const { user } = await renderWebhooks();
+    const item = await screen.findByTestId('webhook-item');
+    await user.click(within(item).getByRole('button', { name: 'Make a new signing secret for https://hooks.example.com/in' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Make a new signing secret?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Make new secret' }));
+    expect(await within(confirm).findByText('No such webhook')).toBeInTheDocument();
+    expect(rotations).toEqual([]);
+
+    refuse = false;
+    await user.click(within(confirm).getByRole('button', { name: 'Make new secret' }));
+    const shown = await screen.findByRole('dialog', { name: 'New signing secret' });
+    expect(within(shown).getByLabelText('Signing secret')).toHaveValue('whsec_bmV3c2VjcmV0');
+    expect(within(shown).getByRole('button', { name: 'Copy secret' })).toBeInTheDocument();
+    expect(rotations).toEqual(['w1']);
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
 });
