@@ -64,7 +64,7 @@ SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:0" \
   SCRIBEVAULT_FRONTEND_DIR="$root/frontend/dist" SCRIBEVAULT_WHISPER_MODEL_DIR="$work/models" \
   SCRIBEVAULT_YOUTUBE_API_BASE="$youtube_base" SCRIBEVAULT_YOUTUBE_API_KEY=e2e-key \
   SCRIBEVAULT_YTDLP_PATH="$ytdlp" SCRIBEVAULT_YOUTUBE_WATCH_URL="$media_base/media/{id}.mp3" \
-  SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
+  SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE=true SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
 server=$!
 trap 'kill $server $fake $media 2>/dev/null; wait $server $fake $media 2>/dev/null || true; rm -rf "$work"' EXIT
 addr=""

@@ -51,6 +51,7 @@ import { conversionAndSettingsSteps } from './conversion.mjs';
 import { accountSecuritySteps, fetchConfig, firstAccountSteps, invitationSteps } from './accounts.mjs';
 import { checkOverallFill } from './uploads.mjs';
 import { apiTokenSteps } from './tokens.mjs';
+import { integrationSteps } from './integrations.mjs';
 
 async function main() {
   for (const file of [...SAMPLES, BROKEN]) {
@@ -267,6 +268,8 @@ async function main() {
     }
 
     await apiTokenSteps(page);
+
+    await integrationSteps(page);
 
     await accountSecuritySteps(page, email, password);
 
