@@ -207,6 +207,8 @@ pub enum Event {
     SystemMessage(SystemMessage),
     /// The Vault's statistics changed.
     StatsUpdate(LibraryStats),
+    /// The user's waiting and running files moved in the queue, or their estimates did.
+    QueueUpdate(QueueUpdate),
 }
 
 impl Event {
@@ -223,6 +225,7 @@ impl Event {
             Self::Notification(_) => "notification",
             Self::SystemMessage(_) => "systemMessage",
             Self::StatsUpdate(_) => "statsUpdate",
+            Self::QueueUpdate(_) => "queueUpdate",
         }
     }
 }
@@ -306,6 +309,53 @@ pub struct TranscriptionErrorEvent {
     pub max_retries: u32,
     /// RFC 3339.
     pub last_failed_at: Option<String>,
+}
+
+/// `queueUpdate`, and the answer of `GET /api/transcription/queue`: the user's own waiting
+/// and running files, each with its place in the whole instance's queue (other users' files
+/// count for the places but are never named) and when it should start and end. Sent when a
+/// file starts, ends, fails, is cancelled or added, never on a timer. Every time is an
+/// estimate from this machine's recent speed.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueUpdate {
+    /// In queue order: running files (position 0) first.
+    pub files: Vec<QueuedFile>,
+    pub basis: QueueBasis,
+}
+
+/// One waiting or running file of the user's and where it stands.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QueuedFile {
+    pub file_id: String,
+    pub job_id: String,
+    pub title: String,
+    pub status: FileStatus,
+    /// 0: running now; 1, 2, …: the order workers should take the waiting files in, the
+    /// instance's whole queue counted.
+    pub position: u32,
+    /// Estimated seconds until the transcript is done.
+    pub eta_seconds: u64,
+    /// RFC 3339, estimated; now for a running file.
+    pub estimated_start_at: String,
+    /// RFC 3339, estimated.
+    pub estimated_end_at: String,
+    /// It waits for its overnight window, which opens at `estimatedStartAt`.
+    pub waits_for_window: bool,
+}
+
+/// What the estimates were made from.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueBasis {
+    /// Seconds of transcription per second of audio on this machine.
+    pub real_time_factor: f64,
+    /// Recent completed files it was measured on; 0: nothing was measured yet, and a file is
+    /// assumed to take as long as it plays.
+    pub measured_files: u32,
+    /// Files assumed to be transcribed at once.
+    pub workers: u32,
 }
 
 /// `libraryUpdate`.
@@ -583,6 +633,24 @@ mod tests {
             Event::StatsUpdate(LibraryStats {
                 total_transcripts: 3,
                 ..LibraryStats::default()
+            }),
+            Event::QueueUpdate(QueueUpdate {
+                files: vec![QueuedFile {
+                    file_id: "f".into(),
+                    job_id: "j".into(),
+                    title: "A talk".into(),
+                    status: FileStatus::Pending,
+                    position: 2,
+                    eta_seconds: 900,
+                    estimated_start_at: "2026-03-02T12:05:00+00:00".into(),
+                    estimated_end_at: "2026-03-02T12:15:00+00:00".into(),
+                    waits_for_window: false,
+                }],
+                basis: QueueBasis {
+                    real_time_factor: 0.5,
+                    measured_files: 20,
+                    workers: 1,
+                },
             }),
         ];
         for event in events {

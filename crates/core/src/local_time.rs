@@ -167,6 +167,18 @@ impl DailyWindow {
             local >= self.start || local < self.end
         }
     }
+
+    /// The first instant at or after `at` inside the window: `at` itself when the window is
+    /// open, otherwise its next opening (what a queue's forecast needs for work that waits
+    /// for the window).
+    #[must_use]
+    pub fn next_opening(&self, at: DateTime<Utc>) -> DateTime<Utc> {
+        if self.contains(at) {
+            at
+        } else {
+            Recurrence::Daily.next_after(self.start, self.zone, at)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -404,6 +416,24 @@ mod tests {
         assert_eq!(
             DailyWindow::new(hm("01:00"), hm("01:00"), Tz::UTC),
             Err(LocalTimeError::EmptyWindow)
+        );
+    }
+
+    #[test]
+    fn a_window_opens_now_when_open_else_at_its_next_start_in_its_zone() {
+        let window = DailyWindow::new(hm("01:00"), hm("06:00"), zone("Europe/Paris"))
+            .unwrap_or_else(|error| panic!("{error}"));
+        let inside = utc("2026-01-15T02:00:00Z");
+        assert_eq!(window.next_opening(inside), inside);
+        assert_eq!(
+            window.next_opening(utc("2026-01-15T12:00:00Z")),
+            utc("2026-01-16T00:00:00Z"),
+            "01:00 in Paris is midnight UTC in winter"
+        );
+        assert_eq!(
+            window.next_opening(utc("2026-07-15T12:00:00Z")),
+            utc("2026-07-15T23:00:00Z"),
+            "and 23:00 UTC the day before in summer"
         );
     }
 }

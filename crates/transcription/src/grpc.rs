@@ -11,6 +11,9 @@ use crate::domain::{
 };
 use crate::service::Transcriptions;
 
+#[path = "grpc_queue.rs"]
+mod queue;
+
 pub struct TranscriptionGrpc {
     service: Transcriptions,
 }
@@ -43,6 +46,7 @@ fn file_to_proto(file: TranscriptionFile) -> pb::TranscriptionFile {
         transcript_path: file.transcript_path,
         markdown_path: file.markdown_path,
         processing_time_ms: file.processing_time_ms,
+        queue: None,
     }
 }
 
@@ -98,7 +102,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
             .await?;
         Ok(Response::new(pb::StartTranscriptionResponse {
             job_id: job.id,
-            files: files.into_iter().map(file_to_proto).collect(),
+            files: self.with_queue(files).await,
         }))
     }
 
@@ -124,7 +128,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
             .await?;
         Ok(Response::new(pb::StartTranscriptionResponse {
             job_id: job.id,
-            files: files.into_iter().map(file_to_proto).collect(),
+            files: self.with_queue(files).await,
         }))
     }
 
@@ -134,11 +138,11 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
     ) -> Result<Response<pb::TranscriptionFile>, Status> {
         let user = caller(&request)?;
         let file = request.into_inner();
-        Ok(Response::new(file_to_proto(
-            self.service
-                .retry(&user, &file.job_id, &file.file_id)
-                .await?,
-        )))
+        let file = self
+            .service
+            .retry(&user, &file.job_id, &file.file_id)
+            .await?;
+        Ok(Response::new(self.one_with_queue(file).await))
     }
 
     async fn cancel_transcription_file(
@@ -147,11 +151,11 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
     ) -> Result<Response<pb::TranscriptionFile>, Status> {
         let user = caller(&request)?;
         let file = request.into_inner();
-        Ok(Response::new(file_to_proto(
-            self.service
-                .cancel(&user, &file.job_id, &file.file_id)
-                .await?,
-        )))
+        let file = self
+            .service
+            .cancel(&user, &file.job_id, &file.file_id)
+            .await?;
+        Ok(Response::new(self.one_with_queue(file).await))
     }
 
     async fn get_transcription_history(
@@ -186,7 +190,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
             .service
             .job(&user, &request.into_inner().job_id)
             .await?;
-        Ok(Response::new(job_to_proto(job, files)))
+        Ok(Response::new(self.job_with_queue(job, files).await))
     }
 
     async fn list_models(
@@ -206,6 +210,15 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
         let user = caller(&request)?;
         let waiting = self.service.count_waiting(&user).await?;
         Ok(Response::new(pb::CountWaitingFilesResponse { waiting }))
+    }
+
+    async fn get_transcription_queue(
+        &self,
+        request: Request<pb::GetTranscriptionQueueRequest>,
+    ) -> Result<Response<pb::GetTranscriptionQueueResponse>, Status> {
+        let user = caller(&request)?;
+        let queue = self.service.own_queue(&user).await?;
+        Ok(Response::new(queue::queue_to_proto(queue)))
     }
 
     async fn delete_user_data(

@@ -3,6 +3,8 @@
 
 use sea_orm_migration::prelude::*;
 
+mod audio_length;
+
 pub struct Migrator;
 
 #[async_trait::async_trait]
@@ -16,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateTranscriptionTables),
             Box::new(CountTakeBacks),
             Box::new(SkipVault),
+            Box::new(audio_length::FileAudioSeconds),
         ]
     }
 }

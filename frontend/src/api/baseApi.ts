@@ -31,6 +31,7 @@ export const baseApi = createApi({
     'ApiToken',
     'Webhook',
     'PodcastFeed',
+    'TranscriptionQueue',
   ],
   endpoints: () => ({}),
 });

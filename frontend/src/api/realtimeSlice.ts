@@ -28,6 +28,7 @@ const LISTENED: Record<RealtimeEventName, true> = {
   notification: true,
   systemMessage: true,
   statsUpdate: true,
+  queueUpdate: true,
 };
 export const realtimeEventTypes = Object.keys(LISTENED) as readonly RealtimeEventName[];
 

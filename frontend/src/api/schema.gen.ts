@@ -1688,6 +1688,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transcription/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's waiting and running files, each with its place in the whole instance's queue
+         *     (other users' files count, but are never named) and its estimated start and end.
+         * @description Every time is an estimate: this machine's real-time factor, measured on its recent
+         *     completed files (wall time ÷ audio length), × each file's audio length, shared across the
+         *     workers seen running; when nothing was measured yet a file is assumed to take as long as it
+         *     plays (`basis` says which). A file of an overnight schedule starts when its window opens.
+         */
+        get: operations["transcription_queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2068,7 +2092,7 @@ export interface components {
         /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_FileView: {
             /** @description A file as the SPA expects it (spec §3, 'Transcription file'). */
-            data: {
+            data: components["schemas"]["QueuePlace"] & {
                 id: string;
                 jobId: string;
                 youtubeVideoId: string;
@@ -2225,6 +2249,17 @@ export interface components {
                 /** @description 1-based numbers of the pages without a text layer (their text is missing unless OCR ran). */
                 ocrPages: number[];
                 unknownPlaceholders: string[];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_QueueView: {
+            /**
+             * @description The caller's waiting and running files in queue order (the same shape as the `queueUpdate`
+             *     event, which brings it again when it changes).
+             */
+            data: {
+                files: components["schemas"]["QueuedFile"][];
+                basis: components["schemas"]["QueueBasis"];
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2763,7 +2798,7 @@ export interface components {
          */
         FileStatus: "pending" | "scheduled" | "transcribing" | "completed" | "error" | "retrying" | "failed";
         /** @description A file as the SPA expects it (spec §3, 'Transcription file'). */
-        FileView: {
+        FileView: components["schemas"]["QueuePlace"] & {
             id: string;
             jobId: string;
             youtubeVideoId: string;
@@ -3139,6 +3174,92 @@ export interface components {
             /** @default false */
             shareUsageData: boolean;
         };
+        /** @description What the estimates were made from. */
+        QueueBasis: {
+            /**
+             * Format: double
+             * @description Seconds of transcription per second of audio on this machine.
+             */
+            realTimeFactor: number;
+            /**
+             * Format: u-int32
+             * @description Recent completed files it was measured on; 0: nothing was measured yet, and a file is
+             *     assumed to take as long as it plays.
+             */
+            measuredFiles: number;
+            /**
+             * Format: u-int32
+             * @description Files assumed to be transcribed at once.
+             */
+            workers: number;
+        };
+        /**
+         * @description A file's place in the queue, on each file of the transcription answers. Estimates from
+         *     this machine's measured speed × the file's audio length; all null for a finished file.
+         */
+        QueuePlace: {
+            /**
+             * Format: u-int32
+             * @description 0: running now; 1, 2, …: the order workers should take the waiting files in, every
+             *     user's files counted.
+             */
+            position?: number | null;
+            /**
+             * Format: u-int64
+             * @description Estimated seconds until the transcript is done.
+             */
+            etaSeconds?: number | null;
+            /** @description RFC 3339, estimated; now for a running file. */
+            estimatedStartAt?: string | null;
+            /** @description RFC 3339, estimated. */
+            estimatedEndAt?: string | null;
+            /** @description It waits for its overnight window, which opens at `estimatedStartAt`. */
+            waitsForWindow?: boolean | null;
+        };
+        /**
+         * @description `queueUpdate`, and the answer of `GET /api/transcription/queue`: the user's own waiting
+         *     and running files, each with its place in the whole instance's queue (other users' files
+         *     count for the places but are never named) and when it should start and end. Sent when a
+         *     file starts, ends, fails, is cancelled or added, never on a timer. Every time is an
+         *     estimate from this machine's recent speed.
+         */
+        QueueUpdate: {
+            /** @description In queue order: running files (position 0) first. */
+            files: components["schemas"]["QueuedFile"][];
+            basis: components["schemas"]["QueueBasis"];
+        };
+        /**
+         * @description The caller's waiting and running files in queue order (the same shape as the `queueUpdate`
+         *     event, which brings it again when it changes).
+         */
+        QueueView: {
+            files: components["schemas"]["QueuedFile"][];
+            basis: components["schemas"]["QueueBasis"];
+        };
+        /** @description One waiting or running file of the user's and where it stands. */
+        QueuedFile: {
+            fileId: string;
+            jobId: string;
+            title: string;
+            status: components["schemas"]["FileStatus"];
+            /**
+             * Format: u-int32
+             * @description 0: running now; 1, 2, …: the order workers should take the waiting files in, the
+             *     instance's whole queue counted.
+             */
+            position: number;
+            /**
+             * Format: u-int64
+             * @description Estimated seconds until the transcript is done.
+             */
+            etaSeconds: number;
+            /** @description RFC 3339, estimated; now for a running file. */
+            estimatedStartAt: string;
+            /** @description RFC 3339, estimated. */
+            estimatedEndAt: string;
+            /** @description It waits for its overnight window, which opens at `estimatedStartAt`. */
+            waitsForWindow: boolean;
+        };
         /** @description Today's YouTube API quota of the instance's keys. */
         QuotaView: {
             /** Format: u-int64 */
@@ -3208,6 +3329,11 @@ export interface components {
             data: components["schemas"]["LibraryStats"];
             /** @enum {string} */
             type: "statsUpdate";
+        } | {
+            /** @description The user's waiting and running files moved in the queue, or their estimates did. */
+            data: components["schemas"]["QueueUpdate"];
+            /** @enum {string} */
+            type: "queueUpdate";
         };
         Reprocess: {
             usePremiumMode?: boolean;
@@ -7358,6 +7484,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ModelsView"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    transcription_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_QueueView"];
                 };
             };
             401: components["responses"]["Unauthenticated"];

@@ -45,6 +45,10 @@ export const defaultHandlers = [
   http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: TEST_ACCOUNT })),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/tokens', () => HttpResponse.json<Schema<'Envelope_ApiTokensView'>>({ data: { tokens: [] } })),
+  // /transcripts and the Vault read the transcription queue: empty unless a test says otherwise.
+  http.get('/api/transcription/queue', () =>
+    HttpResponse.json<Schema<'Envelope_QueueView'>>({ data: { files: [], basis: { realTimeFactor: 1, measuredFiles: 0, workers: 1 } } }),
+  ),
 ];
 
 /** MSW server shared by all tests; each test adds its handlers with `server.use(...)`. */

@@ -18,6 +18,7 @@ pub mod spa;
 pub mod table;
 pub mod tokens;
 pub mod transcription;
+pub mod transcription_queue;
 pub mod uploads;
 pub mod user_settings;
 pub mod webhooks;

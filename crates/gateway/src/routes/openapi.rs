@@ -19,7 +19,8 @@ use utoipa::{OpenApi, ToSchema};
 use super::table::{Access, RouteList, routes as route_table};
 use super::{
     account, admin, auth, config, conversion, discovery, downloads, feeds, health, library,
-    schedules, sources, tokens, transcription, uploads, user_settings, webhooks,
+    schedules, sources, tokens, transcription, transcription_queue, uploads, user_settings,
+    webhooks,
 };
 
 /// The spec's error shape, the body of every 4xx and 5xx answer.
@@ -134,7 +135,7 @@ fn name_operations(document: &mut utoipa::openapi::OpenApi) {
 }
 
 /// Each module's part of the document.
-fn parts() -> [utoipa::openapi::OpenApi; 19] {
+fn parts() -> [utoipa::openapi::OpenApi; 20] {
     [
         health::Docs::openapi(),
         config::Docs::openapi(),
@@ -155,6 +156,7 @@ fn parts() -> [utoipa::openapi::OpenApi; 19] {
         schedules::Docs::openapi(),
         uploads::Docs::openapi(),
         transcription::Docs::openapi(),
+        transcription_queue::Docs::openapi(),
     ]
 }
 

@@ -8,7 +8,8 @@ use actix_web::{Route, guard, web};
 
 use super::{
     account, admin, auth, config, conversion, discovery, downloads, feeds, health, library,
-    openapi, schedules, sources, tokens, transcription, uploads, user_settings, webhooks,
+    openapi, schedules, sources, tokens, transcription, transcription_queue, uploads,
+    user_settings, webhooks,
 };
 use crate::auth::{require_admin, require_authentication};
 use crate::realtime::socket_io_endpoint;
@@ -134,6 +135,7 @@ pub fn routes() -> Vec<ApiRoute> {
         .merge(schedules::routes())
         .merge(uploads::routes())
         .merge(transcription::routes())
+        .merge(transcription_queue::routes())
         .0
 }
 

@@ -10,6 +10,7 @@ use utoipa::{OpenApi, ToSchema};
 use crate::clients::UserClients;
 use crate::error::{ApiError, Envelope, data};
 use crate::routes::table::{Access, RouteList};
+use crate::routes::transcription_queue::QueuePlace;
 
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -96,6 +97,9 @@ pub struct FileView {
     markdown_path: Option<String>,
     /// Milliseconds whisper took.
     processing_time: Option<u64>,
+    /// Its place in the queue and estimated times, while it waits or runs.
+    #[serde(flatten)]
+    queue: QueuePlace,
 }
 
 impl TryFrom<pb::TranscriptionFile> for FileView {
@@ -117,6 +121,7 @@ impl TryFrom<pb::TranscriptionFile> for FileView {
             transcript_path: file.transcript_path,
             markdown_path: file.markdown_path,
             processing_time: file.processing_time_ms,
+            queue: file.queue.into(),
         })
     }
 }

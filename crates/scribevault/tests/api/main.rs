@@ -23,6 +23,7 @@ mod openai;
 mod owner_tools;
 mod pipeline;
 mod player;
+mod queue;
 mod realtime_polling;
 mod recovery;
 mod settings;

@@ -6,6 +6,9 @@
 //! cannot both win, and an illegal change cannot be written by a typo. A scheduled job's
 //! overnight window is read in `window.rs`.
 
+pub mod mp3_length;
+pub mod queue;
+pub mod speed;
 pub mod window;
 
 use chrono::{DateTime, Utc};
@@ -286,6 +289,11 @@ pub struct TranscriptionFile {
     pub transcript_path: Option<String>,
     pub markdown_path: Option<String>,
     pub processing_time_ms: Option<u64>,
+    /// How long its audio plays: read from the MP3's first frame at intake, replaced by the
+    /// length the worker decoded when it completes (the queue forecast's input).
+    pub audio_seconds: Option<f64>,
+    /// A file in error: when its automatic retry is due (none after a cancel or the last try).
+    pub next_attempt_at: Option<DateTime<Utc>>,
     /// Bumped by every claim, take-over and cancel; a worker's reports must carry the current one.
     pub claim_token: i32,
     /// Times the file was taken back from a worker that went silent (reset by a user's retry).
@@ -293,6 +301,8 @@ pub struct TranscriptionFile {
     /// Transcribed for its caller only (an OpenAI-style request whose token does not keep
     /// transcriptions): the transcript is not handed to the library.
     pub skip_vault: bool,
+    /// When it was submitted.
+    pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
 

@@ -27,6 +27,8 @@ pub struct Model {
     pub markdown_path: Option<String>,
     pub segments_path: Option<String>,
     pub processing_time_ms: Option<i64>,
+    /// Seconds the audio plays (estimated at intake, decoded at completion).
+    pub audio_seconds: Option<f64>,
     /// Bumped by every claim and cancel; a worker's reports must carry the current one.
     pub claim_token: i32,
     pub heartbeat_at: Option<DateTimeUtc>,

@@ -56,9 +56,14 @@ impl Transcriptions {
     /// # Errors
     /// Database or bus failure.
     pub async fn requeue_due_files(&self) -> Result<usize, TranscriptionError> {
-        Ok(self.queue_due_retries().await?
+        let queued = self.queue_due_retries().await?
             + self.open_windows().await?
-            + self.take_back_silent_files().await?)
+            + self.take_back_silent_files().await?;
+        if queued > 0 {
+            // Files changed state: whoever's places or estimates moved is told.
+            self.queue_changed(&[]).await;
+        }
+        Ok(queued)
     }
 
     async fn queue_due_retries(&self) -> Result<usize, TranscriptionError> {
@@ -188,6 +193,7 @@ impl Transcriptions {
         {
             self.publish_error(&failed).await;
         }
+        self.queue_changed(&[file.user_id.as_str()]).await;
         Ok(())
     }
 

@@ -89,9 +89,11 @@ impl Transcriptions {
             window,
             created_at: Utc::now(),
         };
+        let lengths = self.audio_lengths(user, &files).await;
         let new_files = files
             .into_iter()
-            .map(|file| NewFile {
+            .zip(lengths)
+            .map(|(file, audio_seconds)| NewFile {
                 title: if file.title.trim().is_empty() {
                     UNTITLED.to_owned()
                 } else {
@@ -102,6 +104,7 @@ impl Transcriptions {
                 mp3_path: file.mp3_path,
                 status,
                 max_retries: self.config.max_retries,
+                audio_seconds,
                 skip_vault,
             })
             .collect();
@@ -111,6 +114,7 @@ impl Transcriptions {
                 self.enqueue(file).await?;
             }
         }
+        self.queue_changed(&[user.as_str()]).await;
         Ok((job, files))
     }
 

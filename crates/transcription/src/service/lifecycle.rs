@@ -74,6 +74,7 @@ impl Transcriptions {
         }
         let file = self.find_file(user, job_id, file_id).await?;
         self.enqueue(&file).await?;
+        self.queue_changed(&[user.as_str()]).await;
         Ok(file)
     }
 
@@ -115,6 +116,7 @@ impl Transcriptions {
         self.order_stop(&file, None).await;
         let file = self.find_file(user, job_id, file_id).await?;
         self.publish_error(&file).await;
+        self.queue_changed(&[user.as_str()]).await;
         Ok(file)
     }
 
@@ -235,6 +237,7 @@ impl Transcriptions {
         }
         self.publish_progress(&file, 0, Some(FileStatus::Transcribing))
             .await;
+        self.queue_changed(&[file.user_id.as_str()]).await;
         let claim_token = file.claim_token;
         Ok(Ok(ClaimedFile {
             file,
@@ -304,6 +307,7 @@ impl Transcriptions {
                 markdown_path: result.markdown_path.clone(),
                 segments_path: result.segments_path.clone(),
                 processing_time_ms: result.processing_time_ms,
+                audio_seconds: Some(result.duration_seconds).filter(|seconds| *seconds > 0.0),
             }),
             ..FileUpdate::default()
         };
@@ -342,6 +346,7 @@ impl Transcriptions {
             }),
         )
         .await;
+        self.queue_changed(&[user.as_str()]).await;
         Ok(())
     }
 
@@ -389,6 +394,7 @@ impl Transcriptions {
         }
         let file = self.find_file(user, job_id, file_id).await?;
         self.publish_error(&file).await;
+        self.queue_changed(&[user.as_str()]).await;
         Ok(())
     }
 }

@@ -1,14 +1,16 @@
 //! The transcription service's use cases share one handle. They are split by concern: job
 //! intake (`intake.rs`), the file life cycle (`lifecycle.rs`), the model catalogue
-//! (`models.rs`), events (`events.rs`), the hand-off to the Vault (`handoff.rs`) and an
-//! account's data for administrators (`user_data.rs`); the recovery sweeps are in
-//! `jobs/housekeeping.rs`.
+//! (`models.rs`), events (`events.rs`), the queue's forecast and announcements (`queue.rs`),
+//! the hand-off to the Vault (`handoff.rs`) and an account's data for administrators
+//! (`user_data.rs`); the recovery sweeps are in `jobs/housekeeping.rs`.
 
+mod audio_length;
 mod events;
 pub(crate) mod handoff;
 mod intake;
 mod lifecycle;
 mod models;
+pub(crate) mod queue;
 mod user_data;
 
 use std::sync::Arc;
@@ -30,6 +32,8 @@ pub struct Transcriptions {
     pub(crate) work: Arc<dyn WorkQueue>,
     pub(crate) blobs: Arc<dyn BlobStore>,
     pub(crate) config: TranscriptionConfig,
+    /// What each user was last told of their queued files.
+    pub(crate) announced: Arc<queue::AnnouncedQueues>,
 }
 
 pub(crate) fn unavailable(error: impl std::fmt::Display) -> TranscriptionError {
@@ -52,6 +56,7 @@ impl Transcriptions {
             work,
             blobs,
             config,
+            announced: Arc::default(),
         }
     }
 

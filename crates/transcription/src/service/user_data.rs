@@ -52,6 +52,8 @@ impl Transcriptions {
             Err(_) => 0,
         };
         tracing::info!(rows, blobs, "user data deleted");
+        // Their files left the queue: the files behind them moved up.
+        self.queue_changed(&[]).await;
         Ok(DeletedUserData { rows, blobs })
     }
 }

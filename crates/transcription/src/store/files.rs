@@ -45,6 +45,8 @@ pub struct TranscriptOutputs {
     pub markdown_path: String,
     pub segments_path: String,
     pub processing_time_ms: u64,
+    /// The length the worker decoded, when it reported one (it replaces the intake estimate).
+    pub audio_seconds: Option<f64>,
 }
 
 impl TranscriptionStore {
@@ -313,6 +315,13 @@ impl TranscriptionStore {
                 FileColumn::ClaimToken,
                 Expr::col(FileColumn::ClaimToken).add(1),
             );
+        }
+        if let Some(seconds) = update
+            .outputs
+            .as_ref()
+            .and_then(|outputs| outputs.audio_seconds)
+        {
+            query = query.col_expr(FileColumn::AudioSeconds, Expr::value(Some(seconds)));
         }
         if let Some(outputs) = update.outputs {
             query = query

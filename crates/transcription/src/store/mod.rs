@@ -4,6 +4,7 @@
 //! in `files.rs`.
 
 mod files;
+mod queue;
 
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
@@ -27,6 +28,8 @@ pub struct NewFile {
     pub mp3_path: String,
     pub status: FileStatus,
     pub max_retries: u32,
+    /// How long the audio plays, as measured at intake.
+    pub audio_seconds: Option<f64>,
     /// No Vault item is made from the transcript.
     pub skip_vault: bool,
 }
@@ -66,6 +69,9 @@ fn file_from_row(row: transcription_file::Model) -> Result<TranscriptionFile, Db
         transcript_path: row.transcript_path,
         markdown_path: row.markdown_path,
         processing_time_ms: row.processing_time_ms.and_then(|ms| u64::try_from(ms).ok()),
+        audio_seconds: row.audio_seconds,
+        next_attempt_at: row.next_attempt_at,
+        created_at: row.created_at,
         claim_token: row.claim_token,
         take_backs: to_u32(row.take_back_count),
         skip_vault: row.skip_vault,
@@ -162,6 +168,7 @@ impl TranscriptionStore {
                 markdown_path: Set(None),
                 segments_path: Set(None),
                 processing_time_ms: Set(None),
+                audio_seconds: Set(file.audio_seconds),
                 claim_token: Set(0),
                 heartbeat_at: Set(None),
                 take_back_count: Set(0),

@@ -9,4 +9,5 @@ mod helpers;
 mod housekeeping;
 mod intake;
 mod lifecycle;
+mod queue;
 mod user_data;

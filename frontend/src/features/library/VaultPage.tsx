@@ -42,6 +42,7 @@ import { ImportPdfDialog } from './ImportPdfDialog';
 import { VaultFiltersPanel } from './VaultFiltersPanel';
 import { VaultItemCard } from './VaultItemCard';
 import { VaultItemDetail } from './VaultItemDetail';
+import { VaultProcessing } from './VaultProcessing';
 import { VaultStats } from './VaultStats';
 import {
   activeFilterCount,
@@ -231,6 +232,8 @@ export default function VaultPage() {
       />
 
       <VaultStats />
+
+      <VaultProcessing />
 
       <section className="card vault-toolbar" aria-label="Search and filters">
         <Tabs current={state.tab} onSelect={selectTab} idBase={tabsId} />

@@ -93,6 +93,7 @@ describe('realtime listeners', () => {
         'downloadProgress',
         'libraryUpdate',
         'notification',
+        'queueUpdate',
         'sourceUpdate',
         'statsUpdate',
         'systemMessage',

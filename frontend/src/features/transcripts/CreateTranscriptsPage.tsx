@@ -22,10 +22,12 @@ import {
 import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { queueKey, queuedFilesByKey, useGetTranscriptionQueueQuery, type QueueBasis, type QueuedFile } from '@/api/queueApi';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { FileStatusCells } from '@/components/FileStatusCells';
 import { FileTableHead } from '@/components/FileTableHead';
 import { PageHeader } from '@/components/PageHeader';
+import { describeBasis, QueueEta } from '@/components/QueueEta';
 import type { BadgeTone } from '@/components/StatusBadge';
 import { paths, vaultItemHref } from '@/config/paths';
 import { formatDate, formatProcessingTime } from '@/lib/format';
@@ -272,22 +274,40 @@ function Counter({ label, value, icon, tone }: { label: string; value: number; i
   );
 }
 
+/**
+ * The file table. Each waiting or running row shows its place in the server's queue and its
+ * estimated start and end (`GET /api/transcription/queue`, kept current by `queueUpdate`).
+ */
 function TranscriptionTable({ files }: { files: TranscriptionFile[] }) {
+  const { data: queue } = useGetTranscriptionQueueQuery();
+  const queued = queuedFilesByKey(queue);
+  // A file in error waits in the queue while its automatic retry is planned; a completed or
+  // failed one has left it, whatever a queue answer from before its end said.
+  const queuedOf = (file: TranscriptionFile) =>
+    file.jobId && file.status !== 'completed' && file.status !== 'failed' ? queued.get(queueKey(file.jobId, file.id)) : undefined;
+  const anyQueued = files.some((file) => queuedOf(file));
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <FileTableHead />
-        <tbody>
-          {files.map((file) => (
-            <TranscriptionRow key={file.id} file={file} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {anyQueued && (
+        <p className="queue-basis" data-testid="queue-basis">
+          {describeBasis(queue?.basis)}
+        </p>
+      )}
+      <div className="table-wrap">
+        <table className="table">
+          <FileTableHead />
+          <tbody>
+            {files.map((file) => (
+              <TranscriptionRow key={file.id} file={file} queued={queuedOf(file)} basis={queue?.basis} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 
-function TranscriptionRow({ file }: { file: TranscriptionFile }) {
+function TranscriptionRow({ file, queued, basis }: { file: TranscriptionFile; queued?: QueuedFile; basis?: QueueBasis }) {
   const dispatch = useAppDispatch();
   const [confirmRemove, setConfirmRemove] = useState(false);
   const failed = isFailed(file.status);
@@ -296,6 +316,7 @@ function TranscriptionRow({ file }: { file: TranscriptionFile }) {
     <tr data-testid="transcription-row" data-status={file.status}>
       <td className="cell-title" data-label="Title">
         <span className="file-title">{file.title}</span>
+        {queued && <QueueEta file={queued} basis={basis} />}
         {file.errorMessage && <span className="row-error">{file.errorMessage}</span>}
         {(failed || file.retryCount > 0) && (
           <span className="row-meta">

@@ -22,22 +22,25 @@ export const transcriptsApi = baseApi.injectEndpoints({
     startTranscription: build.mutation<Schema<'StartedView'>, StartTranscriptionRequest>({
       query: (body) => ({ url: '/transcription/start', method: 'POST', body }),
       transformResponse: (response: Schema<'Envelope_StartedView'>) => response.data,
+      invalidatesTags: ['TranscriptionQueue'],
       extraOptions: once,
     }),
     scheduleTranscription: build.mutation<Schema<'StartedView'>, ScheduleTranscriptionRequest>({
       query: (body) => ({ url: '/transcription/schedule', method: 'POST', body }),
       transformResponse: (response: Schema<'Envelope_StartedView'>) => response.data,
+      invalidatesTags: ['TranscriptionQueue'],
       extraOptions: once,
     }),
     retryTranscription: build.mutation<Schema<'FileView'>, FileJobRequest>({
       query: (body) => ({ url: '/transcription/retry', method: 'POST', body }),
       transformResponse: (response: Schema<'Envelope_FileView'>) => response.data,
-      invalidatesTags: ['History'],
+      invalidatesTags: ['History', 'TranscriptionQueue'],
       extraOptions: once,
     }),
     cancelTranscription: build.mutation<Schema<'FileView'>, FileJobRequest>({
       query: (body) => ({ url: '/transcription/cancel', method: 'POST', body }),
       transformResponse: (response: Schema<'Envelope_FileView'>) => response.data,
+      invalidatesTags: ['TranscriptionQueue'],
       extraOptions: once,
     }),
     getTranscriptionHistory: build.query<HistoryEntry[], string>({

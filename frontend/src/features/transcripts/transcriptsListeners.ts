@@ -1,3 +1,5 @@
+import { queueApi } from '@/api/queueApi';
+import { isRealtimeEvent, socketReconnected } from '@/api/realtimeSlice';
 import type { AppStartListening } from '@/app/store';
 import { HANDOFF_KEYS, writeJson } from '@/lib/storage';
 import { showToast } from '@/lib/toast';
@@ -7,7 +9,9 @@ export const ALL_COMPLETED_MESSAGE = 'All transcriptions completed!';
 
 /**
  * Persists the file list (sessionStorage `transcripts`, which the convert screen also reads) and
- * the settings (localStorage), and announces the end of a run.
+ * the settings (localStorage), announces the end of a run, and keeps the cached queue (positions
+ * and estimates, which the Vault's processing items read too) as the socket's `queueUpdate`
+ * events say, asking again after a socket outage.
  */
 export function registerTranscriptsListeners(startListening: AppStartListening): void {
   startListening({
@@ -17,6 +21,18 @@ export function registerTranscriptsListeners(startListening: AppStartListening):
   startListening({
     predicate: (_action, current, previous) => current.transcripts.settings !== previous.transcripts.settings,
     effect: (_action, api) => writeJson('local', SETTINGS_STORAGE_KEY, api.getState().transcripts.settings),
+  });
+  startListening({
+    predicate: isRealtimeEvent.queueUpdate,
+    effect: ({ payload: { data: queue } }, api) => {
+      if (queue) void api.dispatch(queueApi.util.upsertQueryData('getTranscriptionQueue', undefined, queue));
+    },
+  });
+  startListening({
+    actionCreator: socketReconnected,
+    effect: (_action, api) => {
+      api.dispatch(queueApi.util.invalidateTags(['TranscriptionQueue']));
+    },
   });
   startListening({
     predicate: (_action, current, previous) => current.transcripts.completedRuns > previous.transcripts.completedRuns,
