@@ -213,24 +213,7 @@ pub fn forecast(
             .unwrap_or_else(|| speed.usual_audio_seconds())
             * speed.for_model(&entry.model)
     };
-    let queued: Vec<&QueueEntry> = entries
-        .iter()
-        .filter(|entry| QueueEntry::is_queued(entry.status, entry.next_attempt_at))
-        .collect();
-    let (running, rest): (Vec<&QueueEntry>, Vec<&QueueEntry>) = queued
-        .into_iter()
-        .partition(|entry| entry.status == FileStatus::Transcribing);
-    let mut waiting: Vec<Waiting<'_>> = rest
-        .into_iter()
-        .map(|entry| {
-            let (ready_at, waits_for_window) = ready_at(entry, now);
-            Waiting {
-                entry,
-                ready_at,
-                waits_for_window,
-            }
-        })
-        .collect();
+    let (running, mut waiting) = split_queue(entries, now);
     let claimable_now = waiting
         .iter()
         .filter(|file| {
@@ -245,32 +228,7 @@ pub fn forecast(
         last_served,
         served: HashMap::new(),
     };
-    let mut files = Vec::with_capacity(running.len() + waiting.len());
-    let mut slots: Vec<Slot> = Vec::with_capacity(workers.max(running.len()));
-    for entry in &running {
-        let done = f64::from(entry.progress.min(100)) / 100.0;
-        let remaining = (run_seconds(entry) * (1.0 - done)).max(LEAST_REMAINING_SECONDS);
-        let ends_at = now + seconds(remaining);
-        turns.note_run(&entry.user_id, ends_at);
-        slots.push(Slot {
-            free_at: ends_at,
-            user_id: Some(entry.user_id.clone()),
-        });
-        files.push(FileForecast {
-            row_id: entry.row_id.clone(),
-            position: 0,
-            starts_at: now,
-            ends_at,
-            eta_seconds: eta_seconds(now, ends_at),
-            waits_for_window: false,
-        });
-    }
-    while slots.len() < workers {
-        slots.push(Slot {
-            free_at: now,
-            user_id: None,
-        });
-    }
+    let (mut slots, mut files) = place_running(&running, workers, &run_seconds, &mut turns, now);
     replay(
         &mut waiting,
         &mut slots,
@@ -289,6 +247,65 @@ pub fn forecast(
             workers,
         },
     }
+}
+
+/// The queued files of `entries`: the running ones, and the waiting ones with when each may
+/// first be taken.
+fn split_queue(entries: &[QueueEntry], now: DateTime<Utc>) -> (Vec<&QueueEntry>, Vec<Waiting<'_>>) {
+    let (running, rest): (Vec<&QueueEntry>, Vec<&QueueEntry>) = entries
+        .iter()
+        .filter(|entry| QueueEntry::is_queued(entry.status, entry.next_attempt_at))
+        .partition(|entry| entry.status == FileStatus::Transcribing);
+    let waiting = rest
+        .into_iter()
+        .map(|entry| {
+            let (ready_at, waits_for_window) = ready_at(entry, now);
+            Waiting {
+                entry,
+                ready_at,
+                waits_for_window,
+            }
+        })
+        .collect();
+    (running, waiting)
+}
+
+/// The slots of `workers`: one per running file, busy for the rest of its estimate by its
+/// progress (there may be more running files than assumed workers), then free ones.
+fn place_running(
+    running: &[&QueueEntry],
+    workers: usize,
+    run_seconds: &dyn Fn(&QueueEntry) -> f64,
+    turns: &mut Turns<'_>,
+    now: DateTime<Utc>,
+) -> (Vec<Slot>, Vec<FileForecast>) {
+    let mut slots = Vec::with_capacity(workers.max(running.len()));
+    let mut files = Vec::with_capacity(running.len());
+    for entry in running {
+        let done = f64::from(entry.progress.min(100)) / 100.0;
+        let remaining = (run_seconds(entry) * (1.0 - done)).max(LEAST_REMAINING_SECONDS);
+        let ends_at = now + seconds(remaining);
+        turns.note_run(&entry.user_id, ends_at);
+        slots.push(Slot {
+            free_at: ends_at,
+            user_id: Some(entry.user_id.clone()),
+        });
+        files.push(FileForecast {
+            row_id: entry.row_id.clone(),
+            position: 0,
+            starts_at: now,
+            ends_at,
+            eta_seconds: 0,
+            waits_for_window: false,
+        });
+    }
+    while slots.len() < workers {
+        slots.push(Slot {
+            free_at: now,
+            user_id: None,
+        });
+    }
+    (slots, files)
 }
 
 /// Hands the waiting files to the slots one by one, as the workers would take them.

@@ -101,6 +101,7 @@ fn times_come_from_the_measured_factor_times_each_files_length() {
     let forecast = forecast(&entries, &history("small", 0.25), &HashMap::new(), now());
     assert_eq!(after(&forecast, "short"), (0, 30), "120 s of audio × 0.25");
     assert_eq!(after(&forecast, "long"), (30, 180), "then 600 s × 0.25");
+    assert_eq!(forecast.of("long").unwrap().eta_seconds, 180);
     assert_eq!(forecast.basis.measured_files, 10);
     assert!((forecast.basis.real_time_factor - 0.25).abs() < 1e-9);
 }
