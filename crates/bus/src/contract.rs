@@ -89,9 +89,66 @@ pub struct LibraryIngest {
     /// `uploads/`), which the library keeps so the Vault can play it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audio_path: Option<String>,
+    /// Where an AUDIO item's transcript came from (absent from older producers: Whisper).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcript_source: Option<TranscriptSource>,
+    /// The segments themselves, when the producer stored no segment file: discovery makes a
+    /// transcript from YouTube's captions in memory, and a file in storage would only be read
+    /// back once by the library and then be left behind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<TranscriptSegment>,
+    /// The Vault item whose transcript this one replaces ('Transcribe with Whisper' on an
+    /// item made from captions): its text, segments and source are replaced, and no new item
+    /// is made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces_item: Option<String>,
     /// W3C trace context of the producing operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traceparent: Option<String>,
+}
+
+/// Where an AUDIO item's transcript came from: Whisper, or the captions YouTube already had
+/// (the uploader's own, or YouTube's speech recognition). Spelled as the item view shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+pub enum TranscriptSource {
+    /// Transcribed here by whisper.cpp.
+    #[serde(rename = "whisper")]
+    Whisper,
+    /// Captions the channel uploaded.
+    #[serde(rename = "captions:uploader")]
+    CaptionsUploader,
+    /// YouTube's automatic captions in the video's original language.
+    #[serde(rename = "captions:auto")]
+    CaptionsAuto,
+}
+
+impl TranscriptSource {
+    /// Every source, for parsing and exhaustive tests.
+    pub const ALL: [Self; 3] = [Self::Whisper, Self::CaptionsUploader, Self::CaptionsAuto];
+
+    /// The stored spelling (the same as its JSON).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Whisper => "whisper",
+            Self::CaptionsUploader => "captions:uploader",
+            Self::CaptionsAuto => "captions:auto",
+        }
+    }
+
+    /// The source spelled `value`, if it is one.
+    #[must_use]
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|source| source.as_str() == value)
+    }
+
+    /// Whether the transcript came from captions (and Whisper may replace it).
+    #[must_use]
+    pub fn is_captions(self) -> bool {
+        self != Self::Whisper
+    }
 }
 
 /// What a Vault item was made from, spelled as the spec's `sourceType` (upper case). Queued
@@ -587,6 +644,34 @@ mod tests {
         let mut unknown = queued;
         unknown["sourceType"] = json!("VIDEO");
         assert!(serde_json::from_value::<LibraryIngest>(unknown).is_err());
+    }
+
+    #[test]
+    fn every_transcript_source_is_spelled_the_same_in_json_and_as_str() {
+        for source in TranscriptSource::ALL {
+            assert_eq!(serde_json::to_value(source).unwrap(), source.as_str());
+            assert_eq!(TranscriptSource::parse(source.as_str()), Some(source));
+        }
+        assert_eq!(TranscriptSource::CaptionsAuto.as_str(), "captions:auto");
+        assert!(!TranscriptSource::Whisper.is_captions());
+        assert!(TranscriptSource::CaptionsUploader.is_captions());
+    }
+
+    #[test]
+    fn a_captions_ingest_carries_its_source_and_segments_with_word_times() {
+        let queued = json!({ "userId": "u", "sourceRef": "captions:abc", "title": "A talk",
+            "sourceType": "AUDIO", "content": "hello world", "durationSeconds": 2.0,
+            "transcriptSource": "captions:auto",
+            "segments": [{ "startMs": 0, "endMs": 900, "text": "hello world",
+                "words": [{ "startMs": 0, "endMs": 400, "text": "hello", "p": 1.0 },
+                          { "startMs": 400, "endMs": 900, "text": "world", "p": 1.0 }] }] });
+        let ingest: LibraryIngest = serde_json::from_value(queued.clone()).unwrap();
+        assert_eq!(
+            ingest.transcript_source,
+            Some(TranscriptSource::CaptionsAuto)
+        );
+        assert_eq!(ingest.segments[0].words[1].start_ms, 400);
+        assert_eq!(serde_json::to_value(&ingest).unwrap(), queued);
     }
 
     #[test]

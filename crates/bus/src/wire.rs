@@ -13,7 +13,7 @@ use scribevault_proto::library::v1 as library_pb;
 use scribevault_proto::tonic::Status;
 use scribevault_proto::transcription::v1 as transcription_pb;
 
-use crate::contract::{DownloadStatus, FileStatus, SourceType};
+use crate::contract::{DownloadStatus, FileStatus, SourceType, TranscriptSource};
 
 /// A protobuf enum value with no contract meaning: unspecified (zero) or unknown to this build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -62,6 +62,31 @@ impl TryFrom<i32> for SourceType {
             Ok(library_pb::SourceType::Image) => Ok(Self::Image),
             Ok(library_pb::SourceType::Text) => Ok(Self::Text),
             Ok(library_pb::SourceType::Unspecified) | Err(_) => Err(refused("SourceType", value)),
+        }
+    }
+}
+
+impl From<TranscriptSource> for library_pb::TranscriptSource {
+    fn from(source: TranscriptSource) -> Self {
+        match source {
+            TranscriptSource::Whisper => Self::Whisper,
+            TranscriptSource::CaptionsUploader => Self::CaptionsUploader,
+            TranscriptSource::CaptionsAuto => Self::CaptionsAuto,
+        }
+    }
+}
+
+impl TryFrom<i32> for TranscriptSource {
+    type Error = WireEnumError;
+
+    fn try_from(value: i32) -> Result<Self, WireEnumError> {
+        match library_pb::TranscriptSource::try_from(value) {
+            Ok(library_pb::TranscriptSource::Whisper) => Ok(Self::Whisper),
+            Ok(library_pb::TranscriptSource::CaptionsUploader) => Ok(Self::CaptionsUploader),
+            Ok(library_pb::TranscriptSource::CaptionsAuto) => Ok(Self::CaptionsAuto),
+            Ok(library_pb::TranscriptSource::Unspecified) | Err(_) => {
+                Err(refused("TranscriptSource", value))
+            }
         }
     }
 }
@@ -173,6 +198,15 @@ mod tests {
             assert_eq!(Status::from(error).code(), Code::InvalidArgument);
             assert!(FileStatus::try_from(value).is_err());
             assert!(DownloadStatus::try_from(value).is_err());
+            assert!(TranscriptSource::try_from(value).is_err());
+        }
+    }
+
+    #[test]
+    fn every_transcript_source_goes_to_the_wire_and_back() {
+        for source in TranscriptSource::ALL {
+            let wire = library_pb::TranscriptSource::from(source);
+            assert_eq!(TranscriptSource::try_from(wire as i32), Ok(source));
         }
     }
 }

@@ -65,6 +65,7 @@ max_active_download_jobs_per_user = 20
 download_retries = 3
 download_timeout_seconds = 3600
 download_stale_seconds = 20
+captions_sleep_seconds = 5
 scheduler_interval_ms = 15000
 max_pdf_bytes = 104857600
 pdf_timeout_seconds = 120
@@ -277,6 +278,9 @@ pub struct Settings {
     /// A running download job whose runner has not written for this long is taken over (its
     /// process died).
     pub download_stale_seconds: u64,
+    /// yt-dlp's `--sleep-subtitles` before each video's captions are fetched: YouTube answers
+    /// 429 to caption requests that come too fast (yt-dlp #2212, #13770). 0 sleeps not at all.
+    pub captions_sleep_seconds: u64,
     /// How often discovery looks for due schedules and abandoned download jobs.
     pub scheduler_interval_ms: u64,
     /// Largest PDF conversion accepts, in bytes (larger ones answer 413).

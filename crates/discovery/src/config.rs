@@ -133,6 +133,12 @@ impl TryFrom<&Settings> for DiscoveryConfig {
                 "must be 3 to 3600",
             ));
         }
+        if settings.captions_sleep_seconds > 600 {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_CAPTIONS_SLEEP_SECONDS",
+                "must be at most 600",
+            ));
+        }
         if !(100..=3_600_000).contains(&settings.scheduler_interval_ms) {
             return Err(SettingsError::invalid(
                 "SCRIBEVAULT_SCHEDULER_INTERVAL_MS",
@@ -152,6 +158,7 @@ impl TryFrom<&Settings> for DiscoveryConfig {
                 retries: settings.download_retries,
                 rate_limit: rate_limit.map(str::to_owned),
                 timeout: std::time::Duration::from_secs(settings.download_timeout_seconds),
+                captions_sleep: std::time::Duration::from_secs(settings.captions_sleep_seconds),
             },
             download_concurrency: settings.download_concurrency,
             download_stale_after: Duration::seconds(

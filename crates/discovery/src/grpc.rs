@@ -5,7 +5,7 @@ use scribevault_core::identity::caller;
 use scribevault_proto::discovery::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use crate::domain::downloads::DownloadJob;
+use crate::domain::downloads::{DownloadJob, SyncPreferences};
 use crate::domain::schedules::{Schedule, ScheduleChanges};
 use crate::domain::{Channel, Source, Video};
 use crate::service::Discovery;
@@ -31,6 +31,7 @@ fn job_to_proto(job: DownloadJob) -> pb::DownloadJob {
         failed_videos: job.failed_videos,
         created_at: rfc3339(job.created_at),
         transcribe: job.transcribe.is_some(),
+        use_captions: job.use_captions,
         current_video: job.current.map(|current| pb::CurrentVideo {
             video_id: current.video_id,
             title: current.title,
@@ -52,6 +53,7 @@ fn schedule_to_proto(schedule: Schedule) -> pb::Schedule {
         time_of_day: scribevault_core::local_time::format_time_of_day(schedule.timing.time_of_day),
         timezone: schedule.timing.zone.name().to_owned(),
         is_active: schedule.is_active,
+        use_captions: schedule.use_captions,
         next_run_at: schedule.next_run_at.map(rfc3339),
         last_run_at: schedule.last_run_at.map(rfc3339),
         created_at: rfc3339(schedule.created_at),
@@ -229,6 +231,7 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
                     transcribe: request.transcribe,
                     model: request.model,
                     output_format: request.output_format,
+                    use_captions: request.use_captions,
                 },
             )
             .await?;
@@ -264,8 +267,15 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
         request: Request<pb::SetSyncPreferencesRequest>,
     ) -> Result<Response<pb::SetSyncPreferencesResponse>, Status> {
         let user = caller(&request)?;
+        let request = request.into_inner();
         self.discovery
-            .set_sync_preferences(&user, request.into_inner().auto_download)
+            .set_sync_preferences(
+                &user,
+                SyncPreferences {
+                    auto_download: request.auto_download,
+                    use_captions: request.use_captions,
+                },
+            )
             .await?;
         Ok(Response::new(pb::SetSyncPreferencesResponse {}))
     }
@@ -309,6 +319,7 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
                     frequency: request.frequency,
                     time_of_day: request.time_of_day,
                     timezone: request.timezone,
+                    use_captions: request.use_captions,
                 },
             )
             .await?;
@@ -332,6 +343,7 @@ impl pb::discovery_service_server::DiscoveryService for DiscoveryGrpc {
                     time_of_day: request.time_of_day,
                     timezone: request.timezone,
                     is_active: request.is_active,
+                    use_captions: request.use_captions,
                 },
             )
             .await?;

@@ -8,6 +8,7 @@
 //! YouTube data, cached once for every user; sources, jobs and schedules are scoped to their
 //! owner. It never reads another service's tables.
 
+mod captions;
 mod config;
 mod domain;
 mod entity;
@@ -29,4 +30,4 @@ pub use peers::{
     AudioArchive, PeerError, StorageClient, TranscriptionClient, TranscriptionIntake, VideoAudio,
 };
 pub use startup::{DiscoveryDependencies, DiscoveryServer};
-pub use ytdlp::{AudioFetcher, FetchFailure, YtDlp, YtDlpOptions};
+pub use ytdlp::{AudioFetcher, CaptionFailure, CaptionFetcher, FetchFailure, YtDlp, YtDlpOptions};

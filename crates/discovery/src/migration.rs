@@ -17,6 +17,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateDownloadAndScheduleTables),
             Box::new(CreateSyncPreferences),
             Box::new(CreateUserQuotaSpend),
+            Box::new(UseCaptions),
         ]
     }
 }
@@ -537,5 +538,47 @@ impl MigrationTrait for CreateUserQuotaSpend {
                     .to_owned(),
             )
             .await
+    }
+}
+
+/// 'Use YouTube captions when available': per download job, per schedule, and the user's
+/// default (handed over with the sync preferences). Off where nobody chose it.
+struct UseCaptions;
+
+impl MigrationName for UseCaptions {
+    fn name(&self) -> &str {
+        "m20261126_100002_use_captions"
+    }
+}
+
+#[derive(DeriveIden)]
+enum UseCaptionsColumn {
+    UseCaptions,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for UseCaptions {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        let tables: [sea_orm::DynIden; 3] = [
+            Alias::new("download_jobs").into_iden(),
+            Alias::new("schedules").into_iden(),
+            Alias::new("sync_preferences").into_iden(),
+        ];
+        for table in tables {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(table)
+                        .add_column(
+                            ColumnDef::new(UseCaptionsColumn::UseCaptions)
+                                .boolean()
+                                .not_null()
+                                .default(false),
+                        )
+                        .to_owned(),
+                )
+                .await?;
+        }
+        Ok(())
     }
 }

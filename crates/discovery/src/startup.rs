@@ -61,9 +61,11 @@ impl DiscoveryServer {
         )
         .map_err(|error| DiscoveryError::Upstream(format!("HTTP client: {error}")))?;
         let store = DiscoveryStore::open(db).await?;
+        let ytdlp = Arc::new(YtDlp::new(config.ytdlp));
         let downloads = DownloadSetup {
             work: dependencies.work,
-            fetcher: Arc::new(YtDlp::new(config.ytdlp)),
+            fetcher: ytdlp.clone(),
+            captions: ytdlp,
             archive: dependencies.archive,
             intake: dependencies.intake,
             work_root: config.download_dir,

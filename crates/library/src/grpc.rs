@@ -44,6 +44,10 @@ fn to_proto(item: LibraryItem) -> pb::Transcript {
         source_url: item.source_url,
         highlights: Vec::new(),
         matches: Vec::new(),
+        transcript_source: item
+            .transcript_source
+            .map(|source| pb::TranscriptSource::from(source).into()),
+        whisper_job_id: item.whisper_job_id,
     }
 }
 
@@ -525,6 +529,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                     file_name: ingest.file_name,
                     segments: Vec::new(),
                     audio_path: ingest.audio_path,
+                    transcript_source: None,
                 },
                 ingest.segments_path.as_deref(),
             )
@@ -621,5 +626,18 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                 })
                 .collect(),
         }))
+    }
+
+    async fn set_whisper_job(
+        &self,
+        request: Request<pb::SetWhisperJobRequest>,
+    ) -> Result<Response<pb::Transcript>, Status> {
+        let user = caller(&request)?;
+        let request = request.into_inner();
+        let item = self
+            .library
+            .set_whisper_job(&user, &request.id, &request.job_id)
+            .await?;
+        Ok(Response::new(to_proto(item)))
     }
 }

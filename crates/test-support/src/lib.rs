@@ -12,6 +12,7 @@ pub mod grpc;
 pub mod media;
 pub mod transitions;
 pub mod youtube;
+pub mod youtube_site;
 
 use std::path::PathBuf;
 use std::time::Duration;

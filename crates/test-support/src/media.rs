@@ -27,10 +27,22 @@ enum Served {
     Page(String),
 }
 
+/// A caption track as the server answers it.
+#[derive(Clone)]
+enum Caption {
+    Body(Arc<Vec<u8>>),
+    /// HTTP 429 Too Many Requests, as YouTube answers caption requests that come too fast.
+    RateLimited,
+}
+
 #[derive(Default)]
 struct State {
     files: HashMap<String, Served>,
     requests: HashMap<String, u32>,
+    /// Info JSON per video id, for the yt-dlp plugin (`youtube_site.rs`).
+    infos: HashMap<String, serde_json::Value>,
+    /// Caption tracks by file name (`ID.KEY.json3`).
+    captions: HashMap<String, Caption>,
 }
 
 /// The media server; stops when dropped.
@@ -87,6 +99,40 @@ async fn serve(state: web::Data<Mutex<State>>, file: web::Path<String>) -> HttpR
     }
 }
 
+async fn serve_info(state: web::Data<Mutex<State>>, file: web::Path<String>) -> HttpResponse {
+    let id = file.into_inner().trim_end_matches(".json").to_owned();
+    let info = {
+        let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+        *state.requests.entry(format!("info/{id}")).or_default() += 1;
+        state.infos.get(&id).cloned()
+    };
+    match info {
+        Some(info) => HttpResponse::Ok().json(info),
+        None => HttpResponse::NotFound().body("Video unavailable"),
+    }
+}
+
+async fn serve_caption(state: web::Data<Mutex<State>>, file: web::Path<String>) -> HttpResponse {
+    let name = file.into_inner();
+    let caption = {
+        let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+        *state
+            .requests
+            .entry(format!("captions/{name}"))
+            .or_default() += 1;
+        state.captions.get(&name).cloned()
+    };
+    match caption {
+        Some(Caption::Body(body)) => HttpResponse::Ok()
+            .content_type("application/json; charset=UTF-8")
+            .body(body.as_ref().clone()),
+        Some(Caption::RateLimited) => HttpResponse::TooManyRequests()
+            .content_type("text/html; charset=UTF-8")
+            .body("<html><title>Error 429 (Too Many Requests)!!1</title></html>"),
+        None => HttpResponse::NotFound().finish(),
+    }
+}
+
 impl MediaServer {
     /// Binds `127.0.0.1:0` and serves inside the current tokio runtime.
     ///
@@ -102,6 +148,8 @@ impl MediaServer {
             App::new()
                 .app_data(data.clone())
                 .route("/media/{file}", web::get().to(serve))
+                .route("/info/{file}", web::get().to(serve_info))
+                .route("/captions/{file}", web::get().to(serve_caption))
         })
         .workers(2)
         .disable_signals()
@@ -160,7 +208,37 @@ impl MediaServer {
         });
     }
 
-    /// How often `id` was asked for.
+    /// The base URL: `http://127.0.0.1:PORT`.
+    #[must_use]
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Serves `info` as the info JSON of the video `id` (read by the yt-dlp plugin of
+    /// `youtube_site.rs` from the video's page URL).
+    pub fn add_info(&self, id: &str, info: serde_json::Value) {
+        self.with_state(|state| {
+            state.infos.insert(id.to_owned(), info);
+        });
+    }
+
+    /// Serves `body` as the caption file `name` (`/captions/NAME`).
+    pub fn add_caption(&self, name: &str, body: Vec<u8>) {
+        self.with_state(|state| {
+            state
+                .captions
+                .insert(name.to_owned(), Caption::Body(Arc::new(body)));
+        });
+    }
+
+    /// Answers the caption file `name` with HTTP 429.
+    pub fn rate_limit_caption(&self, name: &str) {
+        self.with_state(|state| {
+            state.captions.insert(name.to_owned(), Caption::RateLimited);
+        });
+    }
+
+    /// How often `id` was asked for: a media id, or `info/ID` and `captions/NAME`.
     #[must_use]
     pub fn requests(&self, id: &str) -> u32 {
         self.with_state(|state| state.requests.get(id).copied().unwrap_or(0))

@@ -73,6 +73,7 @@ fn files_from_proto(files: Vec<pb::FileToTranscribe>) -> Vec<FileToTranscribe> {
             mp3_path: file.mp3_path,
             title: file.title,
             youtube_video_id: file.youtube_video_id,
+            replaces_item: file.replaces_item.filter(|id| !id.is_empty()),
         })
         .collect()
 }

@@ -18,6 +18,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateTranscriptionTables),
             Box::new(CountTakeBacks),
             Box::new(SkipVault),
+            Box::new(FileReplacesItem),
             Box::new(audio_length::FileAudioSeconds),
         ]
     }
@@ -64,6 +65,7 @@ enum TranscriptionFiles {
     HeartbeatAt,
     TakeBackCount,
     SkipVault,
+    ReplacesItem,
     CreatedAt,
     UpdatedAt,
 }
@@ -308,6 +310,33 @@ impl MigrationTrait for SkipVault {
                             .boolean()
                             .not_null()
                             .default(false),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+/// A file transcribed to replace a Vault item's transcript names the item.
+struct FileReplacesItem;
+
+impl MigrationName for FileReplacesItem {
+    fn name(&self) -> &str {
+        "m20261126_100001_transcription_file_replaces_item"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for FileReplacesItem {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(TranscriptionFiles::Table)
+                    .add_column(
+                        ColumnDef::new(TranscriptionFiles::ReplacesItem)
+                            .string()
+                            .null(),
                     )
                     .to_owned(),
             )

@@ -81,6 +81,7 @@ export function normalizeJob(raw: DownloadJobView): DownloadJob {
     startedAt: raw.startedAt ?? null,
     completedAt: raw.completedAt ?? null,
     transcribe: Boolean(raw.transcribe),
+    useCaptions: Boolean(raw.useCaptions),
     currentVideo: raw.currentVideo ?? null,
   };
 }

@@ -1119,6 +1119,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/transcripts/{id}/whisper": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a Whisper transcription of one of the caller's AUDIO items whose transcript came
+         *     from YouTube's captions; its transcript replaces the item's when done. The instance's
+         *     default model is used.
+         */
+        post: operations["library_transcribe_with_whisper"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/youtube-discovery/channel-videos": {
         parameters: {
             query?: never;
@@ -1906,6 +1927,8 @@ export interface components {
             completedAt?: string | null;
             createdAt: string;
             transcribe: boolean;
+            /** @description A video with YouTube captions in its original language becomes a Vault item from them. */
+            useCaptions: boolean;
             currentVideo?: null | components["schemas"]["CurrentVideoView"];
         };
         /** @description `downloadProgress`. */
@@ -2072,6 +2095,8 @@ export interface components {
                 completedAt?: string | null;
                 createdAt: string;
                 transcribe: boolean;
+                /** @description A video with YouTube captions in its original language becomes a Vault item from them. */
+                useCaptions: boolean;
                 currentVideo?: null | components["schemas"]["CurrentVideoView"];
             };
         };
@@ -2285,6 +2310,8 @@ export interface components {
                 timeOfDay: string;
                 timezone: string;
                 isActive: boolean;
+                /** @description Its downloads use YouTube's captions when a video has them. */
+                useCaptions: boolean;
                 nextRunAt?: string | null;
                 lastRunAt?: string | null;
                 createdAt: string;
@@ -2385,6 +2412,12 @@ export interface components {
                 sectionId?: string | null;
                 fileName?: string | null;
                 sourceUrl?: string | null;
+                transcriptSource?: null | components["schemas"]["TranscriptSource"];
+                /**
+                 * @description The Whisper transcription started to replace a captions transcript, while it runs
+                 *     (its progress: `GET /api/transcription/jobs/{jobId}`).
+                 */
+                whisperJobId?: string | null;
                 /** @description Search hits only: the matching passages, `<mark>`ed. */
                 highlights?: string[] | null;
                 /** @description Search hits on AUDIO items only: the matching segments. */
@@ -2447,6 +2480,12 @@ export interface components {
                 transcriptsPerPage: number;
                 /** @default false */
                 autoDownload: boolean;
+                /**
+                 * @description The default of 'Use YouTube captions when available' on new download jobs and
+                 *     schedules (discovery keeps a copy).
+                 * @default false
+                 */
+                useCaptions: boolean;
                 /**
                  * @default {
                  *       "downloadComplete": true,
@@ -2520,6 +2559,8 @@ export interface components {
                 completedAt?: string | null;
                 createdAt: string;
                 transcribe: boolean;
+                /** @description A video with YouTube captions in its original language becomes a Vault item from them. */
+                useCaptions: boolean;
                 currentVideo?: null | components["schemas"]["CurrentVideoView"];
             }[];
         };
@@ -2553,6 +2594,8 @@ export interface components {
                 timeOfDay: string;
                 timezone: string;
                 isActive: boolean;
+                /** @description Its downloads use YouTube's captions when a video has them. */
+                useCaptions: boolean;
                 nextRunAt?: string | null;
                 lastRunAt?: string | null;
                 createdAt: string;
@@ -2620,6 +2663,12 @@ export interface components {
                 sectionId?: string | null;
                 fileName?: string | null;
                 sourceUrl?: string | null;
+                transcriptSource?: null | components["schemas"]["TranscriptSource"];
+                /**
+                 * @description The Whisper transcription started to replace a captions transcript, while it runs
+                 *     (its progress: `GET /api/transcription/jobs/{jobId}`).
+                 */
+                whisperJobId?: string | null;
                 /** @description Search hits only: the matching passages, `<mark>`ed. */
                 highlights?: string[] | null;
                 /** @description Search hits on AUDIO items only: the matching segments. */
@@ -2698,6 +2747,21 @@ export interface components {
         Envelope_WebhooksView: {
             data: {
                 webhooks: components["schemas"]["WebhookView"][];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_WhisperRunView: {
+            /** @description A Whisper transcription started for an item. */
+            data: {
+                /**
+                 * @description The transcription job (`GET /api/transcription/jobs/{jobId}`; its file's
+                 *     `transcriptionProgress` events on the socket).
+                 */
+                jobId: string;
+                /** @description The job's one file. */
+                fileId: string;
+                /** @description The item, naming the job in `whisperJobId`. */
+                transcript: components["schemas"]["TranscriptView"];
             };
         };
         /** @description The spec's error shape, the body of every 4xx and 5xx answer. */
@@ -3024,6 +3088,8 @@ export interface components {
             transcribe?: boolean;
             model?: string;
             outputFormat?: string;
+            /** @description 'Use YouTube captions when available'; the user's default when absent. */
+            useCaptions?: boolean | null;
         };
         /** @description What a feed is made with. */
         NewFeedRequest: {
@@ -3051,6 +3117,8 @@ export interface components {
             timeOfDay?: string;
             /** @description An IANA name; UTC when absent. */
             timezone?: string;
+            /** @description 'Use YouTube captions when available'; the user's default when absent. */
+            useCaptions?: boolean | null;
         };
         NewSection: {
             title: string;
@@ -3358,6 +3426,7 @@ export interface components {
             timeOfDay?: string | null;
             timezone?: string | null;
             isActive?: boolean | null;
+            useCaptions?: boolean | null;
         };
         ScheduleInput: {
             files: components["schemas"]["FileInput"][];
@@ -3387,6 +3456,8 @@ export interface components {
             timeOfDay: string;
             timezone: string;
             isActive: boolean;
+            /** @description Its downloads use YouTube's captions when a video has them. */
+            useCaptions: boolean;
             nextRunAt?: string | null;
             lastRunAt?: string | null;
             createdAt: string;
@@ -3577,6 +3648,12 @@ export interface components {
             data: components["schemas"]["TranscriptView"][];
             meta: components["schemas"]["ListMeta"];
         };
+        /**
+         * @description Where an AUDIO item's transcript came from: Whisper, or the captions YouTube already had
+         *     (the uploader's own, or YouTube's speech recognition). Spelled as the item view shows it.
+         * @enum {string}
+         */
+        TranscriptSource: "whisper" | "captions:uploader" | "captions:auto";
         TranscriptToConvert: {
             id: string;
             title?: string;
@@ -3601,6 +3678,12 @@ export interface components {
             sectionId?: string | null;
             fileName?: string | null;
             sourceUrl?: string | null;
+            transcriptSource?: null | components["schemas"]["TranscriptSource"];
+            /**
+             * @description The Whisper transcription started to replace a captions transcript, while it runs
+             *     (its progress: `GET /api/transcription/jobs/{jobId}`).
+             */
+            whisperJobId?: string | null;
             /** @description Search hits only: the matching passages, `<mark>`ed. */
             highlights?: string[] | null;
             /** @description Search hits on AUDIO items only: the matching segments. */
@@ -3781,6 +3864,12 @@ export interface components {
             /** @default false */
             autoDownload: boolean;
             /**
+             * @description The default of 'Use YouTube captions when available' on new download jobs and
+             *     schedules (discovery keeps a copy).
+             * @default false
+             */
+            useCaptions: boolean;
+            /**
              * @default {
              *       "downloadComplete": true,
              *       "errors": true,
@@ -3927,6 +4016,18 @@ export interface components {
         };
         WebhooksView: {
             webhooks: components["schemas"]["WebhookView"][];
+        };
+        /** @description A Whisper transcription started for an item. */
+        WhisperRunView: {
+            /**
+             * @description The transcription job (`GET /api/transcription/jobs/{jobId}`; its file's
+             *     `transcriptionProgress` events on the socket).
+             */
+            jobId: string;
+            /** @description The job's one file. */
+            fileId: string;
+            /** @description The item, naming the job in `whisperJobId`. */
+            transcript: components["schemas"]["TranscriptView"];
         };
     };
     responses: {
@@ -6368,6 +6469,49 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             /** @description Not the caller's item */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_transcribe_with_whisper: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the item names the job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_WhisperRunView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not the caller's item, not audio, or no recording kept */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The transcript is already Whisper's */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ describe('mergeUserSettings', () => {
       defaultView: 'list',
       transcriptsPerPage: 20,
       autoDownload: false,
+      useCaptions: false,
       notifications: { downloadComplete: true, scheduledSync: true, errors: true },
       privacy: { allowAnalytics: true, shareUsageData: false },
       storage: { maxStorageGB: 10, autoCleanup: false, cleanupAfterDays: 30 },
@@ -21,6 +22,7 @@ describe('mergeUserSettings', () => {
       transcriptsPerPage: 30,
       notifications: { errors: false, scheduledSync: 'no' },
       storage: { maxStorageGB: 250, cleanupAfterDays: 0 },
+      useCaptions: 'yes',
       extra: true,
     });
     expect(merged).toEqual({

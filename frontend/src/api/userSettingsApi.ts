@@ -37,6 +37,7 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   defaultView: 'list',
   transcriptsPerPage: 20,
   autoDownload: false,
+  useCaptions: false,
   notifications: { downloadComplete: true, scheduledSync: true, errors: true },
   privacy: { allowAnalytics: true, shareUsageData: false },
   storage: { maxStorageGB: 10, autoCleanup: false, cleanupAfterDays: 30 },
@@ -69,6 +70,7 @@ export function mergeUserSettings(raw: unknown): UserSettings {
     defaultView: pick(VAULT_VIEWS, value.defaultView, defaults.defaultView),
     transcriptsPerPage: pick(PAGE_SIZES, value.transcriptsPerPage, defaults.transcriptsPerPage),
     autoDownload: bool(value.autoDownload, defaults.autoDownload),
+    useCaptions: bool(value.useCaptions, defaults.useCaptions),
     notifications: {
       downloadComplete: bool(notifications.downloadComplete, defaults.notifications.downloadComplete),
       scheduledSync: bool(notifications.scheduledSync, defaults.notifications.scheduledSync),

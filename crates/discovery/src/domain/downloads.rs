@@ -192,6 +192,15 @@ impl VideoOutcome {
     }
 }
 
+/// A user's download preferences, handed over by the gateway from their settings (ADR 0015).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SyncPreferences {
+    /// A scheduled sync that finds new videos downloads them.
+    pub auto_download: bool,
+    /// The default of 'Use YouTube captions when available' for new jobs and schedules.
+    pub use_captions: bool,
+}
+
 /// What to do with each MP3 once it has arrived.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranscribeAfter {
@@ -221,6 +230,9 @@ pub struct DownloadJob {
     pub failed_videos: u32,
     pub error_message: Option<String>,
     pub transcribe: Option<TranscribeAfter>,
+    /// A video with captions in its original language becomes a Vault item from them (and is
+    /// not transcribed); one without goes on as `transcribe` says.
+    pub use_captions: bool,
     pub current: Option<CurrentDownload>,
     pub started_at: Option<DateTime<Utc>>,
     pub completed_at: Option<DateTime<Utc>>,
@@ -284,6 +296,7 @@ mod tests {
             failed_videos: 0,
             error_message: None,
             transcribe: None,
+            use_captions: false,
             current: None,
             started_at: None,
             completed_at: None,

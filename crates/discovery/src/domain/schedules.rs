@@ -115,6 +115,8 @@ pub struct Schedule {
     pub source: ScheduleSource,
     pub timing: Timing,
     pub is_active: bool,
+    /// Its downloads use YouTube's captions when a video has them.
+    pub use_captions: bool,
     /// None while inactive.
     pub next_run_at: Option<DateTime<Utc>>,
     pub last_run_at: Option<DateTime<Utc>>,
@@ -129,6 +131,7 @@ pub struct ScheduleChanges {
     pub time_of_day: Option<String>,
     pub timezone: Option<String>,
     pub is_active: Option<bool>,
+    pub use_captions: Option<bool>,
 }
 
 impl ScheduleChanges {

@@ -19,6 +19,8 @@ pub struct Model {
     pub transcribe: bool,
     pub model: String,
     pub output_format: String,
+    /// 'Use YouTube captions when available'.
+    pub use_captions: bool,
     /// Who runs it: set by a claim, checked by every write of the runner.
     pub claim_token: Option<String>,
     /// The runner's last sign of life; a running job whose runner went quiet is taken over.

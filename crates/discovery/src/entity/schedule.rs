@@ -18,6 +18,8 @@ pub struct Model {
     /// a monthly one its day.
     pub anchored_at: DateTimeUtc,
     pub is_active: bool,
+    /// 'Use YouTube captions when available'.
+    pub use_captions: bool,
     pub next_run_at: Option<DateTimeUtc>,
     pub last_run_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,

@@ -8,6 +8,8 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub user_id: String,
     pub auto_download: bool,
+    /// 'Use YouTube captions when available'.
+    pub use_captions: bool,
     pub updated_at: DateTimeUtc,
 }
 

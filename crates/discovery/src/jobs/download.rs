@@ -1,5 +1,6 @@
 //! Running a download job: claim it, download its videos one at a time with yt-dlp, hand each
-//! MP3 to storage (and to transcription when asked), and keep the owner's sockets told.
+//! MP3 over (`handover.rs`: storage, the video's captions, transcription), and keep the
+//! owner's sockets told (`heartbeat.rs`).
 //!
 //! The runner holds the job by its claim token and writes a heartbeat every half second; the
 //! same write tells it whether the job is still its own, so a cancel (from any replica) stops
@@ -7,7 +8,6 @@
 //! sweep queues the job again for another runner (`jobs/scheduler.rs`).
 
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use scribevault_bus::Settlement;
@@ -16,22 +16,15 @@ use scribevault_core::UserId;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::handover::{AfterDownload, HandOverFailure, hand_over};
+use super::heartbeat::Heartbeat;
 use crate::domain::downloads::{
-    CurrentDownload, DownloadJob, DownloadStatus, DownloadTransition, JobVideo, VideoOutcome,
-    failure_lines,
+    DownloadJob, DownloadStatus, DownloadTransition, JobVideo, VideoOutcome, failure_lines,
 };
 use crate::error::DiscoveryError;
-use crate::peers::VideoAudio;
 use crate::service::Discovery;
 use crate::store::{DiscoveryStore, JobGuard, JobUpdate};
 use crate::ytdlp::FetchFailure;
-
-/// How often a runner writes its heartbeat (and learns of a cancel).
-const HEARTBEAT: Duration = Duration::from_millis(500);
-/// Longest the owner's sockets go without a `downloadProgress` while a file downloads.
-const PROGRESS_AT_LEAST_EVERY: Duration = Duration::from_secs(2);
-/// Shortest gap between two progress events for a moving percent.
-const PROGRESS_AT_MOST_EVERY: Duration = Duration::from_secs(1);
 
 /// How one video ended for the runner.
 enum Tried {
@@ -212,7 +205,7 @@ async fn release(store: &DiscoveryStore, id: &str, token: &str) -> Result<(), Di
     Ok(())
 }
 
-/// Downloads one video and records what became of it.
+/// Downloads one video, hands it over, and records what became of it.
 async fn try_video(
     discovery: &Discovery,
     user: &UserId,
@@ -222,65 +215,47 @@ async fn try_video(
     work_dir: &Path,
     shutdown: &CancellationToken,
 ) -> Result<Tried, DiscoveryError> {
-    let store = &discovery.store;
     let (progress, percent) = watch::channel(0u32);
     let stop = shutdown.child_token();
+    let after = AfterDownload {
+        transcribe: job.transcribe.clone(),
+        use_captions: job.use_captions,
+    };
+    let job_id = job.id.clone();
+    let mut heartbeat = Heartbeat::new(discovery, job, video, token, percent, stop.clone());
     let fetch =
         discovery
             .downloads
             .fetcher
             .fetch(&video.video_id, work_dir, &progress, stop.clone());
-    tokio::pin!(fetch);
-    let mut heartbeat = tokio::time::interval(HEARTBEAT);
-    let mut last_event = Instant::now();
-    let mut last_percent = u32::MAX;
-    let mut lost = false;
-    let fetched = loop {
-        tokio::select! {
-            fetched = &mut fetch => break fetched,
-            _ = heartbeat.tick() => {
-                let current = CurrentDownload {
-                    video_id: video.video_id.clone(),
-                    title: video.title.clone(),
-                    percent: *percent.borrow(),
-                };
-                let beat = JobUpdate {
-                    heartbeat_at: Some(Utc::now()),
-                    current: Some(Some(current.clone())),
-                    ..JobUpdate::default()
-                };
-                if !store
-                    .transition(&job.id, DownloadTransition::Progress, JobGuard::Runner(token), beat)
-                    .await?
-                {
-                    // Cancelled or taken over: yt-dlp is killed as the fetch sees the stop.
-                    lost = true;
-                    stop.cancel();
-                    continue;
-                }
-                let moved = current.percent != last_percent
-                    && last_event.elapsed() >= PROGRESS_AT_MOST_EVERY;
-                if moved || last_event.elapsed() >= PROGRESS_AT_LEAST_EVERY {
-                    last_percent = current.percent;
-                    last_event = Instant::now();
-                    job.status = DownloadStatus::Processing;
-                    job.current = Some(current);
-                    discovery.publish_progress(job).await;
-                }
-            }
-        }
+    let Some(fetched) = heartbeat.while_running(fetch).await? else {
+        return Ok(Tried::Lost);
     };
-    if lost || shutdown.is_cancelled() {
+    if shutdown.is_cancelled() {
         return Ok(Tried::Lost);
     }
     let (outcome, reason, mp3_path) = match fetched {
         Ok(audio) => {
-            let stored = store_audio(discovery, user, job, video, &audio.path).await;
+            let handed = heartbeat
+                .while_running(hand_over(
+                    discovery,
+                    user,
+                    &after,
+                    video,
+                    &audio.path,
+                    work_dir,
+                    stop.clone(),
+                ))
+                .await?;
             // The file is in storage (or refused): the work directory only holds one at a time.
             let _ = tokio::fs::remove_file(&audio.path).await;
-            match stored {
-                Ok(path) => (VideoOutcome::Arrived, None, Some(path)),
-                Err(reason) => (VideoOutcome::Failed, Some(reason), None),
+            match handed {
+                None | Some(Err(HandOverFailure::Stopped)) => return Ok(Tried::Lost),
+                _ if shutdown.is_cancelled() => return Ok(Tried::Lost),
+                Some(Ok(path)) => (VideoOutcome::Arrived, None, Some(path)),
+                Some(Err(HandOverFailure::Refused(reason))) => {
+                    (VideoOutcome::Failed, Some(reason), None)
+                }
             }
         }
         Err(FetchFailure::Stopped) => return Ok(Tried::Lost),
@@ -289,9 +264,10 @@ async fn try_video(
             (VideoOutcome::Failed, Some(failure.to_string()), None)
         }
     };
-    if store
+    if discovery
+        .store
         .record_video_outcome(
-            &job.id,
+            &job_id,
             token,
             video.position,
             outcome,
@@ -304,51 +280,4 @@ async fn try_video(
     } else {
         Ok(Tried::Lost)
     }
-}
-
-/// Hands the MP3 to storage, and to transcription when the job asks; the reason on failure.
-async fn store_audio(
-    discovery: &Discovery,
-    user: &UserId,
-    job: &DownloadJob,
-    video: &JobVideo,
-    file: &Path,
-) -> Result<String, String> {
-    let known = discovery
-        .store
-        .videos_by_id(std::slice::from_ref(&video.video_id))
-        .await
-        .map_err(|error| format!("database error: {error}"))?;
-    let audio = known.get(&video.video_id).map_or_else(
-        || VideoAudio {
-            video_id: video.video_id.clone(),
-            title: video.title.clone(),
-            ..VideoAudio::default()
-        },
-        |known| VideoAudio {
-            video_id: known.youtube_video_id.clone(),
-            title: known.title.clone(),
-            channel_title: known.channel_title.clone(),
-            #[allow(clippy::cast_precision_loss)] // durations are far below 2^52 seconds
-            duration_seconds: Some(known.duration_seconds as f64),
-            published_at: known.published_at.to_rfc3339(),
-        },
-    );
-    let mp3_path = discovery
-        .downloads
-        .archive
-        .store_video_mp3(user, &audio, file)
-        .await
-        .map_err(|error| format!("Storage refused the MP3: {error}"))?;
-    if let Some(how) = &job.transcribe {
-        discovery
-            .downloads
-            .intake
-            .transcribe(user, &audio, &mp3_path, how)
-            .await
-            .map_err(|error| {
-                format!("Downloaded, but transcription could not be queued: {error}")
-            })?;
-    }
-    Ok(mp3_path)
 }

@@ -48,6 +48,7 @@ impl TranscriptionIntake for TranscriptionClient {
                 mp3_path: mp3_path.to_owned(),
                 title: video.title.clone(),
                 youtube_video_id: video.video_id.clone(),
+                replaces_item: None,
             }],
             model: how.model.clone(),
             output_format: how.output_format.clone(),

@@ -28,6 +28,8 @@ pub struct NewDownloadJob {
     pub transcribe: bool,
     pub model: String,
     pub output_format: String,
+    /// `None` takes the user's default.
+    pub use_captions: Option<bool>,
 }
 
 impl Discovery {
@@ -113,6 +115,15 @@ impl Discovery {
         } else {
             None
         };
+        let use_captions = match request.use_captions {
+            Some(chosen) => chosen,
+            None => {
+                self.store
+                    .sync_preferences(user.as_str())
+                    .await?
+                    .use_captions
+            }
+        };
         self.check_active_cap(user).await?;
         let known = self.store.videos_by_id(&video_ids).await?;
         let videos: Vec<JobVideo> = video_ids
@@ -140,6 +151,7 @@ impl Discovery {
             failed_videos: 0,
             error_message: None,
             transcribe,
+            use_captions,
             current: None,
             started_at: None,
             completed_at: None,

@@ -24,7 +24,7 @@ use crate::store::DiscoveryStore;
 use crate::youtube::{
     Metered, UnitCount, YouTubeApi, YouTubeError, next_pacific_midnight, pacific_day,
 };
-use crate::ytdlp::AudioFetcher;
+use crate::ytdlp::{AudioFetcher, CaptionFetcher};
 
 pub use downloads::NewDownloadJob;
 pub use schedules::NewSchedule;
@@ -45,11 +45,14 @@ pub struct CatalogPolicy {
     pub units_per_user_per_day: u64,
 }
 
-/// What download jobs run with: the queue, yt-dlp, and the services the audio goes to.
+/// What download jobs run with: the queue (also the library's ingest queue, for transcripts
+/// made from captions), yt-dlp, and the services the audio goes to.
 #[derive(Clone)]
 pub struct DownloadSetup {
     pub work: Arc<dyn WorkQueue>,
     pub fetcher: Arc<dyn AudioFetcher>,
+    /// Fetches a video's own captions ('Use YouTube captions').
+    pub captions: Arc<dyn CaptionFetcher>,
     pub archive: Arc<dyn AudioArchive>,
     pub intake: Arc<dyn TranscriptionIntake>,
     /// Where each running job gets its own scratch directory.

@@ -11,6 +11,7 @@ use scribevault_core::UserId;
 use super::Discovery;
 use super::NewDownloadJob;
 use crate::domain::downloads::MAX_JOB_VIDEOS;
+use crate::domain::downloads::SyncPreferences;
 use crate::domain::schedules::{
     SOURCE_REQUIRED, Schedule, ScheduleChanges, ScheduleSource, Timing,
 };
@@ -23,6 +24,8 @@ pub struct NewSchedule {
     pub frequency: String,
     pub time_of_day: String,
     pub timezone: String,
+    /// `None` takes the user's default.
+    pub use_captions: Option<bool>,
 }
 
 /// The notification text for a sync that found `count` videos.
@@ -83,6 +86,15 @@ impl Discovery {
             now,
         )
         .map_err(DiscoveryError::InvalidArgument)?;
+        let use_captions = match request.use_captions {
+            Some(chosen) => chosen,
+            None => {
+                self.store
+                    .sync_preferences(user.as_str())
+                    .await?
+                    .use_captions
+            }
+        };
         let schedule = Schedule {
             id: uuid::Uuid::now_v7().to_string(),
             user_id: user.as_str().to_owned(),
@@ -90,6 +102,7 @@ impl Discovery {
             source,
             timing,
             is_active: true,
+            use_captions,
             next_run_at: Some(timing.next_run_after(now)),
             last_run_at: None,
             created_at: now,
@@ -136,6 +149,9 @@ impl Discovery {
         }
         if let Some(active) = changes.is_active {
             schedule.is_active = active;
+        }
+        if let Some(use_captions) = changes.use_captions {
+            schedule.use_captions = use_captions;
         }
         schedule.next_run_at = schedule
             .is_active
@@ -214,7 +230,8 @@ impl Discovery {
             }
         }
         if !new.is_empty() && self.store.auto_download(user.as_str()).await? {
-            self.download_new_videos(&user, &source.id, &new).await;
+            self.download_new_videos(&user, &source.id, &new, schedule.use_captions)
+                .await;
         }
         tracing::info!(schedule = schedule.id, new = new.len(), "source synced");
         Ok((schedule, new.len()))
@@ -224,7 +241,13 @@ impl Discovery {
 impl Discovery {
     /// Starts download jobs for `videos` of `source_id` (auto-download). A job that cannot be
     /// made is logged: the sync itself succeeded and its videos are listed either way.
-    async fn download_new_videos(&self, user: &UserId, source_id: &str, videos: &[String]) {
+    async fn download_new_videos(
+        &self,
+        user: &UserId,
+        source_id: &str,
+        videos: &[String],
+        use_captions: bool,
+    ) {
         for chunk in videos.chunks(MAX_JOB_VIDEOS) {
             let job = NewDownloadJob {
                 source_id: source_id.to_owned(),
@@ -232,6 +255,7 @@ impl Discovery {
                 transcribe: false,
                 model: String::new(),
                 output_format: String::new(),
+                use_captions: Some(use_captions),
             };
             match self.create_download_job(user, job).await {
                 Ok(job) => {
@@ -242,7 +266,8 @@ impl Discovery {
         }
     }
 
-    /// Records the user's `autoDownload` (handed over by the gateway from their settings).
+    /// Records the user's `autoDownload` and `useCaptions` (handed over by the gateway from
+    /// their settings).
     ///
     /// # Errors
     /// Database failure.
@@ -250,11 +275,11 @@ impl Discovery {
     pub async fn set_sync_preferences(
         &self,
         user: &UserId,
-        auto_download: bool,
+        preferences: SyncPreferences,
     ) -> Result<(), DiscoveryError> {
         Ok(self
             .store
-            .set_auto_download(user.as_str(), auto_download)
+            .set_sync_preferences(user.as_str(), preferences)
             .await?)
     }
 }

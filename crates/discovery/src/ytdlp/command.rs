@@ -1,30 +1,19 @@
-//! The `yt-dlp` command as a child process: the flags, reading both pipes, the time limit, and
-//! killing its whole process group (yt-dlp starts ffmpeg) when the job stops, times out or is
-//! dropped, so no process outlives its job. A service killed outright (SIGKILL, out of memory)
-//! runs no drop: yt-dlp is started under `setpriv --pdeathsig KILL`, so the kernel kills it
-//! when its parent dies (the chaos harness found it downloading on, orphaned, after a
-//! `kill -9` of discovery; `docs/reliability.md`, "Chaos").
+//! The `yt-dlp` command that downloads a video's audio: its flags, and reading its progress
+//! and the file it wrote. The process itself (its group, its death signal, its deadline) is
+//! run by `child.rs`.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
-use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+use super::child::{Launcher, OutputLines, run};
 use super::failure::classify;
 use super::progress::{OutputLine, read_line};
 use super::{AudioFetcher, FetchFailure, FetchedAudio};
-
-/// stderr lines kept to explain a failure.
-const STDERR_LINES_KEPT: usize = 50;
-/// How long the pipes may stay open after the process ended (a grandchild holding them).
-const PIPE_DRAIN_LIMIT: Duration = Duration::from_secs(2);
 
 /// How yt-dlp is run.
 #[derive(Debug, Clone)]
@@ -39,64 +28,51 @@ pub struct YtDlpOptions {
     pub rate_limit: Option<String>,
     /// Longest one video may take.
     pub timeout: Duration,
+    /// `--sleep-subtitles` before a video's captions are fetched; 0 for none.
+    pub captions_sleep: Duration,
 }
 
-/// yt-dlp, run once per video.
+/// yt-dlp, run once per video (and twice more for its captions, `captions.rs`).
 #[derive(Debug, Clone)]
 pub struct YtDlp {
-    options: YtDlpOptions,
-    /// `setpriv` (util-linux) and yt-dlp's path, when both are found: yt-dlp then runs as
-    /// `setpriv --pdeathsig KILL -- <path> …`. The workspace forbids `unsafe`, and so a
-    /// `pre_exec` that calls `prctl(PR_SET_PDEATHSIG)` itself; setpriv does that and execs.
-    /// Without setpriv (not Linux) yt-dlp runs as before and only a clean stop kills it.
-    death_signal_launcher: Option<(PathBuf, PathBuf)>,
+    pub(super) options: YtDlpOptions,
+    pub(super) launcher: Launcher,
 }
 
-/// `program` as a file: a path as given, a bare name looked up on `PATH`.
-fn resolve(program: &str) -> Option<PathBuf> {
-    if program.contains('/') {
-        let path = PathBuf::from(program);
-        return path.is_file().then_some(path);
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
+/// An audio download's stdout: its progress and the file it wrote.
+struct AudioOutput {
+    progress: watch::Sender<u32>,
+    file: Option<String>,
 }
 
-/// The process group of a running yt-dlp: killed when dropped unless it already ended, so a
-/// cancelled future (a stopped service, an aborted task) leaves no process behind.
-struct ProcessGroup {
-    id: Option<Pid>,
-}
-
-impl ProcessGroup {
-    fn kill(&mut self) {
-        if let Some(id) = self.id.take() {
-            // ESRCH (already gone) is fine.
-            let _ = killpg(id, Signal::SIGKILL);
+impl OutputLines for AudioOutput {
+    fn line(&mut self, line: String) {
+        match read_line(&line) {
+            OutputLine::Downloading(percent) => {
+                self.progress.send_if_modified(|current| {
+                    let changed = *current != percent;
+                    *current = percent;
+                    changed
+                });
+            }
+            OutputLine::File(path) => self.file = Some(path),
+            OutputLine::Other => {}
         }
-    }
-}
-
-impl Drop for ProcessGroup {
-    fn drop(&mut self) {
-        self.kill();
     }
 }
 
 impl YtDlp {
     #[must_use]
     pub fn new(options: YtDlpOptions) -> Self {
-        // A missing yt-dlp is left to the spawn, which reports it as not installed.
-        let death_signal_launcher = if cfg!(target_os = "linux") {
-            resolve("setpriv").zip(resolve(&options.program))
-        } else {
-            None
-        };
         Self {
+            launcher: Launcher::new(&options.program),
             options,
-            death_signal_launcher,
         }
+    }
+
+    /// The page of `video_id`, as yt-dlp is given it.
+    pub(super) fn watch_url(&self, video_id: &str) -> String {
+        self.options.watch_url.replace("{id}", video_id)
     }
 
     /// The command line for one video (flags from `notes/dependencies-wave2.md` §3).
@@ -145,7 +121,7 @@ impl YtDlp {
         args.push(work_dir.as_os_str().to_owned());
         // Video ids may start with '-': nothing after `--` is an option.
         args.push("--".into());
-        args.push(self.options.watch_url.replace("{id}", video_id).into());
+        args.push(self.watch_url(video_id).into());
         args
     }
 }
@@ -159,118 +135,43 @@ impl AudioFetcher for YtDlp {
         progress: &watch::Sender<u32>,
         stop: CancellationToken,
     ) -> Result<FetchedAudio, FetchFailure> {
-        let mut command = match &self.death_signal_launcher {
-            Some((setpriv, program)) => {
-                let mut command = tokio::process::Command::new(setpriv);
-                command.args(["--pdeathsig", "KILL", "--"]).arg(program);
-                command
-            }
-            None => tokio::process::Command::new(&self.options.program),
+        let output = AudioOutput {
+            progress: progress.clone(),
+            file: None,
         };
-        command
-            .args(self.arguments(video_id, work_dir))
-            .current_dir(work_dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .process_group(0);
-        let mut child = command.spawn().map_err(|error| {
-            if error.kind() == std::io::ErrorKind::NotFound {
-                FetchFailure::NotInstalled(format!(
-                    "yt-dlp is not installed (no {:?} found): install it (pip install yt-dlp; `make run` puts one in a venv) or set SCRIBEVAULT_YTDLP_PATH to its path",
-                    self.options.program
-                ))
-            } else {
-                FetchFailure::Io(format!("cannot start {}: {error}", self.options.program))
-            }
-        })?;
-        let mut group = ProcessGroup {
-            id: child
-                .id()
-                .and_then(|id| i32::try_from(id).ok())
-                .map(Pid::from_raw),
-        };
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
-        let progress = progress.clone();
-        let stdout_reader = tokio::spawn(async move {
-            let mut file: Option<String> = None;
-            if let Some(stdout) = stdout {
-                let mut lines = BufReader::new(stdout).lines();
-                while let Ok(Some(line)) = lines.next_line().await {
-                    match read_line(&line) {
-                        OutputLine::Downloading(percent) => {
-                            progress.send_if_modified(|current| {
-                                let changed = *current != percent;
-                                *current = percent;
-                                changed
-                            });
-                        }
-                        OutputLine::File(path) => file = Some(path),
-                        OutputLine::Other => {}
-                    }
-                }
-            }
-            file
-        });
-        let stderr_reader = tokio::spawn(async move {
-            let mut kept: Vec<String> = Vec::new();
-            if let Some(stderr) = stderr {
-                let mut lines = BufReader::new(stderr).lines();
-                while let Ok(Some(line)) = lines.next_line().await {
-                    if kept.len() == STDERR_LINES_KEPT {
-                        kept.remove(0);
-                    }
-                    kept.push(line);
-                }
-            }
-            kept
-        });
-        let status = tokio::select! {
-            status = child.wait() => status.map_err(|error| FetchFailure::Io(error.to_string()))?,
-            () = stop.cancelled() => {
-                group.kill();
-                let _ = child.wait().await;
-                return Err(FetchFailure::Stopped);
-            }
-            () = tokio::time::sleep(self.options.timeout) => {
-                group.kill();
-                let _ = child.wait().await;
-                return Err(FetchFailure::TimedOut(self.options.timeout.as_secs()));
-            }
-        };
-        // The leader is gone; anything it left in its group goes with it.
-        group.kill();
-        let file = tokio::time::timeout(PIPE_DRAIN_LIMIT, stdout_reader)
-            .await
-            .ok()
-            .and_then(Result::ok)
-            .flatten();
-        let stderr = tokio::time::timeout(PIPE_DRAIN_LIMIT, stderr_reader)
-            .await
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or_default();
-        if status.success() {
-            let path = file.map(PathBuf::from).ok_or_else(|| {
+        let finished = run(
+            &self.launcher,
+            self.arguments(video_id, work_dir),
+            work_dir,
+            output,
+            &stop,
+            self.options.timeout,
+        )
+        .await?;
+        if !finished.status.success() {
+            return Err(classify(finished.status.code(), &finished.stderr));
+        }
+        let path = finished
+            .stdout
+            .and_then(|output| output.file)
+            .map(PathBuf::from)
+            .ok_or_else(|| {
                 FetchFailure::Io("yt-dlp finished without naming the file it wrote".to_owned())
             })?;
-            if path.extension().is_none_or(|extension| extension != "mp3") {
-                return Err(FetchFailure::Refused(format!(
-                    "yt-dlp produced {} instead of an MP3",
-                    path.file_name()
-                        .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
-                )));
-            }
-            return Ok(FetchedAudio { path });
+        if path.extension().is_none_or(|extension| extension != "mp3") {
+            return Err(FetchFailure::Refused(format!(
+                "yt-dlp produced {} instead of an MP3",
+                path.file_name()
+                    .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
+            )));
         }
-        Err(classify(status.code(), &stderr))
+        Ok(FetchedAudio { path })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::child::resolve;
     use super::*;
 
     #[test]
@@ -281,6 +182,7 @@ mod tests {
             retries: 4,
             rate_limit: Some("50K".into()),
             timeout: Duration::from_secs(60),
+            captions_sleep: Duration::ZERO,
         });
         let args: Vec<String> = ytdlp
             .arguments("-abcdefghij", Path::new("/tmp/job"))
@@ -339,6 +241,7 @@ mod tests {
             retries: 0,
             rate_limit: None,
             timeout: Duration::from_secs(60),
+            captions_sleep: Duration::ZERO,
         });
         let work_dir = dir.path().to_owned();
         let pid_path = pid_file.clone();

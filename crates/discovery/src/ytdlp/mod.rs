@@ -1,7 +1,10 @@
-//! Audio downloads: the `AudioFetcher` trait the download jobs use, and its implementation by
-//! the `yt-dlp` command (`command.rs`), whose output lines (`progress.rs`) and failures
-//! (`failure.rs`) are read here and nowhere else.
+//! Audio downloads and captions: the `AudioFetcher` and `CaptionFetcher` traits the download
+//! jobs use, and their implementation by the `yt-dlp` command (`command.rs` for the audio,
+//! `captions.rs` for the captions), whose process (`child.rs`), output lines (`progress.rs`)
+//! and failures (`failure.rs`) are handled here and nowhere else.
 
+mod captions;
+mod child;
 mod command;
 mod failure;
 mod progress;
@@ -11,6 +14,8 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
+
+use crate::captions::CaptionTranscript;
 
 pub use command::{YtDlp, YtDlpOptions};
 
@@ -53,4 +58,32 @@ pub trait AudioFetcher: Send + Sync {
         progress: &watch::Sender<u32>,
         stop: CancellationToken,
     ) -> Result<FetchedAudio, FetchFailure>;
+}
+
+/// Why a video's captions were not used (it then goes to Whisper).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaptionFailure {
+    /// The job was cancelled or the service is stopping; the process is gone.
+    #[error("stopped")]
+    Stopped,
+    /// YouTube answered 429 Too Many Requests.
+    #[error("rate limited: {0}")]
+    RateLimited(String),
+    /// Anything else: yt-dlp's reason, a timeout, an unreadable track.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Fetches a video's own captions in its original language.
+#[async_trait]
+pub trait CaptionFetcher: Send + Sync {
+    /// The transcript made from `video_id`'s captions, `None` when it has none that may be
+    /// used (none at all, none in its original language, or an empty track). Works in
+    /// `work_dir` and leaves nothing there; `stop` kills yt-dlp before this returns.
+    async fn fetch_captions(
+        &self,
+        video_id: &str,
+        work_dir: &Path,
+        stop: CancellationToken,
+    ) -> Result<Option<CaptionTranscript>, CaptionFailure>;
 }

@@ -66,6 +66,7 @@ async fn create(
                 frequency: frequency.to_owned(),
                 time_of_day: time.to_owned(),
                 timezone: zone.to_owned(),
+                use_captions: None,
             },
         ))
         .await

@@ -68,6 +68,7 @@ async fn fill(app: &TestApp, user: &str, handle: &str) -> Owned {
                 transcribe: false,
                 model: String::new(),
                 output_format: String::new(),
+                use_captions: None,
             },
         ))
         .await
@@ -81,6 +82,7 @@ async fn fill(app: &TestApp, user: &str, handle: &str) -> Owned {
                 frequency: "DAILY".to_owned(),
                 time_of_day: "03:00".to_owned(),
                 timezone: "Europe/Paris".to_owned(),
+                use_captions: None,
             },
         ))
         .await
@@ -91,6 +93,7 @@ async fn fill(app: &TestApp, user: &str, handle: &str) -> Owned {
             user,
             pb::SetSyncPreferencesRequest {
                 auto_download: true,
+                use_captions: true,
             },
         ))
         .await

@@ -27,6 +27,8 @@ pub struct DownloadJobView {
     completed_at: Option<String>,
     created_at: String,
     transcribe: bool,
+    /// A video with YouTube captions in its original language becomes a Vault item from them.
+    use_captions: bool,
     current_video: Option<CurrentVideoView>,
 }
 
@@ -57,6 +59,7 @@ impl TryFrom<pb::DownloadJob> for DownloadJobView {
             completed_at: job.completed_at,
             created_at: job.created_at,
             transcribe: job.transcribe,
+            use_captions: job.use_captions,
             current_video: job.current_video.map(|current| CurrentVideoView {
                 video_id: current.video_id,
                 title: current.title,
@@ -96,6 +99,9 @@ pub struct NewDownloadJob {
     model: String,
     #[serde(default)]
     output_format: String,
+    /// 'Use YouTube captions when available'; the user's default when absent.
+    #[serde(default)]
+    use_captions: Option<bool>,
 }
 
 /// Starts downloading the chosen videos of a source (and, with `transcribe`, transcribing them).
@@ -113,6 +119,7 @@ pub async fn create(
             transcribe: body.transcribe,
             model: body.model,
             output_format: body.output_format,
+            use_captions: body.use_captions,
         })
         .await?
         .into_inner();

@@ -29,6 +29,8 @@ pub struct ScheduleView {
     time_of_day: String,
     timezone: String,
     is_active: bool,
+    /// Its downloads use YouTube's captions when a video has them.
+    use_captions: bool,
     next_run_at: Option<String>,
     last_run_at: Option<String>,
     created_at: String,
@@ -49,6 +51,7 @@ impl From<pb::Schedule> for ScheduleView {
             time_of_day: schedule.time_of_day,
             timezone: schedule.timezone,
             is_active: schedule.is_active,
+            use_captions: schedule.use_captions,
             next_run_at: schedule.next_run_at,
             last_run_at: schedule.last_run_at,
             created_at: schedule.created_at,
@@ -86,6 +89,9 @@ pub struct NewSchedule {
     /// An IANA name; UTC when absent.
     #[serde(default)]
     timezone: String,
+    /// 'Use YouTube captions when available'; the user's default when absent.
+    #[serde(default)]
+    use_captions: Option<bool>,
 }
 
 /// Schedules a source's sync (`frequency` `daily` or `weekly`, `timeOfDay` `HH:MM` in `timezone`).
@@ -102,6 +108,7 @@ pub async fn create(
             frequency: body.frequency,
             time_of_day: body.time_of_day,
             timezone: body.timezone,
+            use_captions: body.use_captions,
         })
         .await?
         .into_inner();
@@ -117,6 +124,7 @@ pub struct ScheduleChanges {
     time_of_day: Option<String>,
     timezone: Option<String>,
     is_active: Option<bool>,
+    use_captions: Option<bool>,
 }
 
 /// Edits a schedule, or pauses and resumes it (`{isActive}`).
@@ -136,6 +144,7 @@ pub async fn update(
             timezone: body.timezone,
             is_active: body.is_active,
             source_id: body.source_id,
+            use_captions: body.use_captions,
         })
         .await?
         .into_inner();

@@ -73,6 +73,7 @@ fn files(files: Vec<FileInput>) -> Vec<pb::FileToTranscribe> {
             mp3_path: file.mp3_path,
             title: file.title,
             youtube_video_id: file.youtube_video_id,
+            replaces_item: None,
         })
         .collect()
 }

@@ -1,9 +1,9 @@
 //! Where settings take effect outside the SPA.
 //!
 //! The services that act on a setting keep their own copy, handed to them when it changes:
-//! storage the quota and clean-up policy, discovery `autoDownload`. Until a user saves, the
-//! services use the same defaults the gateway shows. The gateway applies `notifications.*`
-//! itself, to the events it forwards.
+//! storage the quota and clean-up policy, discovery `autoDownload` and `useCaptions`. Until a
+//! user saves, the services use the same defaults the gateway shows. The gateway applies
+//! `notifications.*` itself, to the events it forwards.
 
 use scribevault_bus::contract::{Notification, NotificationCategory, NotificationKind};
 use scribevault_proto::discovery::v1 as discovery;
@@ -36,6 +36,7 @@ pub async fn push_effects(
         .discovery()
         .set_sync_preferences(discovery::SetSyncPreferencesRequest {
             auto_download: settings.auto_download,
+            use_captions: settings.use_captions,
         })
         .await?;
     Ok(())

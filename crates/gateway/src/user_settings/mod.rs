@@ -94,6 +94,9 @@ pub struct UserSettings {
     pub default_view: DefaultView,
     pub transcripts_per_page: u32,
     pub auto_download: bool,
+    /// The default of 'Use YouTube captions when available' on new download jobs and
+    /// schedules (discovery keeps a copy).
+    pub use_captions: bool,
     pub notifications: Notifications,
     pub privacy: Privacy,
     pub storage: StorageSettings,
@@ -106,6 +109,7 @@ impl Default for UserSettings {
             default_view: DefaultView::List,
             transcripts_per_page: 20,
             auto_download: false,
+            use_captions: false,
             notifications: Notifications::default(),
             privacy: Privacy::default(),
             storage: StorageSettings::default(),
@@ -190,6 +194,7 @@ impl UserSettings {
                         })?;
                 }
                 "autoDownload" => next.auto_download = boolean(value, "autoDownload")?,
+                "useCaptions" => next.use_captions = boolean(value, "useCaptions")?,
                 "notifications" => {
                     for (key, value) in object(value, "notifications")? {
                         let field = format!("notifications.{key}");
@@ -278,7 +283,7 @@ mod tests {
             serde_json::to_value(UserSettings::default()).unwrap(),
             json!({
                 "theme": "system", "defaultView": "list", "transcriptsPerPage": 20,
-                "autoDownload": false,
+                "autoDownload": false, "useCaptions": false,
                 "notifications": {"downloadComplete": true, "scheduledSync": true, "errors": true},
                 "privacy": {"allowAnalytics": true, "shareUsageData": false},
                 "storage": {"maxStorageGB": 10, "autoCleanup": false, "cleanupAfterDays": 30}
@@ -322,6 +327,10 @@ mod tests {
             (
                 json!({"autoDownload": "yes"}),
                 "autoDownload must be true or false",
+            ),
+            (
+                json!({"useCaptions": 1}),
+                "useCaptions must be true or false",
             ),
             (
                 json!({"storage": {"maxStorageGB": 0}}),

@@ -56,6 +56,10 @@ pub struct LibraryItem {
     /// file had.
     pub file_name: Option<String>,
     pub source_url: Option<String>,
+    /// Audio items: where the transcript came from (Whisper or YouTube's captions).
+    pub transcript_source: Option<TranscriptSource>,
+    /// The Whisper transcription started to replace a captions transcript, until it lands.
+    pub whisper_job_id: Option<String>,
 }
 
 /// A search hit's extras: why it matched.
@@ -103,6 +107,9 @@ pub use scribevault_bus::contract::TranscriptSegment as Segment;
 /// gRPC wire and REST all carry, so the Vault keeps no vocabulary of its own to drift from them.
 pub use scribevault_bus::contract::SourceType;
 
+/// Where an audio item's transcript came from, as the contract spells it.
+pub use scribevault_bus::contract::TranscriptSource;
+
 /// What a producer hands over to become a Vault item.
 #[derive(Debug, Clone)]
 pub struct NewLibraryItem {
@@ -123,6 +130,17 @@ pub struct NewLibraryItem {
     pub segments: Vec<Segment>,
     /// Storage's client path of the recording (audio only), for the player.
     pub audio_path: Option<String>,
+    /// Where an audio item's transcript came from; Whisper when its producer does not say.
+    pub transcript_source: Option<TranscriptSource>,
+}
+
+/// A transcript that replaces an audio item's own ('Transcribe with Whisper' on an item made
+/// from captions): the item keeps its id, metadata and recording.
+#[derive(Debug, Clone)]
+pub struct ReplacementTranscript {
+    pub content: String,
+    pub segments: Vec<Segment>,
+    pub source: TranscriptSource,
 }
 
 /// The result of an ingest.

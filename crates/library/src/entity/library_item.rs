@@ -43,6 +43,10 @@ pub struct Model {
     /// An audio item's recording: storage's client path of its MP3 (owned by `user_id`), for
     /// the player. Absent for other kinds, and for audio whose MP3 was never recorded.
     pub audio_path: Option<String>,
+    /// An audio item's transcript source (`whisper`, `captions:uploader`, `captions:auto`).
+    pub transcript_source: Option<String>,
+    /// The Whisper transcription that will replace this item's transcript, while it runs.
+    pub whisper_job_id: Option<String>,
     #[sea_orm(column_type = "Text")]
     pub content: String,
 }

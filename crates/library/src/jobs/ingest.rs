@@ -11,7 +11,8 @@ use scribevault_bus::contract::LibraryIngest;
 use scribevault_bus::{Settlement, WorkQueue, run_work_consumer};
 use scribevault_core::UserId;
 
-use crate::domain::NewLibraryItem;
+use crate::domain::{NewLibraryItem, ReplacementTranscript, TranscriptSource};
+use crate::error::LibraryError;
 use crate::service::Library;
 
 /// Consumes the ingest queue until `shutdown` resolves.
@@ -39,6 +40,30 @@ pub async fn run_ingest_consumer(
 #[tracing::instrument(skip_all)]
 async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
     let user = UserId::new(ingest.user_id.clone());
+    if let Some(item_id) = &ingest.replaces_item {
+        let replacement = ReplacementTranscript {
+            content: ingest.content,
+            segments: ingest.segments,
+            source: ingest
+                .transcript_source
+                .unwrap_or(TranscriptSource::Whisper),
+        };
+        return match library
+            .replace_transcript(&user, item_id, replacement, ingest.segments_path.as_deref())
+            .await
+        {
+            Ok(_) => Settlement::Done,
+            // Deleted while Whisper ran: nothing is left to replace, and no retry brings it back.
+            Err(LibraryError::NotFound) => {
+                tracing::warn!(item = %item_id, "the item to replace is gone; transcript dropped");
+                Settlement::Done
+            }
+            Err(error) => {
+                tracing::error!(error = %error, "replacing a transcript failed");
+                Settlement::Retry
+            }
+        };
+    }
     let outcome = library
         .ingest(
             &user,
@@ -50,8 +75,9 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
                 duration_seconds: ingest.duration_seconds,
                 created_at: None,
                 file_name: ingest.file_name,
-                segments: Vec::new(),
+                segments: ingest.segments,
                 audio_path: ingest.audio_path,
+                transcript_source: ingest.transcript_source,
             },
             ingest.segments_path.as_deref(),
         )

@@ -6,6 +6,7 @@ use sea_orm_migration::prelude::*;
 mod audio_path;
 mod search_newest_first;
 mod sort_indexes;
+mod transcript_source;
 mod vault;
 
 pub struct Migrator;
@@ -23,6 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(sort_indexes::SortIndexes),
             Box::new(search_newest_first::SearchNewestFirst),
             Box::new(audio_path::AudioPath),
+            Box::new(transcript_source::TranscriptSource),
         ]
     }
 }

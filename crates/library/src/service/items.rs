@@ -9,7 +9,8 @@ use crate::domain::listing::{ListQuery, ListRequest};
 use crate::domain::tags::clean_tags;
 use crate::domain::{
     Change, HitContext, IngestedTranscript, ItemPage, LibraryItem, ListedItem, MAX_CONTENT_BYTES,
-    MetadataChanges, NewLibraryItem, Segment, SourceType, UNTITLED, check_score, clean_name,
+    MetadataChanges, NewLibraryItem, ReplacementTranscript, Segment, SourceType, TranscriptSource,
+    UNTITLED, check_score, clean_name,
 };
 use crate::error::LibraryError;
 use crate::search::{SearchQuery, highlights, matching_segments};
@@ -182,12 +183,68 @@ impl Library {
         if let Some(path) = segments_path.filter(|path| !path.is_empty()) {
             item.segments = self.segments_at(user, path).await?;
         }
+        if item.source_type == SourceType::Audio && item.transcript_source.is_none() {
+            item.transcript_source = Some(TranscriptSource::Whisper);
+        }
         let (item, created) = self.store.insert_once(user.as_str(), item).await?;
         if created {
             self.announce(user, ItemChange::Created, &item.id, &item.title)
                 .await;
         }
         Ok(IngestedTranscript { item, created })
+    }
+
+    /// Replaces the transcript of the caller's audio item `id` ('Transcribe with Whisper' on an
+    /// item made from captions): text, segments (read from `segments_path` when given) and
+    /// source; the item keeps everything else. A redelivered replacement writes the same again.
+    ///
+    /// # Errors
+    /// Too large, no such audio item of the caller's, blob store or database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, item = id))]
+    pub async fn replace_transcript(
+        &self,
+        user: &UserId,
+        id: &str,
+        mut replacement: ReplacementTranscript,
+        segments_path: Option<&str>,
+    ) -> Result<LibraryItem, LibraryError> {
+        check_content(&replacement.content)?;
+        if let Some(path) = segments_path.filter(|path| !path.is_empty()) {
+            replacement.segments = self.segments_at(user, path).await?;
+        }
+        let item = self
+            .store
+            .replace_transcript(user.as_str(), id, replacement)
+            .await?
+            .ok_or(LibraryError::NotFound)?;
+        self.announce(user, ItemChange::Updated, &item.id, &item.title)
+            .await;
+        Ok(item)
+    }
+
+    /// Records the Whisper transcription that will replace the caller's audio item's
+    /// transcript, so the item shows it until the new transcript lands.
+    ///
+    /// # Errors
+    /// An empty job id, no such audio item of the caller's, database failure.
+    #[tracing::instrument(skip_all, fields(user = %user, item = id))]
+    pub async fn set_whisper_job(
+        &self,
+        user: &UserId,
+        id: &str,
+        job_id: &str,
+    ) -> Result<LibraryItem, LibraryError> {
+        if job_id.trim().is_empty() {
+            return Err(invalid("jobId is required".into()));
+        }
+        let item = self
+            .store
+            .set_whisper_job(user.as_str(), id, job_id.trim())
+            .await?
+            .ok_or(LibraryError::NotFound)?;
+        self.announce(user, ItemChange::Updated, &item.id, &item.title)
+            .await;
+        Ok(item)
     }
 
     /// Sets the caller's rating (1–5) of an item.

@@ -164,6 +164,7 @@ impl Library {
             segments: Vec::new(),
             // A saved transcript names no recording; only ingest from transcription knows it.
             audio_path: None,
+            transcript_source: None,
         };
         let ingested = self.ingest(user, item, segments_path.as_deref()).await?;
         if !ingested.created {

@@ -12,7 +12,9 @@ use sea_orm::{
 
 use super::LibraryStore;
 use crate::domain::tags::{gwth_level_of, gwth_tag};
-use crate::domain::{Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment, SourceType};
+use crate::domain::{
+    Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment, SourceType, TranscriptSource,
+};
 use crate::entity::library_export_item::{Column as ExportItemColumn, Entity as ExportItems};
 use crate::entity::library_item::{self, Column, Entity as Items};
 use crate::entity::library_item_tag::{Column as ItemTagColumn, Entity as ItemTags};
@@ -65,9 +67,11 @@ pub(super) struct ItemRow {
     section_id: Option<String>,
     file_name: Option<String>,
     source_url: Option<String>,
+    transcript_source: Option<String>,
+    whisper_job_id: Option<String>,
 }
 
-const ROW_COLUMNS: [Column; 16] = [
+const ROW_COLUMNS: [Column; 18] = [
     Column::Seq,
     Column::Id,
     Column::UserId,
@@ -84,6 +88,8 @@ const ROW_COLUMNS: [Column; 16] = [
     Column::SectionId,
     Column::FileName,
     Column::SourceUrl,
+    Column::TranscriptSource,
+    Column::WhisperJobId,
 ];
 
 pub(super) fn row_select() -> SelectStatement {
@@ -123,6 +129,13 @@ impl ItemRow {
                 section_id: self.section_id,
                 file_name: self.file_name,
                 source_url: self.source_url,
+                // An unknown spelling (a newer build's) shows as no source rather than failing
+                // the whole list.
+                transcript_source: self
+                    .transcript_source
+                    .as_deref()
+                    .and_then(TranscriptSource::parse),
+                whisper_job_id: self.whisper_job_id,
             },
         })
     }
@@ -297,6 +310,10 @@ impl LibraryStore {
             suggested_rating: Set(None),
             processed_at: Set(None),
             audio_path: Set(item.audio_path),
+            transcript_source: Set(item
+                .transcript_source
+                .map(|source| source.as_str().to_owned())),
+            whisper_job_id: Set(None),
             content: Set(item.content),
             ..Default::default()
         };

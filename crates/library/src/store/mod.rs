@@ -8,6 +8,7 @@ mod filters;
 mod folder_export;
 mod items;
 mod listing;
+mod retranscribe;
 mod sections;
 mod stats;
 mod suggestions;

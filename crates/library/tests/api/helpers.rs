@@ -171,6 +171,9 @@ pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) 
         file_name: None,
         segments_path: None,
         audio_path: None,
+        transcript_source: None,
+        segments: Vec::new(),
+        replaces_item: None,
         traceparent: None,
     }
 }

@@ -8,6 +8,7 @@ mod exports;
 mod folder_export;
 mod helpers;
 mod ingest;
+mod retranscribe;
 mod search;
 mod stats;
 mod transcripts;

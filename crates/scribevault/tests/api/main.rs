@@ -5,6 +5,7 @@
 
 mod access;
 mod auth;
+mod captions;
 mod conversion;
 mod discovery;
 mod downloads;

@@ -13,6 +13,7 @@ async fn settings_merge_over_defaults_validate_every_field_and_reset() {
     let (bob, _) = app.sign_up("bob@example.com").await;
     let defaults = json!({
         "theme": "system", "defaultView": "list", "transcriptsPerPage": 20, "autoDownload": false,
+        "useCaptions": false,
         "notifications": {"downloadComplete": true, "scheduledSync": true, "errors": true},
         "privacy": {"allowAnalytics": true, "shareUsageData": false},
         "storage": {"maxStorageGB": 10, "autoCleanup": false, "cleanupAfterDays": 30}

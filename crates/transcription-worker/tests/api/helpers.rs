@@ -182,6 +182,7 @@ impl TestApp {
                         mp3_path,
                         title: format!("Title of {file_id}"),
                         youtube_video_id: String::new(),
+                        replaces_item: None,
                     }],
                     model: MODEL.to_owned(),
                     output_format: output_format.to_owned(),

@@ -301,6 +301,9 @@ pub struct TranscriptionFile {
     /// Transcribed for its caller only (an OpenAI-style request whose token does not keep
     /// transcriptions): the transcript is not handed to the library.
     pub skip_vault: bool,
+    /// The Vault item whose transcript this one replaces ('Transcribe with Whisper' on an
+    /// item made from captions); `None` makes a new item.
+    pub replaces_item: Option<String>,
     /// When it was submitted.
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -321,6 +324,8 @@ pub struct FileToTranscribe {
     pub mp3_path: String,
     pub title: String,
     pub youtube_video_id: String,
+    /// The Vault item whose transcript this one replaces (instead of making a new item).
+    pub replaces_item: Option<String>,
 }
 
 /// When a scheduled job may run, as the client asks for it (empty fields take the defaults

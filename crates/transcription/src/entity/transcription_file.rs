@@ -36,6 +36,8 @@ pub struct Model {
     pub take_back_count: i32,
     /// Made for its caller only (an OpenAI-style request): no Vault item is made from it.
     pub skip_vault: bool,
+    /// The Vault item whose transcript this file's replaces.
+    pub replaces_item: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -1,7 +1,7 @@
 //! The hand-off of finished transcripts to the library's ingest queue. Ingest is idempotent on
 //! the source reference, so handing a file over twice never makes a second Vault item.
 
-use scribevault_bus::contract::{LibraryIngest, SourceType};
+use scribevault_bus::contract::{LibraryIngest, SourceType, TranscriptSource};
 use scribevault_bus::enqueue_work;
 
 use crate::domain::TranscriptionFile;
@@ -33,7 +33,8 @@ impl VaultPaths {
 }
 
 impl Transcriptions {
-    /// Queues `content` as `file`'s Vault item.
+    /// Queues `content` as `file`'s Vault item (or as the new transcript of the item it
+    /// replaces).
     pub(crate) async fn hand_to_library(
         &self,
         file: &TranscriptionFile,
@@ -55,6 +56,9 @@ impl Transcriptions {
             file_name: paths.transcript_path,
             segments_path: paths.segments_path,
             audio_path: Some(file.mp3_path.clone()),
+            transcript_source: Some(TranscriptSource::Whisper),
+            segments: Vec::new(),
+            replaces_item: file.replaces_item.clone(),
             traceparent: scribevault_core::telemetry::current_traceparent(),
         };
         enqueue_work(self.work.as_ref(), &ingest)

@@ -106,6 +106,7 @@ impl Transcriptions {
                 max_retries: self.config.max_retries,
                 audio_seconds,
                 skip_vault,
+                replaces_item: file.replaces_item,
             })
             .collect();
         let files = self.store.insert_job(&job, new_files).await?;

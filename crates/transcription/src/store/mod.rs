@@ -32,6 +32,8 @@ pub struct NewFile {
     pub audio_seconds: Option<f64>,
     /// No Vault item is made from the transcript.
     pub skip_vault: bool,
+    /// The Vault item whose transcript this one replaces.
+    pub replaces_item: Option<String>,
 }
 
 /// The transcription service's tables.
@@ -75,6 +77,7 @@ fn file_from_row(row: transcription_file::Model) -> Result<TranscriptionFile, Db
         claim_token: row.claim_token,
         take_backs: to_u32(row.take_back_count),
         skip_vault: row.skip_vault,
+        replaces_item: row.replaces_item,
         updated_at: row.updated_at,
     })
 }
@@ -173,6 +176,7 @@ impl TranscriptionStore {
                 heartbeat_at: Set(None),
                 take_back_count: Set(0),
                 skip_vault: Set(file.skip_vault),
+                replaces_item: Set(file.replaces_item),
                 created_at: Set(job.created_at),
                 updated_at: Set(job.created_at),
             }

@@ -139,6 +139,7 @@ pub fn file(id: &str, mp3_path: &str) -> pb::FileToTranscribe {
         mp3_path: mp3_path.to_owned(),
         title: format!("Title of {id}"),
         youtube_video_id: String::new(),
+        replaces_item: None,
     }
 }
 

@@ -189,3 +189,53 @@ async fn a_permanent_failure_is_failed_at_once_with_its_reason() {
         (&"failed".into(), &1.into())
     );
 }
+
+#[tokio::test]
+async fn a_file_started_to_replace_an_items_transcript_names_the_item_in_its_hand_off() {
+    use scribevault_bus::contract::TranscriptSource;
+    use scribevault_proto::transcription::v1 as pb;
+
+    use crate::helpers::{MODEL, as_user, file};
+
+    let mut app = spawn_app().await;
+    app.upload("alice", "uploads/c.mp3").await;
+    let started = app
+        .client
+        .start_transcription(as_user(
+            "alice",
+            pb::StartTranscriptionRequest {
+                files: vec![pb::FileToTranscribe {
+                    replaces_item: Some("item-7".into()),
+                    ..file("c", "uploads/c.mp3")
+                }],
+                model: MODEL.to_owned(),
+                output_format: "markdown".to_owned(),
+                skip_vault: false,
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let claim = app.claim("alice", &started.job_id, "c").await;
+    app.complete(
+        "alice",
+        &started.job_id,
+        "c",
+        claim.claim_token,
+        "Whisper's words",
+    )
+    .await;
+    let ingest = app.next_ingest().await;
+    assert_eq!(ingest.replaces_item.as_deref(), Some("item-7"));
+    assert_eq!(ingest.transcript_source, Some(TranscriptSource::Whisper));
+    assert_eq!(ingest.content, "Whisper's words");
+
+    // An ordinary file makes a new item, Whisper's.
+    let ordinary = app.start("alice", &["d"]).await;
+    let claim = app.claim("alice", &ordinary.job_id, "d").await;
+    app.complete("alice", &ordinary.job_id, "d", claim.claim_token, "New")
+        .await;
+    let ingest = app.next_ingest().await;
+    assert_eq!(ingest.replaces_item, None);
+    assert_eq!(ingest.transcript_source, Some(TranscriptSource::Whisper));
+}

@@ -11,6 +11,7 @@ import {
   useGetSourcesQuery,
   type Source,
 } from '@/api/sourcesApi';
+import { useUserSettings } from '@/api/userSettingsApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
@@ -214,6 +215,7 @@ function SourceThumb({ source }: { source: Source }) {
 /**
  * The videos of one source, 50 a page, with a selection for 'Download audio': a job takes at most
  * 100 videos, and "Transcribe after download" sends the default model and markdown output.
+ * "Use YouTube captions when available" starts as the user's default (Settings).
  */
 function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => void }) {
   const dispatch = useAppDispatch();
@@ -224,6 +226,10 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
   const selectAllRef = useRef<HTMLInputElement>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
   const [transcribe, setTranscribe] = useState(false);
+  // The user's default until they tick or untick it here.
+  const { settings } = useUserSettings();
+  const [captionsChoice, setCaptionsChoice] = useState<boolean | null>(null);
+  const useCaptions = captionsChoice ?? settings.useCaptions;
   const [createJob, { isLoading: creating }] = useCreateDownloadJobMutation();
   const limitId = useId();
   const allSelected = videos.length > 0 && videos.every((video) => selected.has(video.youtubeVideoId));
@@ -251,7 +257,7 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
     const videoIds = videos.map((video) => video.youtubeVideoId).filter((id) => selected.has(id));
     if (videoIds.length === 0 || tooMany || creating) return;
     try {
-      const job = await createJob({ sourceId: source.id, videoIds, ...(transcribe ? transcribeOptions() : {}) }).unwrap();
+      const job = await createJob({ sourceId: source.id, videoIds, useCaptions, ...(transcribe ? transcribeOptions() : {}) }).unwrap();
       dispatch(downloadJobCreatedToast(job, source.title, videoIds.length));
       void navigate(paths.downloads);
     } catch (failure) {
@@ -303,6 +309,10 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
             <label className="check">
               <input type="checkbox" checked={transcribe} onChange={(event) => setTranscribe(event.target.checked)} />
               Transcribe after download
+            </label>
+            <label className="check" title="A video with captions in its original language becomes a Vault item at once; one without is transcribed by Whisper.">
+              <input type="checkbox" checked={useCaptions} onChange={(event) => setCaptionsChoice(event.target.checked)} />
+              Use YouTube captions when available
             </label>
             <button
               type="button"

@@ -5,6 +5,7 @@ import type { DownloadJob } from '@/api/downloadJobs';
 import type { Source } from '@/api/sourcesApi';
 import type { Schema } from '@/api/types';
 import { renderWithProviders } from '@/testing/renderWithProviders';
+import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
 import { errorResponse, server } from '@/testing/server';
 import type { DiscoveryVideo } from './discoveryApi';
 
@@ -28,13 +29,7 @@ function video(n: number): DiscoveryVideo {
   };
 }
 
-interface CreateBody {
-  sourceId: string;
-  videoIds: string[];
-  transcribe?: boolean;
-  model?: string;
-  outputFormat?: string;
-}
+type CreateBody = Schema<'NewDownloadJob'>;
 
 /** POST and GET /api/downloads: created jobs are listed newest first. */
 function downloadsBackend() {
@@ -45,10 +40,10 @@ function downloadsBackend() {
       state.created.push(body);
       const job: DownloadJob = {
         id: `job-${state.created.length}`,
-        sourceId: body.sourceId,
+        sourceId: body.sourceId ?? '',
         sourceTitle: 'Demo Channel',
         status: 'PENDING',
-        totalVideos: body.videoIds.length,
+        totalVideos: body.videoIds?.length ?? 0,
         processedVideos: 0,
         failedVideos: 0,
         progress: 0,
@@ -57,6 +52,7 @@ function downloadsBackend() {
         completedAt: null,
         createdAt: new Date().toISOString(),
         transcribe: Boolean(body.transcribe),
+        useCaptions: Boolean(body.useCaptions),
         currentVideo: null,
       };
       state.jobs.unshift(job);
@@ -108,7 +104,7 @@ describe("/sources 'Download audio'", () => {
     await user.click(download);
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/downloads'));
-    expect(backend.created).toEqual([{ sourceId: 'src-1', videoIds: ['vid1', 'vid3'] }]);
+    expect(backend.created).toEqual([{ sourceId: 'src-1', videoIds: ['vid1', 'vid3'], useCaptions: false }]);
     const job = await screen.findByTestId('download-job');
     expect(job).toHaveAttribute('data-job-id', 'job-1');
     expect(within(job).getByText('0 of 2 videos')).toBeInTheDocument();
@@ -125,9 +121,52 @@ describe("/sources 'Download audio'", () => {
     await user.click(within(card).getByRole('button', { name: 'Download audio' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/downloads'));
     expect(backend.created).toEqual([
-      { sourceId: 'src-1', videoIds: ['vid1', 'vid2', 'vid3'], transcribe: true, model: 'small', outputFormat: 'markdown' },
+      {
+        sourceId: 'src-1',
+        videoIds: ['vid1', 'vid2', 'vid3'],
+        useCaptions: false,
+        transcribe: true,
+        model: 'small',
+        outputFormat: 'markdown',
+      },
     ]);
     expect(within(await screen.findByTestId('download-job')).getByText('Transcribe')).toBeInTheDocument();
+  });
+
+  it("starts 'Use YouTube captions when available' from the Settings default and sends the choice made", async () => {
+    sourceBackend(2);
+    server.use(
+      http.get('/api/user/settings', () =>
+        HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: { ...DEFAULT_USER_SETTINGS, useCaptions: true } }),
+      ),
+    );
+    const backend = downloadsBackend();
+    const { user, card, router } = await openSourceVideos();
+    const captions = within(card).getByRole('checkbox', { name: 'Use YouTube captions when available' });
+    await waitFor(() => expect(captions).toBeChecked());
+    await user.click(within(card).getByRole('checkbox', { name: 'Select Episode 1' }));
+    await user.click(within(card).getByRole('button', { name: 'Download audio' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/downloads'));
+    expect(backend.created).toEqual([{ sourceId: 'src-1', videoIds: ['vid1'], useCaptions: true }]);
+  });
+
+  it("sends useCaptions: false when the user unticks 'Use YouTube captions when available'", async () => {
+    sourceBackend(2);
+    server.use(
+      http.get('/api/user/settings', () =>
+        HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: { ...DEFAULT_USER_SETTINGS, useCaptions: true } }),
+      ),
+    );
+    const backend = downloadsBackend();
+    const { user, card, router } = await openSourceVideos();
+    const captions = within(card).getByRole('checkbox', { name: 'Use YouTube captions when available' });
+    await waitFor(() => expect(captions).toBeChecked());
+    await user.click(captions);
+    expect(captions).not.toBeChecked();
+    await user.click(within(card).getByRole('checkbox', { name: 'Select Episode 2' }));
+    await user.click(within(card).getByRole('button', { name: 'Download audio' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/downloads'));
+    expect(backend.created).toEqual([{ sourceId: 'src-1', videoIds: ['vid2'], useCaptions: false }]);
   });
 
   it('selects every loaded video, and says a job takes at most 100 when more are selected', async () => {

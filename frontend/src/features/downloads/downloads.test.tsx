@@ -24,6 +24,7 @@ function job(overrides: Partial<DownloadJob> = {}): DownloadJob {
     completedAt: null,
     createdAt: '2025-03-03T09:00:00Z',
     transcribe: false,
+    useCaptions: false,
     currentVideo: null,
     ...overrides,
   };

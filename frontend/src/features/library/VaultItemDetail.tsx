@@ -28,6 +28,7 @@ import {
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
 import { ItemPlayer } from './ItemPlayer';
+import { TranscriptSourcePanel } from './TranscriptSourcePanel';
 
 /** The detail view of one item (`/vault?item=<id>`, `&t=<seconds>` to play an AUDIO item from there), fetched by its id. */
 export function VaultItemDetail({ itemId, startAt, onClose }: { itemId: string; startAt?: number | null; onClose: () => void }) {
@@ -150,6 +151,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
           </dl>
         )}
 
+        {item.sourceType === 'AUDIO' && <TranscriptSourcePanel item={item} />}
         {item.sourceType === 'AUDIO' && <ItemPlayer itemId={item.id} title={item.title} startAt={startAt} />}
         <RatingAndTags item={item} saving={saving} onSave={save} />
         <ContentSection item={item} />

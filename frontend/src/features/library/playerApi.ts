@@ -17,6 +17,8 @@ export const playerApi = baseApi.injectEndpoints({
     getTranscriptSegments: build.query<TimedSegment[], string>({
       query: (id) => `/library/transcripts/${encodeURIComponent(id)}/segments`,
       transformResponse: (response: Schema<'Envelope_SegmentsView'>) => response.data?.segments ?? [],
+      // A transcript replaced by Whisper brings new segments (its libraryUpdate invalidates the tag).
+      providesTags: (_result, _error, id) => [{ type: 'Transcript', id }],
     }),
   }),
 });

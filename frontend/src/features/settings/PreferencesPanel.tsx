@@ -133,6 +133,12 @@ export function PreferencesPanel() {
             checked={form.autoDownload}
             onChange={(autoDownload) => change({ autoDownload })}
           />
+          <SwitchRow
+            label="Use YouTube captions when available"
+            description="The default for new download jobs and schedules: a video with captions in its original language becomes a Vault item at once, one without goes to Whisper."
+            checked={form.useCaptions}
+            onChange={(useCaptions) => change({ useCaptions })}
+          />
         </SettingsCard>
 
         <SettingsCard title="Notifications" description="Which notifications reach you." icon={Bell}>

@@ -4,6 +4,7 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '@/api/errors';
 import { useGetSourcesQuery } from '@/api/sourcesApi';
+import { useUserSettings } from '@/api/userSettingsApi';
 import { useAppDispatch } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { showToast } from '@/lib/toast';
@@ -27,9 +28,16 @@ import { SCHEDULE_ERRORS } from './settingsListeners';
 export function ScheduleDialog({ schedule, onClose }: { schedule: Schedule | null; onClose: () => void }) {
   const dispatch = useAppDispatch();
   const editing = schedule !== null;
+  const { settings } = useUserSettings();
   const initial: ScheduleFormValues = schedule
-    ? { sourceId: schedule.sourceId, frequency: frequencyOf(schedule.frequency), timeOfDay: schedule.timeOfDay, timezone: schedule.timezone }
-    : defaultScheduleForm();
+    ? {
+        sourceId: schedule.sourceId,
+        frequency: frequencyOf(schedule.frequency),
+        timeOfDay: schedule.timeOfDay,
+        timezone: schedule.timezone,
+        useCaptions: schedule.useCaptions,
+      }
+    : defaultScheduleForm(settings.useCaptions);
   const [values, setValues] = useState<ScheduleFormValues>(initial);
   const [errors, setErrors] = useState<ScheduleFormErrors>({});
   const sources = useGetSourcesQuery();
@@ -45,6 +53,7 @@ export function ScheduleDialog({ schedule, onClose }: { schedule: Schedule | nul
     timeHint: useId(),
     timeError: useId(),
     zone: useId(),
+    captionsHint: useId(),
   };
   const sourceList = sources.data ?? [];
   // A schedule whose source is no longer listed still shows its title.
@@ -187,6 +196,20 @@ export function ScheduleDialog({ schedule, onClose }: { schedule: Schedule | nul
                 ))}
               </select>
             </div>
+            <div className="field">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={values.useCaptions}
+                  aria-describedby={ids.captionsHint}
+                  onChange={(event) => change('useCaptions', event.target.checked)}
+                />
+                Use YouTube captions when available
+              </label>
+              <p id={ids.captionsHint} className="field-hint">
+                When new videos are downloaded, one with captions in its original language becomes a Vault item at once.
+              </p>
+            </div>
             <div className="dialog-actions">
               <Dialog.Close asChild>
                 <button type="button" className="btn btn-outline" disabled={saving}>
@@ -211,5 +234,6 @@ function changedFields(schedule: Schedule, next: ScheduleInput): Partial<Schedul
   if (next.frequency !== schedule.frequency) changes.frequency = next.frequency;
   if (next.timeOfDay !== schedule.timeOfDay) changes.timeOfDay = next.timeOfDay;
   if (next.timezone !== schedule.timezone) changes.timezone = next.timezone;
+  if (next.useCaptions !== schedule.useCaptions) changes.useCaptions = next.useCaptions;
   return changes;
 }

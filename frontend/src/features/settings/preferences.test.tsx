@@ -139,6 +139,19 @@ describe('/settings Preferences', () => {
     expect(window.localStorage.getItem('theme')).toBe('dark');
   });
 
+  it("saves 'Use YouTube captions when available', the default of new download jobs and schedules", async () => {
+    const backend = settingsBackend();
+    const { user } = await renderPreferences();
+    const captions = screen.getByRole('switch', { name: 'Use YouTube captions when available' });
+    expect(captions).not.toBeChecked();
+    await user.click(captions);
+    await user.click(saveButton()!);
+    await waitFor(() => expect(backend.patches).toHaveLength(1));
+    expect(backend.patches[0]).toEqual({ ...DEFAULT_USER_SETTINGS, useCaptions: true });
+    expect(saveButton()).not.toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Use YouTube captions when available' })).toBeChecked();
+  });
+
   it('settles a number that is not one to 1 and keeps numbers within their limits', async () => {
     settingsBackend();
     const { user } = await renderPreferences();

@@ -25,6 +25,7 @@ export function sameSettings(a: UserSettings, b: UserSettings): boolean {
     a.defaultView === b.defaultView &&
     a.transcriptsPerPage === b.transcriptsPerPage &&
     a.autoDownload === b.autoDownload &&
+    a.useCaptions === b.useCaptions &&
     a.notifications.downloadComplete === b.notifications.downloadComplete &&
     a.notifications.scheduledSync === b.notifications.scheduledSync &&
     a.notifications.errors === b.notifications.errors &&

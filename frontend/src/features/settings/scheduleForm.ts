@@ -60,12 +60,15 @@ export interface ScheduleFormValues {
   frequency: ScheduleFrequency;
   timeOfDay: string;
   timezone: string;
+  /** 'Use YouTube captions when available' for the schedule's downloads. */
+  useCaptions: boolean;
 }
 
 export type ScheduleFormErrors = Partial<Record<'sourceId' | 'timeOfDay', string>>;
 
-export function defaultScheduleForm(): ScheduleFormValues {
-  return { sourceId: '', frequency: DEFAULT_FREQUENCY, timeOfDay: DEFAULT_TIME_OF_DAY, timezone: browserTimeZone() };
+/** A new schedule's form; `useCaptions` is the user's default (Settings). */
+export function defaultScheduleForm(useCaptions = false): ScheduleFormValues {
+  return { sourceId: '', frequency: DEFAULT_FREQUENCY, timeOfDay: DEFAULT_TIME_OF_DAY, timezone: browserTimeZone(), useCaptions };
 }
 
 /** The body to send, or the messages of the fields that are wrong. */
@@ -81,6 +84,7 @@ export function validateScheduleForm(values: ScheduleFormValues): { input: Sched
       frequency: values.frequency,
       timeOfDay,
       timezone: values.timezone || browserTimeZone(),
+      useCaptions: values.useCaptions,
     },
   };
 }

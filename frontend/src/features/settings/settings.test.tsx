@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import type { Source } from '@/api/sourcesApi';
+import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 import type { Schema } from '@/api/types';
 import { errorResponse, server } from '@/testing/server';
@@ -24,6 +25,7 @@ function schedule(overrides: Partial<Schedule> = {}): Schedule {
     timeOfDay: '09:00',
     timezone: 'Europe/Berlin',
     isActive: true,
+    useCaptions: false,
     nextRunAt: NEXT_RUN,
     lastRunAt: null,
     createdAt: '2025-03-01T09:00:00Z',
@@ -45,7 +47,7 @@ function schedulesBackend(initial: Schedule[] = []) {
     http.get('/api/sources', () => HttpResponse.json<Schema<'Envelope_Vec_SourceView'>>({ data: SOURCES })),
     http.get('/api/schedules', () => HttpResponse.json<Schema<'Envelope_Vec_ScheduleView'>>({ data: state.schedules })),
     http.post('/api/schedules', async ({ request }) => {
-      const body = (await request.json()) as { sourceId: string; frequency: Schedule['frequency']; timeOfDay: string; timezone: string };
+      const body = (await request.json()) as Pick<Schedule, 'sourceId' | 'frequency' | 'timeOfDay' | 'timezone' | 'useCaptions'>;
       state.created.push(body);
       const source = SOURCES.find((candidate) => candidate.id === body.sourceId)!;
       const created = schedule({
@@ -173,7 +175,9 @@ describe('Scheduled Syncs', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Create Schedule' }));
 
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(backend.created).toEqual([{ sourceId: 'src-2', frequency: 'DAILY', timeOfDay: '09:00', timezone: 'America/Chicago' }]);
+    expect(backend.created).toEqual([
+      { sourceId: 'src-2', frequency: 'DAILY', timeOfDay: '09:00', timezone: 'America/Chicago', useCaptions: false },
+    ]);
     await waitFor(() => expect(toastTexts()).toContainEqual(expect.stringContaining('Schedule created')));
     const card = await within(section('Active Schedules')).findByTestId('schedule-card');
     expect(within(card).getByRole('heading', { name: 'Demo playlist' })).toBeInTheDocument();
@@ -211,7 +215,7 @@ describe('Scheduled Syncs', () => {
     await user.selectOptions(within(dialog).getByLabelText('Time zone'), 'Asia/Tokyo');
     await user.click(submit);
     await waitFor(() => expect(backend.created).toHaveLength(1));
-    expect(backend.created[0]).toEqual({ sourceId: 'src-1', frequency: 'MONTHLY', timeOfDay: '07:05', timezone: 'Asia/Tokyo' });
+    expect(backend.created[0]).toEqual({ sourceId: 'src-1', frequency: 'MONTHLY', timeOfDay: '07:05', timezone: 'Asia/Tokyo', useCaptions: false });
   });
 
   it('lists schedules under Active and Inactive Schedules, each card with its source, badge, type, time, frequency, next and last run', async () => {
@@ -288,6 +292,39 @@ describe('Scheduled Syncs', () => {
     await waitFor(() => expect(toastTexts()).toContainEqual(expect.stringContaining('Schedule updated')));
     expect(await within(cardOf('Demo Channel')).findByText('Weekly')).toBeInTheDocument();
     expect(within(cardOf('Demo Channel')).getByText('18:30')).toBeInTheDocument();
+  });
+
+  it("starts a new schedule's 'Use YouTube captions when available' from the Settings default", async () => {
+    browserTimeZoneIs('UTC');
+    server.use(
+      http.get('/api/user/settings', () =>
+        HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: { ...DEFAULT_USER_SETTINGS, useCaptions: true } }),
+      ),
+    );
+    const backend = schedulesBackend();
+    const { user } = await renderSchedules();
+    await user.click(screen.getByRole('button', { name: 'Add Schedule' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Schedule' });
+    expect(within(dialog).getByRole('checkbox', { name: 'Use YouTube captions when available' })).toBeChecked();
+    await waitFor(() => expect(within(within(dialog).getByLabelText('Source')).getAllByRole('option')).toHaveLength(3));
+    await user.selectOptions(within(dialog).getByLabelText('Source'), 'Demo Channel');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Schedule' }));
+    await waitFor(() => expect(backend.created).toHaveLength(1));
+    expect(backend.created[0]).toMatchObject({ sourceId: 'src-1', useCaptions: true });
+  });
+
+  it("edits a schedule's 'Use YouTube captions when available', sending that field alone", async () => {
+    const backend = schedulesBackend([schedule()]);
+    const { user } = await renderSchedules();
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await chooseFromMenu(user, 'Demo Channel', 'Edit Schedule');
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Schedule' });
+    const captions = within(dialog).getByRole('checkbox', { name: 'Use YouTube captions when available' });
+    expect(captions).not.toBeChecked();
+    await user.click(captions);
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(backend.patched).toEqual([{ id: 'sch-1', body: { useCaptions: true } }]);
   });
 
   it("deletes a schedule after confirming ('Schedule deleted'); Cancel keeps it", async () => {

@@ -1,7 +1,9 @@
 //! Download jobs with the real yt-dlp against a local media server (its generic extractor
 //! downloads a direct media URL), the real storage service in-process, and the owner's events.
-//! The shared set-up is here; the tests by concern in `outcomes.rs`, `stopping.rs` and `owners.rs`.
+//! The shared set-up is here; the tests by concern in `outcomes.rs`, `stopping.rs`, `owners.rs`
+//! and `captions.rs` (YouTube's own captions, against fake video pages).
 
+mod captions;
 mod outcomes;
 mod owners;
 mod stopping;
@@ -108,6 +110,7 @@ async fn create_job(
                 transcribe,
                 model: String::new(),
                 output_format: String::new(),
+                use_captions: None,
             },
         ))
         .await

@@ -6,8 +6,9 @@ mod exports;
 mod items;
 mod list_query;
 mod organise;
+mod whisper;
 
-use scribevault_bus::contract::SourceType;
+use scribevault_bus::contract::{SourceType, TranscriptSource};
 use scribevault_proto::library::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
@@ -33,6 +34,12 @@ pub struct TranscriptView {
     section_id: Option<String>,
     file_name: Option<String>,
     source_url: Option<String>,
+    /// AUDIO items: where the transcript came from, Whisper or YouTube's captions (the
+    /// uploader's, or YouTube's speech recognition).
+    transcript_source: Option<TranscriptSource>,
+    /// The Whisper transcription started to replace a captions transcript, while it runs
+    /// (its progress: `GET /api/transcription/jobs/{jobId}`).
+    whisper_job_id: Option<String>,
     /// Search hits only: the matching passages, `<mark>`ed.
     #[serde(skip_serializing_if = "Option::is_none")]
     highlights: Option<Vec<String>>,
@@ -88,6 +95,11 @@ impl TryFrom<pb::Transcript> for TranscriptView {
             section_id: item.section_id,
             file_name: item.file_name,
             source_url: item.source_url,
+            transcript_source: item
+                .transcript_source
+                .map(TranscriptSource::try_from)
+                .transpose()?,
+            whisper_job_id: item.whisper_job_id,
             highlights: None,
             matches: None,
         })
@@ -112,6 +124,7 @@ impl OpenApi for Docs {
         document.merge(exports::Docs::openapi());
         document.merge(organise::Docs::openapi());
         document.merge(audio::Docs::openapi());
+        document.merge(whisper::Docs::openapi());
         document
     }
 }
@@ -121,4 +134,5 @@ pub(super) fn routes() -> RouteList {
         .merge(exports::routes())
         .merge(organise::routes())
         .merge(audio::routes())
+        .merge(whisper::routes())
 }

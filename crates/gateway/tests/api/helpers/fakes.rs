@@ -305,6 +305,13 @@ impl LibraryService for FakeLibrary {
     ) -> Result<Response<library_pb::GetTranscriptSegmentsResponse>, Status> {
         Err(unfaked())
     }
+
+    async fn set_whisper_job(
+        &self,
+        _request: Request<library_pb::SetWhisperJobRequest>,
+    ) -> Result<Response<library_pb::Transcript>, Status> {
+        Err(unfaked())
+    }
 }
 
 /// The conversion service as the gateway's tests need it.
