@@ -2,12 +2,14 @@
 # Installs the tools the tests drive besides the servers: Debian's chromium (SPA end to end),
 # openssl (test keys), python-socketio (a second Socket.IO client library), openapi-spec-validator,
 # standardwebhooks (the official verifier of webhook signatures), openai (OpenAI's own client, against
-# /v1/audio/transcriptions).
+# /v1/audio/transcriptions), espeak-ng (speech in other languages than the shared English samples,
+# for the language detection tests).
 # Idempotent.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v openssl >/dev/null || missing+=(openssl)
+command -v espeak-ng >/dev/null || missing+=(espeak-ng)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing test tools: ${missing[*]}"
   apt-get update -qq

@@ -102,6 +102,10 @@ pub struct LibraryIngest {
     /// is made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaces_item: Option<String>,
+    /// The language the transcript is in (a Whisper code such as `de`: the one Whisper
+    /// detected, or the one the file was transcribed as), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
     /// W3C trace context of the producing operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traceparent: Option<String>,

@@ -11,6 +11,7 @@ pub mod fairness;
 pub mod human;
 pub mod identity;
 pub mod key_file;
+pub mod language;
 pub mod local_time;
 pub mod net;
 pub mod settings;

@@ -213,7 +213,9 @@ pub struct Settings {
     /// At start, files completed this recently are handed to the library again (with the
     /// in-process bus a crash can lose the hand-off; ingest is idempotent).
     pub resend_ingests_within_seconds: u64,
-    /// The spoken language Whisper is told to expect (`en`, `de`, …, or `auto` to detect it).
+    /// The spoken language Whisper is told to expect (`en`, `de`, …, or `auto` to detect it)
+    /// for files of jobs that recorded none (made before users chose a language; every newer
+    /// job carries its owner's `transcriptionLanguage`).
     pub whisper_language: String,
     /// Audio longer than this is refused at upload and not transcribed (default 12 hours).
     pub max_audio_seconds: u64,
@@ -550,10 +552,14 @@ impl Settings {
                 format!("must be at least {S3_MIN_PART_SIZE} (S3's smallest part)"),
             ));
         }
-        if self.whisper_language.trim().is_empty() {
+        if self
+            .whisper_language
+            .parse::<crate::language::LanguageChoice>()
+            .is_err()
+        {
             return Err(invalid(
                 "SCRIBEVAULT_WHISPER_LANGUAGE",
-                "a language code such as en, or auto",
+                "a Whisper language code such as en, or auto",
             ));
         }
         if self.default_model.trim().is_empty() {

@@ -48,6 +48,7 @@ fn to_proto(item: LibraryItem) -> pb::Transcript {
             .transcript_source
             .map(|source| pb::TranscriptSource::from(source).into()),
         whisper_job_id: item.whisper_job_id,
+        language: item.language,
     }
 }
 
@@ -530,6 +531,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                     segments: Vec::new(),
                     audio_path: ingest.audio_path,
                     transcript_source: None,
+                    language: ingest.language.filter(|language| !language.is_empty()),
                 },
                 ingest.segments_path.as_deref(),
             )

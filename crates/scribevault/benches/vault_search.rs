@@ -229,6 +229,7 @@ async fn main() {
                     file_name: None,
                     segments_path: None,
                     audio_path: None,
+                    ..Default::default()
                 });
                 scribevault_core::identity::ServiceKey::new(BENCH_SERVICE_KEY)
                     .unwrap()

@@ -10,6 +10,7 @@
 
 pub mod grpc;
 pub mod media;
+pub mod speech;
 pub mod transitions;
 pub mod youtube;
 pub mod youtube_site;

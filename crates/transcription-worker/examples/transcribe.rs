@@ -3,7 +3,7 @@
 //! variant and reads the JSON it prints.
 //!
 //! `transcribe <audio.mp3> --model <ggml.bin> [--threads N] [--vad-model <silero.bin>]
-//!  [--window-seconds S] [--no-context] [--no-fallback] [--max-text-context N] [--language en]
+//!  [--window-seconds S] [--no-context] [--no-fallback] [--max-text-context N] [--language en|auto]
 //!  [--rss-every SECONDS] [--in-thread] [--flash-attn] [--trim-audio-ctx]`
 //!
 //! `--rss-every` prints the process's VmRSS and VmHWM (and the file's progress) to stderr at that
@@ -132,6 +132,7 @@ fn main() {
         "flash_attn": flash_attention,
         "trim_audio_ctx": trim_audio_ctx,
         "window_starts_ms": transcript.window_starts_ms,
+        "language": transcript.language,
         "text": text,
         "segments": transcript.segments,
     });

@@ -1,6 +1,7 @@
 //! What the worker handles, free of transport types.
 
 use scribevault_core::UserId;
+pub use scribevault_core::language::LanguageChoice;
 
 /// What a file's Vault item holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,6 +38,9 @@ pub struct ClaimedFile {
     pub output_format: OutputFormat,
     /// Proves the claim on every report; a stale one is refused.
     pub claim_token: u32,
+    /// The spoken language its owner chose (`auto` or a code); `None` for a job made before
+    /// jobs recorded one: the worker's own setting then.
+    pub language: Option<LanguageChoice>,
 }
 
 /// What the pipeline produced for a file.
@@ -48,4 +52,7 @@ pub struct Transcript {
     pub processing_time_ms: u64,
     pub duration_seconds: f64,
     pub vault_content: String,
+    /// The language the transcript is in (detected, or the one asked for); `None` when
+    /// detection heard no speech.
+    pub language: Option<String>,
 }

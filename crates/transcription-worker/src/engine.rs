@@ -10,6 +10,8 @@ use whisper_rs::{
     FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters, WhisperState,
 };
 
+use crate::language::LanguagePlan;
+
 /// One recognised stretch of speech: the segment JSON's format is a contract with the library.
 pub use scribevault_bus::contract::TranscriptSegment as Segment;
 /// One word of a segment, with its time.
@@ -154,6 +156,8 @@ pub struct Transcriber {
     state: WhisperState,
     end_of_text: i32,
     options: DecodeOptions,
+    /// The file's language: `options.language` decided window by window (detected once).
+    language: LanguagePlan,
 }
 
 impl Transcriber {
@@ -168,6 +172,7 @@ impl Transcriber {
         Ok(Self {
             state,
             end_of_text: model.token_eot(),
+            language: LanguagePlan::new(&options.language, model.is_multilingual()),
             options,
         })
     }
@@ -186,7 +191,7 @@ impl Transcriber {
     ) -> Result<Vec<Segment>, EngineError> {
         let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
         params.set_n_threads(i32::try_from(self.options.threads.max(1)).unwrap_or(1));
-        params.set_language(Some(&self.options.language));
+        params.set_language(Some(self.language.for_window()));
         params.set_no_context(self.options.no_context);
         params.set_n_max_text_ctx(i32::try_from(self.options.max_text_context).unwrap_or(i32::MAX));
         if !self.options.temperature_fallback {
@@ -251,7 +256,15 @@ impl Transcriber {
                 words: words.finish(),
             });
         }
+        let detected = whisper_rs::get_lang_str(self.state.full_lang_id_from_state());
+        self.language.after_window(detected, !segments.is_empty());
         Ok(segments)
+    }
+
+    /// The file's language so far (see [`LanguagePlan::language`]).
+    #[must_use]
+    pub fn language(&self) -> Option<&str> {
+        self.language.language()
     }
 }
 

@@ -24,6 +24,7 @@ mod domain;
 pub mod engine;
 mod error;
 mod jobs;
+pub mod language;
 mod liveness;
 mod peers;
 mod pipeline;

@@ -11,6 +11,7 @@ use scribevault_blob::{BlobKey, BlobStore, body_from_bytes, owned_key};
 use tokio::io::AsyncWriteExt as _;
 
 use crate::domain::{ClaimedFile, OutputFormat, Transcript};
+use crate::engine::Segment;
 use crate::error::FileFailure;
 use crate::render;
 use crate::stitching::{AudioOptions, FileError, transcribe_windows};
@@ -89,7 +90,11 @@ impl Pipeline {
         let key = owned_key(file.user.as_str(), &file.mp3_path).map_err(FileFailure::permanent)?;
         let whisper = self.whisper.clone();
         let model = file.model.clone();
-        let decode = self.audio.decode.clone();
+        let mut decode = self.audio.decode.clone();
+        if let Some(language) = file.language {
+            // The owner's choice; a job from before jobs recorded one keeps the worker's own.
+            language.as_str().clone_into(&mut decode.language);
+        }
         // The model loads while the MP3 arrives.
         let (audio, transcriber) = tokio::join!(
             self.download(&key),
@@ -129,12 +134,24 @@ impl Pipeline {
             windows = transcript.window_starts_ms.len(),
             "whisper finished"
         );
-        let duration_seconds = transcript.audio_seconds;
-        let segments = transcript.segments;
+        let mut stored = self.store(file, &transcript.segments).await?;
+        stored.processing_time_ms =
+            u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        stored.duration_seconds = transcript.audio_seconds;
+        stored.language = transcript.language;
+        Ok(stored)
+    }
 
-        let text = render::plain_text(&segments);
-        let markdown = render::markdown(&file.title, &segments);
-        let segments_json = serde_json::to_vec_pretty(&segments).map_err(FileFailure::transient)?;
+    /// Stores `segments` as the file's text, markdown and segment JSON; the answer names them
+    /// and holds the Vault's content in the job's format (its times and language left empty).
+    async fn store(
+        &self,
+        file: &ClaimedFile,
+        segments: &[Segment],
+    ) -> Result<Transcript, FileFailure> {
+        let text = render::plain_text(segments);
+        let markdown = render::markdown(&file.title, segments);
+        let segments_json = serde_json::to_vec_pretty(segments).map_err(FileFailure::transient)?;
         let base = format!("transcripts/{}/{}", file.job_id, safe_name(&file.file_id));
         let transcript_path = format!("{base}.txt");
         let markdown_path = format!("{base}.md");
@@ -160,9 +177,10 @@ impl Pipeline {
             transcript_path,
             markdown_path,
             segments_path,
-            processing_time_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-            duration_seconds,
+            processing_time_ms: 0,
+            duration_seconds: 0.0,
             vault_content,
+            language: None,
         })
     }
 }

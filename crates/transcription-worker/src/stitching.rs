@@ -45,6 +45,9 @@ pub struct FileTranscript {
     pub window_starts_ms: Vec<i64>,
     /// Calls to whisper (with VAD, one call hears the speech of one or more windows).
     pub whisper_calls: usize,
+    /// The language the transcript is in (detected once, or the one asked for); `None` when
+    /// detection heard no speech.
+    pub language: Option<String>,
 }
 
 /// Why a file could not be transcribed.
@@ -192,6 +195,7 @@ pub fn transcribe_windows(
         return Err(AudioError::NoAudio.into());
     }
     out.audio_seconds = seconds(total);
+    out.language = transcriber.language();
     Ok(out)
 }
 

@@ -377,3 +377,80 @@ fn audio_over_the_limit_is_refused_before_it_is_transcribed() {
         other => panic!("expected TooLong, got {other:?}"),
     }
 }
+
+/// German for espeak-ng's `de` voice (about 12 s). Whisper's detection needs a few seconds
+/// of this synthetic voice: base named 5–6 s cuts of the first sentence Thai.
+const GERMAN: &str = "Guten Morgen. Heute sprechen wir über das Wetter in Berlin \
+    und über die Bahn, die wieder zu spät gekommen ist. Morgen soll es regnen, \
+    deshalb bleiben wir zu Hause und lesen ein Buch.";
+
+#[test]
+fn auto_detects_a_german_file_once_and_decodes_every_window_in_german() {
+    let test = "auto_detects_a_german_file_once_and_decodes_every_window_in_german";
+    let Some(mp3) = scribevault_test_support::speech::spoken_mp3(test, "de", GERMAN) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let audio = dir.path().join("german.mp3");
+    std::fs::write(&audio, mp3).unwrap();
+    let model = ModelCache::default()
+        .get(&shared("models/ggml-base-q8_0.bin"))
+        .unwrap();
+    // Two windows: [0, ~7 s] and the rest.
+    let mut options = options(8, None);
+    options.decode.language = "auto".to_owned();
+    let transcript = transcribe_in_windows(
+        std::fs::File::open(&audio).unwrap(),
+        &model,
+        &options,
+        &Arc::new(AtomicU32::new(0)),
+        &Arc::new(AtomicBool::new(false)),
+    )
+    .unwrap();
+    assert!(
+        transcript.window_starts_ms.len() >= 2,
+        "several windows: {:?}",
+        transcript.window_starts_ms
+    );
+    assert_eq!(transcript.language.as_deref(), Some("de"));
+    // The text is German, in the later windows too (detection ran on the first): most words
+    // heard are words of the sentence (espeak's voice and base's size cost a few).
+    let spoken = words(GERMAN);
+    let heard: Vec<String> = transcript
+        .segments
+        .iter()
+        .flat_map(|segment| words(&segment.text))
+        .collect();
+    let understood: Vec<&String> = heard.iter().filter(|word| spoken.contains(word)).collect();
+    assert!(
+        understood.len() * 10 >= heard.len() * 6 && understood.len() >= 8,
+        "{heard:?}"
+    );
+    let last_window = transcript.window_starts_ms.last().copied().unwrap();
+    assert!(
+        transcript
+            .segments
+            .iter()
+            .filter(|segment| segment.start_ms >= last_window)
+            .flat_map(|segment| words(&segment.text))
+            .any(|word| spoken.contains(&word)),
+        "the last window is German too: {:?}",
+        transcript.segments
+    );
+}
+
+#[test]
+fn an_english_only_model_transcribes_in_english_whatever_was_asked() {
+    let mut options = options(300, None);
+    options.decode.language = "de".to_owned();
+    let transcript = run(&shared("audio/sample-01-welcome.mp3"), &options).unwrap();
+    assert_eq!(transcript.language.as_deref(), Some("en"));
+    assert!(
+        transcript
+            .segments
+            .iter()
+            .any(|segment| segment.text.to_lowercase().contains("welcome")),
+        "{:?}",
+        transcript.segments
+    );
+}

@@ -47,6 +47,7 @@ fn file_to_proto(file: TranscriptionFile) -> pb::TranscriptionFile {
         markdown_path: file.markdown_path,
         processing_time_ms: file.processing_time_ms,
         queue: None,
+        language: file.language,
     }
 }
 
@@ -60,6 +61,10 @@ fn job_to_proto(job: TranscriptionJob, files: Vec<TranscriptionFile>) -> pb::Tra
         },
         model: job.model,
         output_format: job.output_format.as_str().to_owned(),
+        language: job
+            .language
+            .map(|language| language.as_str().to_owned())
+            .unwrap_or_default(),
         created_at: job.created_at.to_rfc3339(),
         files: files.into_iter().map(file_to_proto).collect(),
     }
@@ -76,6 +81,11 @@ fn files_from_proto(files: Vec<pb::FileToTranscribe>) -> Vec<FileToTranscribe> {
             replaces_item: file.replaces_item.filter(|id| !id.is_empty()),
         })
         .collect()
+}
+
+/// An optional string the wire may carry as empty.
+fn non_empty(value: Option<String>) -> Option<String> {
+    value.filter(|value| !value.trim().is_empty())
 }
 
 /// A claim token as the wire carries it (unsigned) to the store's column type.
@@ -99,6 +109,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                 &start.model,
                 &start.output_format,
                 start.skip_vault,
+                non_empty(start.language).as_deref(),
             )
             .await?;
         Ok(Response::new(pb::StartTranscriptionResponse {
@@ -125,6 +136,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                     end: schedule.end_time,
                     timezone: schedule.timezone,
                 },
+                non_empty(schedule.language).as_deref(),
             )
             .await?;
         Ok(Response::new(pb::StartTranscriptionResponse {
@@ -234,6 +246,18 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
         }))
     }
 
+    async fn set_transcription_preferences(
+        &self,
+        request: Request<pb::SetTranscriptionPreferencesRequest>,
+    ) -> Result<Response<pb::SetTranscriptionPreferencesResponse>, Status> {
+        let user = caller(&request)?;
+        let preferences = request.into_inner();
+        self.service
+            .set_default_language(&user, &preferences.language)
+            .await?;
+        Ok(Response::new(pb::SetTranscriptionPreferencesResponse {}))
+    }
+
     async fn claim_transcription_file(
         &self,
         request: Request<pb::ClaimTranscriptionFileRequest>,
@@ -253,6 +277,10 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
                     claim_token: u32::try_from(claimed.claim_token).unwrap_or(0),
                     model: claimed.model,
                     output_format: claimed.output_format.as_str().to_owned(),
+                    language: claimed
+                        .language
+                        .map(|language| language.as_str().to_owned())
+                        .unwrap_or_default(),
                     file: Some(file_to_proto(claimed.file)),
                 },
                 Err(refusal) => pb::ClaimTranscriptionFileResponse {
@@ -298,6 +326,7 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
             processing_time_ms: done.processing_time_ms,
             duration_seconds: done.duration_seconds,
             vault_content: done.vault_content,
+            language: non_empty(done.language),
         };
         self.service
             .complete(

@@ -4,6 +4,7 @@
 use sea_orm_migration::prelude::*;
 
 mod audio_length;
+mod languages;
 
 pub struct Migrator;
 
@@ -20,6 +21,7 @@ impl MigratorTrait for Migrator {
             Box::new(SkipVault),
             Box::new(FileReplacesItem),
             Box::new(audio_length::FileAudioSeconds),
+            Box::new(languages::TranscriptionLanguages),
         ]
     }
 }

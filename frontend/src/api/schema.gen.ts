@@ -1709,6 +1709,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transcription/languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The spoken languages Whisper knows: what `language` and the `transcriptionLanguage`
+         *     setting take besides `auto`. An English-only model (`*.en`) transcribes English only.
+         */
+        get: operations["transcription_languages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transcription/queue": {
         parameters: {
             query?: never;
@@ -2142,6 +2162,11 @@ export interface components {
                  * @description Milliseconds whisper took.
                  */
                 processingTime?: number | null;
+                /**
+                 * @description A completed file's transcript language (a Whisper code such as `de`: the one detected,
+                 *     or the one asked for), when known.
+                 */
+                language?: string | null;
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2157,6 +2182,14 @@ export interface components {
                 token: string;
                 /** Format: date-time */
                 expiresAt: string;
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_LanguagesView: {
+            /** @description The languages a transcription may be started in, besides `auto`. */
+            data: {
+                /** @description In Whisper's order (its most trained first). */
+                languages: components["schemas"]["LanguageView"][];
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2412,6 +2445,11 @@ export interface components {
                 sectionId?: string | null;
                 fileName?: string | null;
                 sourceUrl?: string | null;
+                /**
+                 * @description AUDIO items: the language the transcript is in, a Whisper code such as `de` (the one
+                 *     Whisper detected, or the one the file was transcribed as); absent when not known.
+                 */
+                language?: string | null;
                 transcriptSource?: null | components["schemas"]["TranscriptSource"];
                 /**
                  * @description The Whisper transcription started to replace a captions transcript, while it runs
@@ -2432,6 +2470,11 @@ export interface components {
                 status: components["schemas"]["JobStatus"];
                 model: string;
                 outputFormat: string;
+                /**
+                 * @description The spoken language its files are transcribed in: `auto` or a Whisper code; absent for
+                 *     a job made before jobs recorded one.
+                 */
+                language?: string | null;
                 createdAt: string;
                 files: components["schemas"]["FileView"][];
             };
@@ -2509,6 +2552,13 @@ export interface components {
                  *     }
                  */
                 storage: components["schemas"]["StorageSettings"];
+                /**
+                 * @description The spoken language a transcription is started in when its request names none:
+                 *     `auto` (Whisper detects it per file) or a Whisper language code
+                 *     (`GET /api/transcription/languages`).
+                 * @default auto
+                 */
+                transcriptionLanguage: string;
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2663,6 +2713,11 @@ export interface components {
                 sectionId?: string | null;
                 fileName?: string | null;
                 sourceUrl?: string | null;
+                /**
+                 * @description AUDIO items: the language the transcript is in, a Whisper code such as `de` (the one
+                 *     Whisper detected, or the one the file was transcribed as); absent when not known.
+                 */
+                language?: string | null;
                 transcriptSource?: null | components["schemas"]["TranscriptSource"];
                 /**
                  * @description The Whisper transcription started to replace a captions transcript, while it runs
@@ -2887,6 +2942,11 @@ export interface components {
              * @description Milliseconds whisper took.
              */
             processingTime?: number | null;
+            /**
+             * @description A completed file's transcript language (a Whisper code such as `de`: the one detected,
+             *     or the one asked for), when known.
+             */
+            language?: string | null;
         };
         /** @description The process is alive. */
         Health: {
@@ -2938,6 +2998,18 @@ export interface components {
          * @enum {string}
          */
         JobStatus: "active" | "finished";
+        /** @description One language Whisper transcribes. */
+        LanguageView: {
+            /** @description What requests and settings name it by (`de`). */
+            code: string;
+            /** @description Its English name (`German`). */
+            name: string;
+        };
+        /** @description The languages a transcription may be started in, besides `auto`. */
+        LanguagesView: {
+            /** @description In Whisper's order (its most trained first). */
+            languages: components["schemas"]["LanguageView"][];
+        };
         /** @description The item a `libraryUpdate` is about. */
         LibraryItemRef: {
             id: string;
@@ -3435,6 +3507,8 @@ export interface components {
             startTime?: string;
             endTime?: string;
             timezone?: string;
+            /** @description As in the start request. */
+            language?: string | null;
         };
         /** @description A run of a schedule. */
         ScheduleRun: {
@@ -3555,6 +3629,12 @@ export interface components {
             files: components["schemas"]["FileInput"][];
             model?: string;
             outputFormat?: string;
+            /**
+             * @description The spoken language: `auto` (Whisper detects it per file) or a Whisper language code
+             *     (`GET /api/transcription/languages`). Absent: the caller's `transcriptionLanguage`
+             *     setting.
+             */
+            language?: string | null;
         };
         /** @description A started (or scheduled) transcription job. */
         StartedView: {
@@ -3678,6 +3758,11 @@ export interface components {
             sectionId?: string | null;
             fileName?: string | null;
             sourceUrl?: string | null;
+            /**
+             * @description AUDIO items: the language the transcript is in, a Whisper code such as `de` (the one
+             *     Whisper detected, or the one the file was transcribed as); absent when not known.
+             */
+            language?: string | null;
             transcriptSource?: null | components["schemas"]["TranscriptSource"];
             /**
              * @description The Whisper transcription started to replace a captions transcript, while it runs
@@ -3721,6 +3806,11 @@ export interface components {
             status: components["schemas"]["JobStatus"];
             model: string;
             outputFormat: string;
+            /**
+             * @description The spoken language its files are transcribed in: `auto` or a Whisper code; absent for
+             *     a job made before jobs recorded one.
+             */
+            language?: string | null;
             createdAt: string;
             files: components["schemas"]["FileView"][];
         };
@@ -3892,6 +3982,13 @@ export interface components {
              *     }
              */
             storage: components["schemas"]["StorageSettings"];
+            /**
+             * @description The spoken language a transcription is started in when its request names none:
+             *     `auto` (Whisper detects it per file) or a Whisper language code
+             *     (`GET /api/transcription/languages`).
+             * @default auto
+             */
+            transcriptionLanguage: string;
         };
         /** @description A member as the Users tab lists them. */
         UserView: {
@@ -7628,6 +7725,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope_ModelsView"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    transcription_languages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_LanguagesView"];
                 };
             };
             401: components["responses"]["Unauthenticated"];

@@ -12,7 +12,16 @@ describe('mergeUserSettings', () => {
       notifications: { downloadComplete: true, scheduledSync: true, errors: true },
       privacy: { allowAnalytics: true, shareUsageData: false },
       storage: { maxStorageGB: 10, autoCleanup: false, cleanupAfterDays: 30 },
+      transcriptionLanguage: 'auto',
     });
+  });
+
+  it('takes auto or a language code as the spoken language, and the default for anything else', () => {
+    expect(mergeUserSettings({ transcriptionLanguage: 'de' }).transcriptionLanguage).toBe('de');
+    expect(mergeUserSettings({ transcriptionLanguage: 'haw' }).transcriptionLanguage).toBe('haw');
+    for (const malformed of ['German', 'de-DE', '', 7, null]) {
+      expect(mergeUserSettings({ transcriptionLanguage: malformed }).transcriptionLanguage).toBe('auto');
+    }
   });
 
   it('takes each valid server value and keeps the default for a missing or malformed one', () => {

@@ -41,6 +41,7 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   notifications: { downloadComplete: true, scheduledSync: true, errors: true },
   privacy: { allowAnalytics: true, shareUsageData: false },
   storage: { maxStorageGB: 10, autoCleanup: false, cleanupAfterDays: 30 },
+  transcriptionLanguage: 'auto',
 };
 
 /** Limits of spec §5 (and §9). */
@@ -52,6 +53,9 @@ const pick = <T>(allowed: readonly T[], value: unknown, fallback: T): T =>
 const bool = (value: unknown, fallback: boolean) => (typeof value === 'boolean' ? value : fallback);
 const wholeNumberIn = (value: unknown, { min, max }: { min: number; max: number }, fallback: number) =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+/** `auto` or a language code as Whisper spells them (`de`, `haw`); the server checks which exist. */
+const languageCode = (value: unknown, fallback: string) =>
+  typeof value === 'string' && /^[a-z]{2,3}$|^auto$/.test(value) ? value : fallback;
 const objectOr = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
@@ -85,6 +89,7 @@ export function mergeUserSettings(raw: unknown): UserSettings {
       autoCleanup: bool(storage.autoCleanup, defaults.storage.autoCleanup),
       cleanupAfterDays: wholeNumberIn(storage.cleanupAfterDays, CLEANUP_DAYS_LIMITS, defaults.storage.cleanupAfterDays),
     },
+    transcriptionLanguage: languageCode(value.transcriptionLanguage, defaults.transcriptionLanguage),
   };
 }
 

@@ -6,6 +6,15 @@ import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
 /** Who is signed in unless a test says otherwise (`GET /api/account`). */
 export const TEST_ACCOUNT: Schema<'AccountView'> = { id: 'user-1', email: 'ada@example.com', isAdmin: false, twoFactorEnabled: false };
 
+/** Part of Whisper's languages, in its order (`GET /api/transcription/languages`). */
+export const TEST_LANGUAGES: Schema<'LanguageView'>[] = [
+  { code: 'en', name: 'English' },
+  { code: 'zh', name: 'Chinese' },
+  { code: 'de', name: 'German' },
+  { code: 'es', name: 'Spanish' },
+  { code: 'fr', name: 'French' },
+];
+
 /**
  * The gateway's error answer, `{"error": {"message", "code"}}` (the contract's ErrorBody). The
  * code defaults to the one the gateway gives the status. A plain Response, so a handler's typed
@@ -45,6 +54,10 @@ export const defaultHandlers = [
   http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: TEST_ACCOUNT })),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/tokens', () => HttpResponse.json<Schema<'Envelope_ApiTokensView'>>({ data: { tokens: [] } })),
+  // Settings and the Vault name languages from the server's list.
+  http.get('/api/transcription/languages', () =>
+    HttpResponse.json<Schema<'Envelope_LanguagesView'>>({ data: { languages: TEST_LANGUAGES } }),
+  ),
   // /transcripts and the Vault read the transcription queue: empty unless a test says otherwise.
   http.get('/api/transcription/queue', () =>
     HttpResponse.json<Schema<'Envelope_QueueView'>>({ data: { files: [], basis: { realTimeFactor: 1, measuredFiles: 0, workers: 1 } } }),

@@ -104,6 +104,7 @@ fn knobs_have_defaults_and_refuse_bad_values() {
         ("SCRIBEVAULT_MAX_DELIVERIES", "0"),
         ("SCRIBEVAULT_HOUSEKEEPING_INTERVAL_MS", "5"),
         ("SCRIBEVAULT_DATABASE_MAX_CONNECTIONS", "0"),
+        ("SCRIBEVAULT_WHISPER_LANGUAGE", "german"),
     ] {
         let error = Settings::load_from(None, env(&[(key, value)]))
             .unwrap_err()

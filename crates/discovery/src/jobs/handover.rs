@@ -131,6 +131,7 @@ async fn ingest_captions(
     mp3_path: &str,
     captions: CaptionTranscript,
 ) -> bool {
+    let language = captions.language_code();
     let ingest = LibraryIngest {
         user_id: user.as_str().to_owned(),
         source_ref: captions_source_ref(&audio.video_id),
@@ -144,6 +145,7 @@ async fn ingest_captions(
         transcript_source: Some(captions.source),
         segments: captions.segments,
         replaces_item: None,
+        language: Some(language),
         traceparent: scribevault_core::telemetry::current_traceparent(),
     };
     match enqueue_work(discovery.downloads.work.as_ref(), &ingest).await {

@@ -53,6 +53,8 @@ impl TranscriptionIntake for TranscriptionClient {
             model: how.model.clone(),
             output_format: how.output_format.clone(),
             skip_vault: false,
+            // The owner's default, which transcription keeps.
+            language: None,
         };
         let answer = self
             .inner

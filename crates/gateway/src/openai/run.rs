@@ -132,6 +132,8 @@ impl StartedFiles {
                 model: model.to_owned(),
                 output_format: "txt".to_owned(),
                 skip_vault,
+                // The caller's default; the form's ISO-639-1 `language` is not passed on yet.
+                language: None,
             })
             .await?
             .into_inner();

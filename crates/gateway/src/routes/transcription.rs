@@ -3,6 +3,7 @@
 use actix_web::{HttpResponse, web};
 use scribevault_bus::contract::FileStatus;
 use scribevault_bus::wire::WireEnumError;
+use scribevault_core::language::WHISPER_LANGUAGES;
 use scribevault_proto::transcription::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
@@ -31,6 +32,11 @@ pub struct StartInput {
     model: String,
     #[serde(default)]
     output_format: String,
+    /// The spoken language: `auto` (Whisper detects it per file) or a Whisper language code
+    /// (`GET /api/transcription/languages`). Absent: the caller's `transcriptionLanguage`
+    /// setting.
+    #[serde(default)]
+    language: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -47,6 +53,9 @@ pub struct ScheduleInput {
     end_time: String,
     #[serde(default)]
     timezone: String,
+    /// As in the start request.
+    #[serde(default)]
+    language: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -101,6 +110,9 @@ pub struct FileView {
     /// Its place in the queue and estimated times, while it waits or runs.
     #[serde(flatten)]
     queue: QueuePlace,
+    /// A completed file's transcript language (a Whisper code such as `de`: the one detected,
+    /// or the one asked for), when known.
+    language: Option<String>,
 }
 
 impl TryFrom<pb::TranscriptionFile> for FileView {
@@ -123,6 +135,7 @@ impl TryFrom<pb::TranscriptionFile> for FileView {
             markdown_path: file.markdown_path,
             processing_time: file.processing_time_ms,
             queue: file.queue.into(),
+            language: file.language,
         })
     }
 }
@@ -191,6 +204,9 @@ pub struct TranscriptionJobView {
     status: JobStatus,
     model: String,
     output_format: String,
+    /// The spoken language its files are transcribed in: `auto` or a Whisper code; absent for
+    /// a job made before jobs recorded one.
+    language: Option<String>,
     created_at: String,
     files: Vec<FileView>,
 }
@@ -213,6 +229,7 @@ pub async fn start(
         model: body.model,
         output_format: body.output_format,
         skip_vault: false,
+        language: body.language,
     };
     started(
         services
@@ -237,6 +254,7 @@ pub async fn schedule(
         start_time: body.start_time,
         end_time: body.end_time,
         timezone: body.timezone,
+        language: body.language,
     };
     started(
         services
@@ -322,6 +340,7 @@ pub async fn job(
         status: JobStatus::try_from(job.status)?,
         model: job.model,
         output_format: job.output_format,
+        language: Some(job.language).filter(|language| !language.is_empty()),
         created_at: job.created_at,
         files: file_views(job.files)?,
     }))
@@ -340,8 +359,36 @@ pub async fn models(services: UserClients) -> Result<HttpResponse, ApiError> {
     }))
 }
 
+/// One language Whisper transcribes.
+#[derive(Serialize, ToSchema)]
+pub struct LanguageView {
+    /// What requests and settings name it by (`de`).
+    code: &'static str,
+    /// Its English name (`German`).
+    name: &'static str,
+}
+
+/// The languages a transcription may be started in, besides `auto`.
+#[derive(Serialize, ToSchema)]
+pub struct LanguagesView {
+    /// In Whisper's order (its most trained first).
+    languages: Vec<LanguageView>,
+}
+
+/// The spoken languages Whisper knows: what `language` and the `transcriptionLanguage`
+/// setting take besides `auto`. An English-only model (`*.en`) transcribes English only.
+#[utoipa::path(get, path = "/api/transcription/languages", tag = "transcription", responses((status = 200, body = Envelope<LanguagesView>)))]
+pub async fn languages() -> HttpResponse {
+    data(LanguagesView {
+        languages: WHISPER_LANGUAGES
+            .iter()
+            .map(|&(code, name)| LanguageView { code, name })
+            .collect(),
+    })
+}
+
 #[derive(OpenApi)]
-#[openapi(paths(start, schedule, retry, cancel, history, job, models))]
+#[openapi(paths(start, schedule, retry, cancel, history, job, models, languages))]
 pub(crate) struct Docs;
 
 pub(super) fn routes() -> RouteList {
@@ -354,4 +401,5 @@ pub(super) fn routes() -> RouteList {
         .add::<__path_history>(SignedIn, || web::to(history))
         .add::<__path_job>(SignedIn, || web::to(job))
         .add::<__path_models>(SignedIn, || web::to(models))
+        .add::<__path_languages>(SignedIn, || web::to(languages))
 }

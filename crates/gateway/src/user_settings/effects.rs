@@ -1,13 +1,15 @@
 //! Where settings take effect outside the SPA.
 //!
 //! The services that act on a setting keep their own copy, handed to them when it changes:
-//! storage the quota and clean-up policy, discovery `autoDownload` and `useCaptions`. Until a
-//! user saves, the services use the same defaults the gateway shows. The gateway applies
-//! `notifications.*` itself, to the events it forwards.
+//! storage the quota and clean-up policy, discovery `autoDownload` and `useCaptions`,
+//! transcription the default spoken language. Until a user saves, the services use the same
+//! defaults the gateway shows.
+//! The gateway applies `notifications.*` itself, to the events it forwards.
 
 use scribevault_bus::contract::{Notification, NotificationCategory, NotificationKind};
 use scribevault_proto::discovery::v1 as discovery;
 use scribevault_proto::storage::v1 as storage;
+use scribevault_proto::transcription::v1 as transcription;
 
 use super::UserSettings;
 use crate::clients::UserClients;
@@ -37,6 +39,12 @@ pub async fn push_effects(
         .set_sync_preferences(discovery::SetSyncPreferencesRequest {
             auto_download: settings.auto_download,
             use_captions: settings.use_captions,
+        })
+        .await?;
+    services
+        .transcription()
+        .set_transcription_preferences(transcription::SetTranscriptionPreferencesRequest {
+            language: settings.transcription_language.clone(),
         })
         .await?;
     Ok(())

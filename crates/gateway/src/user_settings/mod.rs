@@ -3,12 +3,14 @@
 //!
 //! A setting that another service acts on is handed to it when it changes (`effects.rs`):
 //! storage enforces the quota and sweeps old MP3s, discovery reads `autoDownload` when a
-//! scheduled sync finds videos. The gateway itself applies `notifications.*` to the events it
+//! scheduled sync finds videos, transcription starts files in `transcriptionLanguage` when a
+//! request names none. The gateway itself applies `notifications.*` to the events it
 //! forwards to sockets. Theme, view and page size are the SPA's.
 
 mod effects;
 mod store;
 
+use scribevault_core::language::LanguageChoice;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -100,6 +102,10 @@ pub struct UserSettings {
     pub notifications: Notifications,
     pub privacy: Privacy,
     pub storage: StorageSettings,
+    /// The spoken language a transcription is started in when its request names none:
+    /// `auto` (Whisper detects it per file) or a Whisper language code
+    /// (`GET /api/transcription/languages`).
+    pub transcription_language: String,
 }
 
 impl Default for UserSettings {
@@ -113,6 +119,7 @@ impl Default for UserSettings {
             notifications: Notifications::default(),
             privacy: Privacy::default(),
             storage: StorageSettings::default(),
+            transcription_language: LanguageChoice::AUTO.to_owned(),
         }
     }
 }
@@ -151,6 +158,19 @@ fn whole_in(
                 range.end()
             ))
         })
+}
+
+/// `auto` or a Whisper code, as stored (lower case).
+fn language(value: &Value) -> Result<String, InvalidSetting> {
+    let refused = || {
+        invalid("transcriptionLanguage must be auto or a Whisper language code such as en or de")
+    };
+    let choice: LanguageChoice = value
+        .as_str()
+        .ok_or_else(refused)?
+        .parse()
+        .map_err(|_| refused())?;
+    Ok(choice.as_str().to_owned())
 }
 
 fn object<'a>(
@@ -195,6 +215,9 @@ impl UserSettings {
                 }
                 "autoDownload" => next.auto_download = boolean(value, "autoDownload")?,
                 "useCaptions" => next.use_captions = boolean(value, "useCaptions")?,
+                "transcriptionLanguage" => {
+                    next.transcription_language = language(value)?;
+                }
                 "notifications" => {
                     for (key, value) in object(value, "notifications")? {
                         let field = format!("notifications.{key}");
@@ -286,7 +309,8 @@ mod tests {
                 "autoDownload": false, "useCaptions": false,
                 "notifications": {"downloadComplete": true, "scheduledSync": true, "errors": true},
                 "privacy": {"allowAnalytics": true, "shareUsageData": false},
-                "storage": {"maxStorageGB": 10, "autoCleanup": false, "cleanupAfterDays": 30}
+                "storage": {"maxStorageGB": 10, "autoCleanup": false, "cleanupAfterDays": 30},
+                "transcriptionLanguage": "auto"
             })
         );
     }
@@ -357,6 +381,14 @@ mod tests {
                 "Unknown setting: notifications.sms",
             ),
             (json!({"colour": "red"}), "Unknown setting: colour"),
+            (
+                json!({"transcriptionLanguage": "klingon"}),
+                "transcriptionLanguage must be auto or a Whisper language code such as en or de",
+            ),
+            (
+                json!({"transcriptionLanguage": 7}),
+                "transcriptionLanguage must be auto or a Whisper language code such as en or de",
+            ),
             (json!({"privacy": []}), "privacy must be an object"),
             (json!([]), "settings must be an object"),
         ];
@@ -370,6 +402,18 @@ mod tests {
                 "{changes}"
             );
         }
+    }
+
+    #[test]
+    fn the_transcription_language_is_auto_or_a_whisper_code_stored_in_lower_case() {
+        let german = UserSettings::default()
+            .with_changes(&json!({"transcriptionLanguage": "DE"}))
+            .unwrap();
+        assert_eq!(german.transcription_language, "de");
+        let detected = german
+            .with_changes(&json!({"transcriptionLanguage": "auto"}))
+            .unwrap();
+        assert_eq!(detected.transcription_language, "auto");
     }
 
     #[test]

@@ -60,6 +60,9 @@ pub struct LibraryItem {
     pub transcript_source: Option<TranscriptSource>,
     /// The Whisper transcription started to replace a captions transcript, until it lands.
     pub whisper_job_id: Option<String>,
+    /// Audio items: the language the transcript is in (a Whisper code such as `de`), when
+    /// known.
+    pub language: Option<String>,
 }
 
 /// A search hit's extras: why it matched.
@@ -132,6 +135,8 @@ pub struct NewLibraryItem {
     pub audio_path: Option<String>,
     /// Where an audio item's transcript came from; Whisper when its producer does not say.
     pub transcript_source: Option<TranscriptSource>,
+    /// The transcript's language (a Whisper code), when known.
+    pub language: Option<String>,
 }
 
 /// A transcript that replaces an audio item's own ('Transcribe with Whisper' on an item made
@@ -141,6 +146,8 @@ pub struct ReplacementTranscript {
     pub content: String,
     pub segments: Vec<Segment>,
     pub source: TranscriptSource,
+    /// The new transcript's language, when known (the old one's is not kept).
+    pub language: Option<String>,
 }
 
 /// The result of an ingest.

@@ -47,6 +47,8 @@ pub struct Model {
     pub transcript_source: Option<String>,
     /// The Whisper transcription that will replace this item's transcript, while it runs.
     pub whisper_job_id: Option<String>,
+    /// An audio item's transcript language (a Whisper code such as `de`), when known.
+    pub language: Option<String>,
     #[sea_orm(column_type = "Text")]
     pub content: String,
 }

@@ -47,6 +47,7 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
             source: ingest
                 .transcript_source
                 .unwrap_or(TranscriptSource::Whisper),
+            language: ingest.language,
         };
         return match library
             .replace_transcript(&user, item_id, replacement, ingest.segments_path.as_deref())
@@ -78,6 +79,7 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
                 segments: ingest.segments,
                 audio_path: ingest.audio_path,
                 transcript_source: ingest.transcript_source,
+                language: ingest.language,
             },
             ingest.segments_path.as_deref(),
         )

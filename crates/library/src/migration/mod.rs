@@ -4,6 +4,7 @@
 use sea_orm_migration::prelude::*;
 
 mod audio_path;
+mod language;
 mod search_newest_first;
 mod sort_indexes;
 mod transcript_source;
@@ -25,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(search_newest_first::SearchNewestFirst),
             Box::new(audio_path::AudioPath),
             Box::new(transcript_source::TranscriptSource),
+            Box::new(language::ItemLanguage),
         ]
     }
 }

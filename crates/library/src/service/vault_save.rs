@@ -165,6 +165,8 @@ impl Library {
             // A saved transcript names no recording; only ingest from transcription knows it.
             audio_path: None,
             transcript_source: None,
+            // Nor its language.
+            language: None,
         };
         let ingested = self.ingest(user, item, segments_path.as_deref()).await?;
         if !ingested.created {

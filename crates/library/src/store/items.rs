@@ -69,9 +69,10 @@ pub(super) struct ItemRow {
     source_url: Option<String>,
     transcript_source: Option<String>,
     whisper_job_id: Option<String>,
+    language: Option<String>,
 }
 
-const ROW_COLUMNS: [Column; 18] = [
+const ROW_COLUMNS: [Column; 19] = [
     Column::Seq,
     Column::Id,
     Column::UserId,
@@ -90,6 +91,7 @@ const ROW_COLUMNS: [Column; 18] = [
     Column::SourceUrl,
     Column::TranscriptSource,
     Column::WhisperJobId,
+    Column::Language,
 ];
 
 pub(super) fn row_select() -> SelectStatement {
@@ -136,6 +138,7 @@ impl ItemRow {
                     .as_deref()
                     .and_then(TranscriptSource::parse),
                 whisper_job_id: self.whisper_job_id,
+                language: self.language,
             },
         })
     }
@@ -314,6 +317,7 @@ impl LibraryStore {
                 .transcript_source
                 .map(|source| source.as_str().to_owned())),
             whisper_job_id: Set(None),
+            language: Set(item.language),
             content: Set(item.content),
             ..Default::default()
         };

@@ -45,6 +45,7 @@ impl LibraryStore {
             content_bytes: Set(i64::try_from(replacement.content.len()).unwrap_or(i64::MAX)),
             content: Set(replacement.content),
             transcript_source: Set(Some(replacement.source.as_str().to_owned())),
+            language: Set(replacement.language),
             whisper_job_id: Set(None),
             updated_at: Set(Utc::now()),
             processed_at: Set(None),

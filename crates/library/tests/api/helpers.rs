@@ -174,6 +174,7 @@ pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) 
         transcript_source: None,
         segments: Vec::new(),
         replaces_item: None,
+        language: None,
         traceparent: None,
     }
 }
@@ -190,6 +191,7 @@ pub fn ingest_request(source_ref: &str, title: &str, content: &str) -> pb::Inges
         file_name: None,
         segments_path: None,
         audio_path: None,
+        ..Default::default()
     }
 }
 

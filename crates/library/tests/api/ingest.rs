@@ -4,7 +4,9 @@ use scribevault_bus::contract::ItemChange;
 use scribevault_proto::library::v1 as pb;
 use tonic::Code;
 
-use crate::helpers::{ingest_message, ingest_request, next_library_update, spawn_app};
+use crate::helpers::{
+    TestApp, ingest_message, ingest_request, next_library_update, spawn_app, spawn_app_on_postgres,
+};
 
 #[tokio::test]
 async fn an_ingest_message_becomes_an_item_and_a_library_update_for_its_owner() {
@@ -234,4 +236,51 @@ async fn concurrent_ingests_and_edits_all_land() {
         task.await.unwrap();
     }
     assert_eq!(app.stats("alice").await.total_transcripts, 61);
+}
+
+/// Items keep the language their transcript is in: from the queue (the transcription
+/// service's hand-off) and from the RPC; none when the producer did not know it.
+async fn items_keep_their_transcripts_language(app: TestApp) {
+    let mut events = app.subscribe().await;
+    let mut german = ingest_message("alice", "transcription:de", "Wetter", "Guten Morgen.");
+    german.language = Some("de".to_owned());
+    app.enqueue(&german).await;
+    next_library_update(&mut events, "alice").await;
+    app.enqueue(&ingest_message("alice", "transcription:x", "Unknown", "…"))
+        .await;
+    next_library_update(&mut events, "alice").await;
+    let mut spanish = ingest_request("transcription:es", "Tiempo", "Buenos días.");
+    spanish.language = Some("es".to_owned());
+    app.ingest("alice", spanish).await.unwrap();
+
+    let mut languages: Vec<(String, Option<String>)> = app
+        .all_items("alice")
+        .await
+        .into_iter()
+        .map(|item| (item.title, item.language))
+        .collect();
+    languages.sort();
+    assert_eq!(
+        languages,
+        [
+            ("Tiempo".to_owned(), Some("es".to_owned())),
+            ("Unknown".to_owned(), None),
+            ("Wetter".to_owned(), Some("de".to_owned())),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn items_keep_their_transcripts_language_on_sqlite() {
+    items_keep_their_transcripts_language(spawn_app().await).await;
+}
+
+#[tokio::test]
+async fn items_keep_their_transcripts_language_on_postgresql() {
+    let Some(app) =
+        spawn_app_on_postgres("items_keep_their_transcripts_language_on_postgresql").await
+    else {
+        return;
+    };
+    items_keep_their_transcripts_language(app).await;
 }

@@ -113,6 +113,7 @@ async fn a_video_with_captions_is_a_vault_item_at_once_and_whisper_replaces_it_o
 
     let item = the_item(&app, &token, |item| item["transcriptSource"].is_string()).await;
     assert_eq!(item["transcriptSource"], "captions:auto", "{item}");
+    assert_eq!(item["language"], "en");
     let item_id = item["id"].as_str().unwrap().to_owned();
     let (_, segments) = app
         .get(

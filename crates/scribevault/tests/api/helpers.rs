@@ -305,6 +305,7 @@ impl TestApp {
             file_name: None,
             segments_path: None,
             audio_path: None,
+            ..Default::default()
         });
         signed_as(user, &mut request);
         client

@@ -14,6 +14,7 @@ mod feeds;
 mod health;
 mod helpers;
 mod isolation;
+mod language;
 mod library;
 mod malformed;
 mod microservices;

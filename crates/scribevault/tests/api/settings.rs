@@ -16,7 +16,8 @@ async fn settings_merge_over_defaults_validate_every_field_and_reset() {
         "useCaptions": false,
         "notifications": {"downloadComplete": true, "scheduledSync": true, "errors": true},
         "privacy": {"allowAnalytics": true, "shareUsageData": false},
-        "storage": {"maxStorageGB": 10, "autoCleanup": false, "cleanupAfterDays": 30}
+        "storage": {"maxStorageGB": 10, "autoCleanup": false, "cleanupAfterDays": 30},
+        "transcriptionLanguage": "auto"
     });
     let (status, body) = app.get("/api/user/settings", Some(&alice)).await;
     assert_eq!((status, &body["data"]), (200, &defaults));
@@ -64,6 +65,10 @@ async fn settings_merge_over_defaults_validate_every_field_and_reset() {
             "notifications.downloadComplete must be true or false",
         ),
         (json!({"telemetry": true}), "Unknown setting: telemetry"),
+        (
+            json!({"transcriptionLanguage": "german"}),
+            "transcriptionLanguage must be auto or a Whisper language code such as en or de",
+        ),
     ] {
         let (status, body) = app
             .send(

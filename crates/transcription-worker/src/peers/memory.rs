@@ -64,6 +64,7 @@ impl InMemoryFileState {
             model: model.to_owned(),
             output_format: format,
             claim_token: 0,
+            language: None,
         };
         self.with(|files| {
             files.files.insert(

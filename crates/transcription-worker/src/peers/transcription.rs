@@ -82,6 +82,8 @@ impl FileState for FileStateClient {
             model: answer.model,
             output_format: OutputFormat::from_wire(&answer.output_format),
             claim_token: answer.claim_token,
+            // Empty from a job made before jobs recorded a language (or an older service).
+            language: answer.language.parse().ok(),
         }))
     }
 
@@ -113,6 +115,7 @@ impl FileState for FileStateClient {
             processing_time_ms: transcript.processing_time_ms,
             duration_seconds: transcript.duration_seconds,
             vault_content: transcript.vault_content,
+            language: transcript.language,
         };
         let request = outgoing(&file.user, done, CALL_TIMEOUT)?;
         self.inner

@@ -54,4 +54,8 @@ impl WindowTranscriber for Transcriber {
     ) -> Result<Vec<Segment>, EngineError> {
         Transcriber::transcribe(self, pcm, progress, abort)
     }
+
+    fn language(&self) -> Option<String> {
+        Transcriber::language(self).map(str::to_owned)
+    }
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::{Transcribe, WindowTranscriber};
 use crate::audio::WHISPER_SAMPLE_RATE;
 use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Word};
+use crate::language::LanguagePlan;
 
 /// Progress steps through one window.
 const STEPS: u32 = 10;
@@ -25,7 +26,11 @@ pub struct FakeWhisper {
     per_window: Duration,
     failing_files: u32,
     until_stopped: bool,
+    /// The language it "detects" when a file asks for `auto`.
+    detects: String,
     calls: Arc<Mutex<WhisperCalls>>,
+    /// The language each file was started with, in order.
+    asked: Arc<Mutex<Vec<String>>>,
 }
 
 /// What the engine was asked to do so far.
@@ -50,8 +55,26 @@ impl FakeWhisper {
             per_window: Duration::ZERO,
             failing_files: 0,
             until_stopped: false,
+            detects: "en".to_owned(),
             calls: Arc::default(),
+            asked: Arc::default(),
         }
+    }
+
+    /// Detects `language` in files started with `auto` (English unless told).
+    #[must_use]
+    pub fn detecting(mut self, language: &str) -> Self {
+        language.clone_into(&mut self.detects);
+        self
+    }
+
+    /// The language each file was started with so far (`auto` or a code), in order.
+    #[must_use]
+    pub fn languages_asked(&self) -> Vec<String> {
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Takes `per_window` for each window, its progress moving in tenths.
@@ -91,16 +114,22 @@ impl Transcribe for FakeWhisper {
     fn start(
         &self,
         _model: &str,
-        _options: &DecodeOptions,
+        options: &DecodeOptions,
     ) -> Result<Box<dyn WindowTranscriber>, EngineError> {
         let mut number = 0;
         self.note(|seen| {
             number = seen.files;
             seen.files += 1;
         });
+        self.asked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(options.language.clone());
         Ok(Box::new(FakeFile {
             engine: self.clone(),
             fails: number < self.failing_files,
+            // As a multilingual model does.
+            language: LanguagePlan::new(&options.language, true),
         }))
     }
 }
@@ -109,6 +138,7 @@ impl Transcribe for FakeWhisper {
 struct FakeFile {
     engine: FakeWhisper,
     fails: bool,
+    language: LanguagePlan,
 }
 
 impl FakeFile {
@@ -155,7 +185,14 @@ impl WindowTranscriber for FakeFile {
         self.engine.note(|seen| seen.windows += 1);
         let end_ms = i64::try_from(pcm.len() as u64 * 1000 / u64::from(WHISPER_SAMPLE_RATE))
             .unwrap_or(i64::MAX);
+        let heard = !self.engine.text.trim().is_empty();
+        self.language
+            .after_window(Some(&self.engine.detects), heard);
         Ok(vec![segment(&self.engine.text, end_ms)])
+    }
+
+    fn language(&self) -> Option<String> {
+        self.language.language().map(str::to_owned)
     }
 }
 

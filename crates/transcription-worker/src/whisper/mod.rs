@@ -44,4 +44,11 @@ pub trait WindowTranscriber: Send {
         progress: ProgressSpan,
         abort: Arc<AtomicBool>,
     ) -> Result<Vec<Segment>, EngineError>;
+
+    /// The file's language after the windows so far: the one asked for, the one detected on
+    /// the first window with speech (`auto`), or `None` while none had speech (or for an
+    /// engine that knows no languages, such as a test's script).
+    fn language(&self) -> Option<String> {
+        None
+    }
 }

@@ -168,6 +168,17 @@ impl TestApp {
     /// Uploads `mp3` as file `file_id` of a new job in `output_format`, as the gateway does;
     /// answers the job id.
     pub async fn start(&mut self, file_id: &str, mp3: Vec<u8>, output_format: &str) -> String {
+        self.start_in(file_id, mp3, output_format, None).await
+    }
+
+    /// As [`Self::start`], in `language` (`None`: the owner's default).
+    pub async fn start_in(
+        &mut self,
+        file_id: &str,
+        mp3: Vec<u8>,
+        output_format: &str,
+        language: Option<&str>,
+    ) -> String {
         let mp3_path = format!("uploads/{file_id}.mp3");
         self.blobs
             .put(&owned_key(USER, &mp3_path).unwrap(), body_from_bytes(mp3))
@@ -187,6 +198,7 @@ impl TestApp {
                     model: MODEL.to_owned(),
                     output_format: output_format.to_owned(),
                     skip_vault: false,
+                    language: language.map(str::to_owned),
                 },
             ))
             .await

@@ -9,5 +9,6 @@
 
 mod failures;
 mod helpers;
+mod languages;
 mod lifecycle;
 mod stop_orders;

@@ -12,6 +12,7 @@ pub mod speed;
 pub mod window;
 
 use chrono::{DateTime, Utc};
+pub use scribevault_core::language::LanguageChoice;
 
 /// Most files one job may hold (the SPA sends at most 100 per selection).
 pub const MAX_FILES_PER_JOB: usize = 100;
@@ -265,6 +266,9 @@ pub struct TranscriptionJob {
     pub output_format: OutputFormat,
     /// `Some` for scheduled jobs.
     pub window: Option<WindowSpec>,
+    /// The spoken language its files are decoded as; `None` for a job made before jobs
+    /// recorded one (the worker's own setting then).
+    pub language: Option<LanguageChoice>,
     pub created_at: DateTime<Utc>,
 }
 
@@ -304,6 +308,8 @@ pub struct TranscriptionFile {
     /// The Vault item whose transcript this one replaces ('Transcribe with Whisper' on an
     /// item made from captions); `None` makes a new item.
     pub replaces_item: Option<String>,
+    /// A completed file's transcript language (a Whisper code), when known.
+    pub language: Option<String>,
     /// When it was submitted.
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -344,6 +350,8 @@ pub struct ClaimedFile {
     pub model: String,
     pub output_format: OutputFormat,
     pub claim_token: i32,
+    /// What the worker decodes the file as (its job's language).
+    pub language: Option<LanguageChoice>,
 }
 
 /// Why a claim was refused.
@@ -393,6 +401,8 @@ pub struct CompletedTranscript {
     pub processing_time_ms: u64,
     pub duration_seconds: f64,
     pub vault_content: String,
+    /// The language the transcript is in (detected or asked for), when known.
+    pub language: Option<String>,
 }
 
 #[cfg(test)]

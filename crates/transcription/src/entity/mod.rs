@@ -2,3 +2,4 @@
 
 pub mod transcription_file;
 pub mod transcription_job;
+pub mod transcription_preference;

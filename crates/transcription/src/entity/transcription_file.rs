@@ -38,6 +38,8 @@ pub struct Model {
     pub skip_vault: bool,
     /// The Vault item whose transcript this file's replaces.
     pub replaces_item: Option<String>,
+    /// A completed file's transcript language (a Whisper code), when known.
+    pub language: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -15,6 +15,8 @@ pub struct Model {
     pub window_end: Option<String>,
     /// IANA time zone the window is in.
     pub timezone: String,
+    /// `auto` or a Whisper language code; `None` for jobs made before jobs recorded one.
+    pub language: Option<String>,
     pub created_at: DateTimeUtc,
 }
 

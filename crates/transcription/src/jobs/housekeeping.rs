@@ -256,6 +256,7 @@ impl Transcriptions {
                 String::from_utf8_lossy(&content).into_owned(),
                 None,
                 paths,
+                file.language.clone(),
             )
             .await?;
             sent += 1;

@@ -34,13 +34,14 @@ impl VaultPaths {
 
 impl Transcriptions {
     /// Queues `content` as `file`'s Vault item (or as the new transcript of the item it
-    /// replaces).
+    /// replaces), whose transcript is in `language` when known.
     pub(crate) async fn hand_to_library(
         &self,
         file: &TranscriptionFile,
         content: String,
         duration_seconds: Option<f64>,
         paths: VaultPaths,
+        language: Option<String>,
     ) -> Result<(), TranscriptionError> {
         if file.skip_vault {
             tracing::debug!(file = %file.row_id, "transcribed for its caller only: no Vault item");
@@ -59,6 +60,7 @@ impl Transcriptions {
             transcript_source: Some(TranscriptSource::Whisper),
             segments: Vec::new(),
             replaces_item: file.replaces_item.clone(),
+            language,
             traceparent: scribevault_core::telemetry::current_traceparent(),
         };
         enqueue_work(self.work.as_ref(), &ingest)

@@ -7,7 +7,7 @@ use scribevault_core::UserId;
 
 use crate::domain::window::parse_window;
 use crate::domain::{
-    FileStatus, FileToTranscribe, MAX_FILES_PER_JOB, OutputFormat, ScheduleWindow,
+    FileStatus, FileToTranscribe, LanguageChoice, MAX_FILES_PER_JOB, OutputFormat, ScheduleWindow,
     TranscriptionFile, TranscriptionJob, UNTITLED, WindowSpec,
 };
 use crate::error::TranscriptionError;
@@ -21,11 +21,20 @@ fn or_default<'a>(value: &'a str, default: &'a str) -> &'a str {
     if value.is_empty() { default } else { value }
 }
 
+/// What a new job's files are transcribed with besides model and format.
+struct JobTerms {
+    /// No Vault item is made from the transcripts.
+    skip_vault: bool,
+    /// The spoken language, as asked or the caller's default.
+    language: LanguageChoice,
+}
+
 impl Transcriptions {
-    /// Creates a job whose files start now.
+    /// Creates a job whose files start now, in `language` (`auto` or a Whisper code; `None`:
+    /// the caller's default).
     ///
     /// # Errors
-    /// Invalid files, unknown MP3 paths, an absent model.
+    /// Invalid files, unknown MP3 paths, an absent model, an unknown language.
     #[tracing::instrument(skip_all, fields(user = %user, files = files.len()))]
     pub async fn start_job(
         &self,
@@ -34,8 +43,13 @@ impl Transcriptions {
         model: &str,
         output_format: &str,
         skip_vault: bool,
+        language: Option<&str>,
     ) -> Result<JobWithFiles, TranscriptionError> {
-        self.create_job(user, files, model, output_format, None, skip_vault)
+        let terms = JobTerms {
+            skip_vault,
+            language: self.job_language(user, language).await?,
+        };
+        self.create_job(user, files, model, output_format, None, terms)
             .await
     }
 
@@ -51,6 +65,7 @@ impl Transcriptions {
         model: &str,
         output_format: &str,
         window: &ScheduleWindow,
+        language: Option<&str>,
     ) -> Result<JobWithFiles, TranscriptionError> {
         let window = WindowSpec {
             start: or_default(&window.start, "01:00").to_owned(),
@@ -58,7 +73,11 @@ impl Transcriptions {
             timezone: or_default(&window.timezone, "UTC").to_owned(),
         };
         parse_window(&window.start, &window.end, &window.timezone)?;
-        self.create_job(user, files, model, output_format, Some(window), false)
+        let terms = JobTerms {
+            skip_vault: false,
+            language: self.job_language(user, language).await?,
+        };
+        self.create_job(user, files, model, output_format, Some(window), terms)
             .await
     }
 
@@ -69,7 +88,7 @@ impl Transcriptions {
         model: &str,
         output_format: &str,
         window: Option<WindowSpec>,
-        skip_vault: bool,
+        terms: JobTerms,
     ) -> Result<JobWithFiles, TranscriptionError> {
         let output_format =
             OutputFormat::parse(output_format).map_err(TranscriptionError::InvalidArgument)?;
@@ -87,6 +106,7 @@ impl Transcriptions {
             model,
             output_format,
             window,
+            language: Some(terms.language),
             created_at: Utc::now(),
         };
         let lengths = self.audio_lengths(user, &files).await;
@@ -105,7 +125,7 @@ impl Transcriptions {
                 status,
                 max_retries: self.config.max_retries,
                 audio_seconds,
-                skip_vault,
+                skip_vault: terms.skip_vault,
                 replaces_item: file.replaces_item,
             })
             .collect();

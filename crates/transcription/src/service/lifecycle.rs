@@ -244,6 +244,7 @@ impl Transcriptions {
             model: job.model,
             output_format: job.output_format,
             claim_token,
+            language: job.language,
         }))
     }
 
@@ -308,6 +309,7 @@ impl Transcriptions {
                 segments_path: result.segments_path.clone(),
                 processing_time_ms: result.processing_time_ms,
                 audio_seconds: Some(result.duration_seconds).filter(|seconds| *seconds > 0.0),
+                language: result.language.clone(),
             }),
             ..FileUpdate::default()
         };
@@ -333,6 +335,7 @@ impl Transcriptions {
             result.vault_content,
             Some(result.duration_seconds),
             paths,
+            result.language,
         )
         .await?;
         self.publish(

@@ -1,8 +1,9 @@
 //! The transcription service's use cases share one handle. They are split by concern: job
 //! intake (`intake.rs`), the file life cycle (`lifecycle.rs`), the model catalogue
-//! (`models.rs`), events (`events.rs`), the queue's forecast and announcements (`queue.rs`),
-//! the hand-off to the Vault (`handoff.rs`) and an account's data for administrators
-//! (`user_data.rs`); the recovery sweeps are in `jobs/housekeeping.rs`.
+//! (`models.rs`), users' defaults (`preferences.rs`), events (`events.rs`), the queue's
+//! forecast and announcements (`queue.rs`), the hand-off to the Vault (`handoff.rs`) and an
+//! account's data for administrators (`user_data.rs`); the recovery sweeps are in
+//! `jobs/housekeeping.rs`.
 
 mod audio_length;
 mod events;
@@ -10,6 +11,7 @@ pub(crate) mod handoff;
 mod intake;
 mod lifecycle;
 mod models;
+mod preferences;
 pub(crate) mod queue;
 mod user_data;
 

@@ -47,6 +47,8 @@ pub struct TranscriptOutputs {
     pub processing_time_ms: u64,
     /// The length the worker decoded, when it reported one (it replaces the intake estimate).
     pub audio_seconds: Option<f64>,
+    /// The transcript's language, when known.
+    pub language: Option<String>,
 }
 
 impl TranscriptionStore {
@@ -342,7 +344,8 @@ impl TranscriptionStore {
                     Expr::value(Some(
                         i64::try_from(outputs.processing_time_ms).unwrap_or(i64::MAX),
                     )),
-                );
+                )
+                .col_expr(FileColumn::Language, Expr::value(outputs.language));
         }
         let result = query
             .filter(FileColumn::Id.eq(row_id))

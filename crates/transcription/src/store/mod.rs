@@ -4,6 +4,7 @@
 //! in `files.rs`.
 
 mod files;
+mod preferences;
 mod queue;
 
 use sea_orm::{
@@ -12,7 +13,9 @@ use sea_orm::{
 };
 use sea_orm_migration::MigratorTrait as _;
 
-use crate::domain::{FileStatus, OutputFormat, TranscriptionFile, TranscriptionJob, WindowSpec};
+use crate::domain::{
+    FileStatus, LanguageChoice, OutputFormat, TranscriptionFile, TranscriptionJob, WindowSpec,
+};
 use crate::entity::transcription_file::{self, Column as FileColumn, Entity as FileEntity};
 use crate::entity::transcription_job::{self, Entity as JobEntity};
 use crate::migration::Migrator;
@@ -78,6 +81,7 @@ fn file_from_row(row: transcription_file::Model) -> Result<TranscriptionFile, Db
         take_backs: to_u32(row.take_back_count),
         skip_vault: row.skip_vault,
         replaces_item: row.replaces_item,
+        language: row.language,
         updated_at: row.updated_at,
     })
 }
@@ -98,6 +102,10 @@ fn job_from_row(row: transcription_job::Model) -> TranscriptionJob {
         // Only the two formats are ever written; an unknown one reads as the default.
         output_format: OutputFormat::parse(&row.output_format).unwrap_or_default(),
         window,
+        // Only checked languages are written; one this build no longer knows is detected.
+        language: row
+            .language
+            .map(|language| language.parse().unwrap_or(LanguageChoice::Auto)),
         created_at: row.created_at,
     }
 }
@@ -146,6 +154,7 @@ impl TranscriptionStore {
             window_start: Set(window_start),
             window_end: Set(window_end),
             timezone: Set(timezone),
+            language: Set(job.language.map(|language| language.as_str().to_owned())),
             created_at: Set(job.created_at),
         }
         .insert(&transaction)
@@ -177,6 +186,7 @@ impl TranscriptionStore {
                 take_back_count: Set(0),
                 skip_vault: Set(file.skip_vault),
                 replaces_item: Set(file.replaces_item),
+                language: Set(None),
                 created_at: Set(job.created_at),
                 updated_at: Set(job.created_at),
             }
@@ -215,8 +225,8 @@ impl TranscriptionStore {
         self.job(&file.user_id, &file.job_id).await
     }
 
-    /// Deletes the user's files and jobs in one transaction. Answers the files as they were
-    /// when deleted (read by the delete itself, so a claim just before it shows as
+    /// Deletes the user's files, jobs and defaults in one transaction. Answers the files as
+    /// they were when deleted (read by the delete itself, so a claim just before it shows as
     /// `transcribing`) and how many rows went.
     ///
     /// # Errors
@@ -233,8 +243,10 @@ impl TranscriptionStore {
             .filter(transcription_job::Column::UserId.eq(user_id))
             .exec(&transaction)
             .await?;
+        let preferences = preferences::delete_preferences(&transaction, user_id).await?;
         transaction.commit().await?;
-        let rows = u64::try_from(files.len()).unwrap_or(u64::MAX) + jobs.rows_affected;
+        let rows =
+            u64::try_from(files.len()).unwrap_or(u64::MAX) + jobs.rows_affected + preferences;
         Ok((files, rows))
     }
 }

@@ -189,6 +189,7 @@ impl TestApp {
                     model: MODEL.to_owned(),
                     output_format: "markdown".to_owned(),
                     skip_vault,
+                    language: None,
                 },
             ))
             .await
@@ -305,6 +306,7 @@ impl TestApp {
                     processing_time_ms: 1234,
                     duration_seconds: 3.5,
                     vault_content: content.to_owned(),
+                    ..Default::default()
                 },
             ))
             .await

@@ -144,6 +144,7 @@ async fn a_scheduled_job_waits_for_its_window_and_starts_when_it_is_open() {
                 start_time: start,
                 end_time: end,
                 timezone: "UTC".to_owned(),
+                language: None,
             },
         )
     };

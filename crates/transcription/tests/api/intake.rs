@@ -47,6 +47,7 @@ async fn bad_requests_are_refused_and_nothing_is_queued() {
                 model: model.to_owned(),
                 output_format: format.to_owned(),
                 skip_vault: false,
+                language: None,
             },
         )
     };
@@ -173,6 +174,7 @@ async fn a_request_that_would_pass_the_cap_on_waiting_files_is_refused_as_a_whol
                 model: MODEL.to_owned(),
                 output_format: String::new(),
                 skip_vault: false,
+                language: None,
             },
         )
     };
@@ -199,6 +201,7 @@ async fn a_request_that_would_pass_the_cap_on_waiting_files_is_refused_as_a_whol
             start_time: String::new(),
             end_time: String::new(),
             timezone: String::new(),
+            language: None,
         },
     );
     let refused = app

@@ -211,6 +211,7 @@ async fn a_file_started_to_replace_an_items_transcript_names_the_item_in_its_han
                 model: MODEL.to_owned(),
                 output_format: "markdown".to_owned(),
                 skip_vault: false,
+                language: None,
             },
         ))
         .await

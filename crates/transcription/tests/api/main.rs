@@ -8,6 +8,7 @@ mod fairness;
 mod helpers;
 mod housekeeping;
 mod intake;
+mod languages;
 mod lifecycle;
 mod queue;
 mod user_data;

@@ -58,6 +58,7 @@ async fn schedule_later(
                 start_time: hh_mm(2),
                 end_time: hh_mm(3),
                 timezone: "UTC".to_owned(),
+                language: None,
             },
         ))
         .await
@@ -156,8 +157,17 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
     let bob_objects = objects_of(&app, "bob").await;
     let bob_job_before = without_estimates(app.job("bob", &bob_job).await.unwrap());
 
-    // Alice: a completed file with its transcript, one a worker holds, one queued, and a
-    // scheduled job.
+    // Alice: her default language, a completed file with its transcript, one a worker holds,
+    // one queued, and a scheduled job.
+    app.client
+        .set_transcription_preferences(as_user(
+            "alice",
+            pb::SetTranscriptionPreferencesRequest {
+                language: "de".to_owned(),
+            },
+        ))
+        .await
+        .expect("SetTranscriptionPreferences");
     let job = app
         .start("alice", &["done", "running", "queued"])
         .await

@@ -5,6 +5,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { formatDate, formatDuration } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 import { gwthLabel, sourceTypeLabel, useUpdateMetadataMutation, VAULT_ERRORS, type LibraryTranscript } from './libraryApi';
+import { LanguageBadge } from './LanguageBadge';
 import { snippetParts } from './vaultRules';
 
 const ICONS: Record<string, LucideIcon> = {
@@ -99,6 +100,7 @@ export function VaultItemCard({
         {meta && <p className="vault-card-meta">{meta}</p>}
         <p className="vault-card-tags">
           <span className="badge badge-neutral">{sourceTypeLabel(item.sourceType)}</span>
+          <LanguageBadge code={item.language} />
           {level && <span className="badge badge-info">{level}</span>}
           {item.rating ? (
             <span className="badge badge-warning" data-testid="item-rating">

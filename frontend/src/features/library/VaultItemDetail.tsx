@@ -28,6 +28,7 @@ import {
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
 import { ItemPlayer } from './ItemPlayer';
+import { useLanguageName } from './LanguageBadge';
 import { TranscriptSourcePanel } from './TranscriptSourcePanel';
 
 /** The detail view of one item (`/vault?item=<id>`, `&t=<seconds>` to play an AUDIO item from there), fetched by its id. */
@@ -81,6 +82,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
   const [editingDetails, setEditingDetails] = useState(false);
   const { data: sections = [] } = useGetSyllabusSectionsQuery();
   const section = sections.find((candidate) => candidate.id === item.sectionId);
+  const language = useLanguageName(item.language);
   const meta = [item.author, formatDate(item.createdAt), sourceTypeLabel(item.sourceType), item.duration ? formatDuration(item.duration) : null]
     .filter(Boolean)
     .join(' · ');
@@ -148,6 +150,12 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
               <dt>Author</dt>
               <dd>{item.author || 'Unknown'}</dd>
             </div>
+            {item.sourceType === 'AUDIO' && (
+              <div>
+                <dt>Language</dt>
+                <dd data-testid="detail-language">{language ?? 'Not known'}</dd>
+              </div>
+            )}
           </dl>
         )}
 

@@ -2,6 +2,7 @@ import {
   Bell,
   Download,
   HardDrive,
+  Languages,
   LayoutGrid,
   List,
   LoaderCircle,
@@ -34,6 +35,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { showToast } from '@/lib/toast';
 import { coerceWholeNumber, isWholeNumberWithin, sameSettings } from './preferencesForm';
+import { TranscriptionLanguageField } from './TranscriptionLanguageField';
 
 const THEME_CHOICES: ReadonlyArray<{ value: ThemeSetting; label: string; icon: LucideIcon }> = [
   { value: 'light', label: 'Light', icon: Sun },
@@ -138,6 +140,13 @@ export function PreferencesPanel() {
             description="The default for new download jobs and schedules: a video with captions in its original language becomes a Vault item at once, one without goes to Whisper."
             checked={form.useCaptions}
             onChange={(useCaptions) => change({ useCaptions })}
+          />
+        </SettingsCard>
+
+        <SettingsCard title="Transcription" description="How your recordings are transcribed." icon={Languages}>
+          <TranscriptionLanguageField
+            value={form.transcriptionLanguage}
+            onChange={(transcriptionLanguage) => change({ transcriptionLanguage })}
           />
         </SettingsCard>
 

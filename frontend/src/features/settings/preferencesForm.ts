@@ -33,6 +33,7 @@ export function sameSettings(a: UserSettings, b: UserSettings): boolean {
     a.privacy.shareUsageData === b.privacy.shareUsageData &&
     a.storage.maxStorageGB === b.storage.maxStorageGB &&
     a.storage.autoCleanup === b.storage.autoCleanup &&
-    a.storage.cleanupAfterDays === b.storage.cleanupAfterDays
+    a.storage.cleanupAfterDays === b.storage.cleanupAfterDays &&
+    a.transcriptionLanguage === b.transcriptionLanguage
   );
 }

@@ -299,6 +299,7 @@ async fn automatic_captions_in_the_original_language_carry_word_times_to_the_vau
         items[0].transcript_source,
         Some(library_pb::TranscriptSource::CaptionsAuto.into())
     );
+    assert_eq!(items[0].language.as_deref(), Some("en"));
     let segments = setup.segments(&items[0].id).await;
     assert_eq!(segments.len(), 4);
     assert_eq!(segments[0].text, "today we're going to be talking about");

@@ -34,6 +34,9 @@ pub struct TranscriptView {
     section_id: Option<String>,
     file_name: Option<String>,
     source_url: Option<String>,
+    /// AUDIO items: the language the transcript is in, a Whisper code such as `de` (the one
+    /// Whisper detected, or the one the file was transcribed as); absent when not known.
+    language: Option<String>,
     /// AUDIO items: where the transcript came from, Whisper or YouTube's captions (the
     /// uploader's, or YouTube's speech recognition).
     transcript_source: Option<TranscriptSource>,
@@ -95,6 +98,7 @@ impl TryFrom<pb::Transcript> for TranscriptView {
             section_id: item.section_id,
             file_name: item.file_name,
             source_url: item.source_url,
+            language: item.language,
             transcript_source: item
                 .transcript_source
                 .map(TranscriptSource::try_from)

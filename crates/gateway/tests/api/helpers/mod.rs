@@ -369,7 +369,9 @@ pub fn transcript(id: &str) -> library_pb::Transcript {
             end: 2.5,
             text: "the word said".to_owned(),
         }],
+        language: Some("de".to_owned()),
         transcript_source: Some(library_pb::TranscriptSource::CaptionsAuto.into()),
         whisper_job_id: Some("job-9".to_owned()),
+        ..Default::default()
     }
 }
