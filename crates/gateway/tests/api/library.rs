@@ -138,6 +138,7 @@ async fn a_listed_item_is_the_transcript_view_and_only_search_hits_carry_their_c
             "sectionId": null,
             "fileName": "t1.mp3",
             "sourceUrl": null,
+            "language": "de",
             "transcriptSource": "captions:auto",
             "whisperJobId": "job-9",
         }])
