@@ -4,6 +4,7 @@
 
 use actix_multipart::{Field, Multipart};
 use futures::StreamExt as _;
+use scribevault_core::language::LanguageChoice;
 use tokio::io::AsyncWriteExt as _;
 
 use super::error::OpenAiError;
@@ -146,18 +147,18 @@ fn wants_words(value: &str) -> Result<bool, OpenAiError> {
     }
 }
 
-fn check_language(language: &str) -> Result<(), OpenAiError> {
-    let plausible = language.len() <= 8
-        && language
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c == '-');
-    if plausible {
-        Ok(())
-    } else {
-        Err(invalid(
+/// OpenAI's `language` is ISO-639-1, which Whisper's codes are (plus `haw` and `yue`); the code
+/// goes to the worker as the language to decode in, so an unknown one is refused here rather
+/// than failing the file later.
+fn check_language(language: &str) -> Result<String, OpenAiError> {
+    match language.parse::<LanguageChoice>() {
+        Ok(LanguageChoice::Fixed(code)) => Ok(code.to_owned()),
+        Ok(LanguageChoice::Auto) | Err(_) => Err(invalid(
             "language",
-            "language must be an ISO-639-1 code such as 'en'",
-        ))
+            format!(
+                "language '{language}' is not an ISO-639-1 code Whisper knows, such as 'en' or 'de'"
+            ),
+        )),
     }
 }
 
@@ -202,9 +203,7 @@ pub async fn read(mut form: Multipart, limit: u64) -> Result<TranscriptionForm, 
         }
     }
     let file = file.ok_or_else(|| invalid("file", "A file is required (form field \"file\")"))?;
-    if let Some(language) = &language {
-        check_language(language)?;
-    }
+    let language = language.as_deref().map(check_language).transpose()?;
     Ok(TranscriptionForm {
         file,
         model,

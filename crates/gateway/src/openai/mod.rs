@@ -56,7 +56,8 @@ pub struct TranscriptionRequest {
     file: String,
     /// An installed model (`GET /v1/models`); `whisper-1` is the instance's default.
     model: String,
-    /// ISO-639-1. Accepted; the model's own language is used.
+    /// ISO-639-1: the language to transcribe in. Absent: the caller's default in Settings
+    /// (auto-detected with a multilingual model). An English-only model always hears English.
     language: Option<String>,
     /// Accepted and not used.
     prompt: Option<String>,
@@ -156,24 +157,25 @@ pub async fn create_transcription(
     let title = title_of(&form.file.name);
     let mp3_path = run::store(&services, mp3, title.clone(), form.file.name.clone()).await?;
     let user = caller.user.as_str();
+    let asked = form.language.as_deref();
     let started = &context.openai.started;
     let file = started
-        .start(&services, user, &mp3_path, &title, &model, !keep)
+        .start(&services, user, &mp3_path, &title, &model, asked, !keep)
         .await?;
-    let transcript = match run::wait_for(&services, &file, context.openai.wait_limit).await {
+    let finished = match run::wait_for(&services, &file, context.openai.wait_limit).await {
         Err(error @ OpenAiError::TranscriptionFailed(_)) => {
-            started.forget(user, &mp3_path).await;
+            started.forget(user, &mp3_path, asked).await;
             return Err(error);
         }
         other => other?,
     };
-    let segments = run::segments(&services, &transcript).await?;
+    let segments = run::segments(&services, &finished.transcript_path).await?;
     let duration = segments
         .last()
         .map_or(0.0, |last| last.end_ms.max(0) as f64 / 1000.0);
     let rendered = Rendered {
         segments: &segments,
-        language: form.language.as_deref().unwrap_or("english"),
+        language: &spoken_language(finished.language.as_deref().or(asked)),
         duration,
         words: form.word_timestamps,
     };
@@ -195,6 +197,12 @@ pub struct ModelView {
 pub struct ModelListView {
     object: &'static str,
     data: Vec<ModelView>,
+}
+
+/// OpenAI's `verbose_json` names the language in lower case (`english`, `german`), not by code.
+fn spoken_language(code: Option<&str>) -> String {
+    code.and_then(scribevault_core::language::language_name)
+        .map_or_else(|| "unknown".to_owned(), str::to_lowercase)
 }
 
 fn model(id: String) -> ModelView {

@@ -34,9 +34,21 @@ pub struct FileRef {
     pub file_id: String,
 }
 
-/// Files this replica started, by user and stored MP3.
+/// Who asked, for which stored MP3, in which language (absent: the caller's default).
+type StartedKey = (String, String, Option<String>);
+
+fn started_key(user: &str, mp3_path: &str, language: Option<&str>) -> StartedKey {
+    (
+        user.to_owned(),
+        mp3_path.to_owned(),
+        language.map(str::to_owned),
+    )
+}
+
+/// Files this replica started, by user, stored MP3 and asked language: the same audio asked
+/// for in another language is another transcription.
 #[derive(Clone)]
-pub struct StartedFiles(moka::future::Cache<(String, String), FileRef>);
+pub struct StartedFiles(moka::future::Cache<StartedKey, FileRef>);
 
 impl Default for StartedFiles {
     fn default() -> Self {
@@ -114,9 +126,10 @@ impl StartedFiles {
         mp3_path: &str,
         title: &str,
         model: &str,
+        language: Option<&str>,
         skip_vault: bool,
     ) -> Result<FileRef, OpenAiError> {
-        let key = (user.to_owned(), mp3_path.to_owned());
+        let key = started_key(user, mp3_path, language);
         if let Some(started) = self.0.get(&key).await {
             return Ok(started);
         }
@@ -132,8 +145,8 @@ impl StartedFiles {
                 model: model.to_owned(),
                 output_format: "txt".to_owned(),
                 skip_vault,
-                // The caller's default; the form's ISO-639-1 `language` is not passed on yet.
-                language: None,
+                // Absent: the caller's default (Settings), `auto` until they set one.
+                language: language.map(str::to_owned),
             })
             .await?
             .into_inner();
@@ -150,14 +163,20 @@ impl StartedFiles {
     }
 
     /// Forgets a file that failed, so sending the audio again starts a new attempt.
-    pub async fn forget(&self, user: &str, mp3_path: &str) {
+    pub async fn forget(&self, user: &str, mp3_path: &str, language: Option<&str>) {
         self.0
-            .invalidate(&(user.to_owned(), mp3_path.to_owned()))
+            .invalidate(&started_key(user, mp3_path, language))
             .await;
     }
 }
 
-/// Waits until `file` is finished, at most `limit`; answers where its transcript is.
+/// A completed file: where its transcript is, and the language it is in when the worker said.
+pub struct Finished {
+    pub transcript_path: String,
+    pub language: Option<String>,
+}
+
+/// Waits until `file` is finished, at most `limit`.
 ///
 /// # Errors
 /// It failed for good or was cancelled, `limit` passed, or the service cannot be reached.
@@ -165,7 +184,7 @@ pub async fn wait_for(
     services: &UserClients,
     file: &FileRef,
     limit: Duration,
-) -> Result<String, OpenAiError> {
+) -> Result<Finished, OpenAiError> {
     use transcription_pb::FileStatus;
     let deadline = tokio::time::Instant::now() + limit;
     loop {
@@ -189,8 +208,12 @@ pub async fn wait_for(
         };
         match found.status() {
             FileStatus::Completed => {
-                return found.transcript_path.clone().ok_or_else(|| {
+                let transcript_path = found.transcript_path.clone().ok_or_else(|| {
                     OpenAiError::Api(ApiError::internal("a completed file without a transcript"))
+                })?;
+                return Ok(Finished {
+                    transcript_path,
+                    language: found.language.clone(),
                 });
             }
             FileStatus::Failed => return Err(OpenAiError::TranscriptionFailed(reason())),

@@ -122,6 +122,8 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
         );
         previous = start;
     }
+    // tiny.en hears English whatever is asked; OpenAI names it in lower case.
+    assert_eq!(verbose["language"], "english", "{verbose}");
     let duration = verbose["duration"].as_f64().unwrap();
     assert!(
         (5.0..9.0).contains(&duration),
@@ -145,6 +147,10 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
     let unknown = &out["unknown_model"];
     assert_eq!(unknown["class"], "NotFoundError", "{unknown}");
     assert_eq!(unknown["error"]["code"], "model_not_found");
+    assert_eq!(out["bad_language"]["status"], 400, "{}", out["bad_language"]);
+    assert_eq!(out["bad_language"]["error"]["param"], "language");
+    let english = out["english"].as_str().unwrap();
+    assert!(word_error_rate(&spoken, english) < 0.25, "{english:?}");
     assert_eq!(out["bad_format"]["status"], 400, "{}", out["bad_format"]);
     assert_eq!(out["bad_format"]["error"]["param"], "response_format");
     assert_eq!(

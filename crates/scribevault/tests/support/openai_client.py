@@ -72,6 +72,11 @@ def main():
     with open(mp3, "rb") as audio:
         data = audio.read()
     out["unknown_model"] = error_of(lambda: client.audio.transcriptions.create(file=("a.mp3", data), model="no-such-model"))
+    out["bad_language"] = error_of(
+        lambda: client.audio.transcriptions.create(file=("a.mp3", data), model="whisper-1", language="klingon")
+    )
+    # An explicit language is another transcription of the same audio, decoded in that language.
+    out["english"] = client.audio.transcriptions.create(file=("a.mp3", data), model="whisper-1", language="EN").text
     out["bad_format"] = error_of(
         lambda: client.audio.transcriptions.create(file=("a.mp3", data), model="whisper-1", response_format="diarized_json")
     )
