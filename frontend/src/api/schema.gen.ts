@@ -3834,7 +3834,10 @@ export interface components {
             file: string;
             /** @description An installed model (`GET /v1/models`); `whisper-1` is the instance's default. */
             model: string;
-            /** @description ISO-639-1. Accepted; the model's own language is used. */
+            /**
+             * @description ISO-639-1: the language to transcribe in. Absent: the caller's default in Settings
+             *     (auto-detected with a multilingual model). An English-only model always hears English.
+             */
             language?: string | null;
             /** @description Accepted and not used. */
             prompt?: string | null;
