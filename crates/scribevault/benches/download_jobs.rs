@@ -37,6 +37,7 @@ async fn ytdlp_alone(program: &str, watch_url: &str, ids: &[String]) -> Duration
         retries: 3,
         rate_limit: None,
         timeout: Duration::from_secs(600),
+        captions_sleep: Duration::ZERO,
     });
     let started = Instant::now();
     for id in ids {

@@ -160,7 +160,17 @@ pub async fn create_transcription(
     let asked = form.language.as_deref();
     let started = &context.openai.started;
     let file = started
-        .start(&services, user, &mp3_path, &title, &model, asked, !keep)
+        .start(
+            &services,
+            &run::Wanted {
+                user,
+                mp3_path: &mp3_path,
+                title: &title,
+                model: &model,
+                language: asked,
+                skip_vault: !keep,
+            },
+        )
         .await?;
     let finished = match run::wait_for(&services, &file, context.openai.wait_limit).await {
         Err(error @ OpenAiError::TranscriptionFailed(_)) => {

@@ -112,9 +112,24 @@ pub async fn store(
     Ok(stored.into_inner().mp3_path)
 }
 
+/// What one request asks to be transcribed.
+#[derive(Clone, Copy)]
+pub struct Wanted<'a> {
+    pub user: &'a str,
+    /// The stored MP3.
+    pub mp3_path: &'a str,
+    pub title: &'a str,
+    /// Empty: the instance's default.
+    pub model: &'a str,
+    /// Absent: the caller's default.
+    pub language: Option<&'a str>,
+    /// The caller's token keeps nothing in the Vault.
+    pub skip_vault: bool,
+}
+
 impl StartedFiles {
-    /// The file transcribing `mp3_path` for `user`: the one started earlier for the same audio,
-    /// or a new job with `model` (empty: the instance's default).
+    /// The file transcribing what is `wanted`: the one started earlier for the same audio and
+    /// language, or a new job.
     ///
     /// # Errors
     /// The transcription service refuses (the model went away since it was checked) or cannot
@@ -122,13 +137,16 @@ impl StartedFiles {
     pub async fn start(
         &self,
         services: &UserClients,
-        user: &str,
-        mp3_path: &str,
-        title: &str,
-        model: &str,
-        language: Option<&str>,
-        skip_vault: bool,
+        wanted: &Wanted<'_>,
     ) -> Result<FileRef, OpenAiError> {
+        let Wanted {
+            user,
+            mp3_path,
+            title,
+            model,
+            language,
+            skip_vault,
+        } = *wanted;
         let key = started_key(user, mp3_path, language);
         if let Some(started) = self.0.get(&key).await {
             return Ok(started);
