@@ -147,7 +147,11 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
     let unknown = &out["unknown_model"];
     assert_eq!(unknown["class"], "NotFoundError", "{unknown}");
     assert_eq!(unknown["error"]["code"], "model_not_found");
-    assert_eq!(out["bad_language"]["status"], 400, "{}", out["bad_language"]);
+    assert_eq!(
+        out["bad_language"]["status"], 400,
+        "{}",
+        out["bad_language"]
+    );
     assert_eq!(out["bad_language"]["error"]["param"], "language");
     let english = out["english"].as_str().unwrap();
     assert!(word_error_rate(&spoken, english) < 0.25, "{english:?}");
