@@ -122,10 +122,10 @@ describe('renewal of the local access token', () => {
     [403, 'the account was disabled'],
   ] as const)('signs out when refresh answers %i (%s)', async (status, _why) => {
     const { bearers: refreshes } = refreshBackend({ status });
-    storeSession('ended-token', Date.now() + 60_000 + 200);
+    storeSession('ended-token', Date.now() + 60_000 + 1_500);
     const { router } = renderWithProviders({ route: '/', signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' }, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' }, { timeout: 6000 })).toBeInTheDocument();
     expect(refreshes).toEqual(['Bearer ended-token']);
     expect(router.state.location.pathname).toBe('/sign-in');
     expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
