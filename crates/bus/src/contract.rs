@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::review::{ReviewRange, ReviewReason, TranscriptReview};
+
 /// A message on a work queue: it knows its queue and carries the producer's trace context.
 pub trait WorkItem: Serialize + DeserializeOwned + Send + 'static {
     /// The queue it travels on.
@@ -106,6 +108,10 @@ pub struct LibraryIngest {
     /// detected, or the one the file was transcribed as), when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// What the transcription worker's quality guard left to check ('Needs review'), when
+    /// anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<TranscriptReview>,
     /// W3C trace context of the producing operation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub traceparent: Option<String>,

@@ -17,6 +17,7 @@ pub mod contract;
 mod envelope;
 mod in_process;
 mod rabbitmq;
+pub mod review;
 pub mod subtitles;
 pub mod wire;
 

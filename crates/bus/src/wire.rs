@@ -13,7 +13,7 @@ use scribevault_proto::library::v1 as library_pb;
 use scribevault_proto::tonic::Status;
 use scribevault_proto::transcription::v1 as transcription_pb;
 
-use crate::contract::{DownloadStatus, FileStatus, SourceType, TranscriptSource};
+use crate::contract::{DownloadStatus, FileStatus, ReviewReason, SourceType, TranscriptSource};
 
 /// A protobuf enum value with no contract meaning: unspecified (zero) or unknown to this build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +86,33 @@ impl TryFrom<i32> for TranscriptSource {
             Ok(library_pb::TranscriptSource::CaptionsAuto) => Ok(Self::CaptionsAuto),
             Ok(library_pb::TranscriptSource::Unspecified) | Err(_) => {
                 Err(refused("TranscriptSource", value))
+            }
+        }
+    }
+}
+
+impl From<ReviewReason> for library_pb::ReviewReason {
+    fn from(reason: ReviewReason) -> Self {
+        match reason {
+            ReviewReason::Repetition => Self::Repetition,
+            ReviewReason::Compression => Self::Compression,
+            ReviewReason::LowConfidence => Self::LowConfidence,
+            ReviewReason::TextOverSilence => Self::TextOverSilence,
+        }
+    }
+}
+
+impl TryFrom<i32> for ReviewReason {
+    type Error = WireEnumError;
+
+    fn try_from(value: i32) -> Result<Self, WireEnumError> {
+        match library_pb::ReviewReason::try_from(value) {
+            Ok(library_pb::ReviewReason::Repetition) => Ok(Self::Repetition),
+            Ok(library_pb::ReviewReason::Compression) => Ok(Self::Compression),
+            Ok(library_pb::ReviewReason::LowConfidence) => Ok(Self::LowConfidence),
+            Ok(library_pb::ReviewReason::TextOverSilence) => Ok(Self::TextOverSilence),
+            Ok(library_pb::ReviewReason::Unspecified) | Err(_) => {
+                Err(refused("ReviewReason", value))
             }
         }
     }
@@ -164,6 +191,16 @@ mod tests {
             // The proto value's name is the JSON spelling with the enum's prefix.
             assert_eq!(wire.as_str_name(), format!("SOURCE_TYPE_{}", kind.as_str()));
         }
+    }
+
+    #[test]
+    fn every_review_reason_goes_to_the_wire_and_back() {
+        for reason in ReviewReason::ALL {
+            let wire = library_pb::ReviewReason::from(reason);
+            assert_eq!(ReviewReason::try_from(wire as i32), Ok(reason));
+        }
+        assert!(ReviewReason::try_from(0).is_err());
+        assert!(ReviewReason::try_from(99).is_err());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status};
 use crate::domain::listing::{ItemFilter, ListRequest, SectionFilter, SortKey, SortOrder};
 use crate::domain::{
     Change, LibraryItem, LibraryStats, ListedItem, MetadataChanges, NewLibraryItem, Section,
-    Segment, SourceType,
+    Segment, SourceType, TranscriptReview,
 };
 use crate::service::{Library, VaultFile};
 
@@ -49,6 +49,7 @@ fn to_proto(item: LibraryItem) -> pb::Transcript {
             .map(|source| pb::TranscriptSource::from(source).into()),
         whisper_job_id: item.whisper_job_id,
         language: item.language,
+        review: item.review.as_ref().map(pb::TranscriptReview::from),
     }
 }
 
@@ -168,6 +169,7 @@ impl TryFrom<pb::ListTranscriptsRequest> for ListRequest {
                 created_before: parse_time("created_before", filter.created_before.as_deref())?,
                 section,
                 file_name: filter.file_name,
+                needs_review: filter.needs_review,
             },
         })
     }
@@ -532,6 +534,11 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
                     audio_path: ingest.audio_path,
                     transcript_source: None,
                     language: ingest.language.filter(|language| !language.is_empty()),
+                    review: ingest
+                        .review
+                        .map(TranscriptReview::try_from)
+                        .transpose()?
+                        .and_then(TranscriptReview::if_needed),
                 },
                 ingest.segments_path.as_deref(),
             )

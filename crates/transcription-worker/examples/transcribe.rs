@@ -135,6 +135,8 @@ fn main() {
         "language": transcript.language,
         "text": text,
         "segments": transcript.segments,
+        "redecodes": transcript.redecodes,
+        "review": transcript.review,
     });
     println!("{result}");
 }

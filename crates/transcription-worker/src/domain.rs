@@ -1,5 +1,6 @@
 //! What the worker handles, free of transport types.
 
+use scribevault_bus::contract::TranscriptReview;
 use scribevault_core::UserId;
 pub use scribevault_core::language::LanguageChoice;
 
@@ -55,4 +56,6 @@ pub struct Transcript {
     /// The language the transcript is in (detected, or the one asked for); `None` when
     /// detection heard no speech.
     pub language: Option<String>,
+    /// What the quality guard left for a person to check (no ranges: nothing).
+    pub review: TranscriptReview,
 }

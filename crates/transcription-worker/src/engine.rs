@@ -17,6 +17,41 @@ pub use scribevault_bus::contract::TranscriptSegment as Segment;
 /// One word of a segment, with its time.
 pub use scribevault_bus::contract::TranscriptWord as Word;
 
+/// Which decoding a call gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pass {
+    /// The file's options: greedy, with whisper.cpp's own temperature fallback where its token
+    /// entropy or log-probability says so.
+    #[default]
+    First,
+    /// A stretch the quality guard found suspect, decoded again: greedy decoding at
+    /// temperature 0 is deterministic and would give the same text, so sampling starts at
+    /// [`RETRY_TEMPERATURE`] (best of [`RETRY_BEST_OF`], whisper.cpp's fallback still climbing
+    /// from there) without the earlier text as prompt (a loop in the prompt is what the
+    /// decoder copies).
+    Retry,
+}
+
+/// The first temperature of a [`Pass::Retry`] (whisper's and faster-whisper's fallback step).
+pub const RETRY_TEMPERATURE: f32 = 0.2;
+/// Candidates sampled per temperature on a [`Pass::Retry`] (whisper's and faster-whisper's
+/// `best_of` is 5; a retry is rare, but tiny.en's decoder is most of a call's cost).
+pub const RETRY_BEST_OF: i32 = 3;
+
+/// A segment as the decoder gave it, with the decoder's own figures the quality guard reads.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decoded {
+    pub segment: Segment,
+    /// Mean natural log-probability of the segment's text tokens (faster-whisper judges a
+    /// window by the same mean; whisper.cpp only by its whole 30 s sequence).
+    pub avg_logprob: f32,
+    /// Text tokens the mean is over.
+    pub tokens: u32,
+    /// whisper's probability that the 30 s window the segment came from holds no speech.
+    pub no_speech_prob: f32,
+}
+
 /// Why whisper did not produce a transcript.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -177,24 +212,32 @@ impl Transcriber {
         })
     }
 
-    /// Transcribes 16 kHz mono `pcm`, with times relative to its first sample. `progress`
-    /// receives whisper's progress through `pcm`; setting `abort` stops the computation at
-    /// whisper's next check.
+    /// Transcribes 16 kHz mono `pcm`, with times relative to its first sample, decoding as
+    /// `pass` says. `progress` receives whisper's progress through `pcm`; setting `abort` stops
+    /// the computation at whisper's next check.
     ///
     /// # Errors
     /// [`EngineError::Aborted`] or a whisper failure.
     pub fn transcribe(
         &mut self,
         pcm: &[f32],
+        pass: Pass,
         progress: ProgressSpan,
         abort: Arc<AtomicBool>,
-    ) -> Result<Vec<Segment>, EngineError> {
-        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+    ) -> Result<Vec<Decoded>, EngineError> {
+        let best_of = if pass == Pass::Retry {
+            RETRY_BEST_OF
+        } else {
+            1
+        };
+        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of });
         params.set_n_threads(i32::try_from(self.options.threads.max(1)).unwrap_or(1));
         params.set_language(Some(self.language.for_window()));
-        params.set_no_context(self.options.no_context);
+        params.set_no_context(self.options.no_context || pass == Pass::Retry);
         params.set_n_max_text_ctx(i32::try_from(self.options.max_text_context).unwrap_or(i32::MAX));
-        if !self.options.temperature_fallback {
+        if pass == Pass::Retry {
+            params.set_temperature(RETRY_TEMPERATURE);
+        } else if !self.options.temperature_fallback {
             params.set_temperature_inc(0.0);
         }
         if self.options.trim_audio_ctx
@@ -234,6 +277,7 @@ impl Transcriber {
             let start_ms = segment.start_timestamp() * 10;
             let end_ms = segment.end_timestamp() * 10;
             let mut words = WordBuilder::new(start_ms, end_ms);
+            let (mut logprob_sum, mut tokens) = (0.0_f32, 0_u32);
             for index in 0..segment.n_tokens() {
                 let Some(token) = segment.get_token(index) else {
                     continue;
@@ -242,6 +286,8 @@ impl Transcriber {
                     continue;
                 }
                 let data = token.token_data();
+                logprob_sum += data.plog;
+                tokens += 1;
                 words.push(
                     token.to_bytes().unwrap_or_default(),
                     data.t0 * 10,
@@ -249,11 +295,18 @@ impl Transcriber {
                     data.p,
                 );
             }
-            segments.push(Segment {
-                start_ms,
-                end_ms,
-                text,
-                words: words.finish(),
+            #[allow(clippy::cast_precision_loss)]
+            let avg_logprob = logprob_sum / tokens.max(1) as f32;
+            segments.push(Decoded {
+                segment: Segment {
+                    start_ms,
+                    end_ms,
+                    text,
+                    words: words.finish(),
+                },
+                avg_logprob,
+                tokens,
+                no_speech_prob: segment.no_speech_probability(),
             });
         }
         let detected = whisper_rs::get_lang_str(self.state.full_lang_id_from_state());
@@ -360,7 +413,13 @@ pub fn transcribe(
     progress: Arc<AtomicU32>,
     abort: Arc<AtomicBool>,
 ) -> Result<Vec<Segment>, EngineError> {
-    Transcriber::new(model, options)?.transcribe(pcm, ProgressSpan::whole(progress), abort)
+    let decoded = Transcriber::new(model, options)?.transcribe(
+        pcm,
+        Pass::First,
+        ProgressSpan::whole(progress),
+        abort,
+    )?;
+    Ok(decoded.into_iter().map(|decoded| decoded.segment).collect())
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use futures::StreamExt as _;
 use scribevault_blob::{BlobKey, BlobStore, body_from_bytes, owned_key};
+use scribevault_bus::contract::TranscriptReview;
 use tokio::io::AsyncWriteExt as _;
 
 use crate::domain::{ClaimedFile, OutputFormat, Transcript};
@@ -132,6 +133,8 @@ impl Pipeline {
             audio_seconds = transcript.audio_seconds,
             speech_seconds = transcript.speech_seconds,
             windows = transcript.window_starts_ms.len(),
+            redecodes = transcript.redecodes,
+            review_ranges = transcript.review.ranges.len(),
             "whisper finished"
         );
         let mut stored = self.store(file, &transcript.segments).await?;
@@ -139,7 +142,34 @@ impl Pipeline {
             u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         stored.duration_seconds = transcript.audio_seconds;
         stored.language = transcript.language;
+        if transcript.review.needs_review() {
+            self.store_review(file, &stored.transcript_path, &transcript.review)
+                .await?;
+        }
+        stored.review = transcript.review;
         Ok(stored)
+    }
+
+    /// Stores the quality guard's review beside the transcript (`….review.json`): the
+    /// completion carries it, and the transcription service reads it from here when it hands
+    /// the file to the library again after a crash.
+    async fn store_review(
+        &self,
+        file: &ClaimedFile,
+        transcript_path: &str,
+        review: &TranscriptReview,
+    ) -> Result<(), FileFailure> {
+        let Some(base) = transcript_path.strip_suffix(".txt") else {
+            return Ok(());
+        };
+        let body = serde_json::to_vec(review).map_err(FileFailure::transient)?;
+        let key = owned_key(file.user.as_str(), &format!("{base}.review.json"))
+            .map_err(FileFailure::permanent)?;
+        self.blobs
+            .put(&key, body_from_bytes(body))
+            .await
+            .map(|_| ())
+            .map_err(|e| FileFailure::transient(format!("The review could not be stored: {e}")))
     }
 
     /// Stores `segments` as the file's text, markdown and segment JSON; the answer names them
@@ -181,6 +211,7 @@ impl Pipeline {
             duration_seconds: 0.0,
             vault_content,
             language: None,
+            review: TranscriptReview::default(),
         })
     }
 }

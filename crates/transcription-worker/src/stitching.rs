@@ -11,10 +11,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use scribevault_bus::contract::TranscriptReview;
 use whisper_rs::WhisperContext;
 
 use crate::audio::{AudioError, PcmStream, WHISPER_SAMPLE_RATE};
 use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Transcriber};
+use crate::guard::transcribe_guarded;
+use crate::quality::{ReviewRange, merge_ranges};
 use crate::speech::{Edge, SpeechDetector, SpeechError, SpeechLayout};
 use crate::whisper::WindowTranscriber;
 use crate::windows::Windows;
@@ -48,6 +51,11 @@ pub struct FileTranscript {
     /// The language the transcript is in (detected once, or the one asked for); `None` when
     /// detection heard no speech.
     pub language: Option<String>,
+    /// What the quality guard left for a person to check, on the file's clock.
+    pub review: TranscriptReview,
+    /// Stretches the quality guard had decoded again (calls of
+    /// [`crate::engine::Pass::Retry`]); none on clean audio.
+    pub redecodes: usize,
 }
 
 /// Why a file could not be transcribed.
@@ -243,8 +251,9 @@ impl SpeechBatch {
     }
 }
 
-/// One whisper call on `pcm`: its segments, split per piece of speech when `layout` says
-/// where the pieces came from, go on the file's clock (`offset_ms` plus the layout's time).
+/// One whisper call on `pcm`, guarded ([`crate::guard`]): its segments, split per piece of
+/// speech when `layout` says where the pieces came from, go on the file's clock (`offset_ms`
+/// plus the layout's time), and so do the stretches the guard left for review.
 fn transcribe_batch(
     transcriber: &mut dyn WindowTranscriber,
     pcm: &[f32],
@@ -259,12 +268,22 @@ fn transcribe_batch(
         return Ok(());
     }
     let whispering = Instant::now();
-    let found = transcriber.transcribe(pcm, span, abort.clone())?;
+    let guarded = transcribe_guarded(transcriber, pcm, span, abort)?;
     out.whisper_time += whispering.elapsed();
     out.whisper_calls += 1;
+    out.redecodes += guarded.redecodes;
     // What whisper freed in smaller blocks goes back too, between calls.
     scribevault_ggml::heap::release_free_memory();
-    for segment in found {
+    let place = |ms: i64, edge: Edge| {
+        offset_ms + layout.map_or(ms, |layout| layout.to_original_ms(ms, edge))
+    };
+    let flagged = guarded.review.into_iter().map(|range| ReviewRange {
+        start_ms: place(range.start_ms, Edge::Start),
+        end_ms: place(range.end_ms, Edge::End).max(place(range.start_ms, Edge::Start)),
+        reason: range.reason,
+    });
+    out.review.ranges = merge_ranges(out.review.ranges.drain(..).chain(flagged).collect());
+    for segment in guarded.decoded.into_iter().map(|decoded| decoded.segment) {
         let parts = match layout {
             Some(layout) => split_at_pauses(segment, layout),
             None => vec![segment],

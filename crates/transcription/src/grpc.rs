@@ -1,6 +1,7 @@
 //! Thin gRPC adapter over [`Transcriptions`].
 
 use scribevault_bus::contract;
+use scribevault_bus::contract::TranscriptReview;
 use scribevault_core::identity::caller;
 use scribevault_proto::transcription::v1 as pb;
 use tonic::{Request, Response, Status};
@@ -327,6 +328,11 @@ impl pb::transcription_service_server::TranscriptionService for TranscriptionGrp
             duration_seconds: done.duration_seconds,
             vault_content: done.vault_content,
             language: non_empty(done.language),
+            review: done
+                .review
+                .map(TranscriptReview::try_from)
+                .transpose()?
+                .and_then(TranscriptReview::if_needed),
         };
         self.service
             .complete(

@@ -2456,6 +2456,12 @@ export interface components {
                  *     (its progress: `GET /api/transcription/jobs/{jobId}`).
                  */
                 whisperJobId?: string | null;
+                /**
+                 * @description AUDIO items the transcription worker's quality guard marked 'Needs review': Whisper
+                 *     may have invented text or looped somewhere, and decoding it again did not fix it.
+                 */
+                needsReview: boolean;
+                review?: null | components["schemas"]["ReviewView"];
                 /** @description Search hits only: the matching passages, `<mark>`ed. */
                 highlights?: string[] | null;
                 /** @description Search hits on AUDIO items only: the matching segments. */
@@ -2724,6 +2730,12 @@ export interface components {
                  *     (its progress: `GET /api/transcription/jobs/{jobId}`).
                  */
                 whisperJobId?: string | null;
+                /**
+                 * @description AUDIO items the transcription worker's quality guard marked 'Needs review': Whisper
+                 *     may have invented text or looped somewhere, and decoding it again did not fix it.
+                 */
+                needsReview: boolean;
+                review?: null | components["schemas"]["ReviewView"];
                 /** @description Search hits only: the matching passages, `<mark>`ed. */
                 highlights?: string[] | null;
                 /** @description Search hits on AUDIO items only: the matching segments. */
@@ -3478,6 +3490,32 @@ export interface components {
         Reprocess: {
             usePremiumMode?: boolean;
         };
+        /** @description One stretch to check, in seconds of the recording. */
+        ReviewRangeView: {
+            /** Format: double */
+            start: number;
+            /** Format: double */
+            end: number;
+            reason: components["schemas"]["ReviewReason"];
+        };
+        /**
+         * @description Why a stretch of a transcript needs a listen: what the worker's quality guard found there
+         *     and decoding it again did not fix.
+         * @enum {string}
+         */
+        ReviewReason: "repetition" | "compression" | "lowConfidence" | "textOverSilence";
+        /** @description What to check on an item marked 'Needs review'. */
+        ReviewView: {
+            /**
+             * @description Each reason of the ranges, once: `repetition` (the same phrase over and over),
+             *     `compression` (text that compresses too well, a loop), `lowConfidence` (Whisper's mean
+             *     token log-probability under −1), `textOverSilence` (text where the audio has no speech
+             *     to carry it).
+             */
+            reasons: components["schemas"]["ReviewReason"][];
+            /** @description The stretches to listen to again, in time order. */
+            ranges: components["schemas"]["ReviewRangeView"][];
+        };
         RunMeta: {
             /**
              * Format: u-int32
@@ -3769,6 +3807,12 @@ export interface components {
              *     (its progress: `GET /api/transcription/jobs/{jobId}`).
              */
             whisperJobId?: string | null;
+            /**
+             * @description AUDIO items the transcription worker's quality guard marked 'Needs review': Whisper
+             *     may have invented text or looped somewhere, and decoding it again did not fix it.
+             */
+            needsReview: boolean;
+            review?: null | components["schemas"]["ReviewView"];
             /** @description Search hits only: the matching passages, `<mark>`ed. */
             highlights?: string[] | null;
             /** @description Search hits on AUDIO items only: the matching segments. */
@@ -5695,6 +5739,11 @@ export interface operations {
                 sectionId?: string;
                 /** @description The item saved from this path. */
                 path?: string;
+                /**
+                 * @description `true`: only the AUDIO items the quality guard marked 'Needs review'; `false`: only
+                 *     the others.
+                 */
+                needsReview?: boolean;
             };
             header?: never;
             path?: never;

@@ -27,6 +27,7 @@ export function transcript(id: string, title: string, extra: Partial<LibraryTran
     sectionId: null,
     fileName: `transcripts/${id}.txt`,
     sourceUrl: null,
+    needsReview: false,
     ...extra,
   };
 }
@@ -100,6 +101,7 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
       const starred = params.get('isStarred');
       const after = params.get('createdAfter');
       const path = params.get('path');
+      const needsReview = params.get('needsReview');
       const matching = state.items.filter(
         (entry) =>
           (!q || `${entry.title} ${state.contents[entry.id] ?? ''}`.toLowerCase().includes(q.toLowerCase())) &&
@@ -108,7 +110,8 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
           (ratings.length === 0 || ratings.includes(entry.rating ?? 0)) &&
           (starred === null || String(entry.isStarred) === starred) &&
           (!after || entry.createdAt >= after) &&
-          (!path || entry.fileName === path),
+          (!path || entry.fileName === path) &&
+          (needsReview === null || String(entry.needsReview) === needsReview),
       );
       const data = matching.slice((page - 1) * limit, page * limit).map((entry) => (q && state.hits[entry.id] ? { ...entry, ...state.hits[entry.id] } : entry));
       return HttpResponse.json<Schema<'TranscriptPage'>>({ data, meta: { page, limit, total: matching.length, hasMore: page * limit < matching.length } });

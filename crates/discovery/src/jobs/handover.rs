@@ -145,6 +145,7 @@ async fn ingest_captions(
         transcript_source: Some(captions.source),
         segments: captions.segments,
         replaces_item: None,
+        review: None,
         language: Some(language),
         traceparent: scribevault_core::telemetry::current_traceparent(),
     };

@@ -141,6 +141,8 @@ async fn a_listed_item_is_the_transcript_view_and_only_search_hits_carry_their_c
             "language": "de",
             "transcriptSource": "captions:auto",
             "whisperJobId": "job-9",
+            "needsReview": false,
+            "review": null,
         }])
     );
 

@@ -56,6 +56,8 @@ pub struct ItemFilter {
     pub created_before: Option<DateTime<Utc>>,
     pub section: Option<SectionFilter>,
     pub file_name: Option<String>,
+    /// Items the quality guard marked 'Needs review' (true), or not (false).
+    pub needs_review: Option<bool>,
 }
 
 /// A list request as the client made it: typed, not yet checked. Absent means the default.

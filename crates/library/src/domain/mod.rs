@@ -63,6 +63,8 @@ pub struct LibraryItem {
     /// Audio items: the language the transcript is in (a Whisper code such as `de`), when
     /// known.
     pub language: Option<String>,
+    /// Audio items the quality guard marked 'Needs review': where and why.
+    pub review: Option<TranscriptReview>,
 }
 
 /// A search hit's extras: why it matched.
@@ -113,6 +115,9 @@ pub use scribevault_bus::contract::SourceType;
 /// Where an audio item's transcript came from, as the contract spells it.
 pub use scribevault_bus::contract::TranscriptSource;
 
+/// What the transcription worker's quality guard left to check on an audio item.
+pub use scribevault_bus::contract::TranscriptReview;
+
 /// What a producer hands over to become a Vault item.
 #[derive(Debug, Clone)]
 pub struct NewLibraryItem {
@@ -137,6 +142,8 @@ pub struct NewLibraryItem {
     pub transcript_source: Option<TranscriptSource>,
     /// The transcript's language (a Whisper code), when known.
     pub language: Option<String>,
+    /// What the transcription worker's quality guard left to check, when anything.
+    pub review: Option<TranscriptReview>,
 }
 
 /// A transcript that replaces an audio item's own ('Transcribe with Whisper' on an item made
@@ -148,6 +155,9 @@ pub struct ReplacementTranscript {
     pub source: TranscriptSource,
     /// The new transcript's language, when known (the old one's is not kept).
     pub language: Option<String>,
+    /// The new transcript's quality review, when anything is left to check (the old one's is
+    /// not kept either).
+    pub review: Option<TranscriptReview>,
 }
 
 /// The result of an ingest.

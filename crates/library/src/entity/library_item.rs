@@ -49,6 +49,10 @@ pub struct Model {
     pub whisper_job_id: Option<String>,
     /// An audio item's transcript language (a Whisper code such as `de`), when known.
     pub language: Option<String>,
+    /// An audio item's quality review ('Needs review'): the contract's `TranscriptReview` as
+    /// JSON; NULL when the quality guard left nothing to check.
+    #[sea_orm(column_type = "Text", nullable)]
+    pub review: Option<String>,
     #[sea_orm(column_type = "Text")]
     pub content: String,
 }

@@ -48,6 +48,7 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
                 .transcript_source
                 .unwrap_or(TranscriptSource::Whisper),
             language: ingest.language,
+            review: ingest.review,
         };
         return match library
             .replace_transcript(&user, item_id, replacement, ingest.segments_path.as_deref())
@@ -80,6 +81,7 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
                 audio_path: ingest.audio_path,
                 transcript_source: ingest.transcript_source,
                 language: ingest.language,
+                review: ingest.review,
             },
             ingest.segments_path.as_deref(),
         )

@@ -5,6 +5,7 @@ use sea_orm_migration::prelude::*;
 
 mod audio_path;
 mod language;
+mod review;
 mod search_newest_first;
 mod sort_indexes;
 mod transcript_source;
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(audio_path::AudioPath),
             Box::new(transcript_source::TranscriptSource),
             Box::new(language::ItemLanguage),
+            Box::new(review::ItemReview),
         ]
     }
 }

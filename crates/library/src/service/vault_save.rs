@@ -167,6 +167,7 @@ impl Library {
             transcript_source: None,
             // Nor its language.
             language: None,
+            review: None,
         };
         let ingested = self.ingest(user, item, segments_path.as_deref()).await?;
         if !ingested.created {

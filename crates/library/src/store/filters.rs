@@ -75,4 +75,14 @@ pub fn apply(select: &mut SelectStatement, user_id: &str, filter: &ItemFilter) {
     if let Some(file_name) = &filter.file_name {
         select.and_where(Expr::col((Items, Column::FileName)).eq(file_name.as_str()));
     }
+    match filter.needs_review {
+        // A review is stored only when something is left to check.
+        Some(true) => {
+            select.and_where(Expr::col((Items, Column::Review)).is_not_null());
+        }
+        Some(false) => {
+            select.and_where(Expr::col((Items, Column::Review)).is_null());
+        }
+        None => {}
+    }
 }

@@ -13,7 +13,8 @@ use sea_orm::{
 use super::LibraryStore;
 use crate::domain::tags::{gwth_level_of, gwth_tag};
 use crate::domain::{
-    Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment, SourceType, TranscriptSource,
+    Change, LibraryItem, MetadataChanges, NewLibraryItem, Segment, SourceType, TranscriptReview,
+    TranscriptSource,
 };
 use crate::entity::library_export_item::{Column as ExportItemColumn, Entity as ExportItems};
 use crate::entity::library_item::{self, Column, Entity as Items};
@@ -70,9 +71,10 @@ pub(super) struct ItemRow {
     transcript_source: Option<String>,
     whisper_job_id: Option<String>,
     language: Option<String>,
+    review: Option<String>,
 }
 
-const ROW_COLUMNS: [Column; 19] = [
+const ROW_COLUMNS: [Column; 20] = [
     Column::Seq,
     Column::Id,
     Column::UserId,
@@ -92,6 +94,7 @@ const ROW_COLUMNS: [Column; 19] = [
     Column::TranscriptSource,
     Column::WhisperJobId,
     Column::Language,
+    Column::Review,
 ];
 
 pub(super) fn row_select() -> SelectStatement {
@@ -112,6 +115,7 @@ impl ItemRow {
                 self.id, self.source_type
             ))
         })?;
+        let review = parse_review(&self.id, self.review.as_deref());
         Ok(StoredItem {
             seq: self.seq,
             item: LibraryItem {
@@ -139,6 +143,7 @@ impl ItemRow {
                     .and_then(TranscriptSource::parse),
                 whisper_job_id: self.whisper_job_id,
                 language: self.language,
+                review,
             },
         })
     }
@@ -148,6 +153,25 @@ impl ItemRow {
 struct TagNameRow {
     item_seq: i64,
     name: String,
+}
+
+/// A stored review as the domain has it. A review that does not parse (written by a newer
+/// build) is logged and shown as none rather than failing the whole list.
+fn parse_review(id: &str, json: Option<&str>) -> Option<TranscriptReview> {
+    let review = serde_json::from_str::<TranscriptReview>(json?)
+        .inspect_err(|error| tracing::warn!(error = %error, item = id, "review unreadable"))
+        .ok()?;
+    review.if_needed()
+}
+
+/// A review as stored: JSON when anything is left to check, NULL otherwise (the
+/// `needsReview` filter tests for NULL).
+pub(super) fn review_json(review: Option<&TranscriptReview>) -> Result<Option<String>, DbErr> {
+    review
+        .filter(|review| review.needs_review())
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|error| DbErr::Custom(error.to_string()))
 }
 
 pub(super) fn parse_segments(seq: i64, json: &str) -> Result<Vec<Segment>, DbErr> {
@@ -318,6 +342,7 @@ impl LibraryStore {
                 .map(|source| source.as_str().to_owned())),
             whisper_job_id: Set(None),
             language: Set(item.language),
+            review: Set(review_json(item.review.as_ref())?),
             content: Set(item.content),
             ..Default::default()
         };

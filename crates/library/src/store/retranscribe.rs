@@ -46,6 +46,7 @@ impl LibraryStore {
             content: Set(replacement.content),
             transcript_source: Set(Some(replacement.source.as_str().to_owned())),
             language: Set(replacement.language),
+            review: Set(super::items::review_json(replacement.review.as_ref())?),
             whisper_job_id: Set(None),
             updated_at: Set(Utc::now()),
             processed_at: Set(None),

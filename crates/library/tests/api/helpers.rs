@@ -152,6 +152,7 @@ pub fn list_request(pairs: &[(&str, &str)]) -> pb::ListTranscriptsRequest {
                 filter.section = Some(pb::item_filter::Section::SectionId(value.to_owned()));
             }
             "path" => filter.file_name = Some(value.to_owned()),
+            "needsReview" => filter.needs_review = Some(value == "true"),
             other => panic!("no such list key {other:?}"),
         }
     }
@@ -175,6 +176,7 @@ pub fn ingest_message(user: &str, source_ref: &str, title: &str, content: &str) 
         segments: Vec::new(),
         replaces_item: None,
         language: None,
+        review: None,
         traceparent: None,
     }
 }

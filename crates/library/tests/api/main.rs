@@ -9,6 +9,7 @@ mod folder_export;
 mod helpers;
 mod ingest;
 mod retranscribe;
+mod review;
 mod search;
 mod stats;
 mod transcripts;

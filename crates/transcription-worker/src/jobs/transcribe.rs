@@ -127,6 +127,8 @@ impl Drop for Watched<'_> {
 mod tests {
     use scribevault_blob::{BlobStore as _, LocalBlobStore, body_from_bytes, owned_key};
 
+    use scribevault_bus::contract::{ReviewReason, TranscriptReview};
+
     use super::*;
     use crate::domain::OutputFormat;
     use crate::engine::DecodeOptions;
@@ -286,5 +288,57 @@ mod tests {
         assert_eq!(worker.handler.handle(work("a")).await, Settlement::Done);
         assert_eq!(worker.handler.handle(work("gone")).await, Settlement::Done);
         assert_eq!(worker.whisper.calls().files, 1);
+    }
+
+    const LOOPED: &str = "Thank you for watching. Thank you for watching. Thank you for watching.";
+
+    #[tokio::test]
+    async fn a_loop_that_loops_again_is_completed_with_its_review_stored_beside_it() {
+        let worker = worker(FakeWhisper::saying(LOOPED)).await;
+        worker
+            .files
+            .add(&user(), (JOB, "a"), MP3, "tiny.en", OutputFormat::Txt);
+        assert_eq!(worker.handler.handle(work("a")).await, Settlement::Done);
+        let Some(Recorded::Completed(transcript)) = worker.files.recorded(JOB, "a") else {
+            panic!("{:?}", worker.files.recorded(JOB, "a"));
+        };
+        assert_eq!(worker.whisper.calls().retries, 1);
+        assert_eq!(transcript.vault_content, LOOPED);
+        assert!(
+            transcript
+                .review
+                .reasons()
+                .contains(&ReviewReason::Repetition),
+            "{:?}",
+            transcript.review
+        );
+        let stored = worker
+            .handler
+            .pipeline
+            .blobs
+            .get(&owned_key(user().as_str(), "transcripts/job-1/a.review.json").unwrap())
+            .await
+            .unwrap();
+        let stored: TranscriptReview =
+            serde_json::from_slice(&scribevault_blob::collect_body(stored).await.unwrap()).unwrap();
+        assert_eq!(stored, transcript.review);
+    }
+
+    #[tokio::test]
+    async fn a_loop_heard_cleanly_again_is_replaced_and_needs_no_review() {
+        let worker =
+            worker(FakeWhisper::saying(LOOPED).retrying_with("Welcome back to the channel.")).await;
+        worker
+            .files
+            .add(&user(), (JOB, "a"), MP3, "tiny.en", OutputFormat::Txt);
+        assert_eq!(worker.handler.handle(work("a")).await, Settlement::Done);
+        let Some(Recorded::Completed(transcript)) = worker.files.recorded(JOB, "a") else {
+            panic!("{:?}", worker.files.recorded(JOB, "a"));
+        };
+        assert_eq!(worker.whisper.calls().retries, 1);
+        assert_eq!(transcript.vault_content, "Welcome back to the channel.");
+        assert!(!transcript.review.needs_review(), "{:?}", transcript.review);
+        let key = owned_key(user().as_str(), "transcripts/job-1/a.review.json").unwrap();
+        assert!(worker.handler.pipeline.blobs.get(&key).await.is_err());
     }
 }

@@ -116,6 +116,11 @@ impl FileState for FileStateClient {
             duration_seconds: transcript.duration_seconds,
             vault_content: transcript.vault_content,
             language: transcript.language,
+            review: transcript
+                .review
+                .if_needed()
+                .as_ref()
+                .map(scribevault_proto::library::v1::TranscriptReview::from),
         };
         let request = outgoing(&file.user, done, CALL_TIMEOUT)?;
         self.inner

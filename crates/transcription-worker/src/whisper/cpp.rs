@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Transcribe, WindowTranscriber};
-use crate::engine::{DecodeOptions, EngineError, ModelCache, ProgressSpan, Segment, Transcriber};
+use crate::engine::{
+    DecodeOptions, Decoded, EngineError, ModelCache, Pass, ProgressSpan, Transcriber,
+};
 
 /// whisper.cpp over the `ggml-<model>.bin` files of a directory.
 #[derive(Clone)]
@@ -49,10 +51,11 @@ impl WindowTranscriber for Transcriber {
     fn transcribe(
         &mut self,
         pcm: &[f32],
+        pass: Pass,
         progress: ProgressSpan,
         abort: Arc<AtomicBool>,
-    ) -> Result<Vec<Segment>, EngineError> {
-        Transcriber::transcribe(self, pcm, progress, abort)
+    ) -> Result<Vec<Decoded>, EngineError> {
+        Transcriber::transcribe(self, pcm, pass, progress, abort)
     }
 
     fn language(&self) -> Option<String> {

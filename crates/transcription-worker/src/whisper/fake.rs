@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::{Transcribe, WindowTranscriber};
 use crate::audio::WHISPER_SAMPLE_RATE;
-use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Word};
+use crate::engine::{DecodeOptions, Decoded, EngineError, Pass, ProgressSpan, Segment, Word};
 use crate::language::LanguagePlan;
 
 /// Progress steps through one window.
@@ -23,6 +23,8 @@ const NEVER_STOPPED: Duration = Duration::from_secs(30);
 #[derive(Clone)]
 pub struct FakeWhisper {
     text: String,
+    /// What a [`Pass::Retry`] hears instead (`None`: the same text).
+    retry_text: Option<String>,
     per_window: Duration,
     failing_files: u32,
     until_stopped: bool,
@@ -44,6 +46,8 @@ pub struct WhisperCalls {
     pub windows: u32,
     /// Windows that ended because the abort flag was set.
     pub stopped: u32,
+    /// Calls that were the quality guard's re-decodes ([`Pass::Retry`]).
+    pub retries: u32,
 }
 
 impl FakeWhisper {
@@ -52,6 +56,7 @@ impl FakeWhisper {
     pub fn saying(text: &str) -> Self {
         Self {
             text: text.to_owned(),
+            retry_text: None,
             per_window: Duration::ZERO,
             failing_files: 0,
             until_stopped: false,
@@ -75,6 +80,13 @@ impl FakeWhisper {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Hears `text` when the quality guard decodes a stretch again.
+    #[must_use]
+    pub fn retrying_with(mut self, text: &str) -> Self {
+        self.retry_text = Some(text.to_owned());
+        self
     }
 
     /// Takes `per_window` for each window, its progress moving in tenths.
@@ -152,10 +164,14 @@ impl WindowTranscriber for FakeFile {
     fn transcribe(
         &mut self,
         pcm: &[f32],
+        pass: Pass,
         progress: ProgressSpan,
         abort: Arc<AtomicBool>,
-    ) -> Result<Vec<Segment>, EngineError> {
+    ) -> Result<Vec<Decoded>, EngineError> {
         self.engine.note(|calls| calls.begun += 1);
+        if pass == Pass::Retry {
+            self.engine.note(|calls| calls.retries += 1);
+        }
         if self.fails {
             return Err(EngineError::Whisper("the fake engine failed".to_owned()));
         }
@@ -185,10 +201,21 @@ impl WindowTranscriber for FakeFile {
         self.engine.note(|seen| seen.windows += 1);
         let end_ms = i64::try_from(pcm.len() as u64 * 1000 / u64::from(WHISPER_SAMPLE_RATE))
             .unwrap_or(i64::MAX);
-        let heard = !self.engine.text.trim().is_empty();
+        let text = match (pass, &self.engine.retry_text) {
+            (Pass::Retry, Some(text)) => text,
+            _ => &self.engine.text,
+        };
         self.language
-            .after_window(Some(&self.engine.detects), heard);
-        Ok(vec![segment(&self.engine.text, end_ms)])
+            .after_window(Some(&self.engine.detects), !text.trim().is_empty());
+        if text.trim().is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(vec![Decoded {
+            segment: segment(text, end_ms),
+            avg_logprob: -0.2,
+            tokens: u32::try_from(text.split_whitespace().count()).unwrap_or(u32::MAX),
+            no_speech_prob: 0.0,
+        }])
     }
 
     fn language(&self) -> Option<String> {
@@ -225,11 +252,13 @@ mod tests {
 
     fn run(engine: &FakeWhisper, abort: bool) -> Result<Vec<Segment>, EngineError> {
         let mut file = engine.start("tiny.en", &DecodeOptions::new(1, "en"))?;
-        file.transcribe(
+        let decoded = file.transcribe(
             &vec![0.0; 16_000 * 2],
+            Pass::First,
             ProgressSpan::whole(Arc::new(AtomicU32::new(0))),
             Arc::new(AtomicBool::new(abort)),
-        )
+        )?;
+        Ok(decoded.into_iter().map(|decoded| decoded.segment).collect())
     }
 
     #[test]
@@ -247,7 +276,8 @@ mod tests {
                 files: 3,
                 begun: 3,
                 windows: 1,
-                stopped: 1
+                stopped: 1,
+                retries: 0,
             }
         );
     }

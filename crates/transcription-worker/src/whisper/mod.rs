@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 pub use cpp::WhisperCpp;
 pub use fake::{FakeWhisper, WhisperCalls};
 
-use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment};
+use crate::engine::{DecodeOptions, Decoded, EngineError, Pass, ProgressSpan};
 
 /// Something that turns speech into text. Its calls block (CPU work, model loading): the
 /// pipeline makes them on blocking threads.
@@ -32,18 +32,19 @@ pub trait Transcribe: Send + Sync {
 
 /// One file's transcription, one window at a time (whisper's state is made once per file).
 pub trait WindowTranscriber: Send {
-    /// Transcribes 16 kHz mono `pcm`, with times relative to its first sample. `progress`
-    /// receives the progress through `pcm`; once `abort` is set the call returns
-    /// [`EngineError::Aborted`] at its next check.
+    /// Transcribes 16 kHz mono `pcm`, with times relative to its first sample, decoding as
+    /// `pass` says. `progress` receives the progress through `pcm`; once `abort` is set the
+    /// call returns [`EngineError::Aborted`] at its next check.
     ///
     /// # Errors
     /// [`EngineError::Aborted`], or a failure of the engine.
     fn transcribe(
         &mut self,
         pcm: &[f32],
+        pass: Pass,
         progress: ProgressSpan,
         abort: Arc<AtomicBool>,
-    ) -> Result<Vec<Segment>, EngineError>;
+    ) -> Result<Vec<Decoded>, EngineError>;
 
     /// The file's language after the windows so far: the one asked for, the one detected on
     /// the first window with speech (`auto`), or `None` while none had speech (or for an

@@ -12,6 +12,7 @@ pub mod speed;
 pub mod window;
 
 use chrono::{DateTime, Utc};
+use scribevault_bus::contract::TranscriptReview;
 pub use scribevault_core::language::LanguageChoice;
 
 /// Most files one job may hold (the SPA sends at most 100 per selection).
@@ -403,6 +404,8 @@ pub struct CompletedTranscript {
     pub vault_content: String,
     /// The language the transcript is in (detected or asked for), when known.
     pub language: Option<String>,
+    /// What the worker's quality guard left to check, when anything.
+    pub review: Option<TranscriptReview>,
 }
 
 #[cfg(test)]

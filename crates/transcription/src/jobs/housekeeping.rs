@@ -257,6 +257,7 @@ impl Transcriptions {
                 None,
                 paths,
                 file.language.clone(),
+                self.stored_review(&file).await,
             )
             .await?;
             sent += 1;

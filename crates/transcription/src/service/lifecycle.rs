@@ -336,6 +336,7 @@ impl Transcriptions {
             Some(result.duration_seconds),
             paths,
             result.language,
+            result.review,
         )
         .await?;
         self.publish(

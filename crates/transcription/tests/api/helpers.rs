@@ -80,9 +80,36 @@ pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
 
 /// The service over `db` with `config`.
 pub async fn spawn_app_on(db: TestDatabase, config: TranscriptionConfig) -> TestApp {
-    let connection = scribevault_db::connect(&db.url).await.unwrap();
     let blob_dir = tempfile::tempdir().unwrap();
     let blobs = Arc::new(LocalBlobStore::new(blob_dir.path()).unwrap());
+    spawn_over(db, blobs, blob_dir, config).await
+}
+
+impl TestApp {
+    /// The service stopped and started again over the same database and blobs, as after a
+    /// crash: what it does when it starts (queueing waiting files again, handing recent
+    /// completions to the library again) happens again, on a new bus.
+    pub async fn restarted(self) -> TestApp {
+        let TestApp {
+            db,
+            blobs,
+            _blob_dir,
+            _server,
+            ..
+        } = self;
+        drop(_server);
+        spawn_over(db, blobs, _blob_dir, config()).await
+    }
+}
+
+/// The service over `db` and `blobs` (kept in `blob_dir`) with `config`.
+async fn spawn_over(
+    db: TestDatabase,
+    blobs: Arc<LocalBlobStore>,
+    blob_dir: tempfile::TempDir,
+    config: TranscriptionConfig,
+) -> TestApp {
+    let connection = scribevault_db::connect(&db.url).await.unwrap();
     let bus = InProcessBus::new(5);
     let events = bus.subscribe().await.unwrap();
     let orders = bus.subscribe_on(Topic::WorkerControl).await.unwrap();

@@ -11,4 +11,5 @@ mod intake;
 mod languages;
 mod lifecycle;
 mod queue;
+mod review;
 mod user_data;

@@ -47,7 +47,6 @@ async fn complete_reviewed(
                 transcript_path: format!("transcripts/{job_id}/{file_id}.txt"),
                 markdown_path: format!("transcripts/{job_id}/{file_id}.md"),
                 segments_path: format!("transcripts/{job_id}/{file_id}.segments.json"),
-                processing_time_ms: 10,
                 duration_seconds: 5.0,
                 vault_content: "# Looped\n\nBe in the middle.".to_owned(),
                 review,

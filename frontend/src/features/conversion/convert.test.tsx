@@ -70,6 +70,7 @@ function conversionBackend({ templates = [] as ConvertTemplate[] } = {}) {
           author: '',
           createdAt: '2026-01-01T00:00:00Z',
           isStarred: false,
+          needsReview: false,
           sourceType: 'AUDIO',
           tags: [],
         })),

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { errorMessage } from '@/api/errors';
 import { formatDuration } from '@/lib/format';
 import { useGetAudioLinkQuery, useGetTranscriptSegmentsQuery, type TimedSegment } from './playerApi';
@@ -7,6 +7,12 @@ import { activeCueIndex, cuesOf, isTyping } from './playerRules';
 /** Seconds the arrow keys skip. */
 export const SKIP_SECONDS = 5;
 
+/** What the rest of the item's detail may do with its player (a review range seeks it). */
+export interface PlayerControls {
+  /** Plays the recording from `seconds`. */
+  seek: (seconds: number) => void;
+}
+
 /**
  * The player of an AUDIO item: its recording (by a signed link, since `<audio>` sends no bearer
  * header) and the transcript, with the word (or segment, when the transcript has no word times)
@@ -14,7 +20,17 @@ export const SKIP_SECONDS = 5;
  * time) is where playback begins. Space plays or pauses and the arrows skip 5 s while focus is in
  * the player, never while typing in a field.
  */
-export function ItemPlayer({ itemId, title, startAt }: { itemId: string; title: string; startAt?: number | null }) {
+export function ItemPlayer({
+  itemId,
+  title,
+  startAt,
+  ref,
+}: {
+  itemId: string;
+  title: string;
+  startAt?: number | null;
+  ref?: Ref<PlayerControls>;
+}) {
   const headingId = useId();
   const audioRef = useRef<HTMLAudioElement>(null);
   const { data: link, error: linkError, refetch } = useGetAudioLinkQuery(itemId);
@@ -32,6 +48,8 @@ export function ItemPlayer({ itemId, title, startAt }: { itemId: string; title: 
     setTime(audio.currentTime);
     if (play) void audio.play()?.catch(() => undefined);
   }
+
+  useImperativeHandle(ref, () => ({ seek: (seconds: number) => seek(seconds) }));
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
     const audio = audioRef.current;

@@ -7,7 +7,8 @@ import { SOURCE_TYPE_LABELS, SOURCE_TYPES, useGetLibraryTagsQuery, useInitTagsMu
 import { activeFilterCount, toggled, type VaultFilters } from './vaultRules';
 
 /**
- * The filters of the list: tags (from GET /library/tags), source types, ratings and starred.
+ * The filters of the list: tags (from GET /library/tags), source types, ratings, 'Needs review'
+ * and starred.
  * Every change goes through `onChange`, which starts the list again at page 1.
  */
 export function VaultFiltersPanel({
@@ -109,6 +110,17 @@ export function VaultFiltersPanel({
             </label>
           ))}
         </div>
+      </fieldset>
+
+      <fieldset className="filter-group">
+        <legend>Quality</legend>
+        <div className="filter-options">
+          <label className="check filter-check">
+            <input type="checkbox" checked={filters.needsReview} onChange={() => onChange({ ...filters, needsReview: !filters.needsReview })} />
+            <span>Needs review</span>
+          </label>
+        </div>
+        <p className="field-hint">Transcripts where Whisper may have invented or repeated text.</p>
       </fieldset>
 
       <div className="filter-group field">

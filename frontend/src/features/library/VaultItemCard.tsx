@@ -6,6 +6,7 @@ import { formatDate, formatDuration } from '@/lib/format';
 import { showToast } from '@/lib/toast';
 import { gwthLabel, sourceTypeLabel, useUpdateMetadataMutation, VAULT_ERRORS, type LibraryTranscript } from './libraryApi';
 import { LanguageBadge } from './LanguageBadge';
+import { NeedsReviewBadge } from './ReviewPanel';
 import { snippetParts } from './vaultRules';
 
 const ICONS: Record<string, LucideIcon> = {
@@ -101,6 +102,7 @@ export function VaultItemCard({
         <p className="vault-card-tags">
           <span className="badge badge-neutral">{sourceTypeLabel(item.sourceType)}</span>
           <LanguageBadge code={item.language} />
+          {item.needsReview && <NeedsReviewBadge />}
           {level && <span className="badge badge-info">{level}</span>}
           {item.rating ? (
             <span className="badge badge-warning" data-testid="item-rating">

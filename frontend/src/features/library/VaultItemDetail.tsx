@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { LoaderCircle, Pencil, Plus, ScanText, Sparkles, Star, Trash2, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -27,8 +27,9 @@ import {
 } from './libraryApi';
 import { MarkdownContent } from '@/components/MarkdownContent';
 import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
-import { ItemPlayer } from './ItemPlayer';
+import { ItemPlayer, type PlayerControls } from './ItemPlayer';
 import { useLanguageName } from './LanguageBadge';
+import { NeedsReviewBadge, ReviewPanel } from './ReviewPanel';
 import { TranscriptSourcePanel } from './TranscriptSourcePanel';
 
 /** The detail view of one item (`/vault?item=<id>`, `&t=<seconds>` to play an AUDIO item from there), fetched by its id. */
@@ -80,6 +81,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
   const failed = useFailureToast();
   const [updateMetadata, { isLoading: saving }] = useUpdateMetadataMutation();
   const [editingDetails, setEditingDetails] = useState(false);
+  const player = useRef<PlayerControls>(null);
   const { data: sections = [] } = useGetSyllabusSectionsQuery();
   const section = sections.find((candidate) => candidate.id === item.sectionId);
   const language = useLanguageName(item.language);
@@ -104,6 +106,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
         <div className="vault-detail-heading">
           <Dialog.Title className="dialog-title">{item.title}</Dialog.Title>
           <Dialog.Description className="muted">{meta || 'Transcript'}</Dialog.Description>
+          {item.needsReview && <NeedsReviewBadge />}
         </div>
         <div className="button-row">
           <button
@@ -160,7 +163,10 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
         )}
 
         {item.sourceType === 'AUDIO' && <TranscriptSourcePanel item={item} />}
-        {item.sourceType === 'AUDIO' && <ItemPlayer itemId={item.id} title={item.title} startAt={startAt} />}
+        {item.review && (
+          <ReviewPanel review={item.review} onSeek={item.sourceType === 'AUDIO' ? (seconds) => player.current?.seek(seconds) : undefined} />
+        )}
+        {item.sourceType === 'AUDIO' && <ItemPlayer ref={player} itemId={item.id} title={item.title} startAt={startAt} />}
         <RatingAndTags item={item} saving={saving} onSave={save} />
         <ContentSection item={item} />
       </div>

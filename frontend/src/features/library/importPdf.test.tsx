@@ -23,6 +23,7 @@ function item(id: string, title: string, extra: Partial<LibraryTranscript> = {})
     sectionId: null,
     fileName: `converted/pdfs/${id}.md`,
     sourceUrl: null,
+    needsReview: false,
     ...extra,
   };
 }
@@ -99,6 +100,7 @@ function backend(items: LibraryTranscript[] = []) {
           author: '',
           createdAt: '2026-01-01T00:00:00Z',
           isStarred: false,
+          needsReview: false,
           sourceType: 'PDF',
           tags: [],
         })),

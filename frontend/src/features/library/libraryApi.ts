@@ -99,6 +99,8 @@ export interface VaultQuery {
   isStarred: boolean | null;
   /** RFC 3339; the 'recent' tab's "now − 7 days". */
   createdAfter: string | null;
+  /** true: only the items marked 'Needs review' by the quality guard; null: any. */
+  needsReview: boolean | null;
   /** null: the server's default (relevance with `q`, else createdAt). */
   sortBy: VaultSortBy | null;
   sortOrder: SortOrder;
@@ -134,6 +136,7 @@ export function vaultListParams(query: VaultQuery, page: number): URLSearchParam
   for (const rating of query.rating) params.append('rating', String(rating));
   if (query.isStarred !== null) params.set('isStarred', String(query.isStarred));
   if (query.createdAfter) params.set('createdAfter', query.createdAfter);
+  if (query.needsReview !== null) params.set('needsReview', String(query.needsReview));
   return params;
 }
 

@@ -23,6 +23,7 @@ const ITEM: LibraryTranscript = {
   sectionId: null,
   fileName: 'transcripts/j/a1.txt',
   sourceUrl: null,
+  needsReview: false,
 };
 
 const word = (text: string, startMs: number, endMs: number) => ({ text, startMs, endMs, probability: 0.9 });

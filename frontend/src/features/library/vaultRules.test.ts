@@ -4,6 +4,7 @@ import { buildVaultQuery, EMPTY_FILTERS, groupByExport, recentSince, snippetPart
 
 const item = (id: string, lastExported: string | null): LibraryTranscript => ({
   id,
+  needsReview: false,
   title: id,
   author: '',
   createdAt: '2024-01-01T00:00:00Z',

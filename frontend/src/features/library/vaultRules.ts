@@ -24,15 +24,27 @@ export interface VaultFilters {
   rating: number[];
   /** null: any. The Starred tab overrides it. */
   isStarred: boolean | null;
+  /** Only the items the quality guard marked 'Needs review'. */
+  needsReview: boolean;
   sortBy: VaultSortBy | null;
   sortOrder: SortOrder;
 }
 
-export const EMPTY_FILTERS: VaultFilters = { tags: [], sourceType: [], rating: [], isStarred: null, sortBy: null, sortOrder: 'desc' };
+export const EMPTY_FILTERS: VaultFilters = {
+  tags: [],
+  sourceType: [],
+  rating: [],
+  isStarred: null,
+  needsReview: false,
+  sortBy: null,
+  sortOrder: 'desc',
+};
 
 /** How many filters of the panel narrow the list (the sort does not). */
 export function activeFilterCount(filters: VaultFilters): number {
-  return filters.tags.length + filters.sourceType.length + filters.rating.length + (filters.isStarred === null ? 0 : 1);
+  return (
+    filters.tags.length + filters.sourceType.length + filters.rating.length + (filters.isStarred === null ? 0 : 1) + (filters.needsReview ? 1 : 0)
+  );
 }
 
 /** The list query for a tab, the search text and the panel's filters. Arrays are sorted so equal filters share a cache entry. */
@@ -51,6 +63,7 @@ export function buildVaultQuery(
     rating: [...filters.rating].sort((a, b) => a - b),
     isStarred: tab === 'starred' ? true : filters.isStarred,
     createdAfter: tab === 'recent' ? since : null,
+    needsReview: filters.needsReview ? true : null,
     sortBy: filters.sortBy,
     sortOrder: filters.sortOrder,
   };

@@ -57,7 +57,7 @@ function fileView(overrides: Partial<Schema<'FileView'>> & { id: string }): Sche
 
 /** A Vault item made from a transcript (the path lookups of the rows' Vault links). */
 function vaultItem(id: string, title: string): Schema<'TranscriptView'> {
-  return { id, title, author: '', createdAt: '2024-01-05T10:00:00Z', isStarred: false, sourceType: 'AUDIO', tags: [] };
+  return { id, title, author: '', createdAt: '2024-01-05T10:00:00Z', isStarred: false, needsReview: false, sourceType: 'AUDIO', tags: [] };
 }
 
 const vaultPage = (data: Schema<'TranscriptView'>[]) =>
@@ -619,7 +619,7 @@ describe('/transcripts Vault link', () => {
     act(() => socket.serverEvent('libraryUpdate', { type: 'created', transcript: { id: 'item-9', title: 'Done' } }));
     await waitFor(() => expect(within(rowFor('Done')).getByRole('link', { name: 'Vault' })).toHaveAttribute('href', '/vault?item=item-9'));
     server.use(
-      http.get('/api/library/transcripts/item-9', () => HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: { id: 'item-9', title: 'Done', tags: [], rating: null, isStarred: false, gwthLevel: null, sectionId: null, author: '', createdAt: '2024-01-05T10:00:00Z', lastExported: null, sourceType: 'AUDIO', duration: 7 } })),
+      http.get('/api/library/transcripts/item-9', () => HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: { id: 'item-9', title: 'Done', tags: [], rating: null, isStarred: false, gwthLevel: null, sectionId: null, author: '', createdAt: '2024-01-05T10:00:00Z', lastExported: null, sourceType: 'AUDIO', duration: 7, needsReview: false } })),
       http.get('/api/library/transcripts/item-9/content', () => HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: 'Done text' } })),
       http.get('/api/library/transcripts/item-9/suggestions', () => HttpResponse.json<Schema<'Envelope_SuggestionsView'>>({ data: { suggestedTags: [], suggestedRating: 3 } })),
       http.get('/api/library/stats', () =>

@@ -56,6 +56,10 @@ pub struct ListQuery {
     section_id: Option<String>,
     /// The item saved from this path.
     path: Option<String>,
+    /// `true`: only the AUDIO items the quality guard marked 'Needs review'; `false`: only
+    /// the others.
+    #[param(rename = "needsReview")]
+    needs_review: Option<bool>,
 }
 
 /// A page of the list.

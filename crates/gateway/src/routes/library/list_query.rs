@@ -62,6 +62,7 @@ pub(super) fn list_request(query: &str) -> Result<pb::ListTranscriptsRequest, Ap
                 });
             }
             "path" => filter.file_name = Some(value.to_owned()),
+            "needsReview" => filter.needs_review = Some(boolean(key, value)?),
             other => return Err(refused(format!("unknown filter {other:?}"))),
         }
     }
@@ -162,7 +163,7 @@ mod tests {
             "tags=Soil&tags=compost&sourceType=AUDIO&sourceType=PDF_SOURCE&isStarred=true\
              &rating=4&rating=5&minRating=3&gwthLevel=2&exported=false&createdAfter=2026-11-01\
              &createdBefore=2026-11-23T12:00:00%2B01:00&sectionId=none&page=3&limit=50\
-             &sortBy=title&sortOrder=asc&q=two%20words&path=notes/a.md",
+             &sortBy=title&sortOrder=asc&q=two%20words&path=notes/a.md&needsReview=true",
         )
         .unwrap();
         assert_eq!(
@@ -188,6 +189,7 @@ mod tests {
                     created_before: Some("2026-11-23T11:00:00Z".into()),
                     section: Some(pb::item_filter::Section::InNoSection(pb::InNoSection {})),
                     file_name: Some("notes/a.md".into()),
+                    needs_review: Some(true),
                 }),
             }
         );
@@ -212,6 +214,7 @@ mod tests {
             ("minRating=x", "minRating"),
             ("isStarred=yes", "isStarred"),
             ("exported=1", "exported"),
+            ("needsReview=yes", "needsReview"),
             ("createdAfter=yesterday", "createdAfter"),
             ("sortBy=size", "sortBy"),
             ("sortOrder=up", "sortOrder"),

@@ -6,6 +6,7 @@ mod exports;
 mod items;
 mod list_query;
 mod organise;
+mod review;
 mod whisper;
 
 use scribevault_bus::contract::{SourceType, TranscriptSource};
@@ -43,6 +44,11 @@ pub struct TranscriptView {
     /// The Whisper transcription started to replace a captions transcript, while it runs
     /// (its progress: `GET /api/transcription/jobs/{jobId}`).
     whisper_job_id: Option<String>,
+    /// AUDIO items the transcription worker's quality guard marked 'Needs review': Whisper
+    /// may have invented text or looped somewhere, and decoding it again did not fix it.
+    needs_review: bool,
+    /// Where and why, when `needsReview`.
+    review: Option<review::ReviewView>,
     /// Search hits only: the matching passages, `<mark>`ed.
     #[serde(skip_serializing_if = "Option::is_none")]
     highlights: Option<Vec<String>>,
@@ -83,7 +89,10 @@ impl TryFrom<pb::Transcript> for TranscriptView {
     type Error = ApiError;
 
     fn try_from(item: pb::Transcript) -> Result<Self, ApiError> {
+        let review = review::ReviewView::from_proto(item.review)?;
         Ok(Self {
+            needs_review: review.is_some(),
+            review,
             source_type: SourceType::try_from(item.source_type)?,
             id: item.id,
             title: item.title,

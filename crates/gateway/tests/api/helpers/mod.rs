@@ -372,5 +372,6 @@ pub fn transcript(id: &str) -> library_pb::Transcript {
         language: Some("de".to_owned()),
         transcript_source: Some(library_pb::TranscriptSource::CaptionsAuto.into()),
         whisper_job_id: Some("job-9".to_owned()),
+        review: None,
     }
 }
