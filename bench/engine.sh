@@ -16,7 +16,7 @@
 # Environment:
 #   REPEATS=3                        rounds per file (median); each of our runs is followed by a
 #                                    faster-whisper run on the same file
-#   ENGINE_VARIANTS="native openmp llamafile portable"   build variants to build and run
+#   ENGINE_VARIANTS="native openmp no-llamafile portable"   build variants to build and run
 #   ENGINE_CONFIGS=REGEX             only configurations whose name matches (see CONFIGS in
 #                                    bench/engine_bench.py; "+vad" marks the VAD ones)
 #   ENGINE_RSS=1                     0 skips the RSS part
@@ -55,7 +55,7 @@ cache="$HOME/.cache/scribevault"
 repeats="${REPEATS:-3}"
 rss="${ENGINE_RSS:-1}"
 rss_hours="${RSS_HOURS:-3 10}"
-variants="${ENGINE_VARIANTS:-native openmp llamafile portable}"
+variants="${ENGINE_VARIANTS:-native openmp no-llamafile portable}"
 day="$(date +%F)"
 out="bench/results/$day-engine.json"
 if $quick; then
@@ -125,13 +125,14 @@ for variant in $variants; do
   case "$variant" in
     native) dir="$CARGO_TARGET_DIR" ;;
     openmp) features=(--features openmp) ;;
-    llamafile) build_env=(GGML_LLAMAFILE=ON) ;;
+    # ggml's own matrix loops instead of llamafile's tinyBLAS (on by default: .cargo/config.toml)
+    no-llamafile) build_env=(GGML_LLAMAFILE=OFF) ;;
     # What the Docker image runs: the x86-64-v3 baseline instead of -march=native, built with
     # SOURCE_DATE_EPOCH set as BuildKit sets it (the named flags keep SIMD on).
     # shellcheck disable=SC2207
     portable) build_env=($(deploy/ggml-cpu-flags.sh x86-64-v3) SOURCE_DATE_EPOCH=1700000000) ;;
     *)
-      echo "unknown variant $variant (native, openmp, llamafile, portable)" >&2
+      echo "unknown variant $variant (native, openmp, no-llamafile, portable)" >&2
       exit 2
       ;;
   esac

@@ -44,9 +44,9 @@ CONFIGS = [
     ("openmp-f16-t2", "openmp", "f16", 2, None, False),
     ("openmp-q8_0-t2", "openmp", "q8_0", 2, None, False),
     ("openmp-q8_0-t2-taskset0,1", "openmp", "q8_0", 2, "0,1", False),
-    ("llamafile-f16-t2", "llamafile", "f16", 2, None, False),
-    ("llamafile-q8_0-t2", "llamafile", "q8_0", 2, None, False),
-    ("llamafile-q5_0-t2", "llamafile", "q5_0", 2, None, False),
+    ("no-llamafile-f16-t2", "no-llamafile", "f16", 2, None, False),
+    ("no-llamafile-q8_0-t2", "no-llamafile", "q8_0", 2, None, False),
+    ("no-llamafile-q5_0-t2", "no-llamafile", "q5_0", 2, None, False),
     ("portable-f16-t2", "portable", "f16", 2, None, False),
     ("portable-q8_0-t2", "portable", "q8_0", 2, None, False),
     # 2026-11-26, second session: whisper.cpp's flash attention (a context parameter, off by

@@ -7,14 +7,17 @@
 #   x86-64-v3 (default)  AVX2, FMA, F16C, BMI2: Intel Haswell (2013) / AMD Excavator (2015) and later
 #   x86-64-v2            SSE4.2 only: any x86-64 CPU since about 2009; whisper runs 2-4x slower
 #   native               the build machine (GGML_NATIVE=ON): fastest there, SIGILL on older CPUs
+# Every baseline also turns on llamafile's tinyBLAS matrix kernels (GGML_LLAMAFILE=ON), as
+# .cargo/config.toml does for local builds: the image's `cargo chef cook` step runs before that
+# file is copied in. tinyBLAS needs AVX; on x86-64-v2 ggml falls back to its own loops.
 set -eu
 case "${1:-x86-64-v3}" in
   x86-64-v3 | v3)
-    echo "GGML_NATIVE=OFF GGML_SSE42=ON GGML_AVX=ON GGML_AVX2=ON GGML_FMA=ON GGML_F16C=ON GGML_BMI2=ON GGML_AVX512=OFF" ;;
+    echo "GGML_NATIVE=OFF GGML_SSE42=ON GGML_AVX=ON GGML_AVX2=ON GGML_FMA=ON GGML_F16C=ON GGML_BMI2=ON GGML_AVX512=OFF GGML_LLAMAFILE=ON" ;;
   x86-64-v2 | v2)
-    echo "GGML_NATIVE=OFF GGML_SSE42=ON GGML_AVX=OFF GGML_AVX2=OFF GGML_FMA=OFF GGML_F16C=OFF GGML_BMI2=OFF GGML_AVX512=OFF" ;;
+    echo "GGML_NATIVE=OFF GGML_SSE42=ON GGML_AVX=OFF GGML_AVX2=OFF GGML_FMA=OFF GGML_F16C=OFF GGML_BMI2=OFF GGML_AVX512=OFF GGML_LLAMAFILE=ON" ;;
   native)
-    echo "GGML_NATIVE=ON" ;;
+    echo "GGML_NATIVE=ON GGML_LLAMAFILE=ON" ;;
   *)
     echo "usage: deploy/ggml-cpu-flags.sh [x86-64-v3|x86-64-v2|native]" >&2
     exit 2 ;;
