@@ -16,6 +16,7 @@ import { useGetSourcesQuery } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
+import { ShownOnceDialog } from '@/components/ShownOnceDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
@@ -330,49 +331,26 @@ function FeedUrlDialog({ title, feed, onClose }: { title: string; feed: NewPodca
   const dispatch = useAppDispatch();
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-              <Dialog.Description className="muted">Copy the URL now: it is shown only once.</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close">
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          <CopyableSecret
-            label={`Feed URL of “${feed.name}”`}
-            value={feed.url}
-            noun="URL"
-            hint="Anyone with this URL can listen: keep it to yourself."
-            onCopyFailed={() => dispatch(showToast({ title: 'Error', description: FEED_ERRORS.copy, variant: 'destructive' }))}
-          />
-          <div className="podcast-subscribe-hint">
-            <h3 className="subheading">Subscribe</h3>
-            <ul>
-              <li>
-                <strong>AntennaPod</strong>: + (Add podcast) → Add podcast by RSS address → paste the URL.
-              </li>
-              <li>
-                <strong>Apple Podcasts</strong>: Library → ⋯ → Follow a Show by URL → paste the URL.
-              </li>
-              <li>Other apps: look for “Add by URL” or “Add RSS feed”. Apps that read Podcasting 2.0 transcripts show them as you listen.</li>
-            </ul>
-          </div>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-primary">
-                Done
-              </button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ShownOnceDialog title={title} description="Copy the URL now: it is shown only once." onClose={onClose}>
+      <CopyableSecret
+        label={`Feed URL of “${feed.name}”`}
+        value={feed.url}
+        noun="URL"
+        hint="Anyone with this URL can listen: keep it to yourself."
+        onCopyFailed={() => dispatch(showToast({ title: 'Error', description: FEED_ERRORS.copy, variant: 'destructive' }))}
+      />
+      <div className="podcast-subscribe-hint">
+        <h3 className="subheading">Subscribe</h3>
+        <ul>
+          <li>
+            <strong>AntennaPod</strong>: + (Add podcast) → Add podcast by RSS address → paste the URL.
+          </li>
+          <li>
+            <strong>Apple Podcasts</strong>: Library → ⋯ → Follow a Show by URL → paste the URL.
+          </li>
+          <li>Other apps: look for “Add by URL” or “Add RSS feed”. Apps that read Podcasting 2.0 transcripts show them as you listen.</li>
+        </ul>
+      </div>
+    </ShownOnceDialog>
   );
 }

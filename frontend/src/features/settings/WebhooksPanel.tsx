@@ -18,6 +18,7 @@ import {
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
+import { ShownOnceDialog } from '@/components/ShownOnceDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast } from '@/lib/toast';
@@ -481,37 +482,14 @@ function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose:
 function NewSecretDialog({ url, secret, onClose }: { url: string; secret: string; onClose: () => void }) {
   const dispatch = useAppDispatch();
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">New signing secret</Dialog.Title>
-              <Dialog.Description className="muted">Copy it now for {url}: it is shown only once.</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close">
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          <CopyableSecret
-            label="Signing secret"
-            value={secret}
-            noun="secret"
-            hint="The old secret no longer signs deliveries."
-            onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))}
-          />
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-primary">
-                Done
-              </button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ShownOnceDialog title="New signing secret" description={`Copy it now for ${url}: it is shown only once.`} onClose={onClose}>
+      <CopyableSecret
+        label="Signing secret"
+        value={secret}
+        noun="secret"
+        hint="The old secret no longer signs deliveries."
+        onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))}
+      />
+    </ShownOnceDialog>
   );
 }
