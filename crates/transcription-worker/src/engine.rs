@@ -225,6 +225,10 @@ impl Transcriber {
         progress: ProgressSpan,
         abort: Arc<AtomicBool>,
     ) -> Result<Vec<Decoded>, EngineError> {
+        if pcm.is_empty() {
+            // No audio, no text; whisper.cpp would refuse the call and fail the file.
+            return Ok(Vec::new());
+        }
         let best_of = if pass == Pass::Retry {
             RETRY_BEST_OF
         } else {

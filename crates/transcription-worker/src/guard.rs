@@ -35,6 +35,9 @@ use crate::whisper::WindowTranscriber;
 /// short of a neighbouring segment.
 const MARGIN_MS: i64 = 1_000;
 
+/// The least audio a stretch is decoded again with: whisper.cpp transcribes nothing shorter.
+const MIN_REDECODE_MS: i64 = 1_000;
+
 /// One call's output after the guard, on the call's clock.
 #[derive(Debug, Default)]
 pub struct Guarded {
@@ -71,6 +74,24 @@ pub fn transcribe_guarded(
         out.decoded
             .extend_from_slice(&first[next..stretch.segments.start]);
         let audio = stretch_audio(&first, &stretch.segments, pcm.len());
+        if audio.len() < sample_at(MIN_REDECODE_MS) {
+            // Too little audio to decode again: text dated at or past the call's end (whisper
+            // does that), or a sliver of it. whisper.cpp hears nothing under a second and
+            // refuses an empty buffer (which failed the whole file), and an empty re-decode
+            // would delete the text; keep it, flagged for a listen.
+            tracing::info!(
+                start_ms = stretch.start_ms,
+                end_ms = stretch.end_ms,
+                audio_ms = ms_of(audio.len()),
+                "quality guard kept a stretch too short to decode again"
+            );
+            out.review
+                .extend(stretch.suspects.iter().map(Suspect::range));
+            out.decoded
+                .extend_from_slice(&first[stretch.segments.clone()]);
+            next = stretch.segments.end;
+            continue;
+        }
         let retry = redecode(transcriber, pcm, audio, abort)?;
         out.redecodes += 1;
         let retry_suspects = quality::inspect(&retry, &loudness);
@@ -271,6 +292,31 @@ mod tests {
             tokens: 8,
             no_speech_prob: 0.1,
         }
+    }
+
+    #[test]
+    fn a_loop_dated_past_the_audio_is_kept_for_review_not_decoded_again() {
+        // whisper dates the loop after the call's 10 s of audio: there is nothing to decode
+        // again (an empty buffer made whisper fail the whole file), and nothing is deleted.
+        let first = vec![
+            said(0, 4_000, "The meeting has been moved to Thursday.", -0.2),
+            said(10_500, 12_000, "Thank you for watching.", -0.2),
+            said(12_000, 13_500, "Thank you for watching.", -0.2),
+            said(13_500, 15_000, "Thank you for watching.", -0.2),
+        ];
+        let (guarded, asked) = run(first.clone(), Vec::new(), &loud(10));
+        assert_eq!(asked, [(Pass::First, 160_000)]);
+        assert_eq!(guarded.decoded, first);
+        assert_eq!(guarded.redecodes, 0);
+        assert!(!guarded.review.is_empty());
+        assert!(
+            guarded
+                .review
+                .iter()
+                .all(|range| range.start_ms <= range.end_ms && range.end_ms <= 10_000),
+            "{:?}",
+            guarded.review
+        );
     }
 
     #[test]
