@@ -649,4 +649,16 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
             .await?;
         Ok(Response::new(to_proto(item)))
     }
+
+    async fn clear_transcript_review(
+        &self,
+        request: Request<pb::ClearTranscriptReviewRequest>,
+    ) -> Result<Response<pb::Transcript>, Status> {
+        let user = caller(&request)?;
+        let item = self
+            .library
+            .mark_reviewed(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(to_proto(item)))
+    }
 }

@@ -1140,6 +1140,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/library/transcripts/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * 'Mark as reviewed': forgets what the quality guard left to check on one of the caller's
+         *     items, so it no longer needs review (its badge and the `needsReview` filter follow).
+         *     Idempotent: an item with nothing to check answers as it is.
+         */
+        delete: operations["library_mark_reviewed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/youtube-discovery/channel-videos": {
         parameters: {
             query?: never;
@@ -6661,6 +6682,40 @@ export interface operations {
             };
             /** @description The transcript is already Whisper's */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    library_mark_reviewed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item, with `needsReview` false */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope_TranscriptView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description Not the caller's item */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

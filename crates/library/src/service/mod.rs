@@ -1,6 +1,7 @@
 //! The Vault's use cases: the rules live here, the queries in `store/`, the wire in `grpc.rs`.
 //! One module per concern: items, organising (tags and sections), exports, processing
-//! (keywords and suggestions), saving files to the Vault, and the events all of them send.
+//! (keywords and suggestions), reviews ('Mark as reviewed'), saving files to the Vault, and the
+//! events all of them send.
 
 mod audio;
 mod events;
@@ -9,6 +10,7 @@ pub mod folder_export;
 mod items;
 mod organise;
 mod processing;
+mod review;
 mod user_data;
 mod vault_save;
 

@@ -9,6 +9,7 @@ mod folder_export;
 mod items;
 mod listing;
 mod retranscribe;
+mod review;
 mod sections;
 mod stats;
 mod suggestions;
@@ -30,6 +31,7 @@ use crate::search::{FullTextIndex, index_for};
 pub use audio::ItemAudio;
 pub use exports::{ExportRecord, NewExport};
 pub use items::{Edited, ItemText, StoredItem};
+pub use review::ReviewCleared;
 pub use sections::ReorderRefusal;
 pub use suggestions::Processed;
 

@@ -28,6 +28,7 @@ mod player;
 mod queue;
 mod realtime_polling;
 mod recovery;
+mod review;
 mod settings;
 mod tracing_propagation;
 mod vault_export;

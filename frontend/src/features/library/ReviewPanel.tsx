@@ -1,7 +1,9 @@
-import { AlertTriangle } from 'lucide-react';
+import { AlertCircle, AlertTriangle, CheckCheck, LoaderCircle } from 'lucide-react';
 import { useId } from 'react';
+import { errorMessage } from '@/api/errors';
 import type { Schema } from '@/api/types';
 import { formatDuration } from '@/lib/format';
+import { REVIEW_ERRORS, useMarkReviewedMutation } from './reviewApi';
 
 /** What the transcription worker's quality guard left to check on an AUDIO item (seconds). */
 export type ItemReview = Schema<'ReviewView'>;
@@ -42,10 +44,18 @@ export function NeedsReviewBadge() {
 
 /**
  * Why an item needs review and where: each range plays the recording from its start through
- * `onSeek` (the item's player); without a player the times are shown as text.
+ * `onSeek` (the item's player); without a player the times are shown as text. 'Mark as
+ * reviewed' dismisses it: on success the item comes back without its review and the panel goes
+ * with it; on failure the panel stays, saying why, so the user can try again.
  */
-export function ReviewPanel({ review, onSeek }: { review: ItemReview; onSeek?: (seconds: number) => void }) {
+export function ReviewPanel({ itemId, review, onSeek }: { itemId: string; review: ItemReview; onSeek?: (seconds: number) => void }) {
   const headingId = useId();
+  const [markReviewed, { isLoading: marking, error, reset }] = useMarkReviewedMutation();
+  async function onMarkReviewed() {
+    reset();
+    // The outcome is read from the hook (error) and the item's cache (success).
+    await markReviewed(itemId).unwrap().catch(() => undefined);
+  }
   return (
     <section className="review-panel" aria-labelledby={headingId} data-testid="review-panel">
       <h3 id={headingId} className="group-title review-title">
@@ -85,6 +95,17 @@ export function ReviewPanel({ review, onSeek }: { review: ItemReview; onSeek?: (
           );
         })}
       </ol>
+      <div className="review-actions">
+        <button type="button" className="btn btn-sm btn-outline" disabled={marking} onClick={() => void onMarkReviewed()}>
+          {marking ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <CheckCheck size={14} aria-hidden="true" />}
+          {marking ? 'Marking as reviewed...' : 'Mark as reviewed'}
+        </button>
+        {error && (
+          <p className="row-error review-error" role="alert">
+            <AlertCircle size={14} aria-hidden="true" /> {errorMessage(error, REVIEW_ERRORS.markReviewed)}
+          </p>
+        )}
+      </div>
     </section>
   );
 }

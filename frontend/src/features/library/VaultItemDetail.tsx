@@ -164,7 +164,11 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
 
         {item.sourceType === 'AUDIO' && <TranscriptSourcePanel item={item} />}
         {item.review && (
-          <ReviewPanel review={item.review} onSeek={item.sourceType === 'AUDIO' ? (seconds) => player.current?.seek(seconds) : undefined} />
+          <ReviewPanel
+            itemId={item.id}
+            review={item.review}
+            onSeek={item.sourceType === 'AUDIO' ? (seconds) => player.current?.seek(seconds) : undefined}
+          />
         )}
         {item.sourceType === 'AUDIO' && <ItemPlayer ref={player} itemId={item.id} title={item.title} startAt={startAt} />}
         <RatingAndTags item={item} saving={saving} onSave={save} />

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Schema } from '@/api/types';
 import { renderWithProviders } from '@/testing/renderWithProviders';
-import { server } from '@/testing/server';
+import { errorResponse, server } from '@/testing/server';
 import { cardOf, cardTitles, lastList, openDetail, transcript, vaultBackend } from '@/testing/vaultBackend';
 import type { ItemReview } from './ReviewPanel';
 
@@ -31,6 +31,31 @@ function fakeMedia() {
     return Promise.resolve();
   });
   return state;
+}
+
+/**
+ * `DELETE …/review` on `backend`'s items: drops the item's review once `gate` opens (so the
+ * pending state can be seen), or answers `failure` when one is given.
+ */
+function reviewBackend(backend: ReturnType<typeof vaultBackend>, options: { failure?: Response } = {}) {
+  const calls: string[] = [];
+  let open: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  server.use(
+    http.delete('/api/library/transcripts/:id/review', async ({ params }) => {
+      calls.push(params.id as string);
+      await gate;
+      if (options.failure) return options.failure.clone();
+      const entry = backend.items.find((candidate) => candidate.id === params.id);
+      if (!entry) return errorResponse(404, 'Transcript not found');
+      entry.needsReview = false;
+      entry.review = null;
+      return HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: { ...entry } });
+    }),
+  );
+  return { calls, open: () => open() };
 }
 
 /** The player's own calls, for an AUDIO item. */
@@ -118,5 +143,55 @@ describe("'Needs review'", () => {
     expect(await within(dialog).findByTestId('item-player')).toBeInTheDocument();
     expect(within(dialog).queryByTestId('review-panel')).not.toBeInTheDocument();
     expect(within(dialog).queryByTestId('needs-review')).not.toBeInTheDocument();
+  });
+
+  it("'Mark as reviewed' waits for the server, then the badge, the panel and the filtered card go", async () => {
+    const backend = vaultBackend([
+      transcript('r1', 'Looped talk', { needsReview: true, review: REVIEW }),
+      transcript('c1', 'Clean talk'),
+    ]);
+    playerBackend();
+    const review = reviewBackend(backend);
+    const { user } = renderWithProviders({ route: '/vault' });
+    await waitFor(() => expect(cardTitles()).toEqual(['Looped talk', 'Clean talk']));
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    await user.click(within(screen.getByRole('region', { name: 'Filters' })).getByRole('checkbox', { name: 'Needs review' }));
+    await waitFor(() => expect(cardTitles()).toEqual(['Looped talk']));
+
+    const dialog = await openDetail(user, 'Looped talk');
+    const panel = within(dialog).getByTestId('review-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Mark as reviewed' }));
+    const pending = await within(panel).findByRole('button', { name: 'Marking as reviewed...' });
+    expect(pending).toBeDisabled();
+    expect(review.calls).toEqual(['r1']);
+
+    review.open();
+    await waitFor(() => expect(within(dialog).queryByTestId('review-panel')).not.toBeInTheDocument());
+    expect(within(dialog).queryByTestId('needs-review')).not.toBeInTheDocument();
+    expect(within(dialog).getByTestId('item-player')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // The list is asked again with the filter on, and the item is no longer in it.
+    await waitFor(() => expect(cardTitles()).toEqual([]));
+    expect(lastList(backend).get('needsReview')).toBe('true');
+    expect(review.calls).toEqual(['r1']);
+  });
+
+  it("a failed 'Mark as reviewed' says why and keeps the panel, ready to try again", async () => {
+    const backend = vaultBackend([transcript('r1', 'Looped talk', { needsReview: true, review: REVIEW })]);
+    playerBackend();
+    const review = reviewBackend(backend, { failure: errorResponse(503, 'The library is not reachable') });
+    review.open();
+    const { user } = renderWithProviders({ route: '/vault' });
+    const dialog = await openDetail(user, 'Looped talk');
+    const panel = within(dialog).getByTestId('review-panel');
+    await user.click(within(panel).getByRole('button', { name: 'Mark as reviewed' }));
+    expect(await within(panel).findByRole('alert')).toHaveTextContent('The library is not reachable');
+    expect(within(dialog).getByTestId('needs-review')).toBeInTheDocument();
+    expect(within(panel).getByRole('list', { name: 'Stretches to check' })).toBeInTheDocument();
+    const again = within(panel).getByRole('button', { name: 'Mark as reviewed' });
+    expect(again).toBeEnabled();
+    expect(review.calls).toEqual(['r1']);
+    expect(backend.items[0].needsReview).toBe(true);
   });
 });

@@ -138,6 +138,7 @@ impl OpenApi for Docs {
         document.merge(organise::Docs::openapi());
         document.merge(audio::Docs::openapi());
         document.merge(whisper::Docs::openapi());
+        document.merge(review::Docs::openapi());
         document
     }
 }
@@ -148,4 +149,5 @@ pub(super) fn routes() -> RouteList {
         .merge(organise::routes())
         .merge(audio::routes())
         .merge(whisper::routes())
+        .merge(review::routes())
 }

@@ -1,14 +1,20 @@
 //! The quality review on a Vault item's view: where the transcription worker's quality guard
 //! found text Whisper may have invented or looped, and a re-decode did not fix it. Times are in
 //! seconds, as the item's segments and search matches give them, so the SPA seeks the player
-//! to a range the way it seeks to a segment.
+//! to a range the way it seeks to a segment. 'Mark as reviewed' (`DELETE …/review`) is how the
+//! owner says they checked it: the review is the resource, so dismissing it deletes it.
 
+use actix_web::{HttpResponse, web};
 use scribevault_bus::contract::{ReviewReason, TranscriptReview};
 use scribevault_proto::library::v1 as pb;
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
 
-use crate::error::ApiError;
+use super::TranscriptView;
+use crate::clients::UserClients;
+use crate::error::{ApiError, Envelope};
+use crate::routes::openapi::ErrorBody;
+use crate::routes::table::{Access, RouteList};
 
 /// What to check on an item marked 'Needs review'.
 #[derive(Debug, Serialize, ToSchema)]
@@ -61,6 +67,43 @@ impl ReviewView {
                 .collect(),
         }))
     }
+}
+
+/// 'Mark as reviewed': forgets what the quality guard left to check on one of the caller's
+/// items, so it no longer needs review (its badge and the `needsReview` filter follow).
+/// Idempotent: an item with nothing to check answers as it is.
+#[utoipa::path(
+    delete,
+    path = "/api/library/transcripts/{id}/review",
+    tag = "library",
+    params(("id" = String, Path)),
+    responses(
+        (status = 200, description = "The item, with `needsReview` false", body = Envelope<TranscriptView>),
+        (status = 404, description = "Not the caller's item", body = ErrorBody),
+    )
+)]
+pub async fn mark_reviewed(
+    services: UserClients,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let item = services
+        .library()
+        .clear_transcript_review(pb::ClearTranscriptReviewRequest {
+            id: id.into_inner(),
+        })
+        .await?
+        .into_inner();
+    Ok(HttpResponse::Ok().json(Envelope {
+        data: TranscriptView::try_from(item)?,
+    }))
+}
+
+#[derive(OpenApi)]
+#[openapi(paths(mark_reviewed))]
+pub(crate) struct Docs;
+
+pub(super) fn routes() -> RouteList {
+    RouteList::default().add::<__path_mark_reviewed>(Access::SignedIn, || web::to(mark_reviewed))
 }
 
 #[cfg(test)]

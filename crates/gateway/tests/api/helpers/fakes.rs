@@ -312,6 +312,13 @@ impl LibraryService for FakeLibrary {
     ) -> Result<Response<library_pb::Transcript>, Status> {
         Err(unfaked())
     }
+
+    async fn clear_transcript_review(
+        &self,
+        _request: Request<library_pb::ClearTranscriptReviewRequest>,
+    ) -> Result<Response<library_pb::Transcript>, Status> {
+        Err(unfaked())
+    }
 }
 
 /// The conversion service as the gateway's tests need it.
