@@ -237,7 +237,7 @@ pub async fn enable_two_factor(
 /// Turns the second factor off (needs the password and a current code).
 #[utoipa::path(post, path = "/api/auth/2fa/disable", tag = "auth", request_body = PasswordAndCode, responses(
     (status = 200, body = Envelope<TwoFactorView>),
-    (status = 401, description = "The password or code is wrong", body = crate::routes::openapi::ErrorBody),
+    (status = 400, description = "The password or code is wrong (not 401: the caller's session is fine, and a 401 would sign the SPA out)", body = crate::routes::openapi::ErrorBody),
 ))]
 pub async fn disable_two_factor(
     InteractiveCaller(caller): InteractiveCaller,

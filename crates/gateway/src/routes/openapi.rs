@@ -29,12 +29,29 @@ pub struct ErrorBody {
     pub error: ErrorObject,
 }
 
-/// What went wrong. Some errors carry more fields (a damaged PDF's `recovered` text).
+/// What went wrong. Some errors carry more fields, named here so clients can rely on them.
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ErrorObject {
     /// Safe to show to the user.
     pub message: String,
     pub code: ErrorCode,
+    /// `true` on a sign-in that needs a second-factor code, or gave a wrong one: the sign-in
+    /// screen asks for the code on this field, not on the message's wording.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub totp_required: Option<bool>,
+    /// What could still be read of an encrypted or damaged PDF (its 422).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovered: Option<RecoveredPdf>,
+}
+
+/// The readable part of a PDF that could not be converted whole.
+#[derive(Serialize, ToSchema)]
+pub struct RecoveredPdf {
+    pub title: String,
+    /// Markdown of the pages that could be read.
+    pub content: String,
+    pub pages: u32,
 }
 
 #[derive(OpenApi)]
