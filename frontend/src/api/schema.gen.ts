@@ -2861,11 +2861,17 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "BAD_REQUEST" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "UNPROCESSABLE" | "INSUFFICIENT_STORAGE" | "UNAVAILABLE" | "BAD_GATEWAY" | "NOT_CONFIGURED" | "INTERNAL";
-        /** @description What went wrong. Some errors carry more fields (a damaged PDF's `recovered` text). */
+        /** @description What went wrong. Some errors carry more fields, named here so clients can rely on them. */
         ErrorObject: {
             /** @description Safe to show to the user. */
             message: string;
             code: components["schemas"]["ErrorCode"];
+            /**
+             * @description `true` on a sign-in that needs a second-factor code, or gave a wrong one: the sign-in
+             *     screen asks for the code on this field, not on the message's wording.
+             */
+            totpRequired?: boolean | null;
+            recovered?: null | components["schemas"]["RecoveredPdf"];
         };
         /** @description The body of an export. */
         ExportBody: {
@@ -3507,6 +3513,14 @@ export interface components {
             data: components["schemas"]["QueueUpdate"];
             /** @enum {string} */
             type: "queueUpdate";
+        };
+        /** @description The readable part of a PDF that could not be converted whole. */
+        RecoveredPdf: {
+            title: string;
+            /** @description Markdown of the pages that could be read. */
+            content: string;
+            /** Format: u-int32 */
+            pages: number;
         };
         Reprocess: {
             usePremiumMode?: boolean;
@@ -4777,9 +4791,8 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_TwoFactorView"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description The password or code is wrong */
-            401: {
+            /** @description The password or code is wrong (not 401: the caller's session is fine, and a 401 would sign the SPA out) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4787,6 +4800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthenticated"];
             413: components["responses"]["PayloadTooLarge"];
             503: components["responses"]["Unavailable"];
         };
