@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The SPA end to end against the real product: starts `scribevault all` on embedded defaults in
 # a temporary data dir (local auth; a model dir whose ggml-small.bin is the small test model;
+# the quality guard's looping inputs made into it by scripts/make-quality-audio.sh;
 # the YouTube Data API replaced by the fake in test-support, seeded with @scribevault-demo),
 # and yt-dlp's targets replaced by a local server that answers every /media/<id>.mp3 with a
 # sample MP3, so download jobs run the real yt-dlp offline), then drives headless Chromium
@@ -25,6 +26,8 @@ cargo build -q -p scribevault-test-support --bin fake-youtube
 # Premium OCR (pdftoppm + tesseract) for the Vault's Import PDF step; the server answers 503 without them.
 "$root/scripts/install-pdf-tools.sh"
 ytdlp="$("$root/scripts/install-media-tools.sh" --print-ytdlp)"
+# Inputs that make tiny.en loop or invent (docs/quality.md), for the quality guard's steps.
+quality_audio="$("$root/scripts/make-quality-audio.sh" "$work/quality-audio")"
 python3 - "$shared/audio/sample-02-subscribe.mp3" >"$work/media.out" 2>"$work/media.log" <<'PY' &
 import http.server, sys
 body = open(sys.argv[1], "rb").read()
@@ -81,7 +84,8 @@ if [ ! -f dist/index.html ]; then
 fi
 shots="${SCREENSHOT_DIR:-$root/target-e2e-screenshots}"
 status=0
-YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://$addr" AUDIO_DIR="$shared/audio" SCREENSHOT_DIR="$shots" node e2e/e2e.mjs || status=$?
+YOUTUBE_DEMO_CHANNEL=@scribevault-demo BASE_URL="http://$addr" AUDIO_DIR="$shared/audio" QUALITY_AUDIO_DIR="$quality_audio" \
+  SCREENSHOT_DIR="$shots" node e2e/e2e.mjs || status=$?
 # The server's log stays beside the screenshots (the last line printed stays the count).
 mkdir -p "$shots"
 cp "$work/scribevault.log" "$shots/scribevault.log" 2>/dev/null || true

@@ -38,9 +38,14 @@
 // URL, or a handle (@name), or any other value for https://www.youtube.com/@scribevault-demo;
 // YOUTUBE_DEMO_TITLE, YOUTUBE_DEMO_PLAYLIST and YOUTUBE_DEMO_PLAYLIST_TITLE override the rest.
 //
+// Issue 24 (quality.mjs, with QUALITY_AUDIO_DIR from scripts/make-quality-audio.sh): an input
+// that makes tiny.en loop ends 'Needs review' with ranges that seek the player, and 'Mark as
+// reviewed' clears it; /transcripts shows a waiting file's place and ETA; the captions and
+// language defaults in Settings persist; desktop and 390 px screenshots (the review also dark).
+//
 // This file is the run's order; its steps live in modules beside it: harness.mjs (settings, step
 // and screenshot, the CSP watch, shared locators), accounts.mjs, vault.mjs, conversion.mjs,
-// discovery.mjs and uploads.mjs.
+// discovery.mjs, uploads.mjs, integrations.mjs and quality.mjs.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -52,6 +57,7 @@ import { accountSecuritySteps, fetchConfig, firstAccountSteps, invitationSteps }
 import { checkOverallFill } from './uploads.mjs';
 import { apiTokenSteps } from './tokens.mjs';
 import { integrationSteps } from './integrations.mjs';
+import { qualitySteps } from './quality.mjs';
 
 async function main() {
   for (const file of [...SAMPLES, BROKEN]) {
@@ -270,6 +276,8 @@ async function main() {
     await apiTokenSteps(page);
 
     await integrationSteps(page);
+
+    await qualitySteps(page);
 
     await accountSecuritySteps(page, email, password);
 
