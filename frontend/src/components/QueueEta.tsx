@@ -49,6 +49,19 @@ export function describeBasis(basis: QueueBasis | undefined): string {
   return `Times are estimates from this machine's last ${files}: ${basis.realTimeFactor.toFixed(2)} s of work per second of audio, ${workers}.`;
 }
 
+/** The text with each clock time ('8:09 PM') unbreakable, so a line never ends between 8:09 and PM. */
+function keepClocksWhole(text: string) {
+  return text.split(/(\d{1,2}:\d{2} [AP]M)/).map((part, index) =>
+    index % 2 === 1 ? (
+      <span key={index} className="queue-clock">
+        {part}
+      </span>
+    ) : (
+      part
+    ),
+  );
+}
+
 /**
  * A waiting or running file's place in the queue and its estimated start and end, marked as an
  * estimate (its tooltip says what the estimate was made from).
@@ -60,7 +73,7 @@ export function QueueEta({ file, basis, now }: { file: QueuedFile; basis?: Queue
     <span className="queue-eta" data-testid="queue-eta" title={describeBasis(basis)}>
       <Icon size={13} aria-hidden="true" />
       <span className="queue-place">{place}</span>{' '}
-      <span className="queue-timing">{timing}</span>{' '}
+      <span className="queue-timing">{keepClocksWhole(timing)}</span>{' '}
       <span className="queue-estimate">(estimate)</span>
     </span>
   );
