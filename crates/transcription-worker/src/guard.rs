@@ -117,8 +117,13 @@ pub fn transcribe_guarded(
     out.decoded.extend_from_slice(&first[next..]);
     let audio_ms = ms_of(pcm.len());
     for range in &mut out.review {
-        range.start_ms = range.start_ms.clamp(0, audio_ms);
-        range.end_ms = range.end_ms.clamp(range.start_ms, audio_ms);
+        range.end_ms = range.end_ms.clamp(0, audio_ms);
+        range.start_ms = range.start_ms.clamp(0, range.end_ms);
+        if range.start_ms == range.end_ms {
+            // Text dated wholly past the audio: point the listener at its last stretch rather
+            // than at an empty range.
+            range.start_ms = (range.end_ms - MIN_REDECODE_MS).max(0);
+        }
     }
     Ok(out)
 }
@@ -313,8 +318,8 @@ mod tests {
             guarded
                 .review
                 .iter()
-                .all(|range| range.start_ms <= range.end_ms && range.end_ms <= 10_000),
-            "{:?}",
+                .all(|range| range.start_ms < range.end_ms && range.end_ms <= 10_000),
+            "every range is one to listen to, within the audio: {:?}",
             guarded.review
         );
     }
