@@ -290,23 +290,32 @@ impl TestApp {
     /// Puts an item in `user`'s Vault through the library's gRPC API (as the transcription
     /// pipeline does); returns its id.
     pub async fn ingest(&self, user: &str, source_ref: &str, title: &str, content: &str) -> String {
+        self.ingest_request(
+            user,
+            library_pb::IngestTranscriptRequest {
+                source_ref: source_ref.to_owned(),
+                title: title.to_owned(),
+                source_type: library_pb::SourceType::Audio.into(),
+                content: content.to_owned(),
+                duration_seconds: Some(12.5),
+                ..Default::default()
+            },
+        )
+        .await
+    }
+
+    /// Sends `request` to the library's gRPC API as `user`; returns the item's id.
+    pub async fn ingest_request(
+        &self,
+        user: &str,
+        request: library_pb::IngestTranscriptRequest,
+    ) -> String {
         let mut client = library_pb::library_service_client::LibraryServiceClient::connect(
             format!("http://{}", self.library_grpc),
         )
         .await
         .unwrap();
-        let mut request = tonic::Request::new(library_pb::IngestTranscriptRequest {
-            source_ref: source_ref.to_owned(),
-            title: title.to_owned(),
-            source_type: library_pb::SourceType::Audio.into(),
-            content: content.to_owned(),
-            duration_seconds: Some(12.5),
-            created_at: None,
-            file_name: None,
-            segments_path: None,
-            audio_path: None,
-            ..Default::default()
-        });
+        let mut request = tonic::Request::new(request);
         signed_as(user, &mut request);
         client
             .ingest_transcript(request)

@@ -6,40 +6,29 @@ use reqwest::Method;
 use scribevault_proto::library::v1 as library_pb;
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, signed_as};
+use crate::helpers::TestApp;
 
 /// Ingests an item for `user` whose transcript the quality guard flagged; returns its id.
 async fn ingest_flagged(app: &TestApp, user: &str, title: &str) -> String {
-    let mut client = library_pb::library_service_client::LibraryServiceClient::connect(format!(
-        "http://{}",
-        app.library_grpc
-    ))
+    app.ingest_request(
+        user,
+        library_pb::IngestTranscriptRequest {
+            source_ref: format!("transcription:{title}"),
+            title: title.to_owned(),
+            source_type: library_pb::SourceType::Audio.into(),
+            content: "Please be in the middle of the year on full time.".to_owned(),
+            duration_seconds: Some(5.0),
+            review: Some(library_pb::TranscriptReview {
+                ranges: vec![library_pb::ReviewRange {
+                    start_ms: 1_090,
+                    end_ms: 4_720,
+                    reason: library_pb::ReviewReason::Repetition.into(),
+                }],
+            }),
+            ..Default::default()
+        },
+    )
     .await
-    .unwrap();
-    let mut request = tonic::Request::new(library_pb::IngestTranscriptRequest {
-        source_ref: format!("transcription:{title}"),
-        title: title.to_owned(),
-        source_type: library_pb::SourceType::Audio.into(),
-        content: "Please be in the middle of the year on full time.".to_owned(),
-        duration_seconds: Some(5.0),
-        review: Some(library_pb::TranscriptReview {
-            ranges: vec![library_pb::ReviewRange {
-                start_ms: 1_090,
-                end_ms: 4_720,
-                reason: library_pb::ReviewReason::Repetition.into(),
-            }],
-        }),
-        ..Default::default()
-    });
-    signed_as(user, &mut request);
-    client
-        .ingest_transcript(request)
-        .await
-        .unwrap()
-        .into_inner()
-        .transcript
-        .unwrap()
-        .id
 }
 
 async fn mark_reviewed(app: &TestApp, id: &str, token: Option<&str>) -> (u16, Value) {
