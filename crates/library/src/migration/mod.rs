@@ -4,6 +4,7 @@
 use sea_orm_migration::prelude::*;
 
 mod audio_path;
+mod item_column;
 mod language;
 mod review;
 mod search_newest_first;
@@ -27,8 +28,8 @@ impl MigratorTrait for Migrator {
             Box::new(search_newest_first::SearchNewestFirst),
             Box::new(audio_path::AudioPath),
             Box::new(transcript_source::TranscriptSource),
-            Box::new(language::ItemLanguage),
-            Box::new(review::ItemReview),
+            Box::new(language::ITEM_LANGUAGE),
+            Box::new(review::ITEM_REVIEW),
         ]
     }
 }

@@ -3,43 +3,10 @@
 //! reason}]}`); NULL when nothing was, so the Vault's `needsReview` filter is a NULL test.
 //! Items from before were never checked and stay NULL.
 
-use sea_orm_migration::prelude::*;
+use super::item_column::{ColumnKind, NullableItemColumn};
 
-pub struct ItemReview;
-
-impl MigrationName for ItemReview {
-    fn name(&self) -> &str {
-        "m20261126_200003_library_item_review"
-    }
-}
-
-#[derive(DeriveIden)]
-enum LibraryItems {
-    Table,
-    Review,
-}
-
-#[async_trait::async_trait]
-impl MigrationTrait for ItemReview {
-    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(LibraryItems::Table)
-                    .add_column(ColumnDef::new(LibraryItems::Review).text().null())
-                    .to_owned(),
-            )
-            .await
-    }
-
-    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .alter_table(
-                Table::alter()
-                    .table(LibraryItems::Table)
-                    .drop_column(LibraryItems::Review)
-                    .to_owned(),
-            )
-            .await
-    }
-}
+pub const ITEM_REVIEW: NullableItemColumn = NullableItemColumn {
+    name: "m20261126_200003_library_item_review",
+    column: "review",
+    kind: ColumnKind::Text,
+};
