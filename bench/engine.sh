@@ -10,7 +10,7 @@
 # ggml-tiny.en.bin was converted from), the release binary, the `transcribe` example of
 # scribevault-transcription-worker in each build variant (own target dir under
 # ~/.cache/scribevault/engine-variants/, cached between runs; `native` uses CARGO_TARGET_DIR),
-# q8_0/q5_0 of ggml-tiny.en.bin (`scribevault model quantize`, into ~/.cache/scribevault/engine-models,
+# q8_0/q5_0/bf16 of ggml-tiny.en.bin (`scribevault model quantize`, into ~/.cache/scribevault/engine-models,
 # made once), the Silero VAD model, then bench/engine_bench.py and bench/engine_rss.py.
 #
 # Environment:
@@ -150,7 +150,7 @@ models="$cache/engine-models"
 mkdir -p "$models"
 f16="$shared/models/ggml-tiny.en.bin"
 model_args=(--model "f16=$f16")
-for type in q8_0 q5_0; do
+for type in q8_0 q5_0 bf16; do
   target="$models/ggml-tiny.en-$type.bin"
   if [ ! -s "$target" ] || [ "${ENGINE_REQUANTIZE:-0}" = 1 ]; then
     tmp="$(mktemp -d "$models/.quantize.XXXXXX")"

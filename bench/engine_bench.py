@@ -54,6 +54,9 @@ CONFIGS = [
     ("native-f16-t2-flash", "native", "f16", 2, None, False, ["--flash-attn"]),
     ("native-q8_0-t2-flash", "native", "q8_0", 2, None, False, ["--flash-attn"]),
     ("native-q8_0-t2-trimctx", "native", "q8_0", 2, None, False, ["--trim-audio-ctx"]),
+    # 2026-11-26, third session: bfloat16 weights (AVX512-BF16 dot products on this machine).
+    ("native-bf16-t2", "native", "bf16", 2, None, False),
+    ("portable-bf16-t2", "portable", "bf16", 2, None, False),
 ]
 # Environment of each build variant at run time.
 VARIANT_ENV = {"openmp": {"OMP_WAIT_POLICY": "passive"}}
@@ -213,7 +216,7 @@ def summarize(runs, reference, pieces, fw_median, keys):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", action="append", help="NAME=path to the transcribe binary")
-    parser.add_argument("--model", action="append", help="WEIGHTS=path to a ggml file (f16, q8_0, q5_0)")
+    parser.add_argument("--model", action="append", help="WEIGHTS=path to a ggml file (f16, q8_0, q5_0, bf16)")
     parser.add_argument("--vad-model", help="ggml Silero model; without it no VAD configurations")
     parser.add_argument("--file", action="append", help="NAME=audio.mp3:reference.txt")
     parser.add_argument("--padded", help="padded.mp3 (padded.json beside it)")

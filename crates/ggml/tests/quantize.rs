@@ -74,15 +74,19 @@ fn header_ftype(path: &Path) -> i32 {
 fn a_quantised_tiny_model_transcribes_as_well_as_the_f16_one() {
     let dir = tempfile::tempdir().unwrap();
     let f16 = shared("models/ggml-tiny.en.bin");
-    for (kind, ftype, largest_share) in
-        [(QuantType::Q8_0, 2007, 0.60), (QuantType::Q5_0, 2008, 0.45)]
-    {
+    for (kind, ftype, largest_share) in [
+        (QuantType::Q8_0, 2007, 0.60),
+        (QuantType::Q5_0, 2008, 0.45),
+        (QuantType::Bf16, 2024, 1.01),
+    ] {
         let out = dir.path().join(format!("ggml-tiny.en-{kind}.bin"));
         let report = quantize_model(&f16, &out, kind).unwrap();
         assert_eq!(header_ftype(&out), ftype, "{kind}");
         assert_eq!(report.bytes_in, std::fs::metadata(&f16).unwrap().len());
         assert_eq!(report.bytes_out, std::fs::metadata(&out).unwrap().len());
-        // Every matrix quantised: the file shrinks to about 53 % (q8_0) or 35 % (q5_0) of f16.
+        // Every matrix quantised: the file shrinks to about 53 % (q8_0) or 35 % (q5_0) of f16;
+        // bf16 is as large as f16. A bf16 matrix read as f16 (or the reverse) would have the
+        // right size and the wrong values: the transcripts below catch that.
         #[allow(clippy::cast_precision_loss)]
         let share = report.bytes_out as f64 / report.bytes_in as f64;
         assert!(share < largest_share, "{kind}: {share}");

@@ -95,12 +95,14 @@ pub enum ModelCommand {
         #[command(flatten)]
         source: crate::model_fetch::Source,
         /// Also write a quantised copy beside it, `ggml-<NAME>-<TYPE>.bin` (q8_0: int8 weights,
-        /// faster on CPU with the same accuracy; q5_0: smaller, for small and larger models).
+        /// faster on CPU with the same accuracy; q5_0: smaller, for small and larger models;
+        /// bf16: faster than f16 only on CPUs with AVX512-BF16).
         #[arg(long, value_name = "TYPE")]
         quantize: Option<scribevault_ggml::QuantType>,
     },
     /// Write a quantised copy of an f16/f32 model: q8_0 (int8 dot products, about 1.6x faster
-    /// on CPU with the same accuracy) or q5_0 (smaller, for small and larger models).
+    /// on CPU with the same accuracy), q5_0 (smaller, for small and larger models) or bf16
+    /// (f16's size; faster than f16 only on CPUs with AVX512-BF16, such as AMD Zen 4).
     ///
     /// Example: `scribevault model quantize ggml-small.bin ggml-small-q8_0.bin q8_0`, then use
     /// the model name `small-q8_0`.
@@ -109,7 +111,7 @@ pub enum ModelCommand {
         input: std::path::PathBuf,
         /// Where to write the quantised model (written beside it, then renamed).
         output: std::path::PathBuf,
-        /// q8_0 or q5_0.
+        /// q8_0, q5_0 or bf16.
         #[arg(default_value = "q8_0")]
         kind: scribevault_ggml::QuantType,
     },
