@@ -52,6 +52,7 @@ export async function integrationSteps(page) {
       await waitForLabeled(shown, 'the new webhook secret', { timeout: 30_000 });
       const secret = await shown.getByLabel('Signing secret').inputValue();
       if (!secret.startsWith('whsec_')) throw new Error(`the secret shown is "${secret}"`);
+      await shot(page, 'desktop-webhook-secret', { fullPage: false });
       await shown.getByRole('button', { name: 'Done' }).click();
 
       const item = card.getByTestId('webhook-item').filter({ hasText: receiver.url });
@@ -104,9 +105,22 @@ export async function integrationSteps(page) {
       run.activePage = mobile;
       try {
         await mobile.goto(`${BASE_URL}/settings?tab=webhooks`);
-        await waitForLabeled(panel(mobile, 'Webhooks').getByTestId('webhook-item'), 'the webhook list', { timeout: 30_000 });
+        const hooks = panel(mobile, 'Webhooks');
+        await waitForLabeled(hooks.getByTestId('webhook-item'), 'the webhook list', { timeout: 30_000 });
         await checkNoOverflow(mobile, 'Settings → Webhooks');
         await shot(mobile, 'phone-webhooks');
+        // The secret is shown once: at 390 px it must fit and be copyable without scrolling sideways.
+        await hooks.getByRole('button', { name: 'Add webhook' }).click();
+        const add = mobile.getByRole('dialog', { name: 'Add webhook' });
+        await add.getByLabel('URL').fill(`${receiver.url}/phone`);
+        await add.getByLabel(/Transcription done/).check();
+        await add.getByRole('button', { name: 'Add webhook' }).click();
+        const shownOnPhone = mobile.getByRole('dialog', { name: 'Webhook created' });
+        await waitForLabeled(shownOnPhone, 'the new webhook secret at 390 px', { timeout: 30_000 });
+        await checkNoOverflow(mobile, 'the "Webhook created" dialog');
+        await shot(mobile, 'phone-webhook-secret', { fullPage: false });
+        await shownOnPhone.getByRole('button', { name: 'Done' }).click();
+        await waitForLabeled(hooks.getByTestId('webhook-item').filter({ hasText: `${receiver.url}/phone` }), 'the second webhook in the list', { timeout: 30_000 });
         await mobile.goto(`${BASE_URL}/settings?tab=feeds`);
         const card = panel(mobile, 'Podcast Feeds');
         await waitForLabeled(card.getByTestId('podcast-feed-row'), 'the feed list', { timeout: 30_000 });
