@@ -54,7 +54,7 @@ CONFIGS = [
     ("native-f16-t2-flash", "native", "f16", 2, None, False, ["--flash-attn"]),
     ("native-q8_0-t2-flash", "native", "q8_0", 2, None, False, ["--flash-attn"]),
     ("native-q8_0-t2-trimctx", "native", "q8_0", 2, None, False, ["--trim-audio-ctx"]),
-    # 2026-11-26, third session: bfloat16 weights (AVX512-BF16 dot products on this machine).
+    # 2026-11-26, fourth session: bfloat16 weights (AVX512-BF16 dot products on this machine).
     ("native-bf16-t2", "native", "bf16", 2, None, False),
     ("portable-bf16-t2", "portable", "bf16", 2, None, False),
 ]

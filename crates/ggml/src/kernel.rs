@@ -16,7 +16,7 @@ pub enum QuantType {
     Bf16,
 }
 
-/// Values per block in both formats.
+/// Values per block in q8_0 and q5_0 (bf16 has none, but is written in the same row multiples).
 pub(crate) const BLOCK: usize = 32;
 
 impl QuantType {
@@ -74,7 +74,7 @@ impl QuantType {
         // SAFETY: `values` holds `rows * per_row` f32s and `out` is sized for exactly that
         // many values in this type (blocks of 32, `block_bytes` each, as ggml lays them out);
         // ggml writes only inside `out` and reads only `values`. No importance matrix is
-        // needed for q8_0 or q5_0 (null is allowed for them).
+        // needed for q8_0, q5_0 or bf16 (null is allowed for them).
         #[allow(unsafe_code)]
         let written = unsafe {
             whisper_rs_sys::ggml_quantize_chunk(

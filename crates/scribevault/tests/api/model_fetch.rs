@@ -257,7 +257,7 @@ async fn fetch_with_quantize_writes_int8_weights_beside_the_model() {
     .await;
     assert!(!refused.status.success());
     assert!(
-        text(&refused.stderr).contains("q8_0 or q5_0"),
+        text(&refused.stderr).contains("q8_0, q5_0 or bf16"),
         "{}",
         text(&refused.stderr)
     );
