@@ -51,6 +51,7 @@ def main():
     transcript = os.path.splitext(args.audio)[0] + ".txt"
     reference = open(transcript).read() if os.path.exists(transcript) else None
     logs = tempfile.mkdtemp(prefix="sv-engine-ab.")
+    print(f"logs: {logs}", file=sys.stderr)
     fw = FasterWhisper(args.fw_python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine_fw.py"),
                        os.path.join(logs, "faster-whisper.log"))
     results = {r["name"]: [] for r in runs}
@@ -75,7 +76,7 @@ def main():
         error = f"{100 * wer(reference, rs[-1]['text']):6.1f}" if reference else "     -"
         print(f"{name:24} {statistics.median(walls):9.2f} {statistics.median(pairs):9.3f} {error}  "
               f"{' '.join(f'{w:.2f}' for w in walls)}")
-    last_fw_text = runs and results[runs[-1]["name"]][-1]["fw_text"]
+    last_fw_text = results[runs[-1]["name"]][-1]["fw_text"]
     error = f"{100 * wer(reference, last_fw_text):6.1f}" if reference else "     -"
     print(f"{'faster-whisper int8':24} {statistics.median(fw_walls):9.2f} {1:9.3f} {error}  "
           f"{' '.join(f'{w:.2f}' for w in fw_walls)}")

@@ -16,9 +16,6 @@ pub enum QuantType {
     Bf16,
 }
 
-/// Values per block in q8_0 and q5_0 (bf16 has none, but is written in the same row multiples).
-pub(crate) const BLOCK: usize = 32;
-
 impl QuantType {
     fn ggml_type(self) -> whisper_rs_sys::ggml_type {
         match self {
@@ -47,26 +44,36 @@ impl QuantType {
         i32::try_from(version).unwrap_or(0) + ftype
     }
 
-    /// Bytes of one block of [`BLOCK`] values: an f16 scale and the quantised values (bf16 has
-    /// no scale, two bytes a value).
+    /// Values per block: a row must be a whole number of blocks (bf16 has no blocks).
+    #[must_use]
+    pub fn block_values(self) -> usize {
+        match self {
+            Self::Q8_0 | Self::Q5_0 => 32,
+            Self::Bf16 => 1,
+        }
+    }
+
+    /// Bytes of one block of [`Self::block_values`] values: an f16 scale and the quantised
+    /// values; a bf16 value is two bytes.
     #[must_use]
     pub fn block_bytes(self) -> usize {
         match self {
             Self::Q8_0 => 2 + 32,
             Self::Q5_0 => 2 + 4 + 16,
-            Self::Bf16 => 2 * BLOCK,
+            Self::Bf16 => 2,
         }
     }
 
-    /// Quantises `rows` of `per_row` values (a multiple of 32).
+    /// Quantises rows of `per_row` values (a whole number of blocks).
     #[must_use]
     pub(crate) fn quantize(self, values: &[f32], per_row: usize) -> Vec<u8> {
         assert!(
-            per_row.is_multiple_of(BLOCK) && values.len().is_multiple_of(per_row.max(1)),
+            per_row.is_multiple_of(self.block_values())
+                && values.len().is_multiple_of(per_row.max(1)),
             "ggml aborts on partial blocks"
         );
         let rows = values.len() / per_row;
-        let size = rows * per_row / BLOCK * self.block_bytes();
+        let size = rows * per_row / self.block_values() * self.block_bytes();
         let mut out = vec![0u8; size];
         let (Ok(rows), Ok(per_row)) = (i64::try_from(rows), i64::try_from(per_row)) else {
             return Vec::new();
@@ -127,6 +134,12 @@ mod tests {
             32,
         );
         assert_eq!(bytes.len(), 64);
+        // No blocks: a row of any length converts (whisper.cpp reads every bf16-typed matrix
+        // as bf16, so leaving one in f16 would load wrong values of the right size).
+        assert_eq!(
+            QuantType::Bf16.quantize(&[1.5, -2.0, 0.0], 3),
+            [0xC0, 0x3F, 0x00, 0xC0, 0x00, 0x00]
+        );
         assert_eq!(
             &bytes[..8],
             &[0xC0, 0x3F, 0x00, 0xC0, 0x81, 0x3F, 0x00, 0x00]

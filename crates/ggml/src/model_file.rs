@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::kernel::{BLOCK, QuantType};
+use crate::kernel::QuantType;
 
 const MAGIC: u32 = 0x6767_6d6c;
 const HPARAMS: usize = 11;
@@ -267,7 +267,7 @@ fn rewrite(
         let per_row = usize::try_from(dims[0]).unwrap_or(0);
         let quantise = n_dims == 2
             && !KEEP.contains(&name.as_str())
-            && per_row.is_multiple_of(BLOCK)
+            && per_row.is_multiple_of(kind.block_values())
             && per_row > 0;
         let (out_type, out_data) = if quantise {
             let floats: Vec<f32> = if tensor_type == TYPE_F16 {
