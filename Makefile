@@ -43,11 +43,12 @@ frontend: ## Install the SPA's packages (when changed) and build it into fronten
 test: ## Install and start the test servers, then run every check and test
 	scripts/test-all.sh
 
-lint: ## rustfmt, clippy, unused dependencies (cargo-machete), eslint and tsc
+lint: ## rustfmt, clippy, unused dependencies (cargo-machete), the vendored whisper.cpp patch, eslint and tsc
 	scripts/install-lint-tools.sh
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo machete
+	scripts/vendor-whisper-rs-sys.sh --check
 	scripts/install-test-tools.sh
 	scripts/check-openapi.sh
 	cd frontend && npm run --silent lint && npm run --silent typecheck

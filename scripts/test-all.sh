@@ -49,6 +49,7 @@ step "frontend dependencies" frontend_deps
 step "rustfmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "unused dependencies" cargo machete
+step "vendored whisper.cpp is the release + our patch" scripts/vendor-whisper-rs-sys.sh --check
 step "OpenAPI document (current and valid)" scripts/check-openapi.sh
 
 rust_tests() {
