@@ -3,13 +3,15 @@
 # openssl (test keys), python-socketio (a second Socket.IO client library), openapi-spec-validator,
 # standardwebhooks (the official verifier of webhook signatures), openai (OpenAI's own client, against
 # /v1/audio/transcriptions), espeak-ng (speech in other languages than the shared English samples,
-# for the language detection tests).
+# for the language detection tests), sox (the quality guard's noise, music and sped-up speech,
+# scripts/make-quality-audio.sh).
 # Idempotent.
 set -euo pipefail
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v openssl >/dev/null || missing+=(openssl)
 command -v espeak-ng >/dev/null || missing+=(espeak-ng)
+command -v sox >/dev/null || missing+=(sox)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing test tools: ${missing[*]}"
   apt-get update -qq

@@ -259,6 +259,17 @@ async fn bad_files_get_their_own_errors_and_the_server_keeps_serving() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::InvalidArgument);
+    // A font table that made the parser (unpdf 0.52.1) index past its end under the
+    // pdf_to_markdown fuzz target's limits: here a 422 naming the damage, never a 500.
+    let refused = app
+        .convert_pdf("alice", "fonts.pdf", None, fixture("font-table-panic.pdf"))
+        .await
+        .unwrap_err();
+    assert_eq!(error_code(&refused), "UNPROCESSABLE", "{refused:?}");
+    assert!(
+        refused.message().starts_with("This PDF is damaged"),
+        "{refused:?}"
+    );
     // Nothing was kept of any of them, and a good file still converts.
     assert!(
         app.blobs
