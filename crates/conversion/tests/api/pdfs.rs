@@ -204,6 +204,15 @@ async fn the_original_is_kept_beside_the_markdown() {
     assert!(app.file("bob", &converted.pdf_path).await.is_none());
 }
 
+/// A 422 whose message names the damage, as the SPA shows it.
+fn assert_damaged(refused: &tonic::Status) {
+    assert_eq!(error_code(refused), "UNPROCESSABLE", "{refused:?}");
+    assert!(
+        refused.message().starts_with("This PDF is damaged"),
+        "{refused:?}"
+    );
+}
+
 #[tokio::test]
 async fn bad_files_get_their_own_errors_and_the_server_keeps_serving() {
     let app = spawn_app().await;
@@ -226,11 +235,7 @@ async fn bad_files_get_their_own_errors_and_the_server_keeps_serving() {
         .convert_pdf("alice", "cut.pdf", None, fixture("truncated.pdf"))
         .await
         .unwrap_err();
-    assert_eq!(error_code(&refused), "UNPROCESSABLE", "{refused:?}");
-    assert!(
-        refused.message().starts_with("This PDF is damaged"),
-        "{refused:?}"
-    );
+    assert_damaged(&refused);
     let recovered = refused
         .metadata()
         .get_bin(scribevault_core::error_code::ERROR_DETAILS_METADATA)
@@ -265,11 +270,7 @@ async fn bad_files_get_their_own_errors_and_the_server_keeps_serving() {
         .convert_pdf("alice", "fonts.pdf", None, fixture("font-table-panic.pdf"))
         .await
         .unwrap_err();
-    assert_eq!(error_code(&refused), "UNPROCESSABLE", "{refused:?}");
-    assert!(
-        refused.message().starts_with("This PDF is damaged"),
-        "{refused:?}"
-    );
+    assert_damaged(&refused);
     // Nothing was kept of any of them, and a good file still converts.
     assert!(
         app.blobs
