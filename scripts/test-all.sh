@@ -9,33 +9,49 @@ cd "$root"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/scribevault/target}"
 logs="$(mktemp -d)"
 failed_steps=()
+step_times=()
 passed=0
 failed=0
+run_start=$SECONDS
 
+# Runs one step, prints its wall time and keeps it for the table at the end (docs/performance.md
+# records these for a fresh machine).
 step() {
   local name="$1"; shift
+  local start=$SECONDS
   echo "==> $name"
-  if "$@"; then echo "==> $name: ok"; else echo "==> $name: FAILED"; failed_steps+=("$name"); fi
+  if "$@"; then echo "==> $name: ok ($((SECONDS - start)) s)"; else echo "==> $name: FAILED ($((SECONDS - start)) s)"; failed_steps+=("$name"); fi
+  step_times+=("$(printf '%6d s  %s' "$((SECONDS - start))" "$name")")
+}
+# A setup step: like `step`, but the run cannot go on without it.
+setup() {
+  local name="$1"; shift
+  local start=$SECONDS
+  echo "==> $name"
+  "$@" || { echo "==> $name: FAILED"; exit 1; }
+  echo "==> $name: ok ($((SECONDS - start)) s)"
+  step_times+=("$(printf '%6d s  %s' "$((SECONDS - start))" "$name")")
 }
 
 # Servers and tools.
-scripts/services.sh install || { echo "cannot install the test services"; exit 1; }
-scripts/services.sh start || { echo "cannot start the test services"; exit 1; }
+setup "install the test services" scripts/services.sh install
+setup "start the test services" scripts/services.sh start
 eval "$(scripts/services.sh env)"
-scripts/install-build-deps.sh || { echo "cannot install the build tools"; exit 1; }
-scripts/install-test-tools.sh || { echo "cannot install the test tools"; exit 1; }
-scripts/install-media-tools.sh || { echo "cannot install ffmpeg and yt-dlp"; exit 1; }
-scripts/install-pdf-tools.sh || { echo "cannot install poppler-utils and tesseract"; exit 1; }
+setup "install the build tools" scripts/install-build-deps.sh
+setup "install the test tools" scripts/install-test-tools.sh
+setup "install ffmpeg and yt-dlp" scripts/install-media-tools.sh
+setup "install poppler-utils and tesseract" scripts/install-pdf-tools.sh
 SCRIBEVAULT_TEST_YTDLP="$(scripts/install-media-tools.sh --print-ytdlp)"
 export SCRIBEVAULT_TEST_YTDLP
 # whisper.cpp's Silero VAD model, built from the silero-vad wheel on PyPI (no torch).
+vad_start=$SECONDS
 SCRIBEVAULT_TEST_VAD_MODEL="$(scripts/install-vad-model.sh)" || { echo "cannot install the Silero VAD model"; exit 1; }
 export SCRIBEVAULT_TEST_VAD_MODEL
+step_times+=("$(printf '%6d s  %s' "$((SECONDS - vad_start))" "install the Silero VAD model")")
 if ! cargo nextest --version >/dev/null 2>&1; then
-  echo "==> installing cargo-nextest"
-  cargo install cargo-nextest --locked --quiet
+  setup "install cargo-nextest" cargo install cargo-nextest --locked --quiet
 fi
-scripts/install-lint-tools.sh || { echo "cannot install the lint tools"; exit 1; }
+setup "install the lint tools" scripts/install-lint-tools.sh
 
 frontend_deps() (
   cd "$root/frontend" || exit 1
@@ -99,6 +115,10 @@ fi
 
 step "deployment manifests" scripts/validate-deploy.sh
 
+echo
+echo "==> wall time of each step"
+printf '%s\n' "${step_times[@]}"
+printf '%6d s  %s\n' "$((SECONDS - run_start))" "the whole run"
 echo
 if [ ${#failed_steps[@]} -gt 0 ]; then
   echo "failed steps: ${failed_steps[*]}"
