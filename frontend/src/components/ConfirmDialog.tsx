@@ -1,6 +1,8 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { LoaderCircle, type LucideIcon } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { FieldError } from './Field';
+import { CancelButton, DialogShell } from './FormDialog';
 
 /**
  * A yes/no question before something that cannot be undone (reset settings, delete a template,
@@ -37,39 +39,29 @@ export function ConfirmDialog({
 }) {
   const [openedFrom] = useState(() => document.activeElement);
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !busy && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay dialog-overlay-top" />
-        <Dialog.Content
-          id={id}
-          className="dialog dialog-sm dialog-top"
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            if (openedFrom instanceof HTMLElement && openedFrom.isConnected) openedFrom.focus();
-          }}
-        >
-          <div>
-            <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-            <Dialog.Description className="muted">{description}</Dialog.Description>
-          </div>
-          {error && (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-outline" disabled={busy}>
-                Cancel
-              </button>
-            </Dialog.Close>
-            <button type="button" className={`btn ${tone === 'danger' ? 'btn-danger' : 'btn-primary'}`} disabled={busy} onClick={onConfirm}>
-              {busy ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : Icon && <Icon size={16} aria-hidden="true" />}
-              {busy ? busyLabel : confirmLabel}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogShell
+      size="sm"
+      top
+      id={id}
+      busy={busy}
+      onClose={onClose}
+      onCloseAutoFocus={(event) => {
+        event.preventDefault();
+        if (openedFrom instanceof HTMLElement && openedFrom.isConnected) openedFrom.focus();
+      }}
+    >
+      <div>
+        <Dialog.Title className="dialog-title">{title}</Dialog.Title>
+        <Dialog.Description className="muted">{description}</Dialog.Description>
+      </div>
+      {error && <FieldError announce>{error}</FieldError>}
+      <div className="dialog-actions">
+        <CancelButton busy={busy} />
+        <button type="button" className={`btn ${tone === 'danger' ? 'btn-danger' : 'btn-primary'}`} disabled={busy} onClick={onConfirm}>
+          {busy ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : Icon && <Icon size={16} aria-hidden="true" />}
+          {busy ? busyLabel : confirmLabel}
+        </button>
+      </div>
+    </DialogShell>
   );
 }

@@ -1,6 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { DoneActions, FormDialog } from './FormDialog';
 
 interface ShownOnceDialogProps {
   title: ReactNode;
@@ -18,31 +17,9 @@ interface ShownOnceDialogProps {
  */
 export function ShownOnceDialog({ title, description, onClose, children }: ShownOnceDialogProps) {
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-              <Dialog.Description className="muted">{description}</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close">
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          {children}
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-primary">
-                Done
-              </button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog size="md" title={title} description={description} onClose={onClose}>
+      {children}
+      <DoneActions />
+    </FormDialog>
   );
 }

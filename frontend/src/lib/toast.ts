@@ -1,4 +1,7 @@
 import { createSlice, nanoid, type PayloadAction } from '@reduxjs/toolkit';
+import { useCallback } from 'react';
+import { useDispatch } from 'react-redux';
+import { errorMessage } from '@/api/errors';
 
 export type ToastVariant = 'default' | 'success' | 'destructive' | 'warning';
 
@@ -50,3 +53,19 @@ const toastSlice = createSlice({
 
 export const { showToast, dismissToast } = toastSlice.actions;
 export const toastReducer = toastSlice.reducer;
+
+/** The toast of a failure (spec §8): destructive, titled Error, saying what went wrong. */
+export const errorToast = (description: string) => showToast({ title: 'Error', description, variant: 'destructive' });
+
+/**
+ * Toasts a failure from a component: `showError(failure, fallback)` says the server's message
+ * when the answer has one, else `fallback` (pass `null` as the failure when there is no answer,
+ * e.g. a refused copy). Stable across renders. Shared code cannot reach app/hooks, and a plain
+ * action needs no typed dispatch, hence react-redux's own hook here.
+ */
+export function useErrorToast(): (failure: unknown, fallback: string) => void {
+  const dispatch = useDispatch();
+  return useCallback((failure: unknown, fallback: string) => {
+    dispatch(errorToast(errorMessage(failure, fallback)));
+  }, [dispatch]);
+}

@@ -1,13 +1,13 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { LoaderCircle, MailPlus, Trash2, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { LoaderCircle, MailPlus, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
+import { DialogForm, DoneActions, FormDialog } from '@/components/FormDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import {
   ADMIN_ERRORS,
   DEFAULT_INVITATION_HOURS,
@@ -30,6 +30,7 @@ const STATUS_BADGE: Record<InvitationStatus, { label: string; className: string 
 /** Invitations: create one (its link is shown once), see which are pending, used or expired, revoke. */
 export function InvitationsPanel() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const { data: invitations = [], isLoading, error, refetch, fulfilledTimeStamp } = useGetInvitationsQuery();
   const [revokeInvitation, revokeState] = useRevokeInvitationMutation();
   const [creating, setCreating] = useState(false);
@@ -46,7 +47,7 @@ export function InvitationsPanel() {
       await revokeInvitation(invitation.id).unwrap();
       dispatch(showToast({ title: pending ? 'Invitation revoked' : 'Invitation removed', variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, ADMIN_ERRORS.revokeInvitation), variant: 'destructive' }));
+      showError(failure, ADMIN_ERRORS.revokeInvitation);
     } finally {
       setRemovingId(null);
       if (pending) setRevoking(null);
@@ -155,15 +156,14 @@ export function InvitationsPanel() {
  * button. It cannot be shown again (the server keeps only a hash of its token).
  */
 function CreateInvitationDialog({ onClose }: { onClose: () => void }) {
-  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [createInvitation, { isLoading: saving }] = useCreateInvitationMutation();
   const [hours, setHours] = useState(DEFAULT_INVITATION_HOURS);
   const [created, setCreated] = useState<CreatedInvitation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const ids = { expiry: useId() };
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (saving) return;
     setError(null);
     try {
@@ -174,74 +174,41 @@ function CreateInvitationDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md invitation-dialog">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{created ? 'Invitation created' : 'Create invitation'}</Dialog.Title>
-              <Dialog.Description className="muted">
-                {created
-                  ? 'Send this link to the person you invite. Copy it now: it is shown only once.'
-                  : 'The link lets one person create an account, until it expires.'}
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
+    <FormDialog
+      size="md"
+      className="invitation-dialog"
+      title={created ? 'Invitation created' : 'Create invitation'}
+      description={
+        created ? 'Send this link to the person you invite. Copy it now: it is shown only once.' : 'The link lets one person create an account, until it expires.'
+      }
+      busy={saving}
+      onClose={onClose}
+    >
+      {created ? (
+        <>
+          <CopyableSecret
+            label="Invitation link"
+            value={created.url}
+            noun="link"
+            hint={`Valid until ${formatDateTime(created.expiresAt)}. It works once.`}
+            onCopyFailed={() => showError(null, ADMIN_ERRORS.copyLink)}
+          />
+          <DoneActions />
+        </>
+      ) : (
+        <DialogForm error={error} busy={saving} submitLabel="Create invitation" busyLabel="Creating..." submitIcon={MailPlus} onSubmit={onSubmit}>
+          <div className="field field-inline">
+            <label htmlFor={ids.expiry}>Expires after</label>
+            <select id={ids.expiry} value={hours} onChange={(event) => setHours(Number(event.target.value))}>
+              {INVITATION_EXPIRY_CHOICES.map((choice) => (
+                <option key={choice.hours} value={choice.hours}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
           </div>
-          {created ? (
-            <>
-              <CopyableSecret
-                label="Invitation link"
-                value={created.url}
-                noun="link"
-                hint={`Valid until ${formatDateTime(created.expiresAt)}. It works once.`}
-                onCopyFailed={() => dispatch(showToast({ title: 'Error', description: ADMIN_ERRORS.copyLink, variant: 'destructive' }))}
-              />
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="btn btn-primary">
-                    Done
-                  </button>
-                </Dialog.Close>
-              </div>
-            </>
-          ) : (
-            <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-              {error && (
-                <div className="alert alert-error" role="alert">
-                  <span>{error}</span>
-                </div>
-              )}
-              <div className="field field-inline">
-                <label htmlFor={ids.expiry}>Expires after</label>
-                <select id={ids.expiry} value={hours} onChange={(event) => setHours(Number(event.target.value))}>
-                  {INVITATION_EXPIRY_CHOICES.map((choice) => (
-                    <option key={choice.hours} value={choice.hours}>
-                      {choice.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="btn btn-outline" disabled={saving}>
-                    Cancel
-                  </button>
-                </Dialog.Close>
-                <button type="submit" className="btn btn-primary" disabled={saving}>
-                  {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <MailPlus size={16} aria-hidden="true" />}
-                  {saving ? 'Creating...' : 'Create invitation'}
-                </button>
-              </div>
-            </form>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        </DialogForm>
+      )}
+    </FormDialog>
   );
 }

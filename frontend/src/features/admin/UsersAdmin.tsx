@@ -1,27 +1,15 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import {
-  
-  HardDrive,
-  LoaderCircle,
-  MoreVertical,
-  RefreshCw,
-  Save,
-  ShieldCheck,
-  ShieldOff,
-  Trash2,
-  UserCheck,
-  UserX,
-  X,
-} from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { HardDrive, LoaderCircle, MoreVertical, RefreshCw, Save, ShieldCheck, ShieldOff, Trash2, UserCheck, UserX } from 'lucide-react';
+import { useId, useState } from 'react';
 import { useGetAccountQuery } from '@/api/accountApi';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { Field } from '@/components/Field';
+import { DialogForm, FormDialog } from '@/components/FormDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatCount, formatDate, formatDateTime, formatFileSize, formatRelativeTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import {
   ADMIN_ERRORS,
   useDeleteAdminUserMutation,
@@ -67,6 +55,7 @@ export function parseStorageCap(text: string): { value: number | null } | { erro
 
 function UsersSection() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const { data: users = [], isLoading, error, refetch, isFetching } = useGetAdminUsersQuery();
   const { data: account } = useGetAccountQuery();
   const [updateUser] = useUpdateAdminUserMutation();
@@ -80,7 +69,7 @@ function UsersSection() {
       await updateUser({ id: user.id, changes }).unwrap();
       dispatch(showToast({ title: done, description: user.email, variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, ADMIN_ERRORS.updateUser), variant: 'destructive' }));
+      showError(failure, ADMIN_ERRORS.updateUser);
     } finally {
       setPendingId(null);
     }
@@ -245,15 +234,14 @@ function StorageCapDialog({ user, onClose }: { user: AdminUser; onClose: () => v
   const [updateUser, { isLoading: saving }] = useUpdateAdminUserMutation();
   const [text, setText] = useState(user.storageCapGB == null ? '' : String(user.storageCapGB));
   const [error, setError] = useState<string | null>(null);
-  const ids = { input: useId(), hint: useId(), error: useId() };
+  const inputId = useId();
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (saving) return;
     const parsed = parseStorageCap(text);
     if ('error' in parsed) {
       setError(parsed.error);
-      document.getElementById(ids.input)?.focus();
+      document.getElementById(inputId)?.focus();
       return;
     }
     try {
@@ -272,67 +260,39 @@ function StorageCapDialog({ user, onClose }: { user: AdminUser; onClose: () => v
   }
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-sm">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">Storage cap</Dialog.Title>
-              <Dialog.Description className="muted">How much {user.email} may keep on this Scribevault.</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-            <div className="field field-number">
-              <label htmlFor={ids.input}>Storage cap (GB)</label>
-              <input
-                id={ids.input}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                value={text}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${ids.error} ${ids.hint}` : ids.hint}
-                onChange={(event) => {
-                  setText(event.target.value);
-                  setError(null);
-                }}
-              />
-              {error && (
-                <p id={ids.error} className="field-error" role="alert">
-                  {error}
-                </p>
-              )}
-              <p id={ids.hint} className="field-hint">
-                Leave it empty for no cap. Now used: {formatFileSize(user.storageUsedBytes)}.
-              </p>
-            </div>
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="btn btn-outline" disabled={saving}>
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button type="submit" className="btn btn-primary" disabled={saving}>
-                {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Save size={16} aria-hidden="true" />}
-                Save cap
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog size="sm" title="Storage cap" description={`How much ${user.email} may keep on this Scribevault.`} busy={saving} onClose={onClose}>
+      <DialogForm busy={saving} submitLabel="Save cap" submitIcon={Save} onSubmit={onSubmit}>
+        <Field
+          id={inputId}
+          label="Storage cap (GB)"
+          className="field field-number"
+          error={error}
+          announceError
+          hint={`Leave it empty for no cap. Now used: ${formatFileSize(user.storageUsedBytes)}.`}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              value={text}
+              onChange={(event) => {
+                setText(event.target.value);
+                setError(null);
+              }}
+            />
+          )}
+        </Field>
+      </DialogForm>
+    </FormDialog>
   );
 }
 
 function DeleteUserDialog({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [deleteUser, { isLoading }] = useDeleteAdminUserMutation();
 
   async function confirm() {
@@ -340,7 +300,7 @@ function DeleteUserDialog({ user, onClose }: { user: AdminUser; onClose: () => v
       await deleteUser(user.id).unwrap();
       dispatch(showToast({ title: 'User deleted', description: user.email, variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, ADMIN_ERRORS.deleteUser), variant: 'destructive' }));
+      showError(failure, ADMIN_ERRORS.deleteUser);
     }
     onClose();
   }

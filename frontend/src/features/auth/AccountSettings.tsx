@@ -17,11 +17,10 @@ import {
 import { useId, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useGetAccountQuery } from '@/api/accountApi';
-import { errorMessage } from '@/api/errors';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { paths } from '@/config/paths';
-import { showToast } from '@/lib/toast';
+import { useErrorToast } from '@/lib/toast';
 import { useLogoutAllMutation } from './authApi';
 import { ApiTokensCard } from './ApiTokensCard';
 import { useAuthActions } from './authActions';
@@ -273,6 +272,7 @@ function DangerZoneCard() {
 /** Asks first, ends every session of the account on the server, then signs out here. */
 function SignOutEverywhereDialog({ onClose }: { onClose: () => void }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const navigate = useNavigate();
   const [logoutAll, { isLoading }] = useLogoutAllMutation();
 
@@ -280,7 +280,7 @@ function SignOutEverywhereDialog({ onClose }: { onClose: () => void }) {
     try {
       await logoutAll().unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, SIGN_OUT_EVERYWHERE_FAILED), variant: 'destructive' }));
+      showError(failure, SIGN_OUT_EVERYWHERE_FAILED);
       onClose();
       return;
     }

@@ -1,6 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { KeySquare, LoaderCircle, Plus, Trash2, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { KeySquare, Plus, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreateApiTokenMutation,
@@ -13,9 +12,11 @@ import {
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
+import { Field } from '@/components/Field';
+import { DialogForm, DoneActions, FormDialog } from '@/components/FormDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 
 export const TOKEN_ERRORS = {
   list: 'Failed to load your API tokens',
@@ -43,6 +44,7 @@ export const TOKEN_EXPIRY_CHOICES: ReadonlyArray<{ days: number | null; label: s
  */
 export function ApiTokensCard() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const { data: tokens = [], isLoading, error, refetch } = useListApiTokensQuery();
   const [revokeToken, revokeState] = useRevokeApiTokenMutation();
   const [updateToken] = useUpdateApiTokenMutation();
@@ -57,7 +59,7 @@ export function ApiTokensCard() {
       dispatch(showToast({ title: 'Token revoked', description: `“${token.name}” no longer works.`, variant: 'success' }));
       setRevoking(null);
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, TOKEN_ERRORS.revoke), variant: 'destructive' }));
+      showError(failure, TOKEN_ERRORS.revoke);
       setRevoking(null);
     }
   }
@@ -67,7 +69,7 @@ export function ApiTokensCard() {
     try {
       await updateToken({ id: token.id, change: { saveToVault } }).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, TOKEN_ERRORS.update), variant: 'destructive' }));
+      showError(failure, TOKEN_ERRORS.update);
     } finally {
       setChangingId(null);
     }
@@ -169,7 +171,6 @@ function expiryFrom(days: number | null, now: number): string | null {
 
 /** 'Create token': a name, how long it lasts, whether its transcriptions stay in the Vault; then the secret, once. */
 function CreateTokenDialog({ onClose }: { onClose: () => void }) {
-  const dispatch = useAppDispatch();
   const [createToken, { isLoading: saving }] = useCreateApiTokenMutation();
   const [name, setName] = useState('');
   const [days, setDays] = useState<number | null>(90);
@@ -177,10 +178,9 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
   const [nameError, setNameError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<NewApiToken | null>(null);
-  const ids = { name: useId(), nameError: useId(), expiry: useId(), vault: useId() };
+  const ids = { name: useId(), expiry: useId(), vault: useId() };
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (saving) return;
     setError(null);
     const trimmed = name.trim();
@@ -197,97 +197,65 @@ function CreateTokenDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{created ? 'Token created' : 'Create API token'}</Dialog.Title>
-              <Dialog.Description className="muted">
-                {created ? 'Copy it now: it is shown only once.' : 'The token acts as your account on the API, never as an admin.'}
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          {created ? (
-            <>
-              <CopyableSecret
-                label={`Token “${created.name}”`}
-                value={created.token}
-                noun="token"
-                hint={created.expiresAt ? `Works until ${formatDateTime(created.expiresAt)}.` : 'It does not expire; revoke it here when it is no longer needed.'}
-                onCopyFailed={() => dispatch(showToast({ title: 'Error', description: TOKEN_ERRORS.copy, variant: 'destructive' }))}
+    <FormDialog
+      size="md"
+      title={created ? 'Token created' : 'Create API token'}
+      description={created ? 'Copy it now: it is shown only once.' : 'The token acts as your account on the API, never as an admin.'}
+      busy={saving}
+      onClose={onClose}
+    >
+      {created ? (
+        <CreatedToken token={created} />
+      ) : (
+        <DialogForm error={error} busy={saving} submitLabel="Create token" busyLabel="Creating..." submitIcon={Plus} onSubmit={onSubmit}>
+          <Field id={ids.name} label="Name" error={nameError}>
+            {(control) => (
+              <input
+                {...control}
+                type="text"
+                value={name}
+                maxLength={MAX_TOKEN_NAME}
+                placeholder="Open WebUI"
+                onChange={(event) => {
+                  setName(event.target.value);
+                  setNameError(null);
+                }}
               />
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="btn btn-primary">
-                    Done
-                  </button>
-                </Dialog.Close>
-              </div>
-            </>
-          ) : (
-            <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-              {error && (
-                <div className="alert alert-error" role="alert">
-                  <span>{error}</span>
-                </div>
-              )}
-              <div className="field">
-                <label htmlFor={ids.name}>Name</label>
-                <input
-                  id={ids.name}
-                  type="text"
-                  value={name}
-                  maxLength={MAX_TOKEN_NAME}
-                  placeholder="Open WebUI"
-                  aria-invalid={nameError ? true : undefined}
-                  aria-describedby={nameError ? ids.nameError : undefined}
-                  onChange={(event) => {
-                    setName(event.target.value);
-                    setNameError(null);
-                  }}
-                />
-                {nameError && (
-                  <p id={ids.nameError} className="field-error">
-                    {nameError}
-                  </p>
-                )}
-              </div>
-              <div className="field field-inline">
-                <label htmlFor={ids.expiry}>Expires after</label>
-                <select id={ids.expiry} value={days ?? 'never'} onChange={(event) => setDays(event.target.value === 'never' ? null : Number(event.target.value))}>
-                  {TOKEN_EXPIRY_CHOICES.map((choice) => (
-                    <option key={choice.label} value={choice.days ?? 'never'}>
-                      {choice.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="field checkbox-field">
-                <input id={ids.vault} type="checkbox" checked={saveToVault} onChange={(event) => setSaveToVault(event.target.checked)} />
-                <label htmlFor={ids.vault}>Keep transcriptions made with this token in the Vault</label>
-              </div>
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="btn btn-outline" disabled={saving}>
-                    Cancel
-                  </button>
-                </Dialog.Close>
-                <button type="submit" className="btn btn-primary" disabled={saving}>
-                  {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Plus size={16} aria-hidden="true" />}
-                  {saving ? 'Creating...' : 'Create token'}
-                </button>
-              </div>
-            </form>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            )}
+          </Field>
+          <div className="field field-inline">
+            <label htmlFor={ids.expiry}>Expires after</label>
+            <select id={ids.expiry} value={days ?? 'never'} onChange={(event) => setDays(event.target.value === 'never' ? null : Number(event.target.value))}>
+              {TOKEN_EXPIRY_CHOICES.map((choice) => (
+                <option key={choice.label} value={choice.days ?? 'never'}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field checkbox-field">
+            <input id={ids.vault} type="checkbox" checked={saveToVault} onChange={(event) => setSaveToVault(event.target.checked)} />
+            <label htmlFor={ids.vault}>Keep transcriptions made with this token in the Vault</label>
+          </div>
+        </DialogForm>
+      )}
+    </FormDialog>
+  );
+}
+
+/** A new token's secret, shown this once. */
+function CreatedToken({ token }: { token: NewApiToken }) {
+  const showError = useErrorToast();
+  return (
+    <>
+      <CopyableSecret
+        label={`Token “${token.name}”`}
+        value={token.token}
+        noun="token"
+        hint={token.expiresAt ? `Works until ${formatDateTime(token.expiresAt)}.` : 'It does not expire; revoke it here when it is no longer needed.'}
+        onCopyFailed={() => showError(null, TOKEN_ERRORS.copy)}
+      />
+      <DoneActions />
+    </>
   );
 }

@@ -1,8 +1,9 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { KeyRound, LoaderCircle, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { KeyRound } from 'lucide-react';
+import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { Field } from '@/components/Field';
+import { DialogForm, FormDialog } from '@/components/FormDialog';
 import { showToast } from '@/lib/toast';
 import { useChangePasswordMutation } from './authApi';
 import { MIN_PASSWORD_LENGTH } from './AuthPage';
@@ -43,23 +44,14 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const [values, setValues] = useState<PasswordForm>({ current: '', next: '', confirm: '' });
   const [errors, setErrors] = useState<PasswordErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
-  const ids = {
-    current: useId(),
-    next: useId(),
-    confirm: useId(),
-    currentError: useId(),
-    nextError: useId(),
-    nextHint: useId(),
-    confirmError: useId(),
-  };
+  const ids = { current: useId(), next: useId(), confirm: useId() };
 
   function change(key: keyof PasswordForm, value: string) {
     setValues((previous) => ({ ...previous, [key]: value }));
     setErrors((previous) => ({ ...previous, [key]: undefined }));
   }
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (saving) return;
     setServerError(null);
     const found = validatePasswordForm(values);
@@ -79,76 +71,34 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
     }
   }
 
-  const field = (key: keyof PasswordForm, label: string, autoComplete: string, errorId: string, hintId?: string) => {
-    const error = errors[key];
-    const describedBy = [error ? errorId : null, hintId ?? null].filter(Boolean).join(' ') || undefined;
-    return (
-      <div className="field">
-        <label htmlFor={ids[key]}>{label}</label>
-        <input
-          id={ids[key]}
-          type="password"
-          autoComplete={autoComplete}
-          value={values[key]}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => change(key, event.target.value)}
-        />
-        {error && (
-          <p id={errorId} className="field-error">
-            {error}
-          </p>
-        )}
-        {hintId && !error && (
-          <p id={hintId} className="field-hint">
-            At least {MIN_PASSWORD_LENGTH} characters.
-          </p>
-        )}
-      </div>
-    );
-  };
+  const field = (key: keyof PasswordForm, label: string, autoComplete: string, hint?: string) => (
+    <Field id={ids[key]} label={label} error={errors[key]} hint={hint} hideHintOnError>
+      {(control) => (
+        <input {...control} type="password" autoComplete={autoComplete} value={values[key]} onChange={(event) => change(key, event.target.value)} />
+      )}
+    </Field>
+  );
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-sm">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">Change password</Dialog.Title>
-              <Dialog.Description className="muted">
-                Every other session of your account is signed out. You stay signed in here.
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-            {serverError && (
-              <div className="alert alert-error" role="alert">
-                <span>{serverError}</span>
-              </div>
-            )}
-            {field('current', 'Current password', 'current-password', ids.currentError)}
-            {field('next', 'New password', 'new-password', ids.nextError, ids.nextHint)}
-            {field('confirm', 'Confirm new password', 'new-password', ids.confirmError)}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="btn btn-outline" disabled={saving}>
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button type="submit" className="btn btn-primary" disabled={saving}>
-                {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <KeyRound size={16} aria-hidden="true" />}
-                {saving ? 'Changing...' : 'Change password'}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      size="sm"
+      title="Change password"
+      description="Every other session of your account is signed out. You stay signed in here."
+      busy={saving}
+      onClose={onClose}
+    >
+      <DialogForm
+        error={serverError}
+        busy={saving}
+        submitLabel="Change password"
+        busyLabel="Changing..."
+        submitIcon={KeyRound}
+        onSubmit={onSubmit}
+      >
+        {field('current', 'Current password', 'current-password')}
+        {field('next', 'New password', 'new-password', `At least ${MIN_PASSWORD_LENGTH} characters.`)}
+        {field('confirm', 'Confirm new password', 'new-password')}
+      </DialogForm>
+    </FormDialog>
   );
 }

@@ -1,9 +1,10 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { Check, Copy, LoaderCircle, RefreshCw, ShieldCheck, ShieldOff, X } from 'lucide-react';
+import { Check, Copy, LoaderCircle, RefreshCw, ShieldCheck, ShieldOff } from 'lucide-react';
 import qrcode from 'qrcode-generator';
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
+import { Field } from '@/components/Field';
+import { CancelButton, DialogForm, FormDialog } from '@/components/FormDialog';
 import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
 import { showToast } from '@/lib/toast';
 import { normalizeTotpCode, useDisableTwoFactorMutation, useEnableTwoFactorMutation, useSetupTwoFactorMutation } from './authApi';
@@ -64,80 +65,24 @@ export function groupSecret(secret: string): string {
   return secret.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-function DialogFrame({
-  title,
-  description,
-  busy,
-  onClose,
-  children,
-}: {
-  title: string;
-  description: string;
-  busy: boolean;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Dialog.Root open onOpenChange={(open) => !open && !busy && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-sm">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-              <Dialog.Description className="muted">{description}</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={busy}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          {children}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
-
 /** The 6-digit code field of both dialogs. */
-function CodeField({
-  id,
-  errorId,
-  label,
-  value,
-  error,
-  onChange,
-}: {
-  id: string;
-  errorId: string;
-  label: string;
-  value: string;
-  error: string | null;
-  onChange: (value: string) => void;
-}) {
+function CodeField({ id, label, value, error, onChange }: { id: string; label: string; value: string; error: string | null; onChange: (value: string) => void }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="totp-input"
-        type="text"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={10}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-      {error && (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
+    <Field id={id} label={label} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          className="totp-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={10}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
       )}
-    </div>
+    </Field>
   );
 }
 
@@ -153,11 +98,8 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const [manualCopy, setManualCopy] = useState(false);
-  const secretField = useRef<HTMLInputElement>(null);
   const started = useRef(false);
-  const ids = { secret: useId(), secretHint: useId(), code: useId(), codeError: useId() };
+  const codeId = useId();
 
   useEffect(() => {
     // Once per dialog (StrictMode runs effects twice): each call makes a new pending secret.
@@ -166,29 +108,15 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
     void setup();
   }, [setup]);
 
-  useEffect(() => {
-    if (!copied) return undefined;
-    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
   const pending = setupState.data;
 
-  async function copySecret() {
-    if (!pending) return;
-    const ok = await copyText(pending.secret, secretField.current);
-    setCopied(ok);
-    setManualCopy(!ok);
-  }
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (enabling || !pending) return;
     setServerError(null);
     const invalid = validateTotpCode(code);
     setCodeError(invalid);
     if (invalid) {
-      document.getElementById(ids.code)?.focus();
+      document.getElementById(codeId)?.focus();
       return;
     }
     try {
@@ -198,29 +126,13 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
     } catch (failure) {
       setServerError(errorMessage(failure, TWO_FACTOR_MESSAGES.enableFailed));
       setCode('');
-      document.getElementById(ids.code)?.focus();
+      document.getElementById(codeId)?.focus();
     }
   }
 
   let body: ReactNode;
   if (setupState.isError) {
-    body = (
-      <div className="dialog-form">
-        <div className="alert alert-error" role="alert">
-          <span>{errorMessage(setupState.error, TWO_FACTOR_MESSAGES.setupFailed)}</span>
-        </div>
-        <div className="dialog-actions">
-          <Dialog.Close asChild>
-            <button type="button" className="btn btn-outline">
-              Cancel
-            </button>
-          </Dialog.Close>
-          <button type="button" className="btn btn-primary" onClick={() => void setup()}>
-            <RefreshCw size={16} aria-hidden="true" /> Try again
-          </button>
-        </div>
-      </div>
-    );
+    body = <SetupFailed message={errorMessage(setupState.error, TWO_FACTOR_MESSAGES.setupFailed)} onRetry={() => void setup()} />;
   } else if (!pending) {
     body = (
       <p className="muted auth-notice" role="status">
@@ -229,73 +141,89 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
     );
   } else {
     body = (
-      <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        {serverError && (
-          <div className="alert alert-error" role="alert">
-            <span>{serverError}</span>
-          </div>
-        )}
+      <DialogForm error={serverError} busy={enabling} submitLabel="Turn on" busyLabel="Turning on..." submitIcon={ShieldCheck} onSubmit={onSubmit}>
         <p>Scan this QR code with your authenticator app, then enter the code it shows.</p>
         <div className="qr-frame">
           <QrCode value={pending.otpauthUrl} label="QR code for your authenticator app" />
         </div>
-        <div className="field">
-          <label htmlFor={ids.secret}>Or enter this key</label>
-          <div className="invitation-link totp-secret">
-            <input
-              ref={secretField}
-              id={ids.secret}
-              type="text"
-              readOnly
-              spellCheck={false}
-              value={groupSecret(pending.secret)}
-              aria-describedby={ids.secretHint}
-              onFocus={(event) => event.currentTarget.select()}
-            />
-            <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copySecret()}>
-              {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
-              {copied ? 'Copied!' : 'Copy key'}
-            </button>
-          </div>
-          <p id={ids.secretHint} className="field-hint" aria-live="polite">
-            {manualCopy ? TWO_FACTOR_MESSAGES.copyFailed : 'A time-based key (TOTP), for apps that cannot scan.'}
-          </p>
-        </div>
-        <CodeField
-          id={ids.code}
-          errorId={ids.codeError}
-          label="Code from the app"
-          value={code}
-          error={codeError}
-          onChange={(value) => {
-            setCode(value);
-            setCodeError(null);
-          }}
-        />
-        <div className="dialog-actions">
-          <Dialog.Close asChild>
-            <button type="button" className="btn btn-outline" disabled={enabling}>
-              Cancel
-            </button>
-          </Dialog.Close>
-          <button type="submit" className="btn btn-primary" disabled={enabling}>
-            {enabling ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <ShieldCheck size={16} aria-hidden="true" />}
-            {enabling ? 'Turning on...' : 'Turn on'}
-          </button>
-        </div>
-      </form>
+        <ManualKeyField secret={pending.secret} />
+        <CodeField id={codeId} label="Code from the app" value={code} error={codeError} onChange={(value) => (setCode(value), setCodeError(null))} />
+      </DialogForm>
     );
   }
 
   return (
-    <DialogFrame
+    <FormDialog
+      size="sm"
       title="Set up two-factor sign-in"
       description="Signing in will ask for your password and a 6-digit code from an authenticator app."
       busy={enabling}
       onClose={onClose}
     >
       {body}
-    </DialogFrame>
+    </FormDialog>
+  );
+}
+
+/** The server could not make a secret: why, and Try again (a new call, a new secret). */
+function SetupFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="dialog-form">
+      <div className="alert alert-error" role="alert">
+        <span>{message}</span>
+      </div>
+      <div className="dialog-actions">
+        <CancelButton />
+        <button type="button" className="btn btn-primary" onClick={onRetry}>
+          <RefreshCw size={16} aria-hidden="true" /> Try again
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The secret as text, for apps that cannot scan, with Copy (selected for Ctrl+C when the browser refuses). */
+function ManualKeyField({ secret }: { secret: string }) {
+  const [copied, setCopied] = useState(false);
+  const [manualCopy, setManualCopy] = useState(false);
+  const secretField = useRef<HTMLInputElement>(null);
+  const ids = { secret: useId(), secretHint: useId() };
+
+  useEffect(() => {
+    if (!copied) return undefined;
+    const timer = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  async function copySecret() {
+    const ok = await copyText(secret, secretField.current);
+    setCopied(ok);
+    setManualCopy(!ok);
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={ids.secret}>Or enter this key</label>
+      <div className="invitation-link totp-secret">
+        <input
+          ref={secretField}
+          id={ids.secret}
+          type="text"
+          readOnly
+          spellCheck={false}
+          value={groupSecret(secret)}
+          aria-describedby={ids.secretHint}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className={`btn btn-outline${copied ? ' copied' : ''}`} onClick={() => void copySecret()}>
+          {copied ? <Check size={16} aria-hidden="true" /> : <Copy size={16} aria-hidden="true" />}
+          {copied ? 'Copied!' : 'Copy key'}
+        </button>
+      </div>
+      <p id={ids.secretHint} className="field-hint" aria-live="polite">
+        {manualCopy ? TWO_FACTOR_MESSAGES.copyFailed : 'A time-based key (TOTP), for apps that cannot scan.'}
+      </p>
+    </div>
   );
 }
 
@@ -307,10 +235,9 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<{ password?: string; code?: string }>({});
   const [serverError, setServerError] = useState<string | null>(null);
-  const ids = { password: useId(), passwordError: useId(), code: useId(), codeError: useId() };
+  const ids = { password: useId(), code: useId() };
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (saving) return;
     setServerError(null);
     const found = { password: password ? undefined : TWO_FACTOR_MESSAGES.passwordRequired, code: validateTotpCode(code) ?? undefined };
@@ -330,41 +257,30 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <DialogFrame
+    <FormDialog
+      size="sm"
       title="Turn off two-factor sign-in"
       description="Signing in will ask for your password only. Confirm with your password and a code from your authenticator app."
       busy={saving}
       onClose={onClose}
     >
-      <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        {serverError && (
-          <div className="alert alert-error" role="alert">
-            <span>{serverError}</span>
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor={ids.password}>Password</label>
-          <input
-            id={ids.password}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password ? ids.passwordError : undefined}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              setErrors((previous) => ({ ...previous, password: undefined }));
-            }}
-          />
-          {errors.password && (
-            <p id={ids.passwordError} className="field-error">
-              {errors.password}
-            </p>
+      <DialogForm error={serverError} busy={saving} submitLabel="Turn off" busyLabel="Turning off..." submitIcon={ShieldOff} tone="danger" onSubmit={onSubmit}>
+        <Field id={ids.password} label="Password" error={errors.password}>
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => {
+                setPassword(event.target.value);
+                setErrors((previous) => ({ ...previous, password: undefined }));
+              }}
+            />
           )}
-        </div>
+        </Field>
         <CodeField
           id={ids.code}
-          errorId={ids.codeError}
           label="Code from the app"
           value={code}
           error={errors.code ?? null}
@@ -373,18 +289,7 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
             setErrors((previous) => ({ ...previous, code: undefined }));
           }}
         />
-        <div className="dialog-actions">
-          <Dialog.Close asChild>
-            <button type="button" className="btn btn-outline" disabled={saving}>
-              Cancel
-            </button>
-          </Dialog.Close>
-          <button type="submit" className="btn btn-danger" disabled={saving}>
-            {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <ShieldOff size={16} aria-hidden="true" />}
-            {saving ? 'Turning off...' : 'Turn off'}
-          </button>
-        </div>
-      </form>
-    </DialogFrame>
+      </DialogForm>
+    </FormDialog>
   );
 }

@@ -12,7 +12,7 @@ import { PageHeader } from '@/components/PageHeader';
 import type { BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
 import { saveTextFile } from '@/lib/download';
-import { showToast } from '@/lib/toast';
+import { errorToast, showToast, useErrorToast } from '@/lib/toast';
 import { CONVERSION_ERRORS, CONVERT_BATCH_SIZE, useConvertTranscriptsMutation } from './conversionApi';
 import {
   applyBatchAnswer,
@@ -70,6 +70,7 @@ function NoTranscripts() {
 
 function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [items, setItems] = useState(initialItems);
   const [template, setTemplate] = useState('');
   const [unknownPlaceholders, setUnknownPlaceholders] = useState<string[]>([]);
@@ -111,7 +112,7 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
           // batch show why, the ones not sent yet stay pending, and the run stops.
           const message = errorMessage(failure, CONVERSION_ERRORS.convert);
           setItems((current) => settleConverting(markFailed(current, ids, message)));
-          dispatch(showToast({ title: 'Error', description: message, variant: 'destructive' }));
+          dispatch(errorToast(message));
           return;
         }
       }
@@ -155,7 +156,7 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
         }),
       );
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, CONVERSION_ERRORS.save), variant: 'destructive' }));
+      showError(failure, CONVERSION_ERRORS.save);
     }
   }
 

@@ -14,7 +14,7 @@ import {
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import { unknownPlaceholdersIn } from './conversionItems';
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
@@ -41,8 +41,7 @@ export function TemplateEditor({ template, onChange }: { template: string; onCha
   const tooLong = byteLength(template) > TEMPLATE_BODY_MAX_BYTES;
   const canStore = template.trim() !== '' && !tooLong;
 
-  const failed = (failure: unknown, fallback: string) =>
-    dispatch(showToast({ title: 'Error', description: errorMessage(failure, fallback), variant: 'destructive' }));
+  const failed = useErrorToast();
 
   /** A saved template replaces the text; 'None' only lets go of the saved one and keeps the text. */
   function pick(id: string) {

@@ -17,7 +17,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { PageHeader } from '@/components/PageHeader';
 import { paths } from '@/config/paths';
 import { formatCount, formatDate, formatDuration } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { useErrorToast } from '@/lib/toast';
 import { useGetSourceVideosInfiniteQuery } from './discoveryApi';
 import { DOWNLOAD_AUDIO_MESSAGES, downloadJobCreatedToast, transcribeOptions } from './downloadAudio';
 import { sourceChangeErrorMessage, sourcesFetchErrorMessage } from './sourceErrors';
@@ -219,6 +219,7 @@ function SourceThumb({ source }: { source: Source }) {
  */
 function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => void }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const navigate = useNavigate();
   const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useGetSourceVideosInfiniteQuery(source.id);
   const videos = useMemo(() => data?.pages.flatMap((page) => page.data ?? []) ?? [], [data]);
@@ -261,9 +262,7 @@ function SourceVideosCard({ source, onClose }: { source: Source; onClose: () => 
       dispatch(downloadJobCreatedToast(job, source.title, videoIds.length));
       void navigate(paths.downloads);
     } catch (failure) {
-      dispatch(
-        showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_AUDIO_MESSAGES.createFailed), variant: 'destructive' }),
-      );
+      showError(failure, DOWNLOAD_AUDIO_MESSAGES.createFailed);
     }
   }
 

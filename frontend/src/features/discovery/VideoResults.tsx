@@ -26,7 +26,7 @@ import { paths } from '@/config/paths';
 import { saveTextFile } from '@/lib/download';
 import { formatCount, formatDate, formatDuration } from '@/lib/format';
 import { HANDOFF_KEYS, writeJson } from '@/lib/storage';
-import { showToast } from '@/lib/toast';
+import { errorToast, showToast } from '@/lib/toast';
 import { useExportVideosMutation, type DiscoveryChannel, type DiscoveryVideo, type ExportType } from './discoveryApi';
 import { allVideosSelected, selectDiscovery, videoSelectionToggled, type RowUpload } from './discoverySlice';
 import { attachMp3ToVideo, DISCOVERY_MESSAGES } from './discoveryThunks';
@@ -41,7 +41,6 @@ export const COPY_CONFIRMATION_MS = 2000;
 export const ROWS_PER_VIEW = 500;
 
 const notice = (message: string) => showToast({ title: message, variant: 'warning' });
-const failure = (message: string) => showToast({ title: 'Error', description: message, variant: 'destructive' });
 
 export function ChannelCard({ channel, shown }: { channel: DiscoveryChannel; shown: number }) {
   const subscribers = formatCount(channel.subscriberCount);
@@ -164,7 +163,7 @@ export function VideoResults() {
       sourceId = source.id;
       sourceTitle = source.title || channel?.title || '';
     } catch (error) {
-      dispatch(failure(sourceChangeErrorMessage(error, 'Failed to create source')));
+      dispatch(errorToast(sourceChangeErrorMessage(error, 'Failed to create source')));
       return;
     }
     try {
@@ -172,7 +171,7 @@ export function VideoResults() {
       dispatch(downloadJobCreatedToast(job, sourceTitle, chosen.length));
       void navigate(paths.downloads);
     } catch (error) {
-      dispatch(failure(errorMessage(error, DOWNLOAD_AUDIO_MESSAGES.createFailed)));
+      dispatch(errorToast(errorMessage(error, DOWNLOAD_AUDIO_MESSAGES.createFailed)));
     }
   }
 
@@ -213,7 +212,7 @@ export function VideoResults() {
         }),
       );
     } catch (error) {
-      dispatch(failure(errorMessage(error, DISCOVERY_MESSAGES.exportFailed)));
+      dispatch(errorToast(errorMessage(error, DISCOVERY_MESSAGES.exportFailed)));
     }
   }
 
@@ -455,7 +454,7 @@ function CopyUrlButton({ url, title }: { url: string; title: string }) {
       setCopiedAt(Date.now());
     } catch {
       setCopiedAt(null);
-      dispatch(failure(DISCOVERY_MESSAGES.copyFailed));
+      dispatch(errorToast(DISCOVERY_MESSAGES.copyFailed));
     }
   }
 

@@ -3,7 +3,7 @@ import { baseApi } from '@/api/baseApi';
 import { errorMessage } from '@/api/errors';
 import { uploadMp3 } from '@/api/mp3Upload';
 import type { AppThunk } from '@/app/store';
-import { showToast } from '@/lib/toast';
+import { errorToast, showToast } from '@/lib/toast';
 import { discoveryApi, type DiscoveryVideo, type VideoCount } from './discoveryApi';
 import {
   rowUploadFailed,
@@ -30,8 +30,6 @@ export const DISCOVERY_MESSAGES = {
   exportFailed: 'Failed to export videos',
   uploadFailed: 'Failed to upload MP3',
 } as const;
-
-const toastError = (description: string) => showToast({ title: 'Error', description, variant: 'destructive' });
 
 /**
  * Fetches a channel's videos. A new search replaces the results and is recorded in the search
@@ -80,7 +78,7 @@ export function searchChannel({
       if (getState().discovery.requestId !== requestId) return;
       const message = errorMessage(error, DISCOVERY_MESSAGES.fetchFailed);
       dispatch(searchFailed({ requestId, message }));
-      dispatch(toastError(message));
+      dispatch(errorToast(message));
     }
   };
 }
@@ -103,7 +101,7 @@ export function attachMp3ToVideo(video: DiscoveryVideo, file: File): AppThunk<Pr
     });
     if (!outcome.ok) {
       dispatch(rowUploadFailed({ videoId, message: outcome.message }));
-      dispatch(toastError(outcome.message));
+      dispatch(errorToast(outcome.message));
       return false;
     }
     dispatch(rowUploadSucceeded({ videoId, mp3Path: outcome.data.mp3Path }));

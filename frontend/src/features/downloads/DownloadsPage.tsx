@@ -4,13 +4,12 @@ import { Link } from 'react-router';
 import { activeJobIds, DOWNLOAD_ERRORS, errorLines, isActiveJob, type DownloadJob, type DownloadJobStatus } from '@/api/downloadJobs';
 import { useCancelDownloadJobMutation, useGetDownloadJobsQuery, useRetryDownloadJobMutation } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { useErrorToast } from '@/lib/toast';
 
 const STATUS_LABEL: Record<DownloadJobStatus, string> = {
   PENDING: 'Pending',
@@ -106,7 +105,7 @@ export default function DownloadsPage() {
 }
 
 function JobItem({ job }: { job: DownloadJob }) {
-  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const titleId = useId();
   const [cancelJob, cancelState] = useCancelDownloadJobMutation();
   const [retryJob, retryState] = useRetryDownloadJobMutation();
@@ -120,7 +119,7 @@ function JobItem({ job }: { job: DownloadJob }) {
     try {
       await cancelJob(job.id).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_ERRORS.cancel), variant: 'destructive' }));
+      showError(failure, DOWNLOAD_ERRORS.cancel);
     }
   }
 
@@ -128,7 +127,7 @@ function JobItem({ job }: { job: DownloadJob }) {
     try {
       await retryJob(job.id).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, DOWNLOAD_ERRORS.retry), variant: 'destructive' }));
+      showError(failure, DOWNLOAD_ERRORS.retry);
     }
   }
 

@@ -3,9 +3,7 @@ import { downloadsApi } from '@/api/downloadsApi';
 import { errorMessage } from '@/api/errors';
 import { isRealtimeEvent, socketReconnected } from '@/api/realtimeSlice';
 import type { AppStartListening } from '@/app/store';
-import { showToast } from '@/lib/toast';
-
-const toastError = (description: string) => showToast({ title: 'Error', description, variant: 'destructive' });
+import { errorToast } from '@/lib/toast';
 
 /**
  * The downloads feature's reactions: `downloadProgress` events patch the cached job list (spec §4),
@@ -34,7 +32,7 @@ export function registerDownloadsListeners(startListening: AppStartListening): v
     effect: (action, api) => {
       // RTK Query also rejects a fetch it skipped (one already running): that is no failure.
       if (action.meta.condition) return;
-      api.dispatch(toastError(errorMessage(action.payload, DOWNLOAD_ERRORS.fetch)));
+      api.dispatch(errorToast(errorMessage(action.payload, DOWNLOAD_ERRORS.fetch)));
     },
   });
 }

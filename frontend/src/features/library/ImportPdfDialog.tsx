@@ -1,16 +1,15 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { AlertTriangle, Eye, FileUp, Library, LoaderCircle, Trash2, Wand2, X } from 'lucide-react';
+import { AlertTriangle, Eye, FileUp, Library, LoaderCircle, Trash2, Wand2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useGetConvertTemplatesQuery } from '@/api/convertTemplatesApi';
-import { errorMessage } from '@/api/errors';
 import { MAX_FILES_PER_VAULT_SAVE, useSaveToVaultMutation } from '@/api/vaultSaveApi';
 import { useAppDispatch } from '@/app/hooks';
 import { DropZone } from '@/components/DropZone';
+import { FormDialog } from '@/components/FormDialog';
 import { MarkdownPreviewDialog } from '@/components/MarkdownPreviewDialog';
 import { ProgressBar } from '@/components/ProgressBar';
 import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { formatFileSize } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import { isPdfFile, ocrNotice, PDF_IMPORT_ERRORS, uploadPdf, type PdfConversion } from './pdfImport';
 
 type ImportStatus = 'pending' | 'uploading' | 'converting' | 'completed' | 'error';
@@ -51,6 +50,7 @@ const SAVE_ERROR = 'Failed to save to vault';
  */
 export function ImportPdfDialog({ onClose }: { onClose: () => void }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const templateFieldId = useId();
   const [items, setItems] = useState<ImportItem[]>([]);
   const [refused, setRefused] = useState<string[]>([]);
@@ -139,97 +139,88 @@ export function ImportPdfDialog({ onClose }: { onClose: () => void }) {
         }),
       );
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, SAVE_ERROR), variant: 'destructive' }));
+      showError(failure, SAVE_ERROR);
     }
   }
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !busy && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-lg import-pdf-dialog" data-testid="import-pdf-dialog">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">Import PDF</Dialog.Title>
-              <Dialog.Description className="muted">Convert PDFs to markdown, check them, and save them to your Vault.</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={busy}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
+    <FormDialog
+      size="lg"
+      className="import-pdf-dialog"
+      testId="import-pdf-dialog"
+      title="Import PDF"
+      description="Convert PDFs to markdown, check them, and save them to your Vault."
+      busy={busy}
+      onClose={onClose}
+    >
+      <div className="import-pdf-body">
+        <DropZone
+          label="PDF drop zone"
+          title="Drop PDF files here"
+          hint="PDF only (.pdf). Scanned pages can be read with Premium OCR after saving."
+          accept=".pdf,application/pdf"
+          chooseLabel={
+            <>
+              <FileUp size={16} aria-hidden="true" /> Choose PDFs
+            </>
+          }
+          onFiles={addFiles}
+          disabled={busy}
+          compact
+          testId="pdf-dropzone"
+        />
 
-          <div className="import-pdf-body">
-            <DropZone
-              label="PDF drop zone"
-              title="Drop PDF files here"
-              hint="PDF only (.pdf). Scanned pages can be read with Premium OCR after saving."
-              accept=".pdf,application/pdf"
-              chooseLabel={
-                <>
-                  <FileUp size={16} aria-hidden="true" /> Choose PDFs
-                </>
-              }
-              onFiles={addFiles}
-              disabled={busy}
-              compact
-              testId="pdf-dropzone"
-            />
+        {refused.length > 0 && (
+          <p className="alert alert-error" role="alert">
+            <AlertTriangle size={16} aria-hidden="true" />
+            <span>
+              {PDF_IMPORT_ERRORS.notPdf}. Not added: {refused.join(', ')}
+            </span>
+          </p>
+        )}
 
-            {refused.length > 0 && (
-              <p className="alert alert-error" role="alert">
-                <AlertTriangle size={16} aria-hidden="true" />
-                <span>
-                  {PDF_IMPORT_ERRORS.notPdf}. Not added: {refused.join(', ')}
-                </span>
-              </p>
-            )}
+        <div className="field field-inline">
+          <label htmlFor={templateFieldId}>Template</label>
+          <select id={templateFieldId} value={templateId} disabled={busy} onChange={(event) => setTemplateId(event.target.value)}>
+            <option value="">Default layout</option>
+            {templates.map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        </div>
 
-            <div className="field field-inline">
-              <label htmlFor={templateFieldId}>Template</label>
-              <select id={templateFieldId} value={templateId} disabled={busy} onChange={(event) => setTemplateId(event.target.value)}>
-                <option value="">Default layout</option>
-                {templates.map((candidate) => (
-                  <option key={candidate.id} value={candidate.id}>
-                    {candidate.name}
-                  </option>
-                ))}
-              </select>
-            </div>
+        {items.length > 0 && (
+          <ul className="import-list" aria-label="PDF files">
+            {items.map((item) => (
+              <ImportRow
+                key={item.id}
+                item={item}
+                busy={busy}
+                onPreview={() => setPreviewId(item.id)}
+                onRemove={() => setItems((current) => current.filter((candidate) => candidate.id !== item.id))}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
 
-            {items.length > 0 && (
-              <ul className="import-list" aria-label="PDF files">
-                {items.map((item) => (
-                  <ImportRow
-                    key={item.id}
-                    item={item}
-                    busy={busy}
-                    onPreview={() => setPreviewId(item.id)}
-                    onRemove={() => setItems((current) => current.filter((candidate) => candidate.id !== item.id))}
-                  />
-                ))}
-              </ul>
-            )}
-          </div>
+      <div className="dialog-actions">
+        <button type="button" className="btn btn-outline" disabled={busy} onClick={() => void save()}>
+          {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Library size={16} aria-hidden="true" />}
+          Save to Vault{unsaved.length > 0 ? ` (${unsaved.length})` : ''}
+        </button>
+        <button type="button" className="btn btn-primary" disabled={busy || pending.length === 0} onClick={() => void convertAll()}>
+          {running ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Wand2 size={16} aria-hidden="true" />}
+          {running ? 'Converting...' : `Convert (${pending.length})`}
+        </button>
+      </div>
 
-          <div className="dialog-actions">
-            <button type="button" className="btn btn-outline" disabled={busy} onClick={() => void save()}>
-              {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Library size={16} aria-hidden="true" />}
-              Save to Vault{unsaved.length > 0 ? ` (${unsaved.length})` : ''}
-            </button>
-            <button type="button" className="btn btn-primary" disabled={busy || pending.length === 0} onClick={() => void convertAll()}>
-              {running ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Wand2 size={16} aria-hidden="true" />}
-              {running ? 'Converting...' : `Convert (${pending.length})`}
-            </button>
-          </div>
-
-          {previewed && (
-            <MarkdownPreviewDialog title={previewed.title} subtitle={previewed.markdownPath} content={previewed.content} onClose={() => setPreviewId(null)} />
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {previewed && (
+        <MarkdownPreviewDialog title={previewed.title} subtitle={previewed.markdownPath} content={previewed.content} onClose={() => setPreviewId(null)} />
+      )}
+    </FormDialog>
   );
 }
 

@@ -1,7 +1,6 @@
 import { AlertCircle, AudioLines, Captions, LoaderCircle, RotateCcw, Wand2 } from 'lucide-react';
 import { errorMessage } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
-import { showToast } from '@/lib/toast';
+import { useErrorToast } from '@/lib/toast';
 import type { LibraryTranscript } from './libraryApi';
 import {
   isCaptions,
@@ -47,13 +46,13 @@ export function TranscriptSourcePanel({ item }: { item: LibraryTranscript }) {
 }
 
 function StartWhisperButton({ itemId, label }: { itemId: string; label: string }) {
-  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [start, { isLoading }] = useTranscribeWithWhisperMutation();
   async function onClick() {
     try {
       await start(itemId).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WHISPER_ERRORS.start), variant: 'destructive' }));
+      showError(failure, WHISPER_ERRORS.start);
     }
   }
   return (

@@ -2,7 +2,7 @@ import { LoaderCircle, Star, Tags, X } from 'lucide-react';
 import { useId } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import { SOURCE_TYPE_LABELS, SOURCE_TYPES, useGetLibraryTagsQuery, useInitTagsMutation } from './libraryApi';
 import { activeFilterCount, toggled, type VaultFilters } from './vaultRules';
 
@@ -26,6 +26,7 @@ export function VaultFiltersPanel({
   onClear: () => void;
 }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const starredId = useId();
   const { data: tags = [], isLoading: tagsLoading, error: tagsError } = useGetLibraryTagsQuery();
   const [initTags, { isLoading: initialising }] = useInitTagsMutation();
@@ -38,7 +39,7 @@ export function VaultFiltersPanel({
       const { created } = await initTags('starter').unwrap();
       dispatch(showToast({ title: 'Starter tags added', description: `${created} new ${created === 1 ? 'tag' : 'tags'}`, variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, 'Failed to add the starter tags'), variant: 'destructive' }));
+      showError(failure, 'Failed to add the starter tags');
     }
   }
 

@@ -1,9 +1,7 @@
 import { FileAudio, FileImage, FileText, Globe, LoaderCircle, Star, type LucideIcon } from 'lucide-react';
 import { useId } from 'react';
-import { errorMessage } from '@/api/errors';
-import { useAppDispatch } from '@/app/hooks';
 import { formatDate, formatDuration } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { useErrorToast } from '@/lib/toast';
 import { gwthLabel, sourceTypeLabel, useUpdateMetadataMutation, VAULT_ERRORS, type LibraryTranscript } from './libraryApi';
 import { LanguageBadge } from './LanguageBadge';
 import { NeedsReviewBadge } from './ReviewPanel';
@@ -43,7 +41,7 @@ export function VaultItemCard({
   /** Opens the detail; `at` (seconds) plays an AUDIO item's recording from there. */
   onOpen: (at?: number) => void;
 }) {
-  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const titleId = useId();
   const [updateMetadata, { isLoading: starring }] = useUpdateMetadataMutation();
   const meta = [item.author, formatDate(item.createdAt), item.duration ? formatDuration(item.duration) : null].filter(Boolean).join(' · ');
@@ -55,7 +53,7 @@ export function VaultItemCard({
     try {
       await updateMetadata({ id: item.id, changes: { isStarred: !item.isStarred } }).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, VAULT_ERRORS.metadata), variant: 'destructive' }));
+      showError(failure, VAULT_ERRORS.metadata);
     }
   }
 

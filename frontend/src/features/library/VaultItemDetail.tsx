@@ -4,9 +4,10 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { DialogCloseButton, DialogShell } from '@/components/FormDialog';
 import { startLinkDownload } from '@/lib/download';
 import { formatDate, formatDuration } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import {
   GWTH_LEVELS,
   gwthLabel,
@@ -36,49 +37,28 @@ import { TranscriptSourcePanel } from './TranscriptSourcePanel';
 export function VaultItemDetail({ itemId, startAt, onClose }: { itemId: string; startAt?: number | null; onClose: () => void }) {
   const { data: item, error, isLoading } = useGetVaultItemQuery(itemId);
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-lg vault-detail" data-testid="vault-detail">
-          {item ? (
-            <DetailBody item={item} startAt={startAt} onDeleted={onClose} />
-          ) : (
-            <>
-              <div className="dialog-header">
-                <div>
-                  <Dialog.Title className="dialog-title">{isLoading ? 'Loading...' : 'Transcript unavailable'}</Dialog.Title>
-                  <Dialog.Description className={isLoading ? 'muted' : 'text-danger'} role={error ? 'alert' : undefined}>
-                    {error ? errorMessage(error, VAULT_ERRORS.fetch) : 'Fetching the transcript.'}
-                  </Dialog.Description>
-                </div>
-                <CloseButton />
-              </div>
-            </>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <DialogShell size="lg" className="vault-detail" testId="vault-detail" onClose={onClose}>
+      {item ? (
+        <DetailBody item={item} startAt={startAt} onDeleted={onClose} />
+      ) : (
+        <>
+          <div className="dialog-header">
+            <div>
+              <Dialog.Title className="dialog-title">{isLoading ? 'Loading...' : 'Transcript unavailable'}</Dialog.Title>
+              <Dialog.Description className={isLoading ? 'muted' : 'text-danger'} role={error ? 'alert' : undefined}>
+                {error ? errorMessage(error, VAULT_ERRORS.fetch) : 'Fetching the transcript.'}
+              </Dialog.Description>
+            </div>
+            <DialogCloseButton />
+          </div>
+        </>
+      )}
+    </DialogShell>
   );
-}
-
-function CloseButton() {
-  return (
-    <Dialog.Close asChild>
-      <button type="button" className="icon-button" aria-label="Close">
-        <X size={18} aria-hidden="true" />
-      </button>
-    </Dialog.Close>
-  );
-}
-
-function useFailureToast() {
-  const dispatch = useAppDispatch();
-  return (failure: unknown, fallback: string) =>
-    dispatch(showToast({ title: 'Error', description: errorMessage(failure, fallback), variant: 'destructive' }));
 }
 
 function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; startAt?: number | null; onDeleted: () => void }) {
-  const failed = useFailureToast();
+  const failed = useErrorToast();
   const [updateMetadata, { isLoading: saving }] = useUpdateMetadataMutation();
   const [editingDetails, setEditingDetails] = useState(false);
   const player = useRef<PlayerControls>(null);
@@ -119,7 +99,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
           >
             <Star size={18} className={item.isStarred ? 'star' : undefined} aria-hidden="true" />
           </button>
-          <CloseButton />
+          <DialogCloseButton />
         </div>
       </div>
 
@@ -180,7 +160,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
 
 function ExportControl({ item }: { item: LibraryTranscript }) {
   const dispatch = useAppDispatch();
-  const failed = useFailureToast();
+  const failed = useErrorToast();
   const { formats, format, choose } = useExportFormat([item.sourceType]);
   const [exportTranscript, { isLoading }] = useExportTranscriptMutation();
 
@@ -220,7 +200,7 @@ export function pagesText(pages: number[]): string {
  */
 function ReprocessWithOcrButton({ item }: { item: LibraryTranscript }) {
   const dispatch = useAppDispatch();
-  const failed = useFailureToast();
+  const failed = useErrorToast();
   const [reprocess, { isLoading }] = useReprocessWithPremiumMutation();
 
   async function run() {
@@ -249,7 +229,7 @@ function ReprocessWithOcrButton({ item }: { item: LibraryTranscript }) {
 
 function DeleteButton({ item, onDeleted }: { item: LibraryTranscript; onDeleted: () => void }) {
   const dispatch = useAppDispatch();
-  const failed = useFailureToast();
+  const failed = useErrorToast();
   const [open, setOpen] = useState(false);
   const dialogId = useId();
   const [deleteTranscript, { isLoading }] = useDeleteTranscriptMutation();
@@ -512,7 +492,7 @@ function RatingAndTags({
 
 function ContentSection({ item }: { item: LibraryTranscript }) {
   const dispatch = useAppDispatch();
-  const failed = useFailureToast();
+  const failed = useErrorToast();
   const editorId = useId();
   const { data: content, isLoading, error } = useGetTranscriptContentQuery(item.id);
   const [updateContent, { isLoading: saving }] = useUpdateContentMutation();

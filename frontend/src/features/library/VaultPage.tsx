@@ -27,7 +27,7 @@ import { PageHeader } from '@/components/PageHeader';
 import { paths } from '@/config/paths';
 import { startLinkDownload } from '@/lib/download';
 import { readString, writeString } from '@/lib/storage';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import {
   libraryApi,
   useExportTranscriptsMutation,
@@ -79,6 +79,7 @@ const INITIAL_STATE: ListState = { tab: 'all', since: null, q: '', filters: EMPT
 /** /vault: the archive (spec §2 and §4), its search, filters, groups, selection and detail view. */
 export default function VaultPage() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   // The user's settings choose the first view and the page size (spec §3).
   const { settings, status: settingsStatus } = useUserSettings();
   const [pickedView, setPickedView] = useState<VaultView | null>(null);
@@ -164,9 +165,9 @@ export default function VaultPage() {
 
   useEffect(() => {
     if (isFetchNextPageError) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(error, VAULT_ERRORS.fetch), variant: 'destructive' }));
+      showError(error, VAULT_ERRORS.fetch);
     }
-  }, [isFetchNextPageError, error, dispatch]);
+  }, [isFetchNextPageError, error, showError]);
 
   function changeView(next: string) {
     if (next !== 'list' && next !== 'grid') return;
@@ -518,6 +519,7 @@ function SelectionBar({ items, onDone }: { items: LibraryTranscript[]; onDone: (
 /** Batch processing and the starter tag sets. */
 function VaultMenu() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [processTranscripts, { isLoading: processing }] = useProcessTranscriptsMutation();
   const [initTags, { isLoading: initialising }] = useInitTagsMutation();
   const busy = processing || initialising;
@@ -533,7 +535,7 @@ function VaultMenu() {
         }),
       );
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, VAULT_ERRORS.process), variant: 'destructive' }));
+      showError(failure, VAULT_ERRORS.process);
     }
   }
 
@@ -548,7 +550,7 @@ function VaultMenu() {
         }),
       );
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, 'Failed to add the tags'), variant: 'destructive' }));
+      showError(failure, 'Failed to add the tags');
     }
   }
 

@@ -1,6 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { LoaderCircle, Plus, RotateCw, Rss, Trash2, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { Plus, RotateCw, Rss, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreatePodcastFeedMutation,
@@ -16,10 +15,12 @@ import { useGetSourcesQuery } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
+import { FieldError } from '@/components/Field';
+import { DialogForm, FormDialog } from '@/components/FormDialog';
 import { ShownOnceDialog } from '@/components/ShownOnceDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 
 export const FEED_ERRORS = {
   list: 'Failed to load your podcast feeds',
@@ -45,6 +46,7 @@ const SCOPE_LABELS: Record<PodcastFeedScope, string> = {
  */
 export function PodcastFeedsPanel() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const { data: feeds = [], isLoading, error, refetch } = useListPodcastFeedsQuery();
   const [revokeFeed, revokeState] = useRevokePodcastFeedMutation();
   const [rotateFeed, rotateState] = useRotatePodcastFeedMutation();
@@ -60,7 +62,7 @@ export function PodcastFeedsPanel() {
       await revokeFeed(feed.id).unwrap();
       dispatch(showToast({ title: 'Feed revoked', description: `“${feed.name}” no longer answers podcast apps.`, variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, FEED_ERRORS.revoke), variant: 'destructive' }));
+      showError(failure, FEED_ERRORS.revoke);
     }
     setRevoking(null);
   }
@@ -187,12 +189,9 @@ function CreateFeedDialog({ onClose }: { onClose: () => void }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<NewPodcastFeed | null>(null);
-  const sources = useGetSourcesQuery(undefined, { skip: scope !== 'source' });
-  const tags = useListFeedTagsQuery(undefined, { skip: scope !== 'tag' });
-  const ids = { scope: useId(), source: useId(), tag: useId(), tags: useId(), fieldError: useId() };
+  const ids = { scope: useId(), source: useId(), tag: useId(), fieldError: useId() };
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onSubmit() {
     if (saving) return;
     setError(null);
     let id: string | undefined;
@@ -221,114 +220,98 @@ function CreateFeedDialog({ onClose }: { onClose: () => void }) {
 
   if (created) return <FeedUrlDialog title="Feed created" feed={created} onClose={onClose} />;
 
-  const sourceList = sources.data ?? [];
-  const fieldInvalid = fieldError ? { 'aria-invalid': true, 'aria-describedby': ids.fieldError } : {};
+  const fieldInvalid: FieldInvalid = fieldError ? { 'aria-invalid': true, 'aria-describedby': ids.fieldError } : {};
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">Create podcast feed</Dialog.Title>
-              <Dialog.Description className="muted">Its episodes are your recordings, newest first, each with its transcript.</Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          <form className="dialog-form" noValidate onSubmit={(event) => void onSubmit(event)}>
-            {error && (
-              <div className="alert alert-error" role="alert">
-                <span>{error}</span>
-              </div>
-            )}
-            <div className="field">
-              <label htmlFor={ids.scope}>Publish</label>
-              <select
-                id={ids.scope}
-                value={scope}
-                onChange={(event) => {
-                  setScope(event.target.value as PodcastFeedScope);
-                  setFieldError(null);
-                }}
-              >
-                <option value="vault">The whole Vault</option>
-                <option value="source">A source (channel or playlist)</option>
-                <option value="tag">A tag</option>
-              </select>
-            </div>
-            {scope === 'source' && (
-              <div className="field">
-                <label htmlFor={ids.source}>Source</label>
-                {sources.isLoading ? (
-                  <p className="muted" role="status">
-                    Loading your sources...
-                  </p>
-                ) : sources.error ? (
-                  <p className="field-error" role="alert">
-                    {errorMessage(sources.error, 'Failed to load your sources')}
-                  </p>
-                ) : (
-                  <select id={ids.source} value={sourceId} onChange={(event) => (setSourceId(event.target.value), setFieldError(null))} {...fieldInvalid}>
-                    <option value="">{sourceList.length === 0 ? 'No sources yet: add one on the Sources page' : 'Choose a source'}</option>
-                    {sourceList.map((source) => (
-                      <option key={source.id} value={source.id}>
-                        {source.title}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </div>
-            )}
-            {scope === 'tag' && (
-              <div className="field">
-                <label htmlFor={ids.tag}>Tag</label>
-                <input
-                  id={ids.tag}
-                  type="text"
-                  value={tag}
-                  maxLength={MAX_FEED_TAG}
-                  list={ids.tags}
-                  placeholder="interviews"
-                  onChange={(event) => (setTag(event.target.value), setFieldError(null))}
-                  {...fieldInvalid}
-                />
-                <datalist id={ids.tags}>
-                  {(tags.data ?? []).map((known) => (
-                    <option key={known.id} value={known.name} />
-                  ))}
-                </datalist>
-              </div>
-            )}
-            {fieldError && (
-              <p id={ids.fieldError} className="field-error">
-                {fieldError}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button" className="btn btn-outline" disabled={saving}>
-                  Cancel
-                </button>
-              </Dialog.Close>
-              <button type="submit" className="btn btn-primary" disabled={saving}>
-                {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Plus size={16} aria-hidden="true" />}
-                {saving ? 'Creating...' : 'Create feed'}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      size="md"
+      title="Create podcast feed"
+      description="Its episodes are your recordings, newest first, each with its transcript."
+      busy={saving}
+      onClose={onClose}
+    >
+      <DialogForm error={error} busy={saving} submitLabel="Create feed" busyLabel="Creating..." submitIcon={Plus} onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor={ids.scope}>Publish</label>
+          <select
+            id={ids.scope}
+            value={scope}
+            onChange={(event) => {
+              setScope(event.target.value as PodcastFeedScope);
+              setFieldError(null);
+            }}
+          >
+            <option value="vault">The whole Vault</option>
+            <option value="source">A source (channel or playlist)</option>
+            <option value="tag">A tag</option>
+          </select>
+        </div>
+        {scope === 'source' && <FeedSourceField id={ids.source} value={sourceId} invalid={fieldInvalid} onChange={(value) => (setSourceId(value), setFieldError(null))} />}
+        {scope === 'tag' && <FeedTagField id={ids.tag} value={tag} invalid={fieldInvalid} onChange={(value) => (setTag(value), setFieldError(null))} />}
+        {fieldError && <FieldError id={ids.fieldError}>{fieldError}</FieldError>}
+      </DialogForm>
+    </FormDialog>
+  );
+}
+
+/** The ARIA that ties the source or tag control to the error line under both. */
+type FieldInvalid = { 'aria-invalid'?: true; 'aria-describedby'?: string };
+
+/** The source a feed publishes (loaded only when that scope is chosen). */
+function FeedSourceField({ id, value, invalid, onChange }: { id: string; value: string; invalid: FieldInvalid; onChange: (value: string) => void }) {
+  const sources = useGetSourcesQuery();
+  const sourceList = sources.data ?? [];
+  return (
+    <div className="field">
+      <label htmlFor={id}>Source</label>
+      {sources.isLoading ? (
+        <p className="muted" role="status">
+          Loading your sources...
+        </p>
+      ) : sources.error ? (
+        <FieldError announce>{errorMessage(sources.error, 'Failed to load your sources')}</FieldError>
+      ) : (
+        <select id={id} value={value} onChange={(event) => onChange(event.target.value)} {...invalid}>
+          <option value="">{sourceList.length === 0 ? 'No sources yet: add one on the Sources page' : 'Choose a source'}</option>
+          {sourceList.map((source) => (
+            <option key={source.id} value={source.id}>
+              {source.title}
+            </option>
+          ))}
+        </select>
+      )}
+    </div>
+  );
+}
+
+/** The tag a feed publishes, typed, with the Vault's tags offered (loaded only for that scope). */
+function FeedTagField({ id, value, invalid, onChange }: { id: string; value: string; invalid: FieldInvalid; onChange: (value: string) => void }) {
+  const tags = useListFeedTagsQuery();
+  const listId = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Tag</label>
+      <input
+        id={id}
+        type="text"
+        value={value}
+        maxLength={MAX_FEED_TAG}
+        list={listId}
+        placeholder="interviews"
+        onChange={(event) => onChange(event.target.value)}
+        {...invalid}
+      />
+      <datalist id={listId}>
+        {(tags.data ?? []).map((known) => (
+          <option key={known.id} value={known.name} />
+        ))}
+      </datalist>
+    </div>
   );
 }
 
 /** A feed's secret URL, with Copy and how to subscribe to it. Shown once. */
 function FeedUrlDialog({ title, feed, onClose }: { title: string; feed: NewPodcastFeed; onClose: () => void }) {
-  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
 
   return (
     <ShownOnceDialog title={title} description="Copy the URL now: it is shown only once." onClose={onClose}>
@@ -337,7 +320,7 @@ function FeedUrlDialog({ title, feed, onClose }: { title: string; feed: NewPodca
         value={feed.url}
         noun="URL"
         hint="Anyone with this URL can listen: keep it to yourself."
-        onCopyFailed={() => dispatch(showToast({ title: 'Error', description: FEED_ERRORS.copy, variant: 'destructive' }))}
+        onCopyFailed={() => showError(null, FEED_ERRORS.copy)}
       />
       <div className="podcast-subscribe-hint">
         <h3 className="subheading">Subscribe</h3>

@@ -17,7 +17,6 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { errorMessage } from '@/api/errors';
 import {
   CLEANUP_DAYS_LIMITS,
   PAGE_SIZES,
@@ -33,7 +32,7 @@ import {
 } from '@/api/userSettingsApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import { coerceWholeNumber, isWholeNumberWithin, sameSettings } from './preferencesForm';
 import { TranscriptionLanguageField } from './TranscriptionLanguageField';
 
@@ -63,8 +62,7 @@ export function PreferencesPanel() {
   const dirty = draft !== null && !sameSettings(draft, saved);
 
   const change = (next: Partial<UserSettings>) => setDraft({ ...form, ...next });
-  const failed = (failure: unknown, fallback: string) =>
-    dispatch(showToast({ title: 'Error', description: errorMessage(failure, fallback), variant: 'destructive' }));
+  const failed = useErrorToast();
 
   async function save() {
     if (!draft) return;

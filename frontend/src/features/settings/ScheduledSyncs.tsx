@@ -19,7 +19,7 @@ import { sourceTypeLabel } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { formatDateTime, formatRelativeTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 import { ScheduleDialog } from './ScheduleDialog';
 import { frequencyLabel } from './scheduleForm';
 import {
@@ -135,6 +135,7 @@ function ScheduleGroup({
 
 function ScheduleCard({ schedule, onEdit, onDelete }: { schedule: Schedule; onEdit: () => void; onDelete: () => void }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const titleId = useId();
   const [updateSchedule, { isLoading: toggling }] = useUpdateScheduleMutation();
   const [runSchedule, { isLoading: syncing }] = useRunScheduleMutation();
@@ -147,7 +148,7 @@ function ScheduleCard({ schedule, onEdit, onDelete }: { schedule: Schedule; onEd
       await updateSchedule({ id: schedule.id, changes: { isActive } }).unwrap();
       dispatch(showToast({ title: isActive ? 'Schedule enabled' : 'Schedule disabled', description: title, variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, SCHEDULE_ERRORS.toggle), variant: 'destructive' }));
+      showError(failure, SCHEDULE_ERRORS.toggle);
     }
   }
 
@@ -156,7 +157,7 @@ function ScheduleCard({ schedule, onEdit, onDelete }: { schedule: Schedule; onEd
       const { meta } = await runSchedule(schedule.id).unwrap();
       dispatch(showToast({ title: syncResultText(meta.newVideos, title), variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, SCHEDULE_ERRORS.sync), variant: 'destructive' }));
+      showError(failure, SCHEDULE_ERRORS.sync);
     }
   }
 
@@ -253,6 +254,7 @@ function ScheduleThumb({ schedule }: { schedule: Schedule }) {
 
 function DeleteScheduleDialog({ schedule, onClose }: { schedule: Schedule; onClose: () => void }) {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [deleteSchedule, { isLoading }] = useDeleteScheduleMutation();
   const title = sourceTitleOf(schedule);
 
@@ -262,7 +264,7 @@ function DeleteScheduleDialog({ schedule, onClose }: { schedule: Schedule; onClo
       dispatch(showToast({ title: 'Schedule deleted', description: title, variant: 'success' }));
       onClose();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, SCHEDULE_ERRORS.delete), variant: 'destructive' }));
+      showError(failure, SCHEDULE_ERRORS.delete);
     }
   }
 

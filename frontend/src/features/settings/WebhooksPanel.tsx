@@ -1,6 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { Check, History, LoaderCircle, Pencil, Plus, RefreshCw, RotateCw, Send, Trash2, Webhook as WebhookIcon, X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { Check, History, LoaderCircle, Pencil, Plus, RefreshCw, RotateCw, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react';
+import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import {
   useCreateWebhookMutation,
@@ -18,10 +17,12 @@ import {
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
+import { Field, FieldError } from '@/components/Field';
+import { DialogForm, DoneActions, FormDialog } from '@/components/FormDialog';
 import { ShownOnceDialog } from '@/components/ShownOnceDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
-import { showToast } from '@/lib/toast';
+import { showToast, useErrorToast } from '@/lib/toast';
 
 export const WEBHOOK_ERRORS = {
   list: 'Failed to load your webhooks',
@@ -34,14 +35,21 @@ export const WEBHOOK_ERRORS = {
   copy: 'Could not copy the secret',
 } as const;
 
-/** The events a webhook can subscribe to, with what each means. */
-export const WEBHOOK_EVENTS: ReadonlyArray<{ event: WebhookEvent; label: string }> = [
-  { event: 'item.created', label: 'Item created in the Vault' },
-  { event: 'transcription.completed', label: 'Transcription done' },
-  { event: 'transcription.failed', label: 'Transcription failed' },
-  { event: 'download.completed', label: 'Download done' },
-  { event: 'sync.new_videos', label: 'Sync found new videos' },
-];
+/** The events a webhook can subscribe to: every one of the contract's but 'Send test''s own. */
+export type SubscribableWebhookEvent = Exclude<WebhookEvent, 'webhook.test'>;
+
+/**
+ * What each event means, in the order the dialog offers them. A Record, so an event added to the
+ * contract (docs/openapi.json) fails tsc here until it has a label.
+ */
+export const WEBHOOK_EVENTS: Record<SubscribableWebhookEvent, string> = {
+  'item.created': 'Item created in the Vault',
+  'transcription.completed': 'Transcription done',
+  'transcription.failed': 'Transcription failed',
+  'download.completed': 'Download done',
+  'sync.new_videos': 'Sync found new videos',
+};
+const EVENT_CHOICES = Object.entries(WEBHOOK_EVENTS) as ReadonlyArray<[SubscribableWebhookEvent, string]>;
 
 /** Longest URL the server takes. */
 const MAX_URL = 2048;
@@ -58,6 +66,7 @@ export function attemptSummary(attempt: WebhookAttempt): string {
  */
 export function WebhooksPanel() {
   const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const { data: webhooks = [], isLoading, error, refetch } = useListWebhooksQuery();
   const [deleteWebhook, deleteState] = useDeleteWebhookMutation();
   const [updateWebhook] = useUpdateWebhookMutation();
@@ -86,7 +95,7 @@ export function WebhooksPanel() {
       await deleteWebhook(webhook.id).unwrap();
       dispatch(showToast({ title: 'Webhook deleted', description: webhook.url, variant: 'success' }));
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WEBHOOK_ERRORS.delete), variant: 'destructive' }));
+      showError(failure, WEBHOOK_ERRORS.delete);
     }
     setDeleting(null);
   }
@@ -96,7 +105,7 @@ export function WebhooksPanel() {
     try {
       await updateWebhook({ id: webhook.id, change: { enabled } }).unwrap();
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WEBHOOK_ERRORS.update), variant: 'destructive' }));
+      showError(failure, WEBHOOK_ERRORS.update);
     } finally {
       setChangingId(null);
     }
@@ -186,7 +195,7 @@ function WebhookItem({
   onRotate: () => void;
   onDelete: () => void;
 }) {
-  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
   const [testWebhook, testState] = useTestWebhookMutation();
   const [result, setResult] = useState<WebhookAttempt | null>(null);
   const [showLog, setShowLog] = useState(false);
@@ -198,7 +207,7 @@ function WebhookItem({
     try {
       setResult(await testWebhook(webhook.id).unwrap());
     } catch (failure) {
-      dispatch(showToast({ title: 'Error', description: errorMessage(failure, WEBHOOK_ERRORS.test), variant: 'destructive' }));
+      showError(failure, WEBHOOK_ERRORS.test);
     }
   }
 
@@ -327,8 +336,11 @@ function DeliveryLog({ id }: { id: string }) {
   );
 }
 
-/** Add or edit: URL, description and events; a new webhook's secret is then shown once. */
-function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose: () => void }) {
+/**
+ * The add/edit form's state and its submit: the URL must be http(s) and one event at least be
+ * chosen; an edit closes with a toast, a create hands over the new webhook (its secret is shown).
+ */
+function useWebhookForm(webhook: Webhook | null, onClose: () => void) {
   const dispatch = useAppDispatch();
   const [createWebhook, createState] = useCreateWebhookMutation();
   const [updateWebhook, updateState] = useUpdateWebhookMutation();
@@ -340,21 +352,25 @@ function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose:
   const [eventsError, setEventsError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<NewWebhook | null>(null);
-  const ids = { url: useId(), urlError: useId(), description: useId(), eventsError: useId() };
+  const urlId = useId();
+
+  function changeUrl(next: string) {
+    setUrl(next);
+    setUrlError(null);
+  }
 
   function toggle(event: WebhookEvent, on: boolean) {
     setEventsError(null);
     setEvents((current) => (on ? [...current, event] : current.filter((item) => item !== event)));
   }
 
-  async function onSubmit(submitted: FormEvent) {
-    submitted.preventDefault();
+  async function submit() {
     if (saving) return;
     setError(null);
     const trimmed = url.trim();
     if (!/^https?:\/\/\S+$/i.test(trimmed)) {
       setUrlError('Enter an http:// or https:// URL');
-      document.getElementById(ids.url)?.focus();
+      document.getElementById(urlId)?.focus();
       return;
     }
     if (events.length === 0) {
@@ -374,122 +390,91 @@ function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose:
     }
   }
 
+  return { url, description, events, urlError, eventsError, error, created, saving, urlId, changeUrl, setDescription, toggle, submit };
+}
+
+/** Add or edit: URL, description and events; a new webhook's secret is then shown once. */
+function WebhookDialog({ webhook, onClose }: { webhook: Webhook | null; onClose: () => void }) {
+  const form = useWebhookForm(webhook, onClose);
+  const descriptionId = useId();
+  const { created, saving } = form;
+
   const title = created ? 'Webhook created' : webhook ? 'Edit webhook' : 'Add webhook';
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !saving && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog dialog-md">
-          <div className="dialog-header">
-            <div>
-              <Dialog.Title className="dialog-title">{title}</Dialog.Title>
-              <Dialog.Description className="muted">
-                {created ? 'Copy the signing secret now: it is shown only once.' : 'Deliveries are JSON POSTs, retried for about an hour.'}
-              </Dialog.Description>
-            </div>
-            <Dialog.Close asChild>
-              <button type="button" className="icon-button" aria-label="Close" disabled={saving}>
-                <X size={18} aria-hidden="true" />
-              </button>
-            </Dialog.Close>
-          </div>
-          {created ? (
-            <>
-              <CopyableSecret
-                label="Signing secret"
-                value={created.secret}
-                noun="secret"
-                hint="Verify deliveries with it (docs/integrations.md, Webhooks)."
-                onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))}
+    <FormDialog
+      size="md"
+      title={title}
+      description={created ? 'Copy the signing secret now: it is shown only once.' : 'Deliveries are JSON POSTs, retried for about an hour.'}
+      busy={saving}
+      onClose={onClose}
+    >
+      {created ? (
+        <>
+          <SigningSecret secret={created.secret} hint="Verify deliveries with it (docs/integrations.md, Webhooks)." />
+          <DoneActions />
+        </>
+      ) : (
+        <DialogForm
+          error={form.error}
+          busy={saving}
+          submitLabel={webhook ? 'Save webhook' : 'Add webhook'}
+          busyLabel="Saving..."
+          submitIcon={webhook ? Check : Plus}
+          onSubmit={form.submit}
+        >
+          <Field id={form.urlId} label="URL" error={form.urlError}>
+            {(control) => (
+              <input
+                {...control}
+                type="url"
+                inputMode="url"
+                value={form.url}
+                maxLength={MAX_URL}
+                placeholder="https://hooks.example.com/scribevault"
+                onChange={(changed) => form.changeUrl(changed.target.value)}
               />
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="btn btn-primary">
-                    Done
-                  </button>
-                </Dialog.Close>
-              </div>
-            </>
-          ) : (
-            <form className="dialog-form" noValidate onSubmit={(submitted) => void onSubmit(submitted)}>
-              {error && (
-                <div className="alert alert-error" role="alert">
-                  <span>{error}</span>
-                </div>
-              )}
-              <div className="field">
-                <label htmlFor={ids.url}>URL</label>
-                <input
-                  id={ids.url}
-                  type="url"
-                  inputMode="url"
-                  value={url}
-                  maxLength={MAX_URL}
-                  placeholder="https://hooks.example.com/scribevault"
-                  aria-invalid={urlError ? true : undefined}
-                  aria-describedby={urlError ? ids.urlError : undefined}
-                  onChange={(changed) => {
-                    setUrl(changed.target.value);
-                    setUrlError(null);
-                  }}
-                />
-                {urlError && (
-                  <p id={ids.urlError} className="field-error">
-                    {urlError}
-                  </p>
-                )}
-              </div>
-              <div className="field">
-                <label htmlFor={ids.description}>Description (optional)</label>
-                <input id={ids.description} type="text" value={description} maxLength={200} onChange={(changed) => setDescription(changed.target.value)} />
-              </div>
-              <fieldset className="choice-group webhook-event-choices" aria-describedby={eventsError ? ids.eventsError : undefined}>
-                <legend>Events</legend>
-                {WEBHOOK_EVENTS.map(({ event, label }) => (
-                  <label key={event} className="check">
-                    <input type="checkbox" checked={events.includes(event)} onChange={(changed) => toggle(event, changed.target.checked)} />
-                    <span>
-                      {label} <code>{event}</code>
-                    </span>
-                  </label>
-                ))}
-                {eventsError && (
-                  <p id={ids.eventsError} className="field-error">
-                    {eventsError}
-                  </p>
-                )}
-              </fieldset>
-              <div className="dialog-actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="btn btn-outline" disabled={saving}>
-                    Cancel
-                  </button>
-                </Dialog.Close>
-                <button type="submit" className="btn btn-primary" disabled={saving}>
-                  {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : webhook ? <Check size={16} aria-hidden="true" /> : <Plus size={16} aria-hidden="true" />}
-                  {saving ? 'Saving...' : webhook ? 'Save webhook' : 'Add webhook'}
-                </button>
-              </div>
-            </form>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+            )}
+          </Field>
+          <Field id={descriptionId} label="Description (optional)">
+            {(control) => <input {...control} type="text" value={form.description} maxLength={200} onChange={(changed) => form.setDescription(changed.target.value)} />}
+          </Field>
+          <EventChoices events={form.events} error={form.eventsError} onToggle={form.toggle} />
+        </DialogForm>
+      )}
+    </FormDialog>
   );
+}
+
+/** The events to subscribe to, each with what it means; at least one is needed. */
+function EventChoices({ events, error, onToggle }: { events: WebhookEvent[]; error: string | null; onToggle: (event: WebhookEvent, on: boolean) => void }) {
+  const errorId = useId();
+  return (
+    <fieldset className="choice-group webhook-event-choices" aria-describedby={error ? errorId : undefined}>
+      <legend>Events</legend>
+      {EVENT_CHOICES.map(([event, label]) => (
+        <label key={event} className="check">
+          <input type="checkbox" checked={events.includes(event)} onChange={(changed) => onToggle(event, changed.target.checked)} />
+          <span>
+            {label} <code>{event}</code>
+          </span>
+        </label>
+      ))}
+      {error && <FieldError id={errorId}>{error}</FieldError>}
+    </fieldset>
+  );
+}
+
+/** A signing secret, shown once: a new webhook's or a rotated one. */
+function SigningSecret({ secret, hint }: { secret: string; hint: string }) {
+  const showError = useErrorToast();
+  return <CopyableSecret label="Signing secret" value={secret} noun="secret" hint={hint} onCopyFailed={() => showError(null, WEBHOOK_ERRORS.copy)} />;
 }
 
 /** A rotated secret, shown once, like a new webhook's. */
 function NewSecretDialog({ url, secret, onClose }: { url: string; secret: string; onClose: () => void }) {
-  const dispatch = useAppDispatch();
   return (
     <ShownOnceDialog title="New signing secret" description={`Copy it now for ${url}: it is shown only once.`} onClose={onClose}>
-      <CopyableSecret
-        label="Signing secret"
-        value={secret}
-        noun="secret"
-        hint="The old secret no longer signs deliveries."
-        onCopyFailed={() => dispatch(showToast({ title: 'Error', description: WEBHOOK_ERRORS.copy, variant: 'destructive' }))}
-      />
+      <SigningSecret secret={secret} hint="The old secret no longer signs deliveries." />
     </ShownOnceDialog>
   );
 }

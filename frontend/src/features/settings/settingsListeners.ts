@@ -1,7 +1,7 @@
 import { errorMessage } from '@/api/errors';
 import { SETTINGS_ERRORS, userSettingsApi } from '@/api/userSettingsApi';
 import type { AppStartListening } from '@/app/store';
-import { showToast } from '@/lib/toast';
+import { errorToast } from '@/lib/toast';
 import { schedulesApi } from './schedulesApi';
 
 /** The fallbacks of spec §8, after the server's error.message. */
@@ -25,14 +25,14 @@ export function registerSettingsListeners(startListening: AppStartListening): vo
     effect: (action, api) => {
       // RTK Query also rejects a fetch it skipped (one already running): that is no failure.
       if (action.meta.condition) return;
-      api.dispatch(showToast({ title: 'Error', description: errorMessage(action.payload, SCHEDULE_ERRORS.fetch), variant: 'destructive' }));
+      api.dispatch(errorToast(errorMessage(action.payload, SCHEDULE_ERRORS.fetch)));
     },
   });
   startListening({
     matcher: userSettingsApi.endpoints.getUserSettings.matchRejected,
     effect: (action, api) => {
       if (action.meta.condition) return;
-      api.dispatch(showToast({ title: 'Error', description: errorMessage(action.payload, SETTINGS_ERRORS.fetch), variant: 'destructive' }));
+      api.dispatch(errorToast(errorMessage(action.payload, SETTINGS_ERRORS.fetch)));
     },
   });
 }

@@ -3,7 +3,7 @@ import { errorMessage } from '@/api/errors';
 import { mp3Api } from '@/api/mp3Api';
 import type { AppThunk } from '@/app/store';
 import { HANDOFF_KEYS, readJson, removeKey } from '@/lib/storage';
-import { showToast } from '@/lib/toast';
+import { errorToast, showToast } from '@/lib/toast';
 import { OVERNIGHT_WINDOW, transcriptsApi, type TranscriptionRequestFile } from './transcriptsApi';
 import {
   allJobsCleared,
@@ -31,8 +31,6 @@ const toRequestFile = (file: TranscriptionFile): TranscriptionRequestFile => ({
   mp3Path: file.mp3Path,
   title: file.title,
 });
-
-const toastError = (description: string) => showToast({ title: 'Error', description, variant: 'destructive' });
 
 /**
  * Starts (or, with Schedule Overnight on, schedules) the given files, or every pending file.
@@ -71,7 +69,7 @@ export function startTranscription(
         );
         return true;
       } catch (error) {
-        dispatch(toastError(errorMessage(error, failureMessage ?? 'Failed to schedule transcription')));
+        dispatch(errorToast(errorMessage(error, failureMessage ?? 'Failed to schedule transcription')));
         return false;
       }
     }
@@ -86,7 +84,7 @@ export function startTranscription(
       return true;
     } catch (error) {
       dispatch(startFailed(ids));
-      dispatch(toastError(errorMessage(error, failureMessage ?? 'Failed to start transcription')));
+      dispatch(errorToast(errorMessage(error, failureMessage ?? 'Failed to start transcription')));
       return false;
     }
   };
@@ -145,7 +143,7 @@ export function cancelFile(fileId: string): AppThunk<Promise<void>> {
     const file = getState().transcripts.files.find((candidate) => candidate.id === fileId);
     if (!file) return;
     if (!file.jobId) {
-      dispatch(toastError('No active job for this file'));
+      dispatch(errorToast('No active job for this file'));
       return;
     }
     try {
@@ -156,7 +154,7 @@ export function cancelFile(fileId: string): AppThunk<Promise<void>> {
     } catch (error) {
       const answered = typeof (error as FetchBaseQueryError | undefined)?.status === 'number';
       dispatch(
-        toastError(answered ? errorMessage(error, 'Failed to cancel transcription') : 'Error cancelling transcription'),
+        errorToast(answered ? errorMessage(error, 'Failed to cancel transcription') : 'Error cancelling transcription'),
       );
     }
   };
@@ -168,7 +166,7 @@ export function stopAll(): AppThunk<Promise<void>> {
     const { activeJobIds, files } = getState().transcripts;
     if (activeJobIds.length === 0) {
       dispatch(allJobsCleared());
-      dispatch(toastError('No active transcription job'));
+      dispatch(errorToast('No active transcription job'));
       return;
     }
     setTimeout(() => dispatch(allJobsCleared()), STOP_ALL_CLEAR_DELAY_MS);
@@ -181,7 +179,7 @@ export function stopAll(): AppThunk<Promise<void>> {
       ),
     );
     if (results.some((result) => result.status === 'rejected')) {
-      dispatch(toastError('Failed to stop all transcriptions'));
+      dispatch(errorToast('Failed to stop all transcriptions'));
     } else {
       dispatch(showToast({ title: 'Stopped', description: 'All transcriptions were stopped.' }));
     }
@@ -213,7 +211,7 @@ export function loadManualUploads(): AppThunk<Promise<void>> {
         }),
       );
     } catch (error) {
-      dispatch(toastError(errorMessage(error, 'Failed to load manual uploads')));
+      dispatch(errorToast(errorMessage(error, 'Failed to load manual uploads')));
     }
   };
 }
@@ -273,7 +271,7 @@ export function importHandedOverFiles(): AppThunk<Promise<void>> {
       }
       if (files.length > 0) dispatch(filesAdded(files));
     } catch {
-      dispatch(toastError('Failed to load MP3 files from YouTube discovery'));
+      dispatch(errorToast('Failed to load MP3 files from YouTube discovery'));
     }
   };
 }

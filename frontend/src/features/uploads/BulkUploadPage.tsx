@@ -15,7 +15,7 @@ import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
 import { paths } from '@/config/paths';
 import { formatDuration, formatFileSize } from '@/lib/format';
 import { HANDOFF_KEYS, readJson, writeJson } from '@/lib/storage';
-import { showToast } from '@/lib/toast';
+import { errorToast, showToast } from '@/lib/toast';
 import {
   MAX_FILES_PER_SELECTION,
   MESSAGES,
@@ -126,7 +126,7 @@ export default function BulkUploadPage() {
         );
       }
     } catch {
-      dispatch(showToast({ title: 'Error', description: MESSAGES.overallFailed, variant: 'destructive' }));
+      dispatch(errorToast(MESSAGES.overallFailed));
     } finally {
       setIsUploading(false);
     }
