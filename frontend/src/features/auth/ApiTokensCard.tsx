@@ -1,14 +1,6 @@
 import { KeySquare, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
-import {
-  useCreateApiTokenMutation,
-  useListApiTokensQuery,
-  useRevokeApiTokenMutation,
-  useUpdateApiTokenMutation,
-  type ApiToken,
-  type NewApiToken,
-} from '@/api/tokensApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyableSecret } from '@/components/CopyableSecret';
@@ -17,6 +9,14 @@ import { DialogForm, DoneActions, FormDialog } from '@/components/FormDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast, useErrorToast } from '@/lib/toast';
+import {
+  useCreateApiTokenMutation,
+  useListApiTokensQuery,
+  useRevokeApiTokenMutation,
+  useUpdateApiTokenMutation,
+  type ApiToken,
+  type NewApiToken,
+} from './tokensApi';
 
 export const TOKEN_ERRORS = {
   list: 'Failed to load your API tokens',

@@ -1,16 +1,6 @@
 import { Plus, RotateCw, Rss, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
-import {
-  useCreatePodcastFeedMutation,
-  useListFeedTagsQuery,
-  useListPodcastFeedsQuery,
-  useRevokePodcastFeedMutation,
-  useRotatePodcastFeedMutation,
-  type NewPodcastFeed,
-  type PodcastFeed,
-  type PodcastFeedScope,
-} from '@/api/feedsApi';
 import { useGetSourcesQuery } from '@/api/sourcesApi';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -21,6 +11,16 @@ import { ShownOnceDialog } from '@/components/ShownOnceDialog';
 import { LoadFailed } from '@/components/LoadFailed';
 import { formatDateTime } from '@/lib/format';
 import { showToast, useErrorToast } from '@/lib/toast';
+import {
+  useCreatePodcastFeedMutation,
+  useListFeedTagsQuery,
+  useListPodcastFeedsQuery,
+  useRevokePodcastFeedMutation,
+  useRotatePodcastFeedMutation,
+  type NewPodcastFeed,
+  type PodcastFeed,
+  type PodcastFeedScope,
+} from './feedsApi';
 
 export const FEED_ERRORS = {
   list: 'Failed to load your podcast feeds',

@@ -1,6 +1,15 @@
 import { Check, History, LoaderCircle, Pencil, Plus, RefreshCw, RotateCw, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { errorMessage } from '@/api/errors';
+import { useAppDispatch } from '@/app/hooks';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { CopyableSecret } from '@/components/CopyableSecret';
+import { Field, FieldError } from '@/components/Field';
+import { DialogForm, DoneActions, FormDialog } from '@/components/FormDialog';
+import { ShownOnceDialog } from '@/components/ShownOnceDialog';
+import { LoadFailed } from '@/components/LoadFailed';
+import { formatDateTime } from '@/lib/format';
+import { showToast, useErrorToast } from '@/lib/toast';
 import {
   useCreateWebhookMutation,
   useDeleteWebhookMutation,
@@ -13,16 +22,7 @@ import {
   type Webhook,
   type WebhookAttempt,
   type WebhookEvent,
-} from '@/api/webhooksApi';
-import { useAppDispatch } from '@/app/hooks';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { CopyableSecret } from '@/components/CopyableSecret';
-import { Field, FieldError } from '@/components/Field';
-import { DialogForm, DoneActions, FormDialog } from '@/components/FormDialog';
-import { ShownOnceDialog } from '@/components/ShownOnceDialog';
-import { LoadFailed } from '@/components/LoadFailed';
-import { formatDateTime } from '@/lib/format';
-import { showToast, useErrorToast } from '@/lib/toast';
+} from './webhooksApi';
 
 export const WEBHOOK_ERRORS = {
   list: 'Failed to load your webhooks',

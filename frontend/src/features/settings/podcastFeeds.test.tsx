@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { NewPodcastFeed, PodcastFeed } from '@/api/feedsApi';
 import type { Schema } from '@/api/types';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 import { errorResponse, server } from '@/testing/server';
+import type { NewPodcastFeed, PodcastFeed } from './feedsApi';
 
 const feed = (overrides: Partial<PodcastFeed> = {}): PodcastFeed => ({
   id: 'f1',

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '@/api/types';
-import type { Webhook, WebhookAttempt } from '@/api/webhooksApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 import { errorResponse, server } from '@/testing/server';
+import type { Webhook, WebhookAttempt } from './webhooksApi';
 
 const attempt = (overrides: Partial<WebhookAttempt> = {}): WebhookAttempt => ({
   id: 'a1',

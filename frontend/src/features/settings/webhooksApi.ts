@@ -1,5 +1,5 @@
-import { baseApi } from './baseApi';
-import type { Schema } from './types';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 
 /** A webhook as Settings lists it (never its secret): `GET /api/webhooks`. */
 export type Webhook = Schema<'WebhookView'>;

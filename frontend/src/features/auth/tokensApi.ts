@@ -1,5 +1,5 @@
-import { baseApi } from './baseApi';
-import type { Schema } from './types';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 
 /** A personal API token as Settings lists it (never its secret): `GET /api/tokens`. */
 export type ApiToken = Schema<'ApiTokenView'>;

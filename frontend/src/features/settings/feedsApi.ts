@@ -1,5 +1,5 @@
-import { baseApi } from './baseApi';
-import type { Schema } from './types';
+import { baseApi } from '@/api/baseApi';
+import type { Schema } from '@/api/types';
 
 /** A podcast feed as Settings lists it (never its URL, whose secret the server does not keep). */
 export type PodcastFeed = Schema<'FeedView'>;
