@@ -2,7 +2,8 @@
 // architecture's import boundaries (STYLE.md §2.6, §4.2 item 14):
 //   - shared code (api, components, config, lib) never imports features or app;
 //   - a feature never imports another feature;
-//   - a feature imports from app only the typed hooks and the store's types;
+//   - a feature imports from app only the typed hooks and, with `import type`, the store's types
+//     (a value import of app/store would make the feature load the whole store);
 //   - no barrel index.ts files.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,14 @@ function areaOf(relativePath) {
   return { kind: 'root' };
 }
 
-const APP_MODULES_FEATURES_MAY_USE = new Set(['app/hooks', 'app/store']);
+/** What a feature may import from app: the typed hooks as values, the store only for its types. */
+const APP_MODULES_FEATURES_MAY_USE = new Set(['app/hooks']);
+const APP_MODULES_FEATURES_MAY_TYPE = new Set(['app/store']);
+
+/** `import type …` or `export type … from`: erased by TypeScript, so nothing is loaded at run time. */
+function isTypeOnly(node) {
+  return node.importKind === 'type' || node.exportKind === 'type';
+}
 
 const PLAIN_REDUX_HOOKS = { name: 'react-redux', importNames: ['useDispatch', 'useSelector'], message: 'Use useAppDispatch / useAppSelector from @/app/hooks.' };
 const REACT_ROUTER_DOM = { name: 'react-router-dom', message: "Import from 'react-router' (v7)." };
@@ -60,7 +68,11 @@ const boundaries = {
             report(`Feature "${from.name}" must not import feature "${to.name}" (${target}); share through api/, lib/ or components/.`);
           } else if (from.kind === 'feature' && to.kind === 'app' && !isTest) {
             const module = target.replace(/\.(tsx?|js)$/, '');
-            if (!APP_MODULES_FEATURES_MAY_USE.has(module)) report(`Features may only use app/hooks and app/store, not ${target}.`);
+            if (APP_MODULES_FEATURES_MAY_TYPE.has(module) && !isTypeOnly(node)) {
+              report(`Features may import only types from ${target}: write \`import type\`.`);
+            } else if (!APP_MODULES_FEATURES_MAY_USE.has(module) && !APP_MODULES_FEATURES_MAY_TYPE.has(module)) {
+              report(`Features may only use app/hooks and the types of app/store, not ${target}.`);
+            }
           }
         }
         return {

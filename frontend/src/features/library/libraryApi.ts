@@ -7,10 +7,13 @@ import type { Schema } from '@/api/types';
  * fallback texts in VAULT_ERRORS (§8, "Library (vault client)").
  */
 
-/** The kinds of item the Vault holds, in the order the filters offer them. */
-export const SOURCE_TYPES = ['AUDIO', 'PDF', 'PDF_SOURCE', 'WEBSITE', 'WEBSITE_CONTENT', 'IMAGE', 'TEXT'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
+/** The kinds of item the Vault holds (the contract's SourceType). */
+export type SourceType = Schema<'SourceType'>;
 
+/**
+ * What each kind is called, in the order the filters offer them. A Record, so a kind added to the
+ * contract (docs/openapi.json) fails tsc here until it has a label.
+ */
 export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
   AUDIO: 'Audio',
   PDF: 'PDF',
@@ -20,6 +23,9 @@ export const SOURCE_TYPE_LABELS: Record<SourceType, string> = {
   IMAGE: 'Image',
   TEXT: 'Text',
 };
+
+/** Every kind, in the order of SOURCE_TYPE_LABELS. */
+export const SOURCE_TYPES = Object.keys(SOURCE_TYPE_LABELS) as readonly SourceType[];
 
 export function sourceTypeLabel(type: string | null | undefined): string {
   if (!type) return 'Other';
@@ -44,7 +50,7 @@ export type SearchMatch = Schema<'SegmentMatchView'>;
 
 /** A Vault item (`LibraryTranscript`). Its text is fetched separately. */
 /**
- * `sourceType` is one of SOURCE_TYPES in practice (the contract says string); `gwthLevel` and
+ * `sourceType` is one of SOURCE_TYPES (the contract's SourceType); `gwthLevel` and
  * `rating` are null or 1–5; `duration` in seconds; `fileName` the transcript path the item was
  * made from. With `q` only: `highlights` (HTML-escaped snippets, the matched words in
  * `<mark>…</mark>`) and, for AUDIO items, at most 5 `matches`.
