@@ -11,6 +11,10 @@
 //!
 //! Where the tools are missing (another OS), the program runs unwrapped and a warning says so
 //! once: the request deadlines and `kill_on_drop` still hold.
+//!
+//! A child also starts with a cleared environment ([`clear_environment`]): the services hold
+//! their signing keys and the database, broker, Redis and S3 credentials in theirs, and a
+//! decoder or downloader run on hostile input has no use for any of them.
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
@@ -63,6 +67,40 @@ impl ChildLimits {
     }
 }
 
+/// The variables a child keeps: where programs, their data and CA certificates are, the locale
+/// and time zone, and the egress proxy yt-dlp must use where the operator set one. Nothing else
+/// of the service's environment reaches a child.
+pub const INHERITED_VARIABLES: &[&str] = &[
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TZ",
+    "TMPDIR",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "TESSDATA_PREFIX",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+];
+
+/// Clears `command`'s environment but for [`INHERITED_VARIABLES`] (tokio's commands reach it
+/// with `as_std_mut`). Variables the caller sets on the command afterwards are kept.
+pub fn clear_environment(command: &mut std::process::Command) -> &mut std::process::Command {
+    command.env_clear();
+    for name in INHERITED_VARIABLES {
+        if let Some(value) = std::env::var_os(name) {
+            command.env(name, value);
+        }
+    }
+    command
+}
+
 fn tools_present() -> bool {
     static PRESENT: OnceLock<bool> = OnceLock::new();
     *PRESENT.get_or_init(|| {
@@ -100,6 +138,30 @@ mod tests {
         let output = limited_shell(limits, "ulimit -v; ulimit -t");
         assert!(output.status.success(), "{output:?}");
         assert_eq!(String::from_utf8_lossy(&output.stdout), "524288\n7\n");
+    }
+
+    #[test]
+    fn a_child_sees_only_the_variables_it_is_allowed() {
+        // The test process has cargo's and nextest's variables (CARGO_PKG_NAME and more), as a
+        // service has its keys: none of them may reach the child.
+        assert!(std::env::vars_os().any(|(name, _)| name == "CARGO_PKG_NAME"));
+        let mut command = Command::new("/usr/bin/env");
+        clear_environment(&mut command).env("OMP_THREAD_LIMIT", "1");
+        let output = command.output().expect("env runs");
+        assert!(output.status.success(), "{output:?}");
+        let seen = String::from_utf8_lossy(&output.stdout);
+        let names: Vec<&str> = seen
+            .lines()
+            .filter_map(|line| line.split_once('=').map(|(name, _)| name))
+            .collect();
+        assert!(names.contains(&"PATH"), "{names:?}");
+        assert!(names.contains(&"OMP_THREAD_LIMIT"), "{names:?}");
+        for name in names {
+            assert!(
+                INHERITED_VARIABLES.contains(&name) || name == "OMP_THREAD_LIMIT",
+                "the child inherited {name}"
+            );
+        }
     }
 
     #[test]

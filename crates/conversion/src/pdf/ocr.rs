@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use scribevault_core::child_limits::ChildLimits;
+use scribevault_core::child_limits::{ChildLimits, clear_environment};
 use tokio::process::Command;
 
 /// The resolution OCR reads best at.
@@ -186,10 +186,12 @@ impl OcrTools {
     }
 }
 
-/// A command for `program` under [`CHILD_LIMITS`].
+/// A command for `program` under [`CHILD_LIMITS`], with none of the service's secrets in its
+/// environment.
 fn limited(program: &str) -> Command {
     let wrapped = CHILD_LIMITS.wrap(program);
     let mut command = Command::new(wrapped.program);
+    clear_environment(command.as_std_mut());
     command.args(wrapped.leading_args);
     command
 }

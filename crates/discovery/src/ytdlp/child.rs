@@ -1,5 +1,5 @@
 //! One yt-dlp process: started in its own process group (yt-dlp starts ffmpeg) under
-//! `setpriv --pdeathsig KILL`, both pipes read, stopped on a cancel or a deadline, and its whole
+//! `setpriv --pdeathsig KILL` and `prlimit`, with a cleared environment, both pipes read, stopped on a cancel or a deadline, and its whole
 //! group killed when it ends, stops, times out or is dropped, so no process outlives its job. A
 //! service killed outright (SIGKILL, out of memory) runs no drop: the death signal makes the
 //! kernel kill yt-dlp when its parent dies (the chaos harness found it downloading on,
@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use scribevault_core::child_limits::{ChildLimits, clear_environment};
 use tokio::io::{AsyncBufReadExt as _, BufReader};
 use tokio_util::sync::CancellationToken;
 
@@ -34,40 +35,45 @@ pub(super) fn resolve(program: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
+/// yt-dlp (Python) and the ffmpeg it starts share these: room for a long recording's
+/// conversion, not for a decoder that would take the machine; the CPU time is a download's
+/// deadline on one core.
+const YTDLP_LIMITS: ChildLimits = ChildLimits {
+    address_space_bytes: 4 << 30,
+    cpu_seconds: 3600,
+};
+
 /// How yt-dlp is started.
 #[derive(Debug, Clone)]
 pub(super) struct Launcher {
     program: String,
-    /// `setpriv` (util-linux) and yt-dlp's path, when both are found: yt-dlp then runs as
-    /// `setpriv --pdeathsig KILL -- <path> …`. The workspace forbids `unsafe`, and so a
-    /// `pre_exec` that calls `prctl(PR_SET_PDEATHSIG)` itself; setpriv does that and execs.
-    /// Without setpriv (not Linux) yt-dlp runs as before and only a clean stop kills it.
-    death_signal_launcher: Option<(PathBuf, PathBuf)>,
+    /// yt-dlp's path when it is found: it then runs under [`YTDLP_LIMITS`] and dies with the
+    /// service (`setpriv --pdeathsig KILL -- prlimit … -- <path> …`, `ChildLimits`). A yt-dlp
+    /// not found is left to the spawn, which reports it as not installed.
+    resolved: Option<PathBuf>,
 }
 
 impl Launcher {
     pub(super) fn new(program: &str) -> Self {
-        // A missing yt-dlp is left to the spawn, which reports it as not installed.
-        let death_signal_launcher = if cfg!(target_os = "linux") {
-            resolve("setpriv").zip(resolve(program))
-        } else {
-            None
-        };
         Self {
             program: program.to_owned(),
-            death_signal_launcher,
+            resolved: resolve(program),
         }
     }
 
+    /// The command, with none of the service's secrets in its environment.
     fn command(&self) -> tokio::process::Command {
-        match &self.death_signal_launcher {
-            Some((setpriv, program)) => {
-                let mut command = tokio::process::Command::new(setpriv);
-                command.args(["--pdeathsig", "KILL", "--"]).arg(program);
+        let mut command = match &self.resolved {
+            Some(path) => {
+                let wrapped = YTDLP_LIMITS.wrap(path);
+                let mut command = tokio::process::Command::new(wrapped.program);
+                command.args(wrapped.leading_args);
                 command
             }
             None => tokio::process::Command::new(&self.program),
-        }
+        };
+        clear_environment(command.as_std_mut());
+        command
     }
 }
 
@@ -197,4 +203,60 @@ pub(super) async fn run<S: OutputLines>(
         stdout,
         stderr,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt as _;
+
+    use super::*;
+
+    struct Lines(Vec<String>);
+
+    impl OutputLines for Lines {
+        fn line(&mut self, line: String) {
+            self.0.push(line);
+        }
+    }
+
+    /// yt-dlp runs on hostile pages: it must see neither the service's keys nor unlimited
+    /// memory. The fake prints its environment and its limits as yt-dlp would see them.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn ytdlp_runs_limited_and_without_the_services_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("yt-dlp");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\nenv\necho \"limits $(ulimit -v) $(ulimit -t)\"\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // The test process has cargo's variables, as a service has its keys.
+        assert!(std::env::var_os("CARGO_PKG_NAME").is_some());
+        let launcher = Launcher::new(script.to_str().unwrap());
+        let finished = run(
+            &launcher,
+            Vec::new(),
+            dir.path(),
+            Lines(Vec::new()),
+            &CancellationToken::new(),
+            Duration::from_secs(30),
+        )
+        .await
+        .unwrap();
+        assert!(finished.status.success(), "{:?}", finished.stderr);
+        let lines = finished.stdout.unwrap().0;
+        let names: Vec<&str> = lines
+            .iter()
+            .filter_map(|line| line.split_once('=').map(|(name, _)| name))
+            .collect();
+        assert!(names.contains(&"PATH"), "{lines:?}");
+        assert!(!names.contains(&"CARGO_PKG_NAME"), "{lines:?}");
+        if Path::new("/usr/bin/prlimit").is_file() && Path::new("/usr/bin/setpriv").is_file() {
+            let kib = YTDLP_LIMITS.address_space_bytes / 1024;
+            let expected = format!("limits {kib} {}", YTDLP_LIMITS.cpu_seconds);
+            assert!(lines.contains(&expected), "{lines:?}");
+        }
+    }
 }
