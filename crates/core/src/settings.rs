@@ -23,6 +23,8 @@ youtube_api_base = "https://www.googleapis.com/youtube/v3"
 log_format = "text"
 max_upload_bytes = 524288000
 openai_wait_seconds = 3600
+openai_transcodes = 2
+openai_transcodes_per_user = 1
 max_json_bytes = 1048576
 token_ttl_seconds = 900
 session_ttl_seconds = 2592000
@@ -338,9 +340,18 @@ pub struct Settings {
     /// the instance's internal services or the cloud's metadata endpoint.
     #[serde(default)]
     pub webhooks_allow_private: bool,
+    /// Lets members' webhooks call ports other than 80 and 443 (`false`: a webhook could
+    /// otherwise probe any port of any public host from the instance's address).
+    #[serde(default)]
+    pub webhooks_allow_any_port: bool,
     /// Longest a `POST /v1/audio/transcriptions` request waits for its file to be transcribed
     /// (its turn in the queue included) before answering 504; the transcription goes on.
     pub openai_wait_seconds: u64,
+    /// OpenAI-style uploads spooled and transcoded at once on one gateway; past it a request
+    /// answers 429 with `Retry-After` before reading its file.
+    pub openai_transcodes: usize,
+    /// The same, for one member (their API tokens and sessions together).
+    pub openai_transcodes_per_user: usize,
     /// Key (at least 32 bytes) that signs the identity assertions services trust. Required
     /// when services run as separate processes; `scribevault all` makes a random one.
     #[serde(default)]
@@ -584,6 +595,12 @@ impl Settings {
             return Err(invalid(
                 "SCRIBEVAULT_WHISPER_MAX_TEXT_CONTEXT",
                 "at most 224 (half of whisper's text context)",
+            ));
+        }
+        if self.openai_transcodes == 0 || self.openai_transcodes_per_user == 0 {
+            return Err(invalid(
+                "SCRIBEVAULT_OPENAI_TRANSCODES",
+                "SCRIBEVAULT_OPENAI_TRANSCODES and SCRIBEVAULT_OPENAI_TRANSCODES_PER_USER must be at least 1",
             ));
         }
         if self.max_audio_seconds == 0 {

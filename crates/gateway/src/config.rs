@@ -29,13 +29,27 @@ pub struct GatewayConfig {
     /// `SCRIBEVAULT_REDIS_URL`: login limits shared by every replica; in-process when unset.
     pub redis_url: Option<SecretString>,
     pub limits: RequestLimits,
-    /// How members' webhooks are delivered (`SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE`).
+    /// How members' webhooks are delivered (`SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE`, `_ANY_PORT`).
     pub webhooks: WebhookConfig,
     /// `SCRIBEVAULT_PUBLIC_URL`: the base of podcast feeds' links.
     pub public_url: Option<url::Url>,
-    /// `SCRIBEVAULT_OPENAI_WAIT_SECONDS`: how long an OpenAI-style request waits for its
-    /// transcription.
-    pub openai_wait: Duration,
+    /// The OpenAI-compatible endpoint's waits and bounds.
+    pub openai: OpenAiConfig,
+}
+
+/// How `POST /v1/audio/transcriptions` is bounded: it takes a member's file of any container
+/// and transcodes it here, so it waits, spools and decodes within these.
+#[derive(Debug, Clone)]
+pub struct OpenAiConfig {
+    /// `SCRIBEVAULT_OPENAI_WAIT_SECONDS`: how long a request waits for its transcription.
+    pub wait: Duration,
+    /// `SCRIBEVAULT_OPENAI_TRANSCODES`: uploads spooled and transcoded at once.
+    pub transcodes: usize,
+    /// `SCRIBEVAULT_OPENAI_TRANSCODES_PER_USER`: the same for one member.
+    pub transcodes_per_user: usize,
+    /// `SCRIBEVAULT_MAX_AUDIO_SECONDS`: the transcoder stops just past it, and storage refuses
+    /// what is longer.
+    pub max_audio_seconds: u64,
 }
 
 /// Who gets in, and how.
@@ -113,9 +127,17 @@ impl TryFrom<&Settings> for GatewayConfig {
                 pdf_bytes: settings.max_pdf_bytes,
                 json_bytes: settings.max_json_bytes,
             },
-            webhooks: WebhookConfig::new(settings.webhooks_allow_private),
+            webhooks: WebhookConfig::new(
+                settings.webhooks_allow_private,
+                settings.webhooks_allow_any_port,
+            ),
             public_url: settings.public_url.as_deref().map(public_url).transpose()?,
-            openai_wait: Duration::from_secs(settings.openai_wait_seconds),
+            openai: OpenAiConfig {
+                wait: Duration::from_secs(settings.openai_wait_seconds),
+                transcodes: settings.openai_transcodes,
+                transcodes_per_user: settings.openai_transcodes_per_user,
+                max_audio_seconds: settings.max_audio_seconds,
+            },
         })
     }
 }

@@ -337,7 +337,7 @@ impl Gateway {
                 pdf_bytes: config.limits.pdf_bytes,
             },
             webhooks,
-            openai: crate::openai::OpenAiState::new(config.openai_wait),
+            openai: crate::openai::OpenAiState::new(&config.openai, &config.data_dir),
             feeds: crate::feeds::Feeds::new(dependencies.db.clone(), config.public_url.clone()),
         });
         let (json, document_json) = json_configs(config);

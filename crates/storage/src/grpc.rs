@@ -60,10 +60,11 @@ impl pb::storage_service_server::StorageService for StorageGrpc {
         request: Request<pb::CheckStorageRoomRequest>,
     ) -> Result<Response<pb::CheckStorageRoomResponse>, Status> {
         let user = caller(&request)?;
-        self.storage
+        let room_bytes = self
+            .storage
             .check_room(&user, request.into_inner().bytes)
             .await?;
-        Ok(Response::new(pb::CheckStorageRoomResponse {}))
+        Ok(Response::new(pb::CheckStorageRoomResponse { room_bytes }))
     }
 
     async fn delete_user_data(

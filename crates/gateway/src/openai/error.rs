@@ -7,6 +7,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::permits::{Busy, RETRY_AFTER_SECONDS};
 use crate::error::ApiError;
 
 /// Why a transcription request was refused or did not finish.
@@ -24,6 +25,23 @@ pub enum OpenAiError {
     /// The file is not audio any decoder here reads.
     #[error("Could not read the audio file: {0}")]
     UnreadableAudio(String),
+    /// The file is not in one of the containers taken (a playlist, a script, a video format).
+    #[error(
+        "The file is not {}: send one of those",
+        super::audio::ACCEPTED_FORMATS
+    )]
+    UnsupportedFormat,
+    /// The member or the instance is transcoding as many files as it takes at once.
+    #[error("{}", match .0 {
+        Busy::Member => "You are already sending as many files as this instance transcodes at once for one member; send this one when one of them is done",
+        Busy::Instance => "This instance is transcoding as many files as it takes at once; send this one again shortly",
+    })]
+    Busy(Busy),
+    /// The spool has no room for the upload and its transcode.
+    #[error(
+        "The server has no disk space for this file right now; try again later or ask the administrator"
+    )]
+    DiskFull,
     /// The model asked for is not installed.
     #[error("The model '{0}' does not exist; GET /v1/models lists the installed ones")]
     UnknownModel(String),
@@ -76,7 +94,9 @@ impl OpenAiError {
     fn param(&self) -> Option<&'static str> {
         match self {
             Self::InvalidField { param, .. } => Some(param),
-            Self::FileTooLarge { .. } | Self::UnreadableAudio(_) => Some("file"),
+            Self::FileTooLarge { .. } | Self::UnreadableAudio(_) | Self::UnsupportedFormat => {
+                Some("file")
+            }
             Self::UnknownModel(_) => Some("model"),
             _ => None,
         }
@@ -97,6 +117,8 @@ impl OpenAiError {
     fn code(&self) -> Option<String> {
         match self {
             Self::UnknownModel(_) => Some("model_not_found".to_owned()),
+            Self::UnsupportedFormat => Some("unsupported_format".to_owned()),
+            Self::Busy(_) => Some("rate_limit_exceeded".to_owned()),
             Self::Api(error) => Some(error.code.as_str().to_lowercase()),
             _ => None,
         }
@@ -108,6 +130,9 @@ impl ResponseError for OpenAiError {
         match self {
             Self::InvalidField { .. } | Self::UnreadableAudio(_) => StatusCode::BAD_REQUEST,
             Self::FileTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnsupportedFormat => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::DiskFull => StatusCode::INSUFFICIENT_STORAGE,
             Self::UnknownModel(_) => StatusCode::NOT_FOUND,
             Self::TranscriptionFailed(_) => StatusCode::UNPROCESSABLE_ENTITY,
             // OpenAI's clients retry a 504 with the same file, which waits again for the same
@@ -123,7 +148,14 @@ impl ResponseError for OpenAiError {
             Self::Api(error) => error.message.clone(),
             other => other.to_string(),
         };
-        HttpResponse::build(self.status_code()).json(OpenAiErrorBody {
+        let mut response = HttpResponse::build(self.status_code());
+        if let Self::Busy(_) = self {
+            response.insert_header((
+                actix_web::http::header::RETRY_AFTER,
+                RETRY_AFTER_SECONDS.to_string(),
+            ));
+        }
+        response.json(OpenAiErrorBody {
             error: OpenAiErrorDetail {
                 message,
                 kind: self.kind(),

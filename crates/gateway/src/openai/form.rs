@@ -1,6 +1,6 @@
 //! The multipart form of `POST /v1/audio/transcriptions`, read the way OpenAI's API reads it:
-//! the `file` part (spooled to a temporary file, within the instance's upload limit) and the
-//! text fields, in any order.
+//! the `file` part (spooled to a temporary file in the spool on the data volume, within the
+//! instance's upload limit) and the text fields, in any order.
 
 use actix_multipart::{Field, Multipart};
 use futures::StreamExt as _;
@@ -11,6 +11,9 @@ use super::error::OpenAiError;
 
 /// Text fields are short; anything longer is not one of OpenAI's.
 const MAX_FIELD_BYTES: usize = 16 * 1024;
+
+/// What a form adds to its file: boundaries, part headers and the text fields.
+pub const FORM_OVERHEAD_BYTES: u64 = 256 * 1024;
 
 /// What the response carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,13 +83,17 @@ async fn text(field: &mut Field, name: &'static str) -> Result<String, OpenAiErr
     String::from_utf8(value).map_err(|_| invalid(name, format!("{name} must be UTF-8 text")))
 }
 
-async fn spool(field: &mut Field, limit: u64) -> Result<UploadedFile, OpenAiError> {
+async fn spool(
+    field: &mut Field,
+    dir: &std::path::Path,
+    limit: u64,
+) -> Result<UploadedFile, OpenAiError> {
     let name = field
         .content_disposition()
         .and_then(|disposition| disposition.get_filename())
         .unwrap_or_default()
         .to_owned();
-    let path = tempfile::NamedTempFile::new()
+    let path = tempfile::NamedTempFile::new_in(dir)
         .map_err(|error| OpenAiError::Api(crate::error::ApiError::internal(error)))?
         .into_temp_path();
     let mut out = tokio::fs::File::create(&path)
@@ -162,8 +169,12 @@ fn check_language(language: &str) -> Result<String, OpenAiError> {
     }
 }
 
-/// Reads the whole form; `limit` is the largest file taken.
-pub async fn read(mut form: Multipart, limit: u64) -> Result<TranscriptionForm, OpenAiError> {
+/// Reads the whole form, spooling the file into `dir`; `limit` is the largest file taken.
+pub async fn read(
+    mut form: Multipart,
+    dir: &std::path::Path,
+    limit: u64,
+) -> Result<TranscriptionForm, OpenAiError> {
     let mut file = None;
     let mut model = None;
     let mut language = None;
@@ -177,7 +188,7 @@ pub async fn read(mut form: Multipart, limit: u64) -> Result<TranscriptionForm, 
             )
         })?;
         match field.name().unwrap_or_default() {
-            "file" => file = Some(spool(&mut field, limit).await?),
+            "file" => file = Some(spool(&mut field, dir, limit).await?),
             "model" => model = optional(text(&mut field, "model").await?),
             "language" => language = optional(text(&mut field, "language").await?),
             // Accepted, as OpenAI's clients send it, and not used: the worker keeps its own

@@ -7,8 +7,10 @@
 pub mod audio;
 pub mod error;
 pub mod form;
+pub mod permits;
 pub mod render;
 pub mod run;
+pub mod spool;
 
 use std::time::Duration;
 
@@ -18,12 +20,16 @@ use scribevault_proto::transcription::v1 as transcription_pb;
 use serde::Serialize;
 use utoipa::{OpenApi, ToSchema};
 
+use self::audio::TranscodeBounds;
 use self::error::{OpenAiError, OpenAiErrorBody};
 use self::form::TranscriptionForm;
+use self::permits::TranscodePermits;
 use self::render::{Rendered, TranscriptionVerboseView, TranscriptionView};
 use self::run::StartedFiles;
+use self::spool::Spool;
 use crate::auth::Caller;
 use crate::clients::UserClients;
+use crate::config::OpenAiConfig;
 use crate::context::Context;
 use crate::routes::table::{Access, RouteList};
 
@@ -35,14 +41,23 @@ pub struct OpenAiState {
     pub started: StartedFiles,
     /// Longest a request waits for its transcription (`SCRIBEVAULT_OPENAI_WAIT_SECONDS`).
     pub wait_limit: Duration,
+    /// Uploads spooled and transcoded at once.
+    pub permits: TranscodePermits,
+    /// Where uploads and their transcodes are written.
+    pub spool: Spool,
+    /// The duration cap the transcoder stops past.
+    pub max_audio_seconds: u64,
 }
 
 impl OpenAiState {
     #[must_use]
-    pub fn new(wait_limit: Duration) -> Self {
+    pub fn new(config: &OpenAiConfig, data_dir: &std::path::Path) -> Self {
         Self {
             started: StartedFiles::default(),
-            wait_limit,
+            wait_limit: config.wait,
+            permits: TranscodePermits::new(config.transcodes, config.transcodes_per_user),
+            spool: Spool::new(data_dir.join("spool")),
+            max_audio_seconds: config.max_audio_seconds,
         }
     }
 }
@@ -124,10 +139,14 @@ fn title_of(name: &str) -> String {
 /// Transcribes an audio file, OpenAI-style: waits in the queue with everyone else's files, then
 /// answers the transcript in the format asked for.
 ///
+/// Before a byte of the file is read, the caller holds a transcode permit (the instance's and
+/// their own), has room left in their quota, and the spool has room for the file and its MP3.
+///
 /// # Errors
-/// In OpenAI's error shape: a bad form (400), a file too large (413), unreadable audio (400), an
-/// unknown model (404), a failed transcription (422), the wait limit passed (504; the
-/// transcription goes on, and the same file sent again waits for it).
+/// In OpenAI's error shape: a bad form (400), a file too large (413), a container not taken
+/// (415), unreadable audio (400), an unknown model (404), too many at once (429 with
+/// `Retry-After`), a full quota or spool (507), a failed transcription (422), the wait limit
+/// passed (504; the transcription goes on, and the same file sent again waits for it).
 #[utoipa::path(post, path = "/v1/audio/transcriptions", tag = "openai",
     request_body(content = TranscriptionRequest, content_type = "multipart/form-data"),
     responses(
@@ -141,18 +160,44 @@ fn title_of(name: &str) -> String {
         (status = 400, description = "A bad form or unreadable audio", body = OpenAiErrorBody),
         (status = 404, description = "The model is not installed", body = OpenAiErrorBody),
         (status = 413, description = "The file is over the upload limit", body = OpenAiErrorBody),
+        (status = 415, description = "Not MP3, WAV, FLAC, Ogg/Opus, MP4/M4A or WebM/Matroska audio", body = OpenAiErrorBody),
         (status = 422, description = "The transcription failed", body = OpenAiErrorBody),
+        (status = 429, description = "The caller or the instance is transcoding as many files as it takes at once; `Retry-After` says when to come back", body = OpenAiErrorBody),
+        (status = 507, description = "The caller's quota or the server's spool is full", body = OpenAiErrorBody),
         (status = 504, description = "Still transcribing when the wait limit passed", body = OpenAiErrorBody)))]
 pub async fn create_transcription(
+    request: actix_web::HttpRequest,
     caller: Caller,
     context: Context,
     services: UserClients,
     body: Multipart,
 ) -> Result<HttpResponse, OpenAiError> {
-    let form = form::read(body, context.limits.upload_bytes).await?;
+    let openai = &context.openai;
+    let _permit = openai
+        .permits
+        .try_acquire(caller.user.as_str())
+        .map_err(OpenAiError::Busy)?;
+    let limit = context.limits.upload_bytes;
+    let declared = spool::declared_length(&request);
+    if declared.is_some_and(|length| length > limit.saturating_add(form::FORM_OVERHEAD_BYTES)) {
+        return Err(OpenAiError::FileTooLarge {
+            limit_mb: limit / (1024 * 1024),
+        });
+    }
+    let room = quota_left(&services).await?;
+    let upload_cap = declared.map_or(limit, |length| length.min(limit));
+    let dir = openai
+        .spool
+        .reserve(upload_cap, upload_cap.min(room))
+        .await?;
+    let form = form::read(body, dir, limit).await?;
     let model = model_of(&form, &services).await?;
     let keep = keeps_in_vault(&context, &caller).await?;
-    let converted = audio::as_mp3(&form.file.path).await?;
+    let bounds = TranscodeBounds {
+        max_seconds: openai.max_audio_seconds,
+        max_bytes: room,
+    };
+    let converted = audio::as_mp3(&form.file.path, dir, bounds).await?;
     let mp3 = converted.as_deref().unwrap_or(&form.file.path);
     let title = title_of(&form.file.name);
     let mp3_path = run::store(&services, mp3, title.clone(), form.file.name.clone()).await?;
@@ -190,6 +235,17 @@ pub async fn create_transcription(
         words: form.word_timestamps,
     };
     Ok(rendered.respond(form.response_format))
+}
+
+/// What is left of the caller's quota; none left is a 507 before the upload is read.
+async fn quota_left(services: &UserClients) -> Result<u64, OpenAiError> {
+    let room = services
+        .storage()
+        .check_storage_room(scribevault_proto::storage::v1::CheckStorageRoomRequest { bytes: 0 })
+        .await?
+        .into_inner()
+        .room_bytes;
+    Ok(room)
 }
 
 /// One model, as OpenAI lists it.

@@ -140,10 +140,17 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
     assert!(word_error_rate(&spoken, wav) < 0.25, "{wav:?}");
 
     // The client hands over the body's `error` object as `error.body`.
+    // Not one of the containers taken: 415 before any decoder runs, naming the ones taken.
     let not_audio = &out["not_audio"];
-    assert_eq!(not_audio["class"], "BadRequestError", "{not_audio}");
+    assert_eq!(not_audio["status"], 415, "{not_audio}");
     assert_eq!(not_audio["error"]["type"], "invalid_request_error");
     assert_eq!(not_audio["error"]["param"], "file");
+    let message = not_audio["error"]["message"].as_str().unwrap();
+    assert!(message.contains("WAV, FLAC, Ogg/Opus"), "{message}");
+    // A taken container ffmpeg cannot read: 400.
+    let broken = &out["broken_wav"];
+    assert_eq!(broken["class"], "BadRequestError", "{broken}");
+    assert_eq!(broken["error"]["param"], "file");
     let unknown = &out["unknown_model"];
     assert_eq!(unknown["class"], "NotFoundError", "{unknown}");
     assert_eq!(unknown["error"]["code"], "model_not_found");
@@ -207,4 +214,161 @@ async fn a_token_that_keeps_transcriptions_puts_them_in_the_vault() {
         .wait_for_vault_total(&session, 1, Duration::from_secs(30))
         .await;
     assert_eq!(vault["data"][0]["title"], "sample-02-subscribe", "{vault}");
+}
+
+/// Posts `bytes` as the form's file with curl, as a script would; answers the status and the
+/// `Retry-After` header. curl reads an early answer while it still sends, as OpenAI's clients do.
+async fn curl_upload(app: &TestApp, token: &str, file: &std::path::Path) -> (u16, Option<String>) {
+    let output = tokio::process::Command::new("curl")
+        .args([
+            "-s",
+            "-o",
+            "/dev/null",
+            "-D",
+            "-",
+            "-w",
+            "\nstatus=%{http_code}",
+        ])
+        .arg("-H")
+        .arg(format!("Authorization: Bearer {token}"))
+        .args(["-F", "model=whisper-1", "-F"])
+        .arg(format!("file=@{}", file.display()))
+        .arg(app.url("/v1/audio/transcriptions"))
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("curl runs");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let status = printed
+        .lines()
+        .find_map(|line| line.strip_prefix("status="))
+        .and_then(|code| code.trim().parse().ok())
+        .unwrap_or(0);
+    let retry_after = printed.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("retry-after")
+            .then(|| value.trim().to_owned())
+    });
+    (status, retry_after)
+}
+
+/// An HLS playlist, a DASH manifest and an ffconcat script name a file on the server's disk;
+/// probed by ffmpeg they would transcode it into the caller's own upload (the security
+/// review's G4, confirmed with Debian's ffmpeg). The file they name is a FIFO with no writer:
+/// any reader that opens it blocks until the request's 30-minute transcode deadline, so an
+/// answer in seconds shows nothing read it.
+#[tokio::test]
+async fn playlists_and_scripts_are_refused_and_nothing_reads_the_files_they_name() {
+    if !openai_installed("playlists_and_scripts_are_refused_and_nothing_reads_the_files_they_name")
+    {
+        return;
+    }
+    let app = TestApp::spawn().await;
+    let (session, _) = app.sign_up("playlists@example.com").await;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("secret.mp3");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo = fifo.display();
+    let documents = [
+        (
+            "hls",
+            format!(
+                "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:2,\nfile://{fifo}\n#EXT-X-ENDLIST\n"
+            ),
+        ),
+        (
+            "dash",
+            format!(
+                "<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" profiles=\"urn:mpeg:dash:profile:isoff-on-demand:2011\" type=\"static\" mediaPresentationDuration=\"PT2S\"><Period><AdaptationSet mimeType=\"audio/mp4\"><Representation id=\"a\" bandwidth=\"64000\"><BaseURL>file://{fifo}</BaseURL></Representation></AdaptationSet></Period></MPD>\n"
+            ),
+        ),
+        ("ffconcat", format!("ffconcat version 1.0\nfile '{fifo}'\n")),
+    ];
+    for (kind, document) in documents {
+        let form = reqwest::multipart::Form::new()
+            .text("model", "whisper-1")
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(document.into_bytes()).file_name("recording"),
+            );
+        let answer = tokio::time::timeout(
+            Duration::from_secs(30),
+            app.http
+                .post(app.url("/v1/audio/transcriptions"))
+                .bearer_auth(&session)
+                .multipart(form)
+                .send(),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("the {kind} upload hung: something opened the file it names"))
+        .unwrap();
+        assert_eq!(answer.status(), 415, "{kind}");
+        let body: Value = answer.json().await.unwrap();
+        assert_eq!(body["error"]["param"], "file", "{kind}: {body}");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("MP4/M4A"), "{kind}: {message}");
+    }
+}
+
+/// Eight 300 MB WAVs from one account at once (the review's G3): one is spooled, the other
+/// seven are told to come back before their bodies are read; the one taken is transcoded only
+/// just past the duration cap (here 10 minutes, where the WAV holds 10.9 hours) and refused by
+/// storage; nothing is left in the spool.
+#[tokio::test]
+async fn parallel_uploads_meet_the_permit_and_the_cap_before_the_disk() {
+    if !openai_installed("parallel_uploads_meet_the_permit_and_the_cap_before_the_disk") {
+        return;
+    }
+    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_MAX_AUDIO_SECONDS", "600")]).await;
+    let (session, _) = app.sign_up("burst@example.com").await;
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("big.wav");
+    {
+        // 8 kHz, 8-bit mono silence: 300 MB is 10.9 hours. Sparse, so the test costs no disk.
+        let samples: u32 = 300 << 20;
+        let mut header = Vec::new();
+        header.extend_from_slice(b"RIFF");
+        header.extend_from_slice(&(36 + samples).to_le_bytes());
+        header.extend_from_slice(b"WAVEfmt ");
+        header.extend_from_slice(&16_u32.to_le_bytes());
+        header.extend_from_slice(&1_u16.to_le_bytes());
+        header.extend_from_slice(&1_u16.to_le_bytes());
+        header.extend_from_slice(&8000_u32.to_le_bytes());
+        header.extend_from_slice(&8000_u32.to_le_bytes());
+        header.extend_from_slice(&1_u16.to_le_bytes());
+        header.extend_from_slice(&8_u16.to_le_bytes());
+        header.extend_from_slice(b"data");
+        header.extend_from_slice(&samples.to_le_bytes());
+        let file = std::fs::File::create(&wav).unwrap();
+        std::io::Write::write_all(&mut &file, &header).unwrap();
+        file.set_len(44 + u64::from(samples)).unwrap();
+    }
+    let uploads = (0..8).map(|_| curl_upload(&app, &session, &wav));
+    let answers = futures::future::join_all(uploads).await;
+    let refused: Vec<_> = answers
+        .iter()
+        .filter(|(status, _)| *status == 429)
+        .collect();
+    assert_eq!(refused.len(), 7, "{answers:?}");
+    for (_, retry_after) in &refused {
+        let seconds: u64 = retry_after.as_deref().unwrap().parse().unwrap();
+        assert!(seconds > 0);
+    }
+    let taken: Vec<_> = answers
+        .iter()
+        .filter(|(status, _)| *status != 429)
+        .collect();
+    assert_eq!(taken.len(), 1, "{answers:?}");
+    let status = taken[0].0;
+    assert!(
+        (400..500).contains(&status),
+        "too long to store: {answers:?}"
+    );
+    let spool = app.data_dir.path().join("spool");
+    let left: Vec<_> = std::fs::read_dir(&spool).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
 }

@@ -69,6 +69,12 @@ def main():
     out["not_audio"] = error_of(
         lambda: client.audio.transcriptions.create(file=("notes.txt", b"these are not sounds " * 200), model="whisper-1")
     )
+    # A WAV header and then nothing a decoder can read.
+    out["broken_wav"] = error_of(
+        lambda: client.audio.transcriptions.create(
+            file=("broken.wav", b"RIFF\x24\x00\x00\x00WAVE" + b"not a format chunk " * 50), model="whisper-1"
+        )
+    )
     with open(mp3, "rb") as audio:
         data = audio.read()
     out["unknown_model"] = error_of(lambda: client.audio.transcriptions.create(file=("a.mp3", data), model="no-such-model"))

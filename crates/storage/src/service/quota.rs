@@ -59,11 +59,11 @@ impl Storage {
     }
 
     /// Whether `bytes` more fit in the caller's quota, for another service about to store them
-    /// (a PDF and its conversion).
+    /// (a PDF and its conversion); answers what is left once they are stored.
     ///
     /// # Errors
     /// [`StorageError::QuotaExceeded`] when they do not; database or blob store failure.
-    pub async fn check_room(&self, user: &UserId, bytes: u64) -> Result<(), StorageError> {
+    pub async fn check_room(&self, user: &UserId, bytes: u64) -> Result<u64, StorageError> {
         let policy = self.store.policy(user.as_str()).await?;
         let used = self.used_bytes(user).await?;
         if used.saturating_add(bytes) > policy.max_bytes || used >= policy.max_bytes {
@@ -72,6 +72,6 @@ impl Storage {
                 used: human_size(used),
             });
         }
-        Ok(())
+        Ok(policy.max_bytes - used - bytes)
     }
 }

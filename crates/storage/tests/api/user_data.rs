@@ -257,7 +257,8 @@ async fn converted_files_count_against_the_quota_and_a_conversion_past_it_is_ref
                 .await
         }
     };
-    assert!(room(500).await.is_ok());
+    let left = room(500).await.unwrap().into_inner().room_bytes;
+    assert_eq!(left, 500, "1,000 bytes were free before these 500");
     let refused = room(10_000).await.unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert_eq!(
