@@ -1,4 +1,5 @@
-//! Schema of the gateway (local accounts, members, sessions, invitations), applied at start.
+//! Schema of the gateway (local accounts, members, sessions, invitations, second factors and
+//! their recovery codes, API tokens, podcast feeds, settings, webhooks), applied at start.
 #![allow(elided_lifetimes_in_paths)] // async-trait expands sea-orm-migration's trait methods with hidden lifetimes
 
 use sea_orm_migration::prelude::*;
@@ -20,6 +21,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreateApiTokens),
             Box::new(CreatePodcastFeeds),
             Box::new(crate::webhooks::migration::CreateWebhooks),
+            Box::new(CreateRecoveryCodes),
         ]
     }
 }
@@ -520,6 +522,80 @@ impl MigrationTrait for CreatePodcastFeeds {
                     .table(PodcastFeeds::Table)
                     .col(PodcastFeeds::UserId)
                     .if_not_exists()
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+/// Recovery codes of the second factor, and when the factor last changed (for the notice a
+/// member sees at their next sign-in).
+struct CreateRecoveryCodes;
+
+impl MigrationName for CreateRecoveryCodes {
+    fn name(&self) -> &str {
+        "m20261202_000008_recovery_codes"
+    }
+}
+
+#[derive(DeriveIden)]
+enum RecoveryCodes {
+    #[sea_orm(iden = "two_factor_recovery_codes")]
+    Table,
+    CodeHash,
+    UserId,
+    UsedAt,
+}
+
+#[derive(DeriveIden)]
+enum TwoFactorChanged {
+    #[sea_orm(iden = "two_factor")]
+    Table,
+    ChangedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for CreateRecoveryCodes {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(RecoveryCodes::Table)
+                    .if_not_exists()
+                    .col(
+                        ColumnDef::new(RecoveryCodes::CodeHash)
+                            .string()
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(RecoveryCodes::UserId).string().not_null())
+                    .col(
+                        ColumnDef::new(RecoveryCodes::UsedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_two_factor_recovery_codes_user")
+                    .table(RecoveryCodes::Table)
+                    .col(RecoveryCodes::UserId)
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(TwoFactorChanged::Table)
+                    .add_column(
+                        ColumnDef::new(TwoFactorChanged::ChangedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
                     .to_owned(),
             )
             .await

@@ -24,6 +24,8 @@ pub enum OperatorError {
     #[error("database: {0}")]
     Database(#[from] sea_orm::DbErr),
     #[error("{0}")]
+    Member(#[from] crate::auth::members::MemberChangeError),
+    #[error("{0}")]
     Other(String),
 }
 
@@ -115,6 +117,9 @@ impl Operator {
         let hash = hash_password(&password).map_err(|e| OperatorError::Other(e.to_string()))?;
         accounts.set_password_hash(&member.user_id, hash).await?;
         self.two_factor.remove(&member.user_id).await?;
+        crate::auth::recovery_codes::RecoveryCodes::new(self.db.clone())
+            .remove(&member.user_id)
+            .await?;
         self.sessions
             .end_all(&member.user_id, None, Utc::now())
             .await?;

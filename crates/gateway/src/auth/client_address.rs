@@ -27,15 +27,60 @@ impl TrustedProxies {
         if !self.trusts(peer) {
             return Some(peer);
         }
-        let chain = forwarded_chain(request);
-        Some(
-            chain
-                .into_iter()
-                .rev()
-                .map(canonical)
-                .find(|hop| !self.trusts(*hop))
-                .unwrap_or(peer),
-        )
+        let chain: Vec<IpAddr> = forwarded_chain(request)
+            .into_iter()
+            .map(canonical)
+            .collect();
+        if let Some(client) = chain.iter().rev().find(|hop| !self.trusts(**hop)) {
+            return Some(*client);
+        }
+        // Every hop is trusted: the ranges are too wide (10/8 holds the nodes an ingress SNATs
+        // through). The left-most hop is the closest thing to the client; the peer would make
+        // every client one, and one stranger's failed sign-ins would block everyone.
+        if let Some(first) = chain.first() {
+            warn_whole_chain_trusted();
+            return Some(*first);
+        }
+        Some(peer)
+    }
+
+    /// The origin links sent to a user are built on (invitations, feeds): `public_url` when
+    /// the operator set it; else the request's own `Host`, and `X-Forwarded-Host`/`-Proto` only
+    /// from a trusted proxy. actix's `connection_info` believes `Forwarded: host=` from anyone.
+    ///
+    /// # Errors
+    /// The host is not a valid one.
+    pub fn public_origin(
+        &self,
+        request: &HttpRequest,
+        public_url: Option<&url::Url>,
+    ) -> Result<url::Url, url::ParseError> {
+        if let Some(url) = public_url {
+            return Ok(url.clone());
+        }
+        let from_proxy = request
+            .peer_addr()
+            .is_some_and(|peer| self.trusts(canonical(peer.ip())));
+        let header = |name: &str| {
+            request
+                .headers()
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.rsplit(',').next())
+                .map(|value| value.trim().to_owned())
+                .filter(|value| !value.is_empty())
+        };
+        let forwarded_host = from_proxy.then(|| header("x-forwarded-host")).flatten();
+        let host = forwarded_host
+            .or_else(|| header("host"))
+            .or_else(|| request.uri().authority().map(ToString::to_string))
+            .unwrap_or_else(|| "localhost".to_owned());
+        let scheme = if self.is_secure(request) || request.app_config().secure() {
+            "https"
+        } else {
+            "http"
+        };
+        url::Url::parse(&format!("{scheme}://{host}/"))
     }
 
     /// Whether the client reached the instance over TLS: a trusted proxy says so.
@@ -56,6 +101,15 @@ impl TrustedProxies {
                         .is_some_and(|last| last.trim().eq_ignore_ascii_case("https"))
                 })
     }
+}
+
+fn warn_whole_chain_trusted() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED.call_once(|| {
+        tracing::warn!(
+            "every address of a request's X-Forwarded-For is in SCRIBEVAULT_TRUSTED_PROXIES: narrow it to the proxies' own addresses (docs/security.md); the left-most one is taken as the client"
+        );
+    });
 }
 
 /// The addresses of `X-Forwarded-For` or, without it, `Forwarded: for=` (RFC 7239), in order.
@@ -159,6 +213,59 @@ mod tests {
         assert_eq!(
             proxies(&["127.0.0.1"]).client_of(&request),
             Some("2001:db8::7".parse().unwrap())
+        );
+    }
+
+    /// The review's G8: trusted ranges that also hold the nodes an ingress SNATs through make
+    /// every hop trusted. Two clients behind such an ingress must still be two clients.
+    #[test]
+    fn a_chain_trusted_to_the_end_names_its_left_most_hop_not_the_proxy() {
+        let through = |client: &str| {
+            TestRequest::default()
+                .peer_addr("10.244.0.9:5000".parse().unwrap())
+                .insert_header(("X-Forwarded-For", format!("{client}, 10.0.3.7")))
+                .to_http_request()
+        };
+        let too_wide = proxies(&["10.0.0.0/8"]);
+        assert_eq!(
+            too_wide.client_of(&through("10.1.1.1")),
+            Some("10.1.1.1".parse().unwrap())
+        );
+        assert_ne!(
+            too_wide.client_of(&through("10.1.1.1")),
+            too_wide.client_of(&through("10.2.2.2"))
+        );
+    }
+
+    /// The review's G14: a stranger's `Forwarded`/`X-Forwarded-Host` does not choose where an
+    /// invitation link points; a trusted proxy's does; `SCRIBEVAULT_PUBLIC_URL` wins.
+    #[test]
+    fn link_origins_come_from_the_public_url_or_a_trusted_proxy_only() {
+        let forged = TestRequest::default()
+            .peer_addr("198.51.100.7:5000".parse().unwrap())
+            .insert_header(("Host", "vault.example.com"))
+            .insert_header(("Forwarded", "host=evil.example;proto=https"))
+            .insert_header(("X-Forwarded-Host", "evil.example"))
+            .to_http_request();
+        let trusted = proxies(&["10.0.0.0/8"]);
+        assert_eq!(
+            trusted.public_origin(&forged, None).unwrap().as_str(),
+            "http://vault.example.com/"
+        );
+        let proxied = TestRequest::default()
+            .peer_addr("10.0.0.2:5000".parse().unwrap())
+            .insert_header(("Host", "gateway:8080"))
+            .insert_header(("X-Forwarded-Host", "vault.example.com"))
+            .insert_header(("X-Forwarded-Proto", "https"))
+            .to_http_request();
+        assert_eq!(
+            trusted.public_origin(&proxied, None).unwrap().as_str(),
+            "https://vault.example.com/"
+        );
+        let public: url::Url = "https://public.example.org/base".parse().unwrap();
+        assert_eq!(
+            trusted.public_origin(&forged, Some(&public)).unwrap(),
+            public
         );
     }
 }

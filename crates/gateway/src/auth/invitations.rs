@@ -122,6 +122,24 @@ impl Invitations {
             .collect())
     }
 
+    /// Forgets `user` in the invitations: those they made go, and one they signed up with no
+    /// longer names them (it stays in the list as used, by a deleted account).
+    pub async fn forget_member(&self, user: &str) -> Result<(), DbErr> {
+        InvitationRow::delete_many()
+            .filter(invitation::Column::CreatedBy.eq(user))
+            .exec(&self.db)
+            .await?;
+        InvitationRow::update_many()
+            .col_expr(
+                invitation::Column::UsedBy,
+                Expr::value(Option::<String>::None),
+            )
+            .filter(invitation::Column::UsedBy.eq(user))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
     /// Revokes an invitation; false when there is none.
     pub async fn delete(&self, id: &str) -> Result<bool, DbErr> {
         Ok(InvitationRow::delete_by_id(id.to_owned())

@@ -70,11 +70,14 @@ impl LoginLimiter {
         }
     }
 
-    /// Whether `email` may try a password from `client` now.
+    /// Reserves one attempt of `email` from `client`, before its password is hashed: the
+    /// attempt counts as a failure from now on unless [`Self::record_success`] forgives it.
+    /// Counting first is what makes the limit hold under a burst: a check that counted only
+    /// after the hash let hundreds of parallel guesses pass while the first were hashed.
     ///
     /// # Errors
     /// The shared cache is unreachable.
-    pub async fn check_login(&self, email: &str, client: &str) -> Result<Verdict, CacheError> {
+    pub async fn reserve(&self, email: &str, client: &str) -> Result<Verdict, CacheError> {
         let pair = pair_key(email, client);
         if let Some(until) = self.blocked(&format!("login:block:{pair}")).await? {
             return Ok(Verdict::Blocked(until));
@@ -85,43 +88,36 @@ impl LoginLimiter {
         {
             return Ok(Verdict::Blocked(until));
         }
-        Ok(Verdict::Allowed)
-    }
-
-    /// Counts a failed password for the pair (and the client).
-    ///
-    /// # Errors
-    /// The shared cache is unreachable.
-    pub async fn record_failure(&self, email: &str, client: &str) -> Result<(), CacheError> {
-        let pair = pair_key(email, client);
         let failures = self
             .cache
             .increment(&format!("login:fail:{pair}"), WINDOW)
             .await?;
-        if failures >= self.attempts {
+        if failures > self.attempts {
             let strikes = self
                 .cache
                 .increment(&format!("login:strikes:{pair}"), STRIKE_MEMORY)
                 .await?;
-            self.block(&format!("login:block:{pair}"), block_for(strikes))
-                .await?;
+            let wait = block_for(strikes);
+            self.block(&format!("login:block:{pair}"), wait).await?;
             self.cache.delete(&format!("login:fail:{pair}")).await?;
+            return Ok(Verdict::Blocked(wait));
         }
         let by_client = self
             .cache
             .increment(&format!("login:fail-client:{client}"), WINDOW)
             .await?;
-        if by_client >= self.attempts * CLIENT_FACTOR {
+        if by_client > self.attempts * CLIENT_FACTOR {
             self.block(&format!("login:block-client:{client}"), FIRST_BLOCK)
                 .await?;
             self.cache
                 .delete(&format!("login:fail-client:{client}"))
                 .await?;
+            return Ok(Verdict::Blocked(FIRST_BLOCK));
         }
-        Ok(())
+        Ok(Verdict::Allowed)
     }
 
-    /// Forgets the pair's failures after the right password.
+    /// Forgets the pair's failures, the reserved attempt among them, after the right password.
     ///
     /// # Errors
     /// The shared cache is unreachable.
@@ -194,19 +190,15 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(
                 limiter
-                    .check_login("owner@example.org", "203.0.113.9")
+                    .reserve("owner@example.org", "203.0.113.9")
                     .await
                     .unwrap(),
                 Verdict::Allowed
             );
-            limiter
-                .record_failure("owner@example.org", "203.0.113.9")
-                .await
-                .unwrap();
         }
         assert!(matches!(
             limiter
-                .check_login("owner@example.org", "203.0.113.9")
+                .reserve("owner@example.org", "203.0.113.9")
                 .await
                 .unwrap(),
             Verdict::Blocked(_)
@@ -214,7 +206,7 @@ mod tests {
         // The owner, from their own address, is not locked out.
         assert_eq!(
             limiter
-                .check_login("owner@example.org", "198.51.100.7")
+                .reserve("owner@example.org", "198.51.100.7")
                 .await
                 .unwrap(),
             Verdict::Allowed
@@ -222,17 +214,49 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn one_client_spraying_many_accounts_is_stopped() {
+    async fn a_right_password_forgives_the_reserved_attempts() {
         let limiter = limiter();
-        for i in 0..30 {
+        for _ in 0..5 {
+            let verdict = limiter.reserve("owner@example.org", "198.51.100.7").await;
+            assert_eq!(verdict.unwrap(), Verdict::Allowed);
             limiter
-                .record_failure(&format!("user{i}@example.org"), "203.0.113.9")
+                .record_success("owner@example.org", "198.51.100.7")
                 .await
                 .unwrap();
         }
+    }
+
+    /// The review's G9: a burst of parallel guesses all checked before any was counted. Now
+    /// exactly the budget passes, however many arrive at once.
+    #[tokio::test]
+    async fn a_burst_of_parallel_attempts_gets_only_the_budget_through() {
+        let limiter = limiter();
+        let attempts = (0..300).map(|_| {
+            let limiter = limiter.clone();
+            tokio::spawn(async move { limiter.reserve("owner@example.org", "203.0.113.9").await })
+        });
+        let mut allowed = 0;
+        for attempt in attempts {
+            if attempt.await.unwrap().unwrap() == Verdict::Allowed {
+                allowed += 1;
+            }
+        }
+        assert_eq!(allowed, 3);
+    }
+
+    #[tokio::test]
+    async fn one_client_spraying_many_accounts_is_stopped() {
+        let limiter = limiter();
+        for i in 0..30 {
+            let verdict = limiter
+                .reserve(&format!("user{i}@example.org"), "203.0.113.9")
+                .await
+                .unwrap();
+            assert_eq!(verdict, Verdict::Allowed, "attempt {i}");
+        }
         assert!(matches!(
             limiter
-                .check_login("fresh@example.org", "203.0.113.9")
+                .reserve("fresh@example.org", "203.0.113.9")
                 .await
                 .unwrap(),
             Verdict::Blocked(_)

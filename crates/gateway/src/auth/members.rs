@@ -3,8 +3,9 @@
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait as _, Query};
 use sea_orm::{
-    ActiveModelTrait as _, ColumnTrait as _, ConnectionTrait as _, DatabaseConnection, DbErr,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, Set,
+    ActiveModelTrait as _, ColumnTrait as _, ConnectionTrait as _, DatabaseConnection, DbBackend,
+    DbErr, EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
+    QuerySelect as _, Set, TransactionTrait as _,
 };
 
 use crate::entity::member::{self, Entity as MemberRow};
@@ -19,6 +20,16 @@ pub struct Member {
     pub created_at: DateTime<Utc>,
     pub last_sign_in_at: Option<DateTime<Utc>>,
     pub storage_cap_gb: Option<u32>,
+}
+
+/// Why an admin's change was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum MemberChangeError {
+    /// It would leave no enabled admin.
+    #[error("The instance needs an admin: make another member an admin first")]
+    LastAdmin,
+    #[error(transparent)]
+    Database(#[from] DbErr),
 }
 
 /// What an admin may change about a member.
@@ -183,18 +194,38 @@ impl Members {
         Ok(())
     }
 
-    /// Applies an admin's change; `None` when there is no such member.
+    /// Applies an admin's change; `None` when there is no such member. A change that would
+    /// leave the instance without an enabled admin is refused: the admins' rows are locked for
+    /// it (`FOR UPDATE` on PostgreSQL; SQLite has one writer), so two admins demoting each
+    /// other at once cannot both succeed.
+    ///
+    /// # Errors
+    /// [`MemberChangeError::LastAdmin`], or the database fails.
     pub async fn change(
         &self,
         user_id: &str,
         change: &MemberChange,
-    ) -> Result<Option<Member>, DbErr> {
+    ) -> Result<Option<Member>, MemberChangeError> {
+        let transaction = self.db.begin().await?;
+        let mut admins = MemberRow::find()
+            .filter(member::Column::IsAdmin.eq(true))
+            .filter(member::Column::Disabled.eq(false));
+        if transaction.get_database_backend() == DbBackend::Postgres {
+            admins = admins.lock_exclusive();
+        }
+        let admins = admins.all(&transaction).await?;
         let Some(row) = MemberRow::find_by_id(user_id.to_owned())
-            .one(&self.db)
+            .one(&transaction)
             .await?
         else {
             return Ok(None);
         };
+        let ends_an_admin = row.is_admin
+            && !row.disabled
+            && (change.is_admin == Some(false) || change.disabled == Some(true));
+        if ends_an_admin && admins.iter().all(|admin| admin.user_id == user_id) {
+            return Err(MemberChangeError::LastAdmin);
+        }
         let mut row: member::ActiveModel = row.into();
         if let Some(is_admin) = change.is_admin {
             row.is_admin = Set(is_admin);
@@ -205,7 +236,9 @@ impl Members {
         if let Some(cap) = change.storage_cap_gb {
             row.storage_cap_gb = Set(cap.and_then(|gb| i32::try_from(gb).ok()));
         }
-        Ok(Some(member(row.update(&self.db).await?)))
+        let changed = member(row.update(&transaction).await?);
+        transaction.commit().await?;
+        Ok(Some(changed))
     }
 
     /// Removes the member row (the caller removes the rest of the account).

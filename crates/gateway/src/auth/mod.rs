@@ -12,6 +12,7 @@ pub mod local;
 pub mod members;
 pub mod oidc;
 pub mod password;
+pub mod recovery_codes;
 pub mod sessions;
 pub mod two_factor;
 
@@ -73,6 +74,12 @@ pub enum AuthError {
         "That code is not right. Scan the QR code again, or check your authenticator app's clock."
     )]
     WrongSetupCode,
+    /// Replacing an active second factor: no code of it was given.
+    #[error("Enter a code from the authenticator app you use now, or one of your recovery codes")]
+    CurrentCodeRequired,
+    /// Replacing an active second factor: the code is not one of it now.
+    #[error("That code is not from the authenticator app you use now")]
+    WrongCurrentCode,
     /// The current password given to change it is wrong.
     #[error("The current password is not correct")]
     WrongCurrentPassword,
@@ -131,6 +138,8 @@ impl From<AuthError> for ApiError {
             | AuthError::PasswordTooLong
             | AuthError::PasswordTooWeak(_)
             | AuthError::WrongSetupCode
+            | AuthError::CurrentCodeRequired
+            | AuthError::WrongCurrentCode
             | AuthError::WrongCurrentPassword => ErrorCode::BadRequest,
             AuthError::EmailTaken => ErrorCode::Conflict,
             AuthError::RateLimited(_) => ErrorCode::TooManyRequests,

@@ -248,20 +248,17 @@ impl OidcVerifier {
     }
 }
 
-/// The email of `email` (or a namespaced `…/email` claim, as Auth0 Actions add), lower-cased;
-/// none when the issuer says it is not verified (anyone could have typed it).
+/// The email the claims vouch for: `email`, lower-cased, when `email_verified` beside it is
+/// `true`. Nothing else counts: an email a stranger typed at the issuer's sign-up (no flag, or
+/// a namespaced claim an Action copied without its flag) would otherwise pass the allow-list and
+/// `SCRIBEVAULT_ADMIN_EMAILS`. A token without a verified email is looked up at the userinfo
+/// endpoint, whose answer is judged the same way.
 fn email_claim(claims: &Map<String, Value>) -> Option<String> {
-    if claims.get("email_verified") == Some(&Value::Bool(false)) {
+    if claims.get("email_verified") != Some(&Value::Bool(true)) {
         return None;
     }
     claims
         .get("email")
-        .or_else(|| {
-            claims
-                .iter()
-                .find(|(name, _)| name.ends_with("/email"))
-                .map(|(_, value)| value)
-        })
         .and_then(Value::as_str)
         .map(|email| email.trim().to_lowercase())
         .filter(|email| email.contains('@'))
@@ -405,22 +402,26 @@ mod tests {
     }
 
     #[test]
-    fn unverified_emails_do_not_count() {
-        assert_eq!(
-            email_claim(&claims(json!({"email": "Ada@Example.org"}))),
-            Some("ada@example.org".into())
-        );
+    fn only_a_verified_email_counts() {
         assert_eq!(
             email_claim(&claims(
-                json!({"email": "ada@example.org", "email_verified": false})
-            )),
-            None
-        );
-        assert_eq!(
-            email_claim(&claims(
-                json!({"https://scribevault/email": "ada@example.org"})
+                json!({"email": "Ada@Example.org", "email_verified": true})
             )),
             Some("ada@example.org".into())
         );
+        // No flag, a false one, a flag that is not a boolean, a namespaced claim: none count.
+        for unverified in [
+            json!({"email": "ada@example.org"}),
+            json!({"email": "ada@example.org", "email_verified": false}),
+            json!({"email": "ada@example.org", "email_verified": "true"}),
+            json!({"https://scribevault/email": "ada@example.org"}),
+            json!({"https://scribevault/email": "ada@example.org", "email_verified": true}),
+        ] {
+            assert_eq!(
+                email_claim(&claims(unverified.clone())),
+                None,
+                "{unverified}"
+            );
+        }
     }
 }

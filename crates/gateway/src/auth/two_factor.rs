@@ -102,6 +102,7 @@ impl TwoFactor {
                     secret: Set(None),
                     pending_secret: Set(Some(secret.clone())),
                     last_step: Set(None),
+                    changed_at: Set(None),
                 }
                 .insert(&self.db)
                 .await?;
@@ -129,8 +130,21 @@ impl TwoFactor {
         row.secret = Set(Some(pending));
         row.pending_secret = Set(None);
         row.last_step = Set(Some(i64::try_from(step).unwrap_or(i64::MAX)));
+        row.changed_at = Set(Some(chrono::Utc::now()));
         row.update(&self.db).await?;
         Ok(CodeCheck::Accepted)
+    }
+
+    /// When `user`'s active secret last changed (turned on or replaced).
+    pub async fn changed_at(
+        &self,
+        user: &str,
+    ) -> Result<Option<chrono::DateTime<chrono::Utc>>, DbErr> {
+        Ok(self
+            .row(user)
+            .await?
+            .filter(|row| row.secret.is_some())
+            .and_then(|row| row.changed_at))
     }
 
     /// Checks a code against the active secret; an accepted code's step is used up.

@@ -14,6 +14,8 @@ pub struct Model {
     pub pending_secret: Option<String>,
     /// The last time step a code was accepted for: a code works once (RFC 6238 §5.2).
     pub last_step: Option<i64>,
+    /// When a secret last became active: a member signing in after it is told.
+    pub changed_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -29,7 +29,25 @@ pub struct Code {
 #[derive(Deserialize, ToSchema)]
 pub struct PasswordAndCode {
     password: String,
+    /// A current authenticator code, or a recovery code.
     code: String,
+}
+
+/// Setting up a second factor: the password, and while one is active a current code of it (or
+/// a recovery code), so a session alone cannot replace it.
+#[derive(Deserialize, ToSchema)]
+pub struct TwoFactorSetup {
+    password: String,
+    #[serde(default)]
+    code: Option<String>,
+}
+
+/// The factor turned on, and its recovery codes, shown this once.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorEnabledView {
+    two_factor_enabled: bool,
+    recovery_codes: Vec<String>,
 }
 
 /// A new authenticator secret, shown once for the app to scan.
@@ -169,7 +187,8 @@ pub async fn log_out_everywhere(
 /// Changes the caller's password; every other session ends. 200 with a fresh token.
 #[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = PasswordChange, responses(
     (status = 200, body = Envelope<IssuedToken>),
-    (status = 401, description = "The current password is wrong", body = crate::routes::openapi::ErrorBody),
+    (status = 400, description = "The current password is wrong, or the new one is not good enough", body = crate::routes::openapi::ErrorBody),
+    (status = 429, description = "Too many wrong passwords for this account", body = crate::routes::openapi::ErrorBody),
 ))]
 pub async fn change_password(
     InteractiveCaller(caller): InteractiveCaller,
@@ -203,22 +222,31 @@ pub async fn invitation(
     }))
 }
 
-/// A new authenticator secret, active once confirmed.
-#[utoipa::path(post, path = "/api/auth/2fa/setup", tag = "auth", responses((status = 200, body = Envelope<TwoFactorSetupView>)))]
+/// A new authenticator secret, active once confirmed. Needs the password, and while a factor is
+/// active a current code of it or a recovery code.
+#[utoipa::path(post, path = "/api/auth/2fa/setup", tag = "auth", request_body = TwoFactorSetup, responses(
+    (status = 200, body = Envelope<TwoFactorSetupView>),
+    (status = 400, description = "The password is wrong, or a current code is missing or wrong", body = crate::routes::openapi::ErrorBody),
+    (status = 429, description = "Too many wrong passwords for this account", body = crate::routes::openapi::ErrorBody),
+))]
 pub async fn begin_two_factor(
     InteractiveCaller(caller): InteractiveCaller,
     context: Context,
+    body: web::Json<TwoFactorSetup>,
 ) -> Result<HttpResponse, ApiError> {
-    let new = accounts(&context)?.begin_two_factor(&caller).await?;
+    let new = accounts(&context)?
+        .begin_two_factor(&caller, &body.password, body.code.as_deref())
+        .await?;
     Ok(data(TwoFactorSetupView {
         secret: new.secret,
         otpauth_url: new.otpauth_url,
     }))
 }
 
-/// Turns the second factor on.
+/// Turns the second factor on (or replaces it) with a code of the new secret; answers ten
+/// recovery codes, shown this once (earlier ones stop working).
 #[utoipa::path(post, path = "/api/auth/2fa/enable", tag = "auth", request_body = Code, responses(
-    (status = 200, body = Envelope<TwoFactorView>),
+    (status = 200, body = Envelope<TwoFactorEnabledView>),
     (status = 400, description = "The code is wrong", body = crate::routes::openapi::ErrorBody),
 ))]
 pub async fn enable_two_factor(
@@ -226,15 +254,16 @@ pub async fn enable_two_factor(
     context: Context,
     body: web::Json<Code>,
 ) -> Result<HttpResponse, ApiError> {
-    accounts(&context)?
+    let recovery_codes = accounts(&context)?
         .confirm_two_factor(&caller, &body.code)
         .await?;
-    Ok(data(TwoFactorView {
+    Ok(data(TwoFactorEnabledView {
         two_factor_enabled: true,
+        recovery_codes,
     }))
 }
 
-/// Turns the second factor off (needs the password and a current code).
+/// Turns the second factor off (needs the password and a current code or a recovery code).
 #[utoipa::path(post, path = "/api/auth/2fa/disable", tag = "auth", request_body = PasswordAndCode, responses(
     (status = 200, body = Envelope<TwoFactorView>),
     (status = 400, description = "The password or code is wrong (not 401: the caller's session is fine, and a 401 would sign the SPA out)", body = crate::routes::openapi::ErrorBody),

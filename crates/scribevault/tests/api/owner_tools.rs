@@ -136,8 +136,21 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
     let (_, account) = app.get("/api/account", Some(&token)).await;
     assert_eq!(account["data"]["twoFactorEnabled"], false);
 
+    // A session alone does not set up a factor: the password is asked.
+    let (status, refused) = app
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": "not it" }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 400, "{refused}");
     let (status, setup) = app
-        .post_json("/api/auth/2fa/setup", &json!({}), Some(&token))
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": "correct horse battery" }),
+            Some(&token),
+        )
         .await;
     assert_eq!(status, 200, "{setup}");
     let secret = setup["data"]["secret"].as_str().unwrap().to_owned();
@@ -165,6 +178,7 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["twoFactorEnabled"], true);
+    assert_eq!(body["data"]["recoveryCodes"].as_array().unwrap().len(), 10);
 
     let (status, asked) = log_in_with_code(&app, None).await;
     assert_eq!(status, 401, "{asked}");
@@ -213,7 +227,11 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
 
     // The owner who lost the phone: the command line's password reset turns the code off.
     let (_, setup) = app
-        .post_json("/api/auth/2fa/setup", &json!({}), Some(&token))
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": "correct horse battery" }),
+            Some(&token),
+        )
         .await;
     let secret = setup["data"]["secret"].as_str().unwrap().to_owned();
     app.post_json(
@@ -231,6 +249,145 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
         .to_owned();
     let (status, body) = log_in(&app, "ada@example.org", &password).await;
     assert_eq!(status, 200, "no code asked after the reset: {body}");
+}
+
+/// Turns a second factor on for ada (signed in with `token`); answers its secret and its
+/// recovery codes.
+async fn turn_on_second_factor(app: &TestApp, token: &str) -> (String, Vec<String>) {
+    let (status, setup) = app
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": "correct horse battery" }),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{setup}");
+    let secret = setup["data"]["secret"].as_str().unwrap().to_owned();
+    let (status, enabled) = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": code_at(&secret, now()) }),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{enabled}");
+    let codes = enabled["data"]["recoveryCodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|code| code.as_str().unwrap().to_owned())
+        .collect();
+    (secret, codes)
+}
+
+/// The review's G1: a session alone (an unlocked laptop, a copied token) could replace the
+/// owner's second factor and lock them out. Now replacing it needs the password and a code of
+/// the factor in use; the owner's own app keeps working until they replace it themselves.
+#[tokio::test]
+async fn a_session_alone_cannot_replace_an_active_second_factor() {
+    let app = TestApp::spawn().await;
+    let (token, _) = app.sign_up("ada@example.org").await;
+    let (secret, _) = turn_on_second_factor(&app, &token).await;
+    for (body, why) in [
+        (json!({}), "no password"),
+        (json!({ "password": "a guess at it" }), "a wrong password"),
+        (
+            json!({ "password": "correct horse battery" }),
+            "no current code",
+        ),
+        (
+            json!({ "password": "correct horse battery", "code": "000000" }),
+            "a wrong current code",
+        ),
+    ] {
+        let (status, answer) = app
+            .post_json("/api/auth/2fa/setup", &body, Some(&token))
+            .await;
+        assert!(
+            status == 400,
+            "{why}: a session alone must not replace the factor, got {status} {answer}"
+        );
+    }
+    // The owner's app still signs in: nothing was replaced.
+    let (status, body) = log_in_with_code(&app, Some(&code_at(&secret, now() + 30))).await;
+    assert_eq!(status, 200, "{body}");
+    // With the password and a current code, the owner replaces it.
+    let (status, setup) = app
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": "correct horse battery", "code": code_at(&secret, now()) }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200, "{setup}");
+}
+
+/// Recovery codes: ten, shown once, each signs in once and the answer says how many are left;
+/// the first sign-in after the factor changed is told when it changed.
+#[tokio::test]
+async fn recovery_codes_sign_in_once_and_the_change_is_told_at_the_next_sign_in() {
+    let app = TestApp::spawn().await;
+    let (token, _) = app.sign_up("ada@example.org").await;
+    let (_, codes) = turn_on_second_factor(&app, &token).await;
+    assert_eq!(codes.len(), 10);
+    let unique: std::collections::HashSet<&String> = codes.iter().collect();
+    assert_eq!(unique.len(), 10);
+
+    let (status, body) = log_in_with_code(&app, Some(&codes[3].to_uppercase())).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["recoveryCodesLeft"], 9, "{body}");
+    assert!(
+        body["data"]["secondFactorChangedAt"].is_string(),
+        "the first sign-in after the change is told: {body}"
+    );
+    let (status, _) = log_in_with_code(&app, Some(&codes[3])).await;
+    assert_eq!(status, 401, "a recovery code works once");
+    let (status, body) = log_in_with_code(&app, Some(&codes[4])).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["recoveryCodesLeft"], 8, "{body}");
+    assert!(
+        body["data"].get("secondFactorChangedAt").is_none(),
+        "told once: {body}"
+    );
+}
+
+/// The review's G1 and G9: a session could guess the password on the routes that check it
+/// without limit. Wrong current passwords count like wrong sign-ins, per account.
+#[tokio::test]
+async fn thirty_wrong_current_passwords_meet_a_429() {
+    let app = TestApp::spawn().await;
+    let (token, _) = app.sign_up("ada@example.org").await;
+    let mut statuses = Vec::new();
+    for guess in 0..30 {
+        let (status, _) = app
+            .post_json(
+                "/api/auth/password",
+                &json!({ "currentPassword": format!("guess number {guess}"), "newPassword": "violet harbor compass 917" }),
+                Some(&token),
+            )
+            .await;
+        statuses.push(status);
+    }
+    assert!(
+        statuses[..10].iter().all(|status| *status == 400),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses[10..].iter().all(|status| *status == 429),
+        "{statuses:?}"
+    );
+    // The 2FA routes count on the same account.
+    let (status, _) = app
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": "correct horse battery" }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(
+        status, 429,
+        "the account is blocked for a while, on every route that checks"
+    );
 }
 
 #[tokio::test]

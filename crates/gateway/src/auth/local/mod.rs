@@ -14,13 +14,16 @@ use scribevault_core::UserId;
 use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 
-use super::account_store::{Account, AccountStore, InsertAccountError};
+mod second_factor;
+
+use super::account_store::{AccountStore, InsertAccountError};
 use super::invitations::Invitations;
 use super::limiter::{LoginLimiter, Verdict};
 use super::members::{Member, Members};
 use super::password::PasswordHashing;
+use super::recovery_codes::RecoveryCodes;
 use super::sessions::Sessions;
-use super::two_factor::{CodeCheck, NewSecret, TwoFactor};
+use super::two_factor::TwoFactor;
 use super::{AuthError, Caller, Revocations, Revoked, TokenVerifier, internal};
 
 const ISSUER: &str = "scribevault-local";
@@ -97,6 +100,13 @@ pub struct SignedIn {
     pub token: String,
     pub expires_at: DateTime<Utc>,
     pub user: SignedInAccount,
+    /// Signed in with a recovery code: how many are left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery_codes_left: Option<u64>,
+    /// The second factor changed since the member last signed in: when. The SPA tells them, so
+    /// a change they did not make does not go unseen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_factor_changed_at: Option<DateTime<Utc>>,
 }
 
 /// What the local accounts need besides the database.
@@ -114,6 +124,7 @@ pub struct LocalAccounts {
     sessions: Sessions,
     invitations: Invitations,
     two_factor: TwoFactor,
+    recovery_codes: RecoveryCodes,
     hashing: PasswordHashing,
     limiter: LoginLimiter,
     revocations: Revocations,
@@ -157,6 +168,7 @@ impl LocalAccounts {
             sessions: Sessions::new(db.clone()),
             invitations: Invitations::new(db.clone()),
             two_factor: TwoFactor::new(db.clone()),
+            recovery_codes: RecoveryCodes::new(db.clone()),
             hashing: parts.hashing,
             limiter: parts.limiter,
             revocations: parts.revocations,
@@ -268,9 +280,10 @@ impl LocalAccounts {
         client: &str,
     ) -> Result<SignedIn, AuthError> {
         let email = normalise_email(email).map_err(|_| AuthError::InvalidCredentials)?;
+        // Reserved before the hash, forgiven only by the right password and code.
         if let Verdict::Blocked(wait) = self
             .limiter
-            .check_login(&email, client)
+            .reserve(&email, client)
             .await
             .map_err(internal)?
         {
@@ -287,14 +300,9 @@ impl LocalAccounts {
             });
         let matches = self.hashing.verify(password, stored_hash).await?;
         let Some(account) = account.filter(|_| matches) else {
-            self.limiter
-                .record_failure(&email, client)
-                .await
-                .map_err(internal)?;
             return Err(AuthError::InvalidCredentials);
         };
-        self.check_second_factor(&account, code, &email, client)
-            .await?;
+        let factor = self.check_second_factor(&account, code).await?;
         self.limiter
             .record_success(&email, client)
             .await
@@ -312,47 +320,25 @@ impl LocalAccounts {
         if member.disabled {
             return Err(AuthError::AccountDisabled);
         }
+        let changed_at = self
+            .two_factor
+            .changed_at(&member.user_id)
+            .await
+            .map_err(internal)?;
         self.members
             .record_sign_in(&member.user_id, now)
             .await
             .map_err(internal)?;
-        self.start_session(&member, now).await
-    }
-
-    /// For an account with a second factor, the code must be given and right. Asked only after
-    /// the right password, so the question does not tell a stranger which accounts exist or use
-    /// a second factor; a wrong code counts like a wrong password.
-    async fn check_second_factor(
-        &self,
-        account: &Account,
-        code: Option<&str>,
-        email: &str,
-        client: &str,
-    ) -> Result<(), AuthError> {
-        if !self
-            .two_factor
-            .is_enabled(&account.id)
-            .await
-            .map_err(internal)?
-        {
-            return Ok(());
+        let mut signed_in = self.start_session(&member, now).await?;
+        if let second_factor::SecondFactor::RecoveryCode { left } = factor {
+            signed_in.recovery_codes_left = Some(left);
         }
-        let code = code
-            .filter(|code| !code.trim().is_empty())
-            .ok_or(AuthError::CodeRequired)?;
-        let checked = self
-            .two_factor
-            .check(&account.id, &account.email, code)
-            .await
-            .map_err(internal)?;
-        if checked != CodeCheck::Accepted {
-            self.limiter
-                .record_failure(email, client)
-                .await
-                .map_err(internal)?;
-            return Err(AuthError::WrongCode);
-        }
-        Ok(())
+        signed_in.second_factor_changed_at = changed_at.filter(|changed| {
+            member
+                .last_sign_in_at
+                .is_none_or(|previous| previous < *changed)
+        });
+        Ok(signed_in)
     }
 
     async fn start_session(
@@ -374,6 +360,8 @@ impl LocalAccounts {
                 email: member.email.clone(),
                 is_admin: member.is_admin,
             },
+            recovery_codes_left: None,
+            second_factor_changed_at: None,
         })
     }
 
@@ -442,17 +430,7 @@ impl LocalAccounts {
         current: &str,
         new: &str,
     ) -> Result<IssuedToken, AuthError> {
-        let account = self
-            .accounts
-            .by_id(caller.user.as_str())
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| AuthError::InvalidToken("account gone".into()))?;
-        if current.len() > MAX_PASSWORD_BYTES
-            || !self.hashing.verify(current, &account.password_hash).await?
-        {
-            return Err(AuthError::WrongCurrentPassword);
-        }
+        let account = self.reauthenticate(caller, current).await?;
         check_password(new, &account.email)?;
         let hash = self.hashing.hash(new).await?;
         self.accounts
@@ -490,77 +468,6 @@ impl LocalAccounts {
         self.end_sessions(&account.id, None).await
     }
 
-    /// Whether `user` signs in with an authenticator code.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn two_factor_enabled(&self, user: &str) -> Result<bool, AuthError> {
-        self.two_factor.is_enabled(user).await.map_err(internal)
-    }
-
-    /// A new authenticator secret for the caller, active once confirmed with a code.
-    ///
-    /// # Errors
-    /// Database failure.
-    pub async fn begin_two_factor(&self, caller: &Caller) -> Result<NewSecret, AuthError> {
-        self.two_factor
-            .begin(caller.user.as_str(), &caller.email)
-            .await
-            .map_err(internal)
-    }
-
-    /// Turns the second factor on with a code made from the pending secret.
-    ///
-    /// # Errors
-    /// The code is wrong (or nothing is pending).
-    pub async fn confirm_two_factor(&self, caller: &Caller, code: &str) -> Result<(), AuthError> {
-        match self
-            .two_factor
-            .confirm(caller.user.as_str(), &caller.email, code)
-            .await
-            .map_err(internal)?
-        {
-            CodeCheck::Accepted => Ok(()),
-            CodeCheck::Wrong | CodeCheck::Replayed => Err(AuthError::WrongSetupCode),
-        }
-    }
-
-    /// Turns the second factor off: the password and a current code, so a stolen session alone
-    /// cannot.
-    ///
-    /// # Errors
-    /// Wrong password or code.
-    pub async fn remove_two_factor(
-        &self,
-        caller: &Caller,
-        password: &str,
-        code: &str,
-    ) -> Result<(), AuthError> {
-        let account = self
-            .accounts
-            .by_id(caller.user.as_str())
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| AuthError::InvalidToken("account gone".into()))?;
-        if password.len() > MAX_PASSWORD_BYTES
-            || !self
-                .hashing
-                .verify(password, &account.password_hash)
-                .await?
-        {
-            return Err(AuthError::WrongCurrentPassword);
-        }
-        if !self
-            .two_factor
-            .is_current(&account.id, &account.email, code)
-            .await
-            .map_err(internal)?
-        {
-            return Err(AuthError::WrongSetupCode);
-        }
-        self.two_factor.remove(&account.id).await.map_err(internal)
-    }
-
     /// Removes the credentials and sessions of a deleted member.
     ///
     /// # Errors
@@ -569,6 +476,7 @@ impl LocalAccounts {
         self.accounts.delete(user).await.map_err(internal)?;
         self.sessions.delete_all(user).await.map_err(internal)?;
         self.two_factor.remove(user).await.map_err(internal)?;
+        self.recovery_codes.remove(user).await.map_err(internal)?;
         self.revocations.announce(Revoked::User(user.to_owned()));
         Ok(())
     }
