@@ -21,7 +21,9 @@ shared="$(cd "$root/.." && pwd)/shared"
 work="$(mktemp -d)"
 mkdir -p "$work/models"
 ln -s "$shared/models/ggml-tiny.en.bin" "$work/models/ggml-small.bin"
-cargo build -q -p scribevault-test-support --bin fake-youtube
+# The workspace's test build makes both binaries (the YouTube fake through its own integration
+# test): the same build `make test` runs the Rust suites with, so nothing is built twice.
+cargo nextest run --workspace --no-run --cargo-quiet
 "$root/scripts/install-media-tools.sh"
 # Premium OCR (pdftoppm + tesseract) for the Vault's Import PDF step; the server answers 503 without them.
 "$root/scripts/install-pdf-tools.sh"
@@ -67,7 +69,7 @@ SCRIBEVAULT_DATA_DIR="$work/data" SCRIBEVAULT_HTTP_ADDR="127.0.0.1:0" \
   SCRIBEVAULT_FRONTEND_DIR="$root/frontend/dist" SCRIBEVAULT_WHISPER_MODEL_DIR="$work/models" \
   SCRIBEVAULT_YOUTUBE_API_BASE="$youtube_base" SCRIBEVAULT_YOUTUBE_API_KEY=e2e-key \
   SCRIBEVAULT_YTDLP_PATH="$ytdlp" SCRIBEVAULT_YOUTUBE_WATCH_URL="$media_base/media/{id}.mp3" \
-  SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE=true SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
+  SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE=true SCRIBEVAULT_WEBHOOKS_ALLOW_ANY_PORT=true SCRIBEVAULT_WHISPER_THREADS=1 "$binary" all >"$work/scribevault.log" 2>&1 &
 server=$!
 trap 'kill $server $fake $media 2>/dev/null; wait $server $fake $media 2>/dev/null || true; rm -rf "$work"' EXIT
 addr=""

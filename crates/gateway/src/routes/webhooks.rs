@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
+use crate::auth::{AuthenticatedUser, InteractiveCaller};
 use crate::context::Context;
 use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::openapi::ErrorBody;
@@ -194,10 +194,12 @@ async fn owned(context: &Context, user: &str, id: &str) -> Result<Webhook, Webho
         (status = 400, description = "A refused URL (scheme, credentials, private address) or events", body = ErrorBody),
         (status = 409, description = "Too many webhooks", body = ErrorBody)))]
 pub async fn create_webhook(
-    caller: AuthenticatedUser,
+    InteractiveCaller(interactive): InteractiveCaller,
     context: Context,
     body: web::Json<NewWebhookRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    // A session only: what a leaked API token made would outlive the token (docs/security.md).
+    let caller = AuthenticatedUser(interactive.user);
     let body = body.into_inner();
     let user = caller.0.as_str();
     let events = checked_events(body.events)?;
@@ -257,11 +259,13 @@ pub async fn list_webhooks(
         (status = 200, body = Envelope<WebhookView>),
         (status = 400, description = "A refused URL or events", body = ErrorBody)))]
 pub async fn update_webhook(
-    caller: AuthenticatedUser,
+    InteractiveCaller(interactive): InteractiveCaller,
     context: Context,
     id: web::Path<String>,
     body: web::Json<WebhookChangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    // A session only: what a leaked API token made would outlive the token (docs/security.md).
+    let caller = AuthenticatedUser(interactive.user);
     let body = body.into_inner();
     let user = caller.0.as_str();
     owned(&context, user, &id).await?;
@@ -325,10 +329,12 @@ pub async fn delete_webhook(
     params(("id" = String, Path)),
     responses((status = 200, body = Envelope<WebhookSecretView>)))]
 pub async fn rotate_webhook_secret(
-    caller: AuthenticatedUser,
+    InteractiveCaller(interactive): InteractiveCaller,
     context: Context,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    // A session only: what a leaked API token made would outlive the token (docs/security.md).
+    let caller = AuthenticatedUser(interactive.user);
     let secret = new_secret();
     if !context
         .webhooks
@@ -370,16 +376,26 @@ pub async fn list_webhook_deliveries(
 /// what the receiver did.
 ///
 /// # Errors
-/// Unknown id or another member's (404).
+/// Unknown id or another member's (404); tested less than 10 seconds ago (429).
 #[utoipa::path(post, path = "/api/webhooks/{id}/test", tag = "webhooks",
     params(("id" = String, Path)),
-    responses((status = 200, body = Envelope<WebhookAttemptView>)))]
+    responses((status = 200, body = Envelope<WebhookAttemptView>),
+        (status = 429, description = "This webhook was tested less than 10 seconds ago", body = crate::routes::openapi::ErrorBody)))]
 pub async fn test_webhook(
     caller: AuthenticatedUser,
     context: Context,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let hook = owned(&context, caller.0.as_str(), &id).await?;
+    if !context.webhooks.claim_test(&hook.id).await {
+        return Err(ApiError::new(
+            scribevault_core::ErrorCode::TooManyRequests,
+            format!(
+                "This webhook was tested less than {} seconds ago; wait a moment and send the test again",
+                context.webhooks.test_interval().as_secs()
+            ),
+        ));
+    }
     let attempt = context.webhooks.send_test(&hook).await?;
     Ok(data(WebhookAttemptView::from(attempt)))
 }

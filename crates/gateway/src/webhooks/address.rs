@@ -29,11 +29,17 @@ pub enum UrlRefused {
     NoHost,
     #[error("url's host {host} does not resolve")]
     Unresolvable { host: String },
-    /// Loopback, private, link-local, CGNAT, multicast, reserved or unspecified.
+    /// Loopback, private, link-local, CGNAT, multicast, reserved or unspecified. The address
+    /// is not said: the answer would map the instance's internal DNS for any member.
     #[error(
-        "url's host resolves to {address}, a private or reserved address; webhooks only call public addresses unless the admin sets SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE=true"
+        "url's host resolves to a private or reserved address; webhooks only call public addresses unless the admin sets SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE=true"
     )]
-    Private { address: IpAddr },
+    Private,
+    /// A port other than 80 and 443, which would let members probe any service's port.
+    #[error(
+        "url must use port 80 or 443 unless the admin sets SCRIBEVAULT_WEBHOOKS_ALLOW_ANY_PORT=true"
+    )]
+    Port,
 }
 
 /// Ranges never called unless private addresses are allowed: the IANA special-purpose
@@ -57,9 +63,12 @@ static FORBIDDEN: LazyLock<Vec<IpNet>> = LazyLock::new(|| {
         "224.0.0.0/4",     // multicast
         "240.0.0.0/4",     // reserved, broadcast
         "::/96",           // unspecified, loopback, IPv4-compatible (deprecated)
+        "64:ff9b:1::/48",  // local-use NAT64 (RFC 8215): not global, whatever it embeds
         "100::/64",        // discard-only
         "2001::/23",       // IETF protocol assignments (Teredo, ORCHID, …)
         "2001:db8::/32",   // documentation
+        "3fff::/20",       // documentation (RFC 9637)
+        "5f00::/16",       // SRv6 SIDs (RFC 9602)
         "fc00::/7",        // unique local
         "fe80::/10",       // link-local
         "fec0::/10",       // site-local (deprecated)
@@ -71,8 +80,8 @@ static FORBIDDEN: LazyLock<Vec<IpNet>> = LazyLock::new(|| {
 });
 
 /// Whether `address` is one a webhook must not reach by default. IPv6 forms that carry an
-/// IPv4 address (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged
-/// by that IPv4 address.
+/// IPv4 address (mapped `::ffff:a.b.c.d`, SIIT `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
+/// `2002::/16`) are judged by that IPv4 address.
 #[must_use]
 pub fn is_forbidden(address: IpAddr) -> bool {
     match address {
@@ -104,10 +113,13 @@ fn embedded_v4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
     }
     let segments = v6.segments();
     let octets = v6.octets();
+    let last_32 = Ipv4Addr::new(octets[12], octets[13], octets[14], octets[15]);
     if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        return Some(Ipv4Addr::new(
-            octets[12], octets[13], octets[14], octets[15],
-        ));
+        return Some(last_32);
+    }
+    // SIIT's IPv4-translated addresses, ::ffff:0:a.b.c.d (RFC 2765).
+    if segments[..6] == [0, 0, 0, 0, 0xffff, 0] {
+        return Some(last_32);
     }
     if segments[0] == 0x2002 {
         return Some(Ipv4Addr::new(octets[2], octets[3], octets[4], octets[5]));
@@ -120,10 +132,13 @@ fn embedded_v4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
 pub struct AddressPolicy {
     /// `SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE`: receivers on the instance's own network.
     pub allow_private: bool,
+    /// `SCRIBEVAULT_WEBHOOKS_ALLOW_ANY_PORT`: receivers on ports other than 80 and 443.
+    pub allow_any_port: bool,
 }
 
 impl AddressPolicy {
-    /// The URL's form: absolute http(s), no credentials, a host, at most 2,048 bytes.
+    /// The URL's form: absolute http(s), no credentials, a host, port 80 or 443 (unless any is
+    /// allowed), at most 2,048 bytes.
     ///
     /// # Errors
     /// The first rule the URL breaks.
@@ -140,6 +155,9 @@ impl AddressPolicy {
         }
         if url.host().is_none() {
             return Err(UrlRefused::NoHost);
+        }
+        if !self.allow_any_port && !matches!(url.port_or_known_default(), Some(80 | 443)) {
+            return Err(UrlRefused::Port);
         }
         Ok(url)
     }
@@ -175,7 +193,8 @@ impl AddressPolicy {
         if !self.allow_private
             && let Some(bad) = addresses.iter().find(|address| is_forbidden(address.ip()))
         {
-            return Err(UrlRefused::Private { address: bad.ip() });
+            tracing::debug!(address = %bad.ip(), "a webhook URL resolves to a forbidden address");
+            return Err(UrlRefused::Private);
         }
         Ok(addresses)
     }
@@ -197,6 +216,7 @@ mod tests {
 
     const STRICT: AddressPolicy = AddressPolicy {
         allow_private: false,
+        allow_any_port: false,
     };
 
     fn forbidden(address: &str) -> bool {
@@ -263,13 +283,57 @@ mod tests {
         assert_eq!(STRICT.parse("not a url"), Err(UrlRefused::Unparsable));
         let long = format!("https://example.com/{}", "a".repeat(MAX_URL_BYTES));
         assert_eq!(STRICT.parse(&long), Err(UrlRefused::TooLong));
-        assert!(STRICT.parse("https://example.com:8443/hook?x=1").is_ok());
+        assert!(STRICT.parse("https://example.com/hook?x=1").is_ok());
+        assert!(STRICT.parse("http://example.com:80/hook").is_ok());
+        assert_eq!(
+            STRICT.parse("https://example.com:8443/hook"),
+            Err(UrlRefused::Port)
+        );
+        assert_eq!(
+            STRICT.parse("http://example.com:5432/"),
+            Err(UrlRefused::Port)
+        );
+        let any_port = AddressPolicy {
+            allow_private: false,
+            allow_any_port: true,
+        };
+        assert!(any_port.parse("https://example.com:8443/hook").is_ok());
+    }
+
+    #[test]
+    fn every_ipv6_special_range_is_refused_and_embedded_ipv4_is_judged() {
+        for address in [
+            "64:ff9b:1::a00:1", // local-use NAT64 of 10.0.0.1
+            "::ffff:0:a00:1",   // SIIT of 10.0.0.1
+            "::ffff:0:7f00:1",  // SIIT of 127.0.0.1
+            "3fff::1",          // documentation
+            "5f00::1",          // SRv6
+            "2001:db8::1",
+            "fd00::1",
+            "ff02::1",
+        ] {
+            assert!(is_forbidden(address.parse().unwrap()), "{address}");
+        }
+        // Public addresses, and the translation prefixes around a public IPv4 address, are not.
+        assert!(!is_forbidden("64:ff9b::808:808".parse().unwrap()));
+        assert!(!is_forbidden("::ffff:0:808:808".parse().unwrap()));
+        assert!(!is_forbidden("2606:4700::1111".parse().unwrap()));
+    }
+
+    #[tokio::test]
+    async fn a_refusal_does_not_say_what_a_host_resolves_to() {
+        let refused = STRICT.check("http://localhost/").await.unwrap_err();
+        let message = refused.to_string();
+        assert!(
+            !message.contains("127.0.0.1") && !message.contains("::1"),
+            "{message}"
+        );
     }
 
     #[tokio::test]
     async fn literal_and_resolved_private_hosts_are_refused_unless_allowed() {
         for url in [
-            "http://127.0.0.1:8080/",
+            "http://127.0.0.1/",
             "http://[::1]/",
             "http://169.254.169.254/latest/meta-data",
             "http://localhost/",
@@ -277,12 +341,13 @@ mod tests {
             "http://2130706433/",
         ] {
             assert!(
-                matches!(STRICT.check(url).await, Err(UrlRefused::Private { .. })),
+                matches!(STRICT.check(url).await, Err(UrlRefused::Private)),
                 "{url} must be refused"
             );
         }
         let open = AddressPolicy {
             allow_private: true,
+            allow_any_port: true,
         };
         assert!(open.check("http://127.0.0.1:8080/").await.is_ok());
     }

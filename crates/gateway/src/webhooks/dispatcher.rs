@@ -26,12 +26,23 @@ pub struct Webhooks {
     store: WebhookStore,
     config: Arc<WebhookConfig>,
     wake: Arc<Notify>,
+    /// Webhooks tested in the last `test_interval`: 'Send test' answers with the receiver's
+    /// status and timing, so unlimited it would let a member scan ports from the instance.
+    recent_tests: moka::future::Cache<String, ()>,
 }
 
 impl Webhooks {
     pub fn new(db: DatabaseConnection, config: WebhookConfig) -> Self {
         Self {
             store: WebhookStore::new(db),
+            recent_tests: moka::future::Cache::builder()
+                .time_to_live(
+                    config
+                        .test_interval
+                        .max(std::time::Duration::from_millis(1)),
+                )
+                .max_capacity(100_000)
+                .build(),
             config: Arc::new(config),
             wake: Arc::new(Notify::new()),
         }
@@ -231,6 +242,24 @@ impl Webhooks {
         );
         tracing::info!(webhook = hook.id, "webhook switched off after 410 Gone");
         self.store.disable(&hook.id, &reason, now).await
+    }
+
+    /// Whether `hook` may be tested now: once per `test_interval`.
+    pub async fn claim_test(&self, hook: &str) -> bool {
+        if self.config.test_interval.is_zero() {
+            return true;
+        }
+        self.recent_tests
+            .entry(hook.to_owned())
+            .or_insert(())
+            .await
+            .is_fresh()
+    }
+
+    /// The shortest time between two tests of one webhook.
+    #[must_use]
+    pub fn test_interval(&self) -> std::time::Duration {
+        self.config.test_interval
     }
 
     /// 'Send test': a `webhook.test` delivery made now, outside the outbox (no retries),

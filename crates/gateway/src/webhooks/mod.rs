@@ -156,17 +156,23 @@ pub struct WebhookConfig {
     pub timeout: Duration,
     /// How often each replica looks for due deliveries (a new event wakes it at once).
     pub poll_interval: Duration,
+    /// The shortest time between two 'Send test's of one webhook (zero: no limit).
+    pub test_interval: Duration,
 }
 
 impl WebhookConfig {
     /// Five attempts over about an hour: at once, then after 1, 5, 15 and 40 minutes.
     #[must_use]
-    pub fn new(allow_private: bool) -> Self {
+    pub fn new(allow_private: bool, allow_any_port: bool) -> Self {
         Self {
-            policy: address::AddressPolicy { allow_private },
+            policy: address::AddressPolicy {
+                allow_private,
+                allow_any_port,
+            },
             retry_delays: [60, 300, 900, 2400].map(Duration::from_secs).to_vec(),
             timeout: Duration::from_secs(10),
             poll_interval: Duration::from_secs(5),
+            test_interval: Duration::from_secs(10),
         }
     }
 }

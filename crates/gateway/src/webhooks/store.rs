@@ -282,6 +282,31 @@ impl WebhookStore {
         Ok(true)
     }
 
+    /// Deletes every webhook of `user` with their outboxes, logs and signing secrets (the
+    /// member is deleted).
+    pub async fn delete_all(&self, user: &str) -> Result<(), DbErr> {
+        let ids: Vec<String> = webhook::Entity::find()
+            .filter(webhook::Column::UserId.eq(user))
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(|row| row.id)
+            .collect();
+        attempt::Entity::delete_many()
+            .filter(attempt::Column::WebhookId.is_in(ids.clone()))
+            .exec(&self.db)
+            .await?;
+        delivery::Entity::delete_many()
+            .filter(delivery::Column::UserId.eq(user))
+            .exec(&self.db)
+            .await?;
+        webhook::Entity::delete_many()
+            .filter(webhook::Column::UserId.eq(user))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
     /// A webhook by id alone, for the dispatcher (which acts for every member).
     pub async fn webhook(&self, id: &str) -> Result<Option<Webhook>, DbErr> {
         Ok(webhook::Entity::find_by_id(id.to_owned())

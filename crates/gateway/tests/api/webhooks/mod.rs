@@ -138,8 +138,12 @@ fn config(data_dir: &std::path::Path, allow_private: bool) -> GatewayConfig {
     config.frontend_dir = data_dir.join("no-frontend");
     config.auth.argon2_concurrency = 1;
     config.webhooks.policy.allow_private = allow_private;
+    // The receivers here listen on loopback's free ports.
+    config.webhooks.policy.allow_any_port = true;
     config.webhooks.retry_delays = vec![Duration::from_millis(300); 4];
     config.webhooks.poll_interval = Duration::from_millis(100);
+    // Tests send several tests to one webhook; the limit has its own test with the default.
+    config.webhooks.test_interval = Duration::ZERO;
     config
 }
 
@@ -165,6 +169,16 @@ async fn spawn_replica(
     db: Arc<TestDatabase>,
     data_dir: Arc<tempfile::TempDir>,
 ) -> WebhookApp {
+    let config = config(data_dir.path(), allow_private);
+    spawn_configured(&config, bus, db, data_dir).await
+}
+
+async fn spawn_configured(
+    config: &GatewayConfig,
+    bus: Arc<InProcessBus>,
+    db: Arc<TestDatabase>,
+    data_dir: Arc<tempfile::TempDir>,
+) -> WebhookApp {
     identity::install_process_service_key();
     let connection = scribevault_db::connect(&db.url).await.unwrap();
     let services = ServiceAddresses {
@@ -175,7 +189,7 @@ async fn spawn_replica(
         transcription: nowhere(),
     };
     let gateway = Gateway::build(
-        &config(data_dir.path(), allow_private),
+        config,
         GatewayDependencies {
             db: connection,
             services,
@@ -461,3 +475,58 @@ async fn private_addresses_and_other_schemes_are_refused_by_default() {
 }
 
 mod delivery;
+
+/// 'Send test' answers with the receiver's status and timing: unlimited, 20 webhooks would scan
+/// the ports of any host from the instance's address (the review's G10). One test per webhook
+/// every 10 seconds; another member's webhook is still theirs to test.
+#[tokio::test]
+async fn send_test_is_limited_to_one_per_webhook_every_ten_seconds() {
+    let data_dir = Arc::new(tempfile::tempdir().unwrap());
+    let mut config = config(data_dir.path(), true);
+    config.webhooks.test_interval = Duration::from_secs(10);
+    let app = spawn_configured(
+        &config,
+        Arc::new(InProcessBus::new(5)),
+        Arc::new(TestDatabase::sqlite()),
+        data_dir,
+    )
+    .await;
+    let (token, _) = app.sign_up("prober@example.com").await;
+    let first = app
+        .create(&token, "http://127.0.0.1:9/a", &["sync.new_videos"])
+        .await;
+    let second = app
+        .create(&token, "http://127.0.0.1:9/b", &["sync.new_videos"])
+        .await;
+    let test = |id: String| {
+        let app = &app;
+        let token = token.clone();
+        async move {
+            app.send(
+                Method::POST,
+                &format!("/api/webhooks/{id}/test"),
+                &token,
+                None,
+            )
+            .await
+        }
+    };
+    let id = first["id"].as_str().unwrap().to_owned();
+    assert_eq!(test(id.clone()).await.status, 200);
+    let again = test(id.clone()).await;
+    assert_eq!(again.status, 429, "{}", again.body);
+    assert!(
+        again.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("10 seconds"),
+        "{}",
+        again.body
+    );
+    let other = second["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        test(other).await.status,
+        200,
+        "each webhook has its own limit"
+    );
+}
