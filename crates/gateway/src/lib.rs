@@ -15,6 +15,7 @@ mod context;
 mod entity;
 mod error;
 mod feeds;
+mod member_data;
 mod metrics;
 mod migration;
 mod openai;

@@ -4,17 +4,17 @@
 use actix_web::{HttpRequest, HttpResponse, web};
 use chrono::{DateTime, Utc};
 use scribevault_core::UserId;
-use scribevault_proto::{conversion, discovery, library, storage, transcription};
+use scribevault_proto::{library, storage, transcription};
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::client_address::TrustedProxies;
 use crate::auth::invitations::Invitation;
 use crate::auth::members::{Member, MemberChange};
 use crate::auth::{AdminUser, Revoked, internal};
 use crate::clients::ServiceClients;
 use crate::context::Context;
 use crate::error::{ApiError, Envelope, created, data};
+use crate::member_data::MEMBER_DATA;
 use crate::routes::table::{Access, RouteList};
 use crate::user_settings::push_effects;
 
@@ -213,8 +213,9 @@ pub async fn update_user(
     Ok(data(usage_of(&context.clients, member).await))
 }
 
-/// Deletes the account and everything it owns in every service.
-/// Services delete first; the member goes last, so a failure halfway can be retried.
+/// Deletes the account and everything it owns, walking `MEMBER_DATA` (every service's
+/// `DeleteUserData`, then the gateway's stores, the member last, so a failure halfway can be
+/// retried).
 #[utoipa::path(delete, path = "/api/admin/users/{id}", params(("id" = String, Path)), responses((status = 204, description = "Deleted")), tag = "admin")]
 pub async fn delete_user(
     caller: AdminUser,
@@ -245,51 +246,28 @@ pub async fn delete_user(
         .access
         .revocations
         .announce(Revoked::User(member.user_id.clone()));
-    // In the order the services feed each other, so nothing in flight recreates what an
-    // earlier step cleared: discovery (downloads hand files to storage and transcription),
-    // transcription (hands transcripts to the library), conversion, storage, the library.
     let services = context.clients.for_user(&user);
-    services
-        .discovery()
-        .delete_user_data(discovery::v1::DeleteUserDataRequest {})
-        .await?;
-    services
-        .transcription()
-        .delete_user_data(transcription::v1::DeleteUserDataRequest {})
-        .await?;
-    services
-        .conversion()
-        .delete_user_data(conversion::v1::DeleteUserDataRequest {})
-        .await?;
-    services
-        .storage()
-        .delete_user_data(storage::v1::DeleteUserDataRequest {})
-        .await?;
-    services
-        .library()
-        .delete_user_data(library::v1::DeleteUserDataRequest {})
-        .await?;
-    context.settings.delete(&member.user_id).await?;
-    context.access.tokens.delete_all(&member.user_id).await?;
-    context.feeds.store.delete_all(&member.user_id).await?;
-    if let Some(local) = &context.access.local {
-        local.forget(&member.user_id).await?;
+    for place in MEMBER_DATA {
+        place.delete(&context, &services, &user).await?;
     }
-    context.access.members.delete(&member.user_id).await?;
     tracing::info!(user = %member.user_id, by = %caller.0.user, "account deleted");
     Ok(HttpResponse::NoContent().finish())
 }
 
 fn invitation_view(invitation: Invitation, members: &[Member]) -> InvitationView {
-    let used_by = invitation.used_by.as_ref().map(|id| {
-        members
-            .iter()
-            .find(|member| &member.user_id == id)
-            .map_or_else(
-                || "(deleted account)".to_owned(),
-                |member| member.email.clone(),
-            )
-    });
+    let used_by = match &invitation.used_by {
+        Some(id) => Some(
+            members
+                .iter()
+                .find(|member| &member.user_id == id)
+                .map_or_else(
+                    || "(deleted account)".to_owned(),
+                    |member| member.email.clone(),
+                ),
+        ),
+        // Account deletion forgets who used it.
+        None => invitation.used_at.map(|_| "(deleted account)".to_owned()),
+    };
     InvitationView {
         id: invitation.id,
         created_at: invitation.created_at,
@@ -317,16 +295,15 @@ pub async fn list_invitations(
     Ok(data(InvitationsView { invitations }))
 }
 
-/// The origin the browser used, through trusted proxies only (the link must open where the
-/// admin is).
-fn origin(request: &HttpRequest, proxies: &TrustedProxies) -> String {
-    let info = request.connection_info();
-    let scheme = if proxies.is_secure(request) {
-        "https"
-    } else {
-        info.scheme()
-    };
-    format!("{scheme}://{}", info.host())
+/// `SCRIBEVAULT_PUBLIC_URL`, or the origin the browser used through trusted proxies only (the
+/// link must open where the admin is).
+fn origin(request: &HttpRequest, context: &Context) -> Result<String, ApiError> {
+    let origin = context
+        .access
+        .proxies
+        .public_origin(request, context.feeds.public_url.as_ref())
+        .map_err(|_| ApiError::bad_request("The request's Host is not a valid host"))?;
+    Ok(crate::feeds::link_base(&origin))
 }
 
 /// A single-use sign-up link (local accounts only), shown this once.
@@ -362,7 +339,7 @@ pub async fn create_invitation(
         id: invitation.id,
         url: format!(
             "{}/sign-up?invitation={secret}",
-            origin(&request, &context.access.proxies)
+            origin(&request, &context)?
         ),
         expires_at,
     }))

@@ -186,6 +186,7 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
     }
     let (leaving, leaving_id) = members[0].clone();
     let (staying, staying_id) = members[1].clone();
+    leave_something_in_every_gateway_store(&app, &leaving).await;
     let blobs_of = |id: &str| {
         walk(app.data_dir.path())
             .into_iter()
@@ -215,6 +216,15 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
     assert!(blobs_of(&staying_id) > 0);
     let (status, _) = app.get("/api/library/transcripts", Some(&leaving)).await;
     assert!(status == 401 || status == 403, "{status}");
+    let rows = rows_naming(&app, &leaving_id).await;
+    assert!(
+        rows.is_empty(),
+        "the deleted member's id is left in these tables: {rows:?}"
+    );
+    assert!(
+        !rows_naming(&app, &staying_id).await.is_empty(),
+        "the scan finds a member who stays"
+    );
     let (status, _) = log_in(&app, "leaving@example.org", PASSWORD).await;
     assert_eq!(status, 401);
     // What the services hold for the deleted user, asked directly.
@@ -266,6 +276,103 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
     assert_eq!(emails, ["owner@example.org", "staying@example.org"]);
 }
 
+/// A token, a feed, a webhook, settings, and a second factor with its recovery codes: one row in
+/// each gateway store that keeps a member's data (the review's G13: webhooks were left behind).
+async fn leave_something_in_every_gateway_store(app: &TestApp, token: &str) {
+    let made = [
+        ("/api/tokens", json!({ "name": "script" })),
+        ("/api/feeds", json!({ "scope": "vault" })),
+        (
+            "/api/webhooks",
+            // A literal public address: the machines the tests run on resolve no names.
+            json!({ "url": "https://1.1.1.1/hook", "events": ["item.created"] }),
+        ),
+    ];
+    for (path, body) in made {
+        let (status, answer) = app.post_json(path, &body, Some(token)).await;
+        assert_eq!(status, 201, "{path}: {answer}");
+    }
+    let (status, answer) = app
+        .send(
+            Method::PATCH,
+            "/api/user/settings",
+            Some(token),
+            Some(&json!({ "storage": { "maxStorageGB": 4 } })),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, setup) = app
+        .post_json(
+            "/api/auth/2fa/setup",
+            &json!({ "password": PASSWORD }),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{setup}");
+    let secret =
+        totp_rs::Secret::try_from_base32(setup["data"]["secret"].as_str().unwrap()).unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let code = totp_rs::Builder::new()
+        .with_secret(secret)
+        .build()
+        .unwrap()
+        .generate(now)
+        .to_string();
+    let (status, enabled) = app
+        .post_json(
+            "/api/auth/2fa/enable",
+            &json!({ "code": code }),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{enabled}");
+}
+
+/// Every table of the instance's database (`all` keeps every service's tables in one SQLite
+/// file) with a cell that holds `id`.
+async fn rows_naming(app: &TestApp, id: &str) -> Vec<String> {
+    use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
+    let path = app.data_dir.path().join("scribevault.db");
+    let db = sea_orm::Database::connect(format!("sqlite://{}?mode=ro", path.display()))
+        .await
+        .unwrap();
+    let query = |sql: String| db.query_all_raw(Statement::from_string(DbBackend::Sqlite, sql));
+    let tables = query("SELECT name FROM sqlite_master WHERE type = 'table'".to_owned())
+        .await
+        .unwrap();
+    let mut naming = Vec::new();
+    for table in tables {
+        let table: String = table.try_get("", "name").unwrap();
+        let columns = query(format!("PRAGMA table_info(\"{table}\")"))
+            .await
+            .unwrap();
+        let conditions: Vec<String> = columns
+            .iter()
+            .map(|column| {
+                let name: String = column.try_get("", "name").unwrap();
+                format!("instr(CAST(\"{name}\" AS TEXT), '{id}') > 0")
+            })
+            .collect();
+        if conditions.is_empty() {
+            continue;
+        }
+        let count = query(format!(
+            "SELECT COUNT(*) AS n FROM \"{table}\" WHERE {}",
+            conditions.join(" OR ")
+        ))
+        .await
+        .unwrap();
+        let n: i64 = count[0].try_get("", "n").unwrap();
+        if n > 0 {
+            naming.push(format!("{table} ({n})"));
+        }
+    }
+    naming
+}
+
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
@@ -276,4 +383,86 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
         found.push(path);
     }
     found
+}
+
+/// The review's G13: two admins demoting each other at once left the instance without one. Now
+/// at most one of the two changes is made, however they interleave, and the last admin can
+/// be neither demoted, disabled nor deleted.
+#[tokio::test]
+async fn the_last_admin_stays_an_admin_even_when_two_act_at_once() {
+    let app = TestApp::spawn().await;
+    let (owner, owner_id) = app.sign_up("owner@example.org").await;
+    let (second, second_id) = app.sign_up("second@example.org").await;
+    let (status, body) = app
+        .send(
+            Method::PATCH,
+            &format!("/api/admin/users/{second_id}"),
+            Some(&owner),
+            Some(&json!({ "isAdmin": true })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let demote = |token: String, id: String| {
+        let app = &app;
+        async move {
+            app.send(
+                Method::PATCH,
+                &format!("/api/admin/users/{id}"),
+                Some(&token),
+                Some(&json!({ "isAdmin": false })),
+            )
+            .await
+        }
+    };
+    let (first, other) = tokio::join!(
+        demote(owner.clone(), second_id.clone()),
+        demote(second.clone(), owner_id.clone())
+    );
+    let made = [first.0, other.0]
+        .iter()
+        .filter(|status| **status == 200)
+        .count();
+    assert!(made <= 1, "both demotions were made: {first:?} {other:?}");
+    let (_, users) = app.get("/api/admin/users", Some(&owner)).await;
+    let users = if users["data"].is_null() {
+        app.get("/api/admin/users", Some(&second)).await.1
+    } else {
+        users
+    };
+    let admins: Vec<&serde_json::Value> = users["data"]["users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|user| user["isAdmin"] == true)
+        .collect();
+    assert_eq!(admins.len(), if made == 1 { 1 } else { 2 }, "{users}");
+    // The one admin left cannot be demoted, disabled or deleted by anyone.
+    let admin = admins[0]["id"].as_str().unwrap().to_owned();
+    let (token, other_id) = if admin == owner_id {
+        (owner.clone(), second_id.clone())
+    } else {
+        (second.clone(), owner_id.clone())
+    };
+    if made == 1 {
+        let (status, body) = app
+            .send(
+                Method::DELETE,
+                &format!("/api/admin/users/{other_id}"),
+                Some(&token),
+                None,
+            )
+            .await;
+        assert_eq!(status, 204, "the former admin is deleted: {body}");
+    }
+    for change in [json!({ "isAdmin": false }), json!({ "disabled": true })] {
+        let (status, body) = app
+            .send(
+                Method::PATCH,
+                &format!("/api/admin/users/{admin}"),
+                Some(&token),
+                Some(&change),
+            )
+            .await;
+        assert_eq!(status, 400, "{change}: {body}");
+    }
 }
