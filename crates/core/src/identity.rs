@@ -28,6 +28,9 @@ pub const IDENTITY_METADATA_KEY: &str = "x-scribevault-identity";
 /// this bounds replay of a captured assertion, not the length of a call.
 pub const ASSERTION_LIFETIME: Duration = Duration::from_secs(60);
 
+/// How far a signer's clock may run ahead of the verifier's.
+pub const CLOCK_SKEW: Duration = Duration::from_secs(30);
+
 /// Shortest service key accepted (bytes).
 pub const MIN_SERVICE_KEY_BYTES: usize = 32;
 
@@ -167,6 +170,11 @@ impl ServiceKey {
         if unix_seconds(now) > expires {
             return Err(AssertionError::Expired);
         }
+        // A signer whose clock runs fast (or that was made to) must not mint assertions that
+        // live for hours: no genuine one expires further ahead than its lifetime and the skew.
+        if expires > unix_seconds(now) + ASSERTION_LIFETIME.as_secs() + CLOCK_SKEW.as_secs() {
+            return Err(AssertionError::TooLongLived);
+        }
         let id = URL_SAFE_NO_PAD
             .decode(id)
             .ok()
@@ -205,6 +213,9 @@ pub enum AssertionError {
     /// Past its expiry.
     #[error("identity assertion expired")]
     Expired,
+    /// Expires further ahead than any assertion this code makes.
+    #[error("identity assertion expires too far ahead")]
+    TooLongLived,
     /// Names a service where a user is needed.
     #[error("identity assertion names a service, not a user")]
     NotAUser,
@@ -369,6 +380,20 @@ mod tests {
             key.verify(&assertion, at(1_061)),
             Err(AssertionError::Expired)
         );
+    }
+
+    /// The review's G11: a fast-clocked (or hostile) signer could mint assertions for hours.
+    #[test]
+    fn an_assertion_expiring_past_its_lifetime_and_the_skew_is_refused() {
+        let key = ServiceKey::random();
+        let user = UserId::new("ada");
+        let from_the_future = key.assert_user(&user, at(1_000 + 3_600));
+        assert_eq!(
+            key.verify(&from_the_future, at(1_000)),
+            Err(AssertionError::TooLongLived)
+        );
+        let a_little_fast = key.assert_user(&user, at(1_000 + 20));
+        assert_eq!(key.verify(&a_little_fast, at(1_000)), Ok(user));
     }
 
     #[test]

@@ -11,10 +11,9 @@ use futures::StreamExt as _;
 use scribevault_core::{ErrorCode, UserId};
 use scribevault_proto::storage::v1 as storage_pb;
 use serde::{Deserialize, Serialize};
-use url::Url;
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::AuthenticatedUser;
+use crate::auth::{AuthenticatedUser, InteractiveCaller};
 use crate::clients::UserClients;
 use crate::context::Context;
 use crate::error::{ApiError, Envelope, created, data};
@@ -118,17 +117,11 @@ fn feed_view(feed: Feed, source_title: Option<&str>) -> FeedView {
 /// The base of every link: `SCRIBEVAULT_PUBLIC_URL`, else the request's origin through the
 /// trusted proxies (as the invitation links are made).
 fn base_url(request: &HttpRequest, context: &Context) -> Result<String, ApiError> {
-    if let Some(url) = &context.feeds.public_url {
-        return Ok(link_base(url));
-    }
-    let info = request.connection_info();
-    let scheme = if context.access.proxies.is_secure(request) {
-        "https"
-    } else {
-        info.scheme()
-    };
     // Parsed, so a host is written in ASCII (punycode) as Apple asks of every URL.
-    let origin = Url::parse(&format!("{scheme}://{}/", info.host()))
+    let origin = context
+        .access
+        .proxies
+        .public_origin(request, context.feeds.public_url.as_ref())
         .map_err(|_| ApiError::bad_request("The request's Host is not a valid host"))?;
     Ok(link_base(&origin))
 }
@@ -165,11 +158,13 @@ fn checked_tag(name: Option<String>) -> Result<String, ApiError> {
         (status = 409, description = "Too many feeds", body = ErrorBody)))]
 pub async fn create_feed(
     request: HttpRequest,
-    caller: AuthenticatedUser,
+    InteractiveCaller(interactive): InteractiveCaller,
     services: UserClients,
     context: Context,
     body: web::Json<NewFeedRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    // A session only: what a leaked API token made would outlive the token (docs/security.md).
+    let caller = AuthenticatedUser(interactive.user);
     let body = body.into_inner();
     let catalog = Catalog::new(&services, &context.feeds.media);
     let mut source_title = None;
@@ -280,11 +275,13 @@ pub async fn delete_feed(
     responses((status = 200, body = Envelope<NewFeedView>)))]
 pub async fn rotate_feed(
     request: HttpRequest,
-    caller: AuthenticatedUser,
+    InteractiveCaller(interactive): InteractiveCaller,
     services: UserClients,
     context: Context,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
+    // A session only: what a leaked API token made would outlive the token (docs/security.md).
+    let caller = AuthenticatedUser(interactive.user);
     let user = caller.0.as_str();
     let base = base_url(&request, &context)?;
     let (feed, secret) = context

@@ -245,3 +245,46 @@ async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
         404
     );
 }
+
+/// The review's G5: a leaked API token (an assistant's, a script's) could mint a feed or a
+/// webhook, and deleting the token kept them alive. Only a signed-in session makes, rotates or
+/// redirects them now; a token is refused with 403 and nothing is made.
+#[tokio::test]
+async fn an_api_token_cannot_make_feeds_or_webhooks_that_would_outlive_it() {
+    let app = TestApp::spawn().await;
+    let (session, _) = app.sign_up("owner@example.com").await;
+    let (status, made) = app
+        .post_json("/api/tokens", &json!({ "name": "script" }), Some(&session))
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let token = made["data"]["token"].as_str().unwrap().to_owned();
+    let (status, body) = app
+        .post_json("/api/feeds", &json!({ "scope": "vault" }), Some(&token))
+        .await;
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = app
+        .post_json(
+            "/api/webhooks",
+            &json!({ "url": "https://example.com/hook", "events": ["item.created"] }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 403, "{body}");
+    let (_, feeds) = app.get("/api/feeds", Some(&session)).await;
+    assert_eq!(
+        feeds["data"]["feeds"].as_array().map(Vec::len),
+        Some(0),
+        "{feeds}"
+    );
+    let (_, hooks) = app.get("/api/webhooks", Some(&session)).await;
+    assert_eq!(
+        hooks["data"]["webhooks"].as_array().map(Vec::len),
+        Some(0),
+        "{hooks}"
+    );
+    // A session still can.
+    let (status, body) = app
+        .post_json("/api/feeds", &json!({ "scope": "vault" }), Some(&session))
+        .await;
+    assert_eq!(status, 201, "{body}");
+}

@@ -40,7 +40,7 @@ fn token(
     let mut header = Header::new(algorithm);
     header.kid = kid.map(str::to_owned);
     let now = chrono::Utc::now().timestamp();
-    let claims = json!({ "sub": "auth0|alice", "azp": "spa-client-id", "email": "alice@example.org", "iss": issuer, "aud": audience, "iat": now, "exp": now + expires_in });
+    let claims = json!({ "sub": "auth0|alice", "azp": "spa-client-id", "email": "alice@example.org", "email_verified": true, "iss": issuer, "aud": audience, "iat": now, "exp": now + expires_in });
     jsonwebtoken::encode(&header, &claims, key).unwrap()
 }
 
