@@ -248,7 +248,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new authenticator secret, active once confirmed. */
+        /**
+         * A new authenticator secret, active once confirmed. Needs the password, and while a factor is
+         *     active a current code of it or a recovery code.
+         */
         post: operations["auth_begin_two_factor"];
         delete?: never;
         options?: never;
@@ -265,7 +268,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turns the second factor on. */
+        /**
+         * Turns the second factor on (or replaces it) with a code of the new secret; answers ten
+         *     recovery codes, shown this once (earlier ones stop working).
+         */
         post: operations["auth_enable_two_factor"];
         delete?: never;
         options?: never;
@@ -282,7 +288,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turns the second factor off (needs the password and a current code). */
+        /** Turns the second factor off (needs the password and a current code or a recovery code). */
         post: operations["auth_disable_two_factor"];
         delete?: never;
         options?: never;
@@ -376,10 +382,14 @@ export interface paths {
         /**
          * Transcribes an audio file, OpenAI-style: waits in the queue with everyone else's files, then
          *     answers the transcript in the format asked for.
-         * @description # Errors
-         *     In OpenAI's error shape: a bad form (400), a file too large (413), unreadable audio (400), an
-         *     unknown model (404), a failed transcription (422), the wait limit passed (504; the
-         *     transcription goes on, and the same file sent again waits for it).
+         * @description Before a byte of the file is read, the caller holds a transcode permit (the instance's and
+         *     their own), has room left in their quota, and the spool has room for the file and its MP3.
+         *
+         *     # Errors
+         *     In OpenAI's error shape: a bad form (400), a file too large (413), a container not taken
+         *     (415), unreadable audio (400), an unknown model (404), too many at once (429 with
+         *     `Retry-After`), a full quota or spool (507), a failed transcription (422), the wait limit
+         *     passed (504; the transcription goes on, and the same file sent again waits for it).
          */
         post: operations["openai_create_transcription"];
         delete?: never;
@@ -650,7 +660,7 @@ export interface paths {
          *     answers how the attempt went. A receiver's failure is this call's success: the answer says
          *     what the receiver did.
          * @description # Errors
-         *     Unknown id or another member's (404).
+         *     Unknown id or another member's (404); tested less than 10 seconds ago (429).
          */
         post: operations["webhooks_test_webhook"];
         delete?: never;
@@ -687,8 +697,9 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Deletes the account and everything it owns in every service.
-         *     Services delete first; the member goes last, so a failure halfway can be retried.
+         * Deletes the account and everything it owns, walking `MEMBER_DATA` (every service's
+         *     `DeleteUserData`, then the gateway's stores, the member last, so a failure halfway can be
+         *     retried).
          */
         delete: operations["admin_delete_user"];
         options?: never;
@@ -2400,6 +2411,17 @@ export interface components {
                 /** Format: date-time */
                 expiresAt: string;
                 user: components["schemas"]["SignedInAccount"];
+                /**
+                 * Format: u-int64
+                 * @description Signed in with a recovery code: how many are left.
+                 */
+                recoveryCodesLeft?: number | null;
+                /**
+                 * Format: date-time
+                 * @description The second factor changed since the member last signed in: when. The SPA tells them, so
+                 *     a change they did not make does not go unseen.
+                 */
+                secondFactorChangedAt?: string | null;
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2504,6 +2526,14 @@ export interface components {
                 language?: string | null;
                 createdAt: string;
                 files: components["schemas"]["FileView"][];
+            };
+        };
+        /** @description The `{"data": …}` envelope of every successful answer. */
+        Envelope_TwoFactorEnabledView: {
+            /** @description The factor turned on, and its recovery codes, shown this once. */
+            data: {
+                twoFactorEnabled: boolean;
+                recoveryCodes: string[];
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -3315,6 +3345,7 @@ export interface components {
         };
         PasswordAndCode: {
             password: string;
+            /** @description A current authenticator code, or a recovery code. */
             code: string;
         };
         PasswordChange: {
@@ -3655,6 +3686,17 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             user: components["schemas"]["SignedInAccount"];
+            /**
+             * Format: u-int64
+             * @description Signed in with a recovery code: how many are left.
+             */
+            recoveryCodesLeft?: number | null;
+            /**
+             * Format: date-time
+             * @description The second factor changed since the member last signed in: when. The SPA tells them, so
+             *     a change they did not make does not go unseen.
+             */
+            secondFactorChangedAt?: string | null;
         };
         /** @description The account a sign-in answers with (`/api/account` has the fuller view). */
         SignedInAccount: {
@@ -3980,6 +4022,19 @@ export interface components {
             start: number;
             /** Format: double */
             end: number;
+        };
+        /** @description The factor turned on, and its recovery codes, shown this once. */
+        TwoFactorEnabledView: {
+            twoFactorEnabled: boolean;
+            recoveryCodes: string[];
+        };
+        /**
+         * @description Setting up a second factor: the password, and while one is active a current code of it (or
+         *     a recovery code), so a session alone cannot replace it.
+         */
+        TwoFactorSetup: {
+            password: string;
+            code?: string | null;
         };
         /** @description A new authenticator secret, shown once for the app to scan. */
         TwoFactorSetupView: {
@@ -4700,9 +4755,8 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_IssuedToken"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description The current password is wrong */
-            401: {
+            /** @description The current password is wrong, or the new one is not good enough */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4710,7 +4764,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            401: components["responses"]["Unauthenticated"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description Too many wrong passwords for this account */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4721,7 +4785,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorSetup"];
+            };
+        };
         responses: {
             200: {
                 headers: {
@@ -4731,7 +4799,26 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_TwoFactorSetupView"];
                 };
             };
+            /** @description The password is wrong, or a current code is missing or wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Too many wrong passwords for this account */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };
@@ -4753,7 +4840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Envelope_TwoFactorView"];
+                    "application/json": components["schemas"]["Envelope_TwoFactorEnabledView"];
                 };
             };
             /** @description The code is wrong */
@@ -5024,8 +5111,26 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAiErrorBody"];
                 };
             };
+            /** @description Not MP3, WAV, FLAC, Ogg/Opus, MP4/M4A or WebM/Matroska audio */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
             /** @description The transcription failed */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+            /** @description The caller or the instance is transcoding as many files as it takes at once; `Retry-After` says when to come back */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5036,6 +5141,15 @@ export interface operations {
             503: components["responses"]["Unavailable"];
             /** @description Still transcribing when the wait limit passed */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAiErrorBody"];
+                };
+            };
+            /** @description The caller's quota or the server's spool is full */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5586,6 +5700,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
+            /** @description This webhook was tested less than 10 seconds ago */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };

@@ -6,14 +6,19 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import type { SignupPolicy } from '@/config/appConfig';
 import { paths } from '@/config/paths';
 import { formatDateTime } from '@/lib/format';
+import type { AppDispatch } from '@/app/store';
+import { showToast } from '@/lib/toast';
 import {
+  isRecoveryCode,
   isTotpRequired,
+  normalizeSecondFactorCode,
   normalizeTotpCode,
   TOTP_CODE_LENGTH,
   toLocalSession,
   useCheckInvitationQuery,
   useLoginMutation,
   useSignupMutation,
+  type AuthSession,
 } from './authApi';
 import { useAuthActions } from './authActions';
 import { localSignedIn, selectSignOutNotice } from './authSlice';
@@ -66,6 +71,8 @@ export const TOTP_MESSAGES = {
   prompt: 'Enter the 6-digit code from your authenticator app.',
   required: 'Enter the 6-digit code from your authenticator app',
   invalid: 'The code has 6 digits',
+  invalidOrRecovery: 'A code has 6 digits; a recovery code looks like abcde-12345',
+  recoveryHint: 'Lost your phone? Enter one of your recovery codes instead.',
   submit: 'Verify',
   busy: 'Verifying...',
   fallbackError: 'That code did not work',
@@ -262,6 +269,7 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
         : signup(invitation ? { ...credentials, invitation } : credentials)
       ).unwrap();
       dispatch(localSignedIn(toLocalSession(session)));
+      announceSignIn(dispatch, session);
     } catch (error) {
       if (kind === 'sign-in' && isTotpRequired(error)) {
         setTotpPrompt(errorMessage(error, TOTP_MESSAGES.prompt));
@@ -280,6 +288,7 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
           try {
             const session = await login({ email: email.trim(), password, code }).unwrap();
             dispatch(localSignedIn(toLocalSession(session)));
+            announceSignIn(dispatch, session);
             return null;
           } catch (error) {
             if (isTotpRequired(error)) return errorMessage(error, TOTP_MESSAGES.fallbackError);
@@ -358,6 +367,43 @@ export function validateTotpCode(value: string): string | null {
 }
 
 /**
+ * What a sign-in has to tell beyond itself: that it used up a recovery code (and how many are
+ * left), and that the second factor changed since the last sign-in, so a change the member did
+ * not make does not go unseen.
+ */
+function announceSignIn(dispatch: AppDispatch, session: AuthSession) {
+  if (session.recoveryCodesLeft != null) {
+    const left = session.recoveryCodesLeft;
+    dispatch(
+      showToast({
+        title: 'Signed in with a recovery code',
+        description: `${left} recovery code${left === 1 ? '' : 's'} left. If you lost your authenticator app, turn two-factor sign-in off and set it up again in Settings → Account.`,
+        variant: 'warning',
+        link: { label: 'Open Settings', to: paths.settings },
+      }),
+    );
+  }
+  if (session.secondFactorChangedAt) {
+    const when = formatDateTime(session.secondFactorChangedAt);
+    dispatch(
+      showToast({
+        title: 'Your two-factor sign-in changed',
+        description: `It was turned on or replaced on ${when}. If that was not you, change your password now and set up two-factor sign-in again.`,
+        variant: 'warning',
+        link: { label: 'Open Settings', to: paths.settings },
+      }),
+    );
+  }
+}
+
+/** Checks a code that may also be a recovery code (sign-in, turning the factor off). */
+export function validateSecondFactorCode(value: string): string | null {
+  if (isRecoveryCode(value)) return null;
+  const invalid = validateTotpCode(value);
+  return invalid === TOTP_MESSAGES.invalid ? TOTP_MESSAGES.invalidOrRecovery : invalid;
+}
+
+/**
  * The second step of signing in: the code of the authenticator app. `onSubmit` answers the
  * server's message for a wrong code (null when there is nothing to show here).
  */
@@ -375,19 +421,21 @@ function TotpStep({
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
+  /** The member chose to type a recovery code: a text keyboard on phones. */
+  const [recovery, setRecovery] = useState(false);
   const ids = { code: useId(), prompt: useId(), error: useId() };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
     setServerError(null);
-    const invalid = validateTotpCode(code);
+    const invalid = validateSecondFactorCode(code);
     setFieldError(invalid);
     if (invalid) {
       document.getElementById(ids.code)?.focus();
       return;
     }
-    const refused = await onSubmit(normalizeTotpCode(code));
+    const refused = await onSubmit(normalizeSecondFactorCode(code));
     if (refused) {
       setServerError(refused);
       setCode('');
@@ -408,15 +456,16 @@ function TotpStep({
         </div>
       )}
       <div className="field">
-        <label htmlFor={ids.code}>Authentication code</label>
+        <label htmlFor={ids.code}>{recovery ? 'Recovery code' : 'Authentication code'}</label>
         <input
           id={ids.code}
           className="totp-input"
           type="text"
-          inputMode="numeric"
+          inputMode={recovery ? 'text' : 'numeric'}
           autoComplete="one-time-code"
-          pattern="[0-9]*"
-          maxLength={10}
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={13}
           // The field appears in answer to the user's own submit: focus moves to it.
           autoFocus
           value={code}
@@ -431,6 +480,11 @@ function TotpStep({
           <p id={ids.error} className="field-error">
             {fieldError}
           </p>
+        )}
+        {!recovery && (
+          <button type="button" className="btn btn-link field-hint" onClick={() => (setRecovery(true), document.getElementById(ids.code)?.focus())}>
+            {TOTP_MESSAGES.recoveryHint}
+          </button>
         )}
       </div>
       <button type="submit" className="btn btn-primary btn-block" disabled={busy}>

@@ -1,14 +1,21 @@
-import { Check, Copy, LoaderCircle, RefreshCw, ShieldCheck, ShieldOff } from 'lucide-react';
+import { Check, Copy, ShieldCheck, ShieldOff } from 'lucide-react';
 import qrcode from 'qrcode-generator';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { Field } from '@/components/Field';
-import { CancelButton, DialogForm, FormDialog } from '@/components/FormDialog';
+import { DialogForm, FormDialog } from '@/components/FormDialog';
 import { COPY_CONFIRMATION_MS, copyText } from '@/lib/clipboard';
 import { showToast } from '@/lib/toast';
-import { normalizeTotpCode, useDisableTwoFactorMutation, useEnableTwoFactorMutation, useSetupTwoFactorMutation } from './authApi';
-import { validateTotpCode } from './AuthPage';
+import {
+  normalizeSecondFactorCode,
+  normalizeTotpCode,
+  useDisableTwoFactorMutation,
+  useEnableTwoFactorMutation,
+  useSetupTwoFactorMutation,
+} from './authApi';
+import { validateSecondFactorCode, validateTotpCode } from './AuthPage';
+import { RecoveryCodesStep } from './RecoveryCodes';
 
 export const TWO_FACTOR_MESSAGES = {
   setupFailed: 'Two-factor sign-in could not be set up',
@@ -65,8 +72,25 @@ export function groupSecret(secret: string): string {
   return secret.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-/** The 6-digit code field of both dialogs. */
-function CodeField({ id, label, value, error, onChange }: { id: string; label: string; value: string; error: string | null; onChange: (value: string) => void }) {
+/**
+ * The code field of both dialogs: 6 digits, or with `recovery` also a recovery code (letters, so
+ * the keyboard is a text one).
+ */
+function CodeField({
+  id,
+  label,
+  value,
+  error,
+  recovery = false,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  error: string | null;
+  recovery?: boolean;
+  onChange: (value: string) => void;
+}) {
   return (
     <Field id={id} label={label} error={error}>
       {(control) => (
@@ -74,10 +98,11 @@ function CodeField({ id, label, value, error, onChange }: { id: string; label: s
           {...control}
           className="totp-input"
           type="text"
-          inputMode="numeric"
+          inputMode={recovery ? 'text' : 'numeric'}
           autoComplete="one-time-code"
-          pattern="[0-9]*"
-          maxLength={10}
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={recovery ? 13 : 10}
           value={value}
           onChange={(event) => onChange(event.target.value)}
         />
@@ -87,77 +112,58 @@ function CodeField({ id, label, value, error, onChange }: { id: string; label: s
 }
 
 /**
- * 'Set up' (local accounts): asks the server for a new pending secret, shows it as a QR code and
- * as text for manual entry, and turns two-factor sign-in on once a code made from it is confirmed.
- * A wrong code is shown in the dialog, which stays open. Closing it before that changes nothing.
+ * 'Set up' (local accounts), in three steps: the password (the factor guards the account, so a
+ * session alone cannot set one up); then a new pending secret as a QR code and as text, turned on
+ * once a code made from it is confirmed; then the ten recovery codes, shown this once. A wrong
+ * password or code is shown in the dialog, which stays open. Closing it before the code is
+ * confirmed changes nothing.
  */
 export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
   const dispatch = useAppDispatch();
   const [setup, setupState] = useSetupTwoFactorMutation();
   const [enable, { isLoading: enabling }] = useEnableTwoFactorMutation();
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [serverError, setServerError] = useState<string | null>(null);
-  const started = useRef(false);
-  const codeId = useId();
+  const [password, setPassword] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const busy = enabling || setupState.isLoading;
 
-  useEffect(() => {
-    // Once per dialog (StrictMode runs effects twice): each call makes a new pending secret.
-    if (started.current) return;
-    started.current = true;
-    void setup();
-  }, [setup]);
-
-  const pending = setupState.data;
-
-  async function onSubmit() {
-    if (enabling || !pending) return;
-    setServerError(null);
-    const invalid = validateTotpCode(code);
-    setCodeError(invalid);
-    if (invalid) {
-      document.getElementById(codeId)?.focus();
-      return;
-    }
+  async function onEnable(code: string): Promise<string | null> {
     try {
-      await enable({ code: normalizeTotpCode(code) }).unwrap();
+      const enabled = await enable({ code }).unwrap();
       dispatch(showToast({ title: TWO_FACTOR_MESSAGES.enabled, description: TWO_FACTOR_MESSAGES.enabledDescription, variant: 'success' }));
-      onClose();
+      setRecoveryCodes(enabled.recoveryCodes);
+      return null;
     } catch (failure) {
-      setServerError(errorMessage(failure, TWO_FACTOR_MESSAGES.enableFailed));
-      setCode('');
-      document.getElementById(codeId)?.focus();
+      return errorMessage(failure, TWO_FACTOR_MESSAGES.enableFailed);
     }
   }
 
   let body: ReactNode;
-  if (setupState.isError) {
-    body = <SetupFailed message={errorMessage(setupState.error, TWO_FACTOR_MESSAGES.setupFailed)} onRetry={() => void setup()} />;
-  } else if (!pending) {
-    body = (
-      <p className="muted auth-notice" role="status">
-        <LoaderCircle className="spin" size={16} aria-hidden="true" /> Preparing your key...
-      </p>
-    );
+  if (recoveryCodes) {
+    body = <RecoveryCodesStep codes={recoveryCodes} />;
+  } else if (setupState.data) {
+    body = <ScanStep pending={setupState.data} busy={enabling} onEnable={onEnable} />;
   } else {
     body = (
-      <DialogForm error={serverError} busy={enabling} submitLabel="Turn on" busyLabel="Turning on..." submitIcon={ShieldCheck} onSubmit={onSubmit}>
-        <p>Scan this QR code with your authenticator app, then enter the code it shows.</p>
-        <div className="qr-frame">
-          <QrCode value={pending.otpauthUrl} label="QR code for your authenticator app" />
-        </div>
-        <ManualKeyField secret={pending.secret} />
-        <CodeField id={codeId} label="Code from the app" value={code} error={codeError} onChange={(value) => (setCode(value), setCodeError(null))} />
-      </DialogForm>
+      <PasswordStep
+        password={password}
+        busy={setupState.isLoading}
+        serverError={setupState.isError ? errorMessage(setupState.error, TWO_FACTOR_MESSAGES.setupFailed) : null}
+        onChange={setPassword}
+        onSubmit={() => void setup({ password }).catch(() => undefined)}
+      />
     );
   }
 
   return (
     <FormDialog
       size="sm"
-      title="Set up two-factor sign-in"
-      description="Signing in will ask for your password and a 6-digit code from an authenticator app."
-      busy={enabling}
+      title={recoveryCodes ? 'Save your recovery codes' : 'Set up two-factor sign-in'}
+      description={
+        recoveryCodes
+          ? 'Each code signs you in once if you lose your authenticator app. They are shown only now.'
+          : 'Signing in will ask for your password and a 6-digit code from an authenticator app.'
+      }
+      busy={busy}
       onClose={onClose}
     >
       {body}
@@ -165,20 +171,99 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** The server could not make a secret: why, and Try again (a new call, a new secret). */
-function SetupFailed({ message, onRetry }: { message: string; onRetry: () => void }) {
+/** The first step: the account's password, which the server checks (and counts) before a secret is made. */
+function PasswordStep({
+  password,
+  busy,
+  serverError,
+  onChange,
+  onSubmit,
+}: {
+  password: string;
+  busy: boolean;
+  serverError: string | null;
+  onChange: (value: string) => void;
+  onSubmit: () => void;
+}) {
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
   return (
-    <div className="dialog-form">
-      <div className="alert alert-error" role="alert">
-        <span>{message}</span>
+    <DialogForm
+      error={serverError}
+      busy={busy}
+      submitLabel="Continue"
+      busyLabel="Checking..."
+      submitIcon={ShieldCheck}
+      onSubmit={() => {
+        if (!password) {
+          setError(TWO_FACTOR_MESSAGES.passwordRequired);
+          document.getElementById(id)?.focus();
+          return;
+        }
+        onSubmit();
+      }}
+    >
+      <Field id={id} label="Your password" error={error} hint="To make sure it is you, not someone at an unlocked computer.">
+        {(control) => (
+          <input
+            {...control}
+            type="password"
+            autoComplete="current-password"
+            // The step opens on the user's own click: the focus goes to its one field.
+            autoFocus
+            value={password}
+            onChange={(event) => {
+              onChange(event.target.value);
+              setError(null);
+            }}
+          />
+        )}
+      </Field>
+    </DialogForm>
+  );
+}
+
+/** The second step: the QR code and key, and the code that turns the factor on. */
+function ScanStep({
+  pending,
+  busy,
+  onEnable,
+}: {
+  pending: { secret: string; otpauthUrl: string };
+  busy: boolean;
+  onEnable: (code: string) => Promise<string | null>;
+}) {
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const codeId = useId();
+
+  async function onSubmit() {
+    if (busy) return;
+    setServerError(null);
+    const invalid = validateTotpCode(code);
+    setCodeError(invalid);
+    if (invalid) {
+      document.getElementById(codeId)?.focus();
+      return;
+    }
+    const refused = await onEnable(normalizeTotpCode(code));
+    if (refused) {
+      setServerError(refused);
+      setCode('');
+      document.getElementById(codeId)?.focus();
+    }
+  }
+
+  return (
+    <DialogForm error={serverError} busy={busy} submitLabel="Turn on" busyLabel="Turning on..." submitIcon={ShieldCheck} onSubmit={onSubmit}>
+      <p>Scan this QR code with your authenticator app, then enter the code it shows.</p>
+      <div className="qr-frame">
+        <QrCode value={pending.otpauthUrl} label="QR code for your authenticator app" />
       </div>
-      <div className="dialog-actions">
-        <CancelButton />
-        <button type="button" className="btn btn-primary" onClick={onRetry}>
-          <RefreshCw size={16} aria-hidden="true" /> Try again
-        </button>
-      </div>
-    </div>
+      <ManualKeyField secret={pending.secret} />
+      <CodeField id={codeId} label="Code from the app" value={code} error={codeError} onChange={(value) => (setCode(value), setCodeError(null))} />
+    </DialogForm>
   );
 }
 
@@ -240,14 +325,14 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
   async function onSubmit() {
     if (saving) return;
     setServerError(null);
-    const found = { password: password ? undefined : TWO_FACTOR_MESSAGES.passwordRequired, code: validateTotpCode(code) ?? undefined };
+    const found = { password: password ? undefined : TWO_FACTOR_MESSAGES.passwordRequired, code: validateSecondFactorCode(code) ?? undefined };
     setErrors(found);
     if (found.password || found.code) {
       document.getElementById(found.password ? ids.password : ids.code)?.focus();
       return;
     }
     try {
-      await disable({ password, code: normalizeTotpCode(code) }).unwrap();
+      await disable({ password, code: normalizeSecondFactorCode(code) }).unwrap();
       dispatch(showToast({ title: TWO_FACTOR_MESSAGES.disabled, description: TWO_FACTOR_MESSAGES.disabledDescription, variant: 'success' }));
       onClose();
     } catch (failure) {
@@ -260,7 +345,7 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
     <FormDialog
       size="sm"
       title="Turn off two-factor sign-in"
-      description="Signing in will ask for your password only. Confirm with your password and a code from your authenticator app."
+      description="Signing in will ask for your password only. Confirm with your password and a code from your authenticator app (or a recovery code)."
       busy={saving}
       onClose={onClose}
     >
@@ -281,7 +366,8 @@ export function TwoFactorDisableDialog({ onClose }: { onClose: () => void }) {
         </Field>
         <CodeField
           id={ids.code}
-          label="Code from the app"
+          label="Code from the app or a recovery code"
+          recovery
           value={code}
           error={errors.code ?? null}
           onChange={(value) => {

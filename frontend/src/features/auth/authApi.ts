@@ -24,6 +24,8 @@ export type ChangePasswordRequest = Schema<'PasswordChange'>;
 export type TwoFactorSetup = Schema<'TwoFactorSetupView'>;
 
 export type TwoFactorState = Schema<'TwoFactorView'>;
+/** Turned on: the state and the recovery codes, shown once. */
+export type TwoFactorEnabled = Schema<'TwoFactorEnabledView'>;
 
 export type DisableTwoFactorRequest = Schema<'PasswordAndCode'>;
 
@@ -76,16 +78,22 @@ export const authApi = baseApi.injectEndpoints({
       transformResponse: (response: Schema<'Envelope_IssuedToken'>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
-    /** A new pending secret; nothing changes until `enable` confirms a code made from it. */
-    setupTwoFactor: build.mutation<TwoFactorSetup, void>({
-      query: () => ({ url: '/auth/2fa/setup', method: 'POST' }),
+    /**
+     * A new pending secret; nothing changes until `enable` confirms a code made from it. Needs the
+     * password (and, while a factor is active, a current code): a session alone cannot change it.
+     */
+    setupTwoFactor: build.mutation<TwoFactorSetup, Schema<'TwoFactorSetup'>>({
+      query: (body) => ({ url: '/auth/2fa/setup', method: 'POST', body }),
       transformResponse: (response: Schema<'Envelope_TwoFactorSetupView'>) => response.data,
       extraOptions: { maxRetries: 0 },
     }),
-    /** Confirms the pending secret with a code from the app: sign-in asks for a code from now on. */
-    enableTwoFactor: build.mutation<TwoFactorState, Schema<'Code'>>({
+    /**
+     * Confirms the pending secret with a code from the app: sign-in asks for a code from now on.
+     * Answers the ten recovery codes, shown this once.
+     */
+    enableTwoFactor: build.mutation<TwoFactorEnabled, Schema<'Code'>>({
       query: (body) => ({ url: '/auth/2fa/enable', method: 'POST', body }),
-      transformResponse: (response: Schema<'Envelope_TwoFactorView'>) => response.data,
+      transformResponse: (response: Schema<'Envelope_TwoFactorEnabledView'>) => response.data,
       onQueryStarted: async (_request, { dispatch, queryFulfilled }) => showTwoFactorState(dispatch, queryFulfilled),
       invalidatesTags: ['Account'],
       extraOptions: { maxRetries: 0 },
@@ -134,6 +142,22 @@ export function isTotpRequired(error: unknown): boolean {
 /** A code as typed (spaces, dashes) reduced to its digits. */
 export function normalizeTotpCode(value: string): string {
   return value.replace(/\D/g, '');
+}
+
+/** A recovery code as handed out: two groups of five of Crockford's base32 (no i, l, o or u). */
+const RECOVERY_CODE = /^[0-9a-hjkmnp-tv-z]{5}-?[0-9a-hjkmnp-tv-z]{5}$/i;
+
+/** Whether a typed value is a recovery code rather than an authenticator code. */
+export function isRecoveryCode(value: string): boolean {
+  return RECOVERY_CODE.test(value.replace(/\s+/g, ''));
+}
+
+/**
+ * What a second-factor field sends: a recovery code as typed (lower case, spaces dropped), or an
+ * authenticator code reduced to its digits.
+ */
+export function normalizeSecondFactorCode(value: string): string {
+  return isRecoveryCode(value) ? value.replace(/\s+/g, '').toLowerCase() : normalizeTotpCode(value);
 }
 
 export const TOTP_CODE_LENGTH = 6;

@@ -12,17 +12,26 @@ const OTPAUTH_URL = `otpauth://totp/Scribevault:ada%40example.com?secret=${SECRE
 const RIGHT_CODE = '123456';
 const WRONG_CODE_MESSAGE = 'That code is not right. Check the time on your device and try again.';
 const WRONG_PASSWORD_MESSAGE = 'The password is not right.';
+const RECOVERY_CODES = Array.from({ length: 10 }, (_, index) => `abcd${index}-efgh${index}`);
 
 /** The server's side of the account: 2FA state, the pending secret and what each call was sent. */
 function twoFactorBackend(initiallyEnabled: boolean) {
-  const state = { enabled: initiallyEnabled, pending: null as string | null, setups: 0, enables: [] as unknown[], disables: [] as unknown[] };
+  const state = {
+    enabled: initiallyEnabled,
+    pending: null as string | null,
+    setups: [] as unknown[],
+    enables: [] as unknown[],
+    disables: [] as unknown[],
+  };
   server.use(
     http.get('/api/account', () =>
       HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: { id: 'user-1', email: 'ada@example.com', isAdmin: false, twoFactorEnabled: state.enabled } }),
     ),
-    http.post('/api/auth/2fa/setup', ({ request }) => {
+    http.post('/api/auth/2fa/setup', async ({ request }) => {
       expect(request.headers.get('Authorization')).toBe(`Bearer ${TEST_TOKEN}`);
-      state.setups += 1;
+      const body = (await request.json()) as { password?: string };
+      state.setups.push(body);
+      if (body.password !== 'correct-horse') return errorResponse(400, WRONG_PASSWORD_MESSAGE);
       state.pending = SECRET;
       return HttpResponse.json<Schema<'Envelope_TwoFactorSetupView'>>({ data: { secret: SECRET, otpauthUrl: OTPAUTH_URL } });
     }),
@@ -34,7 +43,7 @@ function twoFactorBackend(initiallyEnabled: boolean) {
       }
       state.enabled = true;
       state.pending = null;
-      return HttpResponse.json<Schema<'Envelope_TwoFactorView'>>({ data: { twoFactorEnabled: true } });
+      return HttpResponse.json<Schema<'Envelope_TwoFactorEnabledView'>>({ data: { twoFactorEnabled: true, recoveryCodes: RECOVERY_CODES } });
     }),
     http.post('/api/auth/2fa/disable', async ({ request }) => {
       const body = (await request.json()) as { password?: string; code?: string };
@@ -61,16 +70,25 @@ async function renderAccount() {
 const toastTexts = () => screen.queryAllByRole('status').map((toast) => toast.textContent ?? '');
 
 describe('Account: two-factor sign-in', () => {
-  it('sets up: shows the QR code and key, refuses a wrong code, turns on with the right one', async () => {
+  it('sets up: asks the password, shows the QR code and key, refuses a wrong code, turns on and shows the recovery codes once', async () => {
     const backend = twoFactorBackend(false);
     const { user, panel } = await renderAccount();
     expect(await within(panel).findByTestId('two-factor-status')).toHaveTextContent('Off');
-    expect(backend.setups).toBe(0);
 
     await user.click(within(panel).getByRole('button', { name: 'Set up' }));
     const dialog = await screen.findByRole('dialog', { name: 'Set up two-factor sign-in' });
+    // A session alone does not set up a factor: the password first, checked by the server.
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Password is required')).toBeInTheDocument();
+    expect(backend.setups).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Your password'), 'a-guess');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(WRONG_PASSWORD_MESSAGE);
+    await user.clear(within(dialog).getByLabelText('Your password'));
+    await user.type(within(dialog).getByLabelText('Your password'), 'correct-horse');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     const qr = await within(dialog).findByRole('img', { name: 'QR code for your authenticator app' });
-    expect(backend.setups).toBe(1);
+    expect(backend.setups).toEqual([{ password: 'a-guess' }, { password: 'correct-horse' }]);
     // Drawn here from the otpauth URL: an SVG with modules, nothing loaded from elsewhere.
     expect(qr.tagName.toLowerCase()).toBe('svg');
     expect(qr).toHaveAttribute('data-qr-value', OTPAUTH_URL);
@@ -99,9 +117,15 @@ describe('Account: two-factor sign-in', () => {
     expect(screen.getByRole('dialog', { name: 'Set up two-factor sign-in' })).toBeInTheDocument();
     expect(within(panel).getByTestId('two-factor-status')).toHaveTextContent('Off');
 
-    // Right (typed with a space, as apps show it): on.
+    // Right (typed with a space, as apps show it): on, and the recovery codes, shown once.
     await user.type(within(dialog).getByLabelText('Code from the app'), '123 456');
     await user.click(within(dialog).getByRole('button', { name: 'Turn on' }));
+    const codesDialog = await screen.findByRole('dialog', { name: 'Save your recovery codes' });
+    const codes = within(codesDialog).getByRole('list', { name: 'Recovery codes' });
+    expect(within(codes).getAllByRole('listitem').map((item) => item.textContent)).toEqual(RECOVERY_CODES);
+    await user.click(within(codesDialog).getByRole('button', { name: 'Copy all' }));
+    expect(await navigator.clipboard.readText()).toBe(RECOVERY_CODES.join('\n'));
+    await user.click(within(codesDialog).getByRole('button', { name: 'Done' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 3000 });
     expect(backend.enables).toEqual([{ code: '000000' }, { code: RIGHT_CODE }]);
     await waitFor(() => expect(toastTexts().some((text) => text.includes('Two-factor sign-in is on'))).toBe(true), { timeout: 3000 });
@@ -123,10 +147,12 @@ describe('Account: two-factor sign-in', () => {
     const { user, panel } = await renderAccount();
     await user.click(await within(panel).findByRole('button', { name: 'Set up' }));
     const dialog = await screen.findByRole('dialog', { name: 'Set up two-factor sign-in' });
+    await user.type(within(dialog).getByLabelText('Your password'), 'correct-horse');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     expect(await within(dialog).findByRole('alert', {}, { timeout: 4000 })).toHaveTextContent('The secret could not be made');
-    await user.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     expect(await within(dialog).findByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
-    expect(backend.setups).toBe(1);
+    expect(backend.setups).toEqual([{ password: 'correct-horse' }]);
   });
 
   it('turns off with the password and a current code; a wrong password is shown', async () => {
@@ -143,7 +169,7 @@ describe('Account: two-factor sign-in', () => {
     expect(backend.disables).toEqual([]);
 
     await user.type(within(dialog).getByLabelText('Password'), 'not-my-password');
-    await user.type(within(dialog).getByLabelText('Code from the app'), RIGHT_CODE);
+    await user.type(within(dialog).getByLabelText('Code from the app or a recovery code'), RIGHT_CODE);
     await user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(WRONG_PASSWORD_MESSAGE);
     expect(within(panel).getByTestId('two-factor-status')).toHaveTextContent('On');
@@ -154,7 +180,7 @@ describe('Account: two-factor sign-in', () => {
     await user.click(within(panel).getByRole('button', { name: 'Turn off' }));
     dialog = await screen.findByRole('dialog', { name: 'Turn off two-factor sign-in' });
     await user.type(within(dialog).getByLabelText('Password'), 'correct-horse');
-    await user.type(within(dialog).getByLabelText('Code from the app'), RIGHT_CODE);
+    await user.type(within(dialog).getByLabelText('Code from the app or a recovery code'), RIGHT_CODE);
     await user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 3000 });
     expect(backend.disables).toEqual([
@@ -232,6 +258,33 @@ describe('sign-in with two-factor sign-in on', () => {
     ]);
   });
 
+  it('signs in with a recovery code, says how many are left and that the factor changed', async () => {
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('/api/auth/login', async ({ request }) => {
+        const body = (await request.json()) as { code?: string };
+        bodies.push(body);
+        if (body.code === undefined) {
+          return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: CODE_PROMPT, totpRequired: true } }, { status: 401 });
+        }
+        return HttpResponse.json<Schema<'Envelope_SignedIn'>>({
+          data: { ...session.data, recoveryCodesLeft: 9, secondFactorChangedAt: '2026-12-01T10:00:00Z' },
+        });
+      }),
+    );
+    const { user } = renderWithProviders({ route: '/sign-in', signedIn: false });
+    await signInFirstStep(user);
+    await user.click(screen.getByRole('button', { name: 'Lost your phone? Enter one of your recovery codes instead.' }));
+    const field = screen.getByLabelText('Recovery code');
+    expect(field).toHaveAttribute('inputmode', 'text');
+    await user.type(field, ' ABCD3-EFGH3 ');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
+    expect(bodies[1]).toEqual({ email: 'ada@example.com', password: 'correct-horse', code: 'abcd3-efgh3' });
+    await waitFor(() => expect(toastTexts().some((text) => text.includes('9 recovery codes left'))).toBe(true), { timeout: 3000 });
+    expect(toastTexts().some((text) => text.includes('Your two-factor sign-in changed'))).toBe(true);
+  });
+
   it('checks the code before sending it', async () => {
     const bodies = loginBackend();
     const { user } = renderWithProviders({ route: '/sign-in', signedIn: false });
@@ -240,7 +293,7 @@ describe('sign-in with two-factor sign-in on', () => {
     expect(screen.getByText('Enter the 6-digit code from your authenticator app')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Authentication code'), '12a4');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(screen.getByText('The code has 6 digits')).toBeInTheDocument();
+    expect(screen.getByText('A code has 6 digits; a recovery code looks like abcde-12345')).toBeInTheDocument();
     expect(bodies).toHaveLength(1);
   });
 
