@@ -8,7 +8,13 @@ cd "$root"
 committed="docs/openapi.json"
 generated="$(mktemp)"
 trap 'rm -f "$generated"' EXIT
-cargo run --quiet -p scribevault -- openapi > "$generated"
+# SCRIBEVAULT_BIN: a scribevault binary already built (CI passes the test build's, which
+# `cargo run -p scribevault` would build again with other features).
+if [ -n "${SCRIBEVAULT_BIN:-}" ]; then
+  "$SCRIBEVAULT_BIN" openapi > "$generated"
+else
+  cargo run --quiet -p scribevault -- openapi > "$generated"
+fi
 if [ "${1:-}" = "--write" ]; then
   cp "$generated" "$committed"
   echo "wrote $committed"

@@ -33,8 +33,24 @@ setup() {
   step_times+=("$(printf '%6d s  %s' "$((SECONDS - start))" "$name")")
 }
 
+# The Debian packages of the build, test, media and PDF tools in one apt call (each of their
+# install scripts then finds its packages there): one package-list update and one pass of
+# dpkg's triggers, not four. The servers come in their own call (services.sh keeps their
+# postinst scripts from starting them, and installs them without recommends).
+apt_packages() {
+  local wanted=(cmake g++ chromium openssl espeak-ng sox ffmpeg python3-venv poppler-utils
+    tesseract-ocr tesseract-ocr-eng) missing=() package
+  for package in "${wanted[@]}"; do
+    dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null | grep -qx installed || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "apt-get install ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
 # Servers and tools.
 setup "install the test services" scripts/services.sh install
+setup "install the Debian packages of the tools" apt_packages
 setup "start the test services" scripts/services.sh start
 eval "$(scripts/services.sh env)"
 setup "install the build tools" scripts/install-build-deps.sh
@@ -66,7 +82,12 @@ step "rustfmt" cargo fmt --all -- --check
 step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "unused dependencies" cargo machete
 step "vendored whisper.cpp is the release + our patch" scripts/vendor-whisper-rs-sys.sh --check
-step "OpenAPI document (current and valid)" scripts/check-openapi.sh
+
+# One build of every test binary and of the binaries the other steps start (scribevault and the
+# YouTube fake): the OpenAPI check, the Rust suites, the chaos run and both browser runs use it,
+# so no step builds the workspace again with other features.
+step "build the tests and binaries" cargo nextest run --workspace --no-run --cargo-quiet
+step "OpenAPI document (current and valid)" env SCRIBEVAULT_BIN="$CARGO_TARGET_DIR/debug/scribevault" scripts/check-openapi.sh
 
 rust_tests() {
   cargo nextest run --workspace --no-fail-fast --status-level pass --final-status-level slow 2>&1 | tee "$logs/rust.log"
