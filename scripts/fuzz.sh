@@ -5,6 +5,8 @@
 #   scripts/fuzz.sh                 each target for FUZZ_SECONDS (default 600): `make fuzz`
 #   scripts/fuzz.sh --ci            each target for FUZZ_SECONDS (default 15): the CI step
 #   scripts/fuzz.sh [--ci] NAME...  only the named targets
+#   scripts/fuzz.sh --ci --build-only  install what is missing and build, run nothing (CI starts
+#                                      this early, in the background, at low priority)
 #
 # Installs what it needs when missing (the nightly toolchain, cargo-fuzz). Each target starts
 # from its committed seeds (fuzz/seeds/<target>) and its working corpus (fuzz/corpus/<target>,
@@ -17,11 +19,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/fuzz" || exit 1
 
 ci=false
+build_only=false
 targets=()
 for arg in "$@"; do
   case "$arg" in
     --ci) ci=true ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --build-only) build_only=true ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) targets+=("$arg") ;;
   esac
 done
@@ -54,6 +58,7 @@ echo "==> building the fuzz targets ($(cargo +nightly --version))"
 build_start=$SECONDS
 cargo +nightly fuzz build "${flags[@]}" || exit 1
 echo "==> built in $((SECONDS - build_start)) s"
+$build_only && exit 0
 
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)

@@ -54,6 +54,19 @@ setup "install the Debian packages of the tools" apt_packages
 setup "start the test services" scripts/services.sh start
 eval "$(scripts/services.sh env)"
 setup "install the build tools" scripts/install-build-deps.sh
+# Three builds no other step waits on start now, in the background and at the lowest priority:
+# clippy's (its own target dir, so it holds no lock the test build and the runs need), the fuzz
+# targets' (nightly, their own target dir) and cargo-machete's. They take the cores the steps in
+# front leave idle (links are single-threaded; the Rust suites wait on servers and sockets much of
+# their time) instead of twenty minutes of their own; their steps below wait for them.
+CARGO_TARGET_DIR="$(dirname "$CARGO_TARGET_DIR")/clippy-target" nice -n 19 \
+  cargo clippy --workspace --all-targets --quiet -- -D warnings >"$logs/clippy.log" 2>&1 &
+clippy=$!
+nice -n 19 scripts/fuzz.sh --ci --build-only >"$logs/fuzz-build.log" 2>&1 &
+fuzz_build=$!
+# (cargo install honours CARGO_TARGET_DIR: in its own dir, it holds no lock the steps need.)
+env -u CARGO_TARGET_DIR nice -n 19 scripts/install-lint-tools.sh >"$logs/lint-tools.log" 2>&1 &
+lint_tools=$!
 setup "install the test tools" scripts/install-test-tools.sh
 setup "install ffmpeg and yt-dlp" scripts/install-media-tools.sh
 setup "install poppler-utils and tesseract" scripts/install-pdf-tools.sh
@@ -67,7 +80,7 @@ step_times+=("$(printf '%6d s  %s' "$((SECONDS - vad_start))" "install the Siler
 if ! cargo nextest --version >/dev/null 2>&1; then
   setup "install cargo-nextest" cargo install cargo-nextest --locked --quiet
 fi
-setup "install the lint tools" scripts/install-lint-tools.sh
+lint_tools_ready() { wait "$lint_tools" || { cat "$logs/lint-tools.log"; return 1; }; }
 
 frontend_deps() (
   cd "$root/frontend" || exit 1
@@ -79,7 +92,7 @@ frontend_deps() (
 step "frontend dependencies" frontend_deps
 
 step "rustfmt" cargo fmt --all -- --check
-step "clippy" cargo clippy --workspace --all-targets --quiet -- -D warnings
+setup "install the lint tools (started in the background)" lint_tools_ready
 step "unused dependencies" cargo machete
 step "vendored whisper.cpp is the release + our patch" scripts/vendor-whisper-rs-sys.sh --check
 
@@ -106,6 +119,10 @@ chaos() {
   return "${PIPESTATUS[0]}"
 }
 step "chaos (3 rounds)" chaos
+clippy_done() { wait "$clippy"; local status=$?; cat "$logs/clippy.log"; return "$status"; }
+step "clippy (started in the background)" clippy_done
+fuzz_build_ready() { wait "$fuzz_build" || { tail -40 "$logs/fuzz-build.log"; return 1; }; }
+step "fuzz targets built (started in the background)" fuzz_build_ready
 step "fuzzing (short)" scripts/fuzz.sh --ci
 
 if [ -f frontend/package.json ]; then
