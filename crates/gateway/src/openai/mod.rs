@@ -172,54 +172,26 @@ pub async fn create_transcription(
     services: UserClients,
     body: Multipart,
 ) -> Result<HttpResponse, OpenAiError> {
-    let openai = &context.openai;
-    let _permit = openai
-        .permits
-        .try_acquire(caller.user.as_str())
-        .map_err(OpenAiError::Busy)?;
-    let limit = context.limits.upload_bytes;
-    let declared = spool::declared_length(&request);
-    if declared.is_some_and(|length| length > limit.saturating_add(form::FORM_OVERHEAD_BYTES)) {
-        return Err(OpenAiError::FileTooLarge {
-            limit_mb: limit / (1024 * 1024),
-        });
-    }
-    let room = quota_left(&services).await?;
-    let upload_cap = declared.map_or(limit, |length| length.min(limit));
-    let dir = openai
-        .spool
-        .reserve(upload_cap, upload_cap.min(room))
-        .await?;
-    let form = form::read(body, dir, limit).await?;
-    let model = model_of(&form, &services).await?;
-    let keep = keeps_in_vault(&context, &caller).await?;
-    let bounds = TranscodeBounds {
-        max_seconds: openai.max_audio_seconds,
-        max_bytes: room,
-    };
-    let converted = audio::as_mp3(&form.file.path, dir, bounds).await?;
-    let mp3 = converted.as_deref().unwrap_or(&form.file.path);
-    let title = title_of(&form.file.name);
-    let mp3_path = run::store(&services, mp3, title.clone(), form.file.name.clone()).await?;
+    let stored = store_upload(&request, &caller, &context, &services, body).await?;
     let user = caller.user.as_str();
-    let asked = form.language.as_deref();
+    let asked = stored.language.as_deref();
     let started = &context.openai.started;
     let file = started
         .start(
             &services,
             &run::Wanted {
                 user,
-                mp3_path: &mp3_path,
-                title: &title,
-                model: &model,
+                mp3_path: &stored.mp3_path,
+                title: &stored.title,
+                model: &stored.model,
                 language: asked,
-                skip_vault: !keep,
+                skip_vault: !stored.keep,
             },
         )
         .await?;
     let finished = match run::wait_for(&services, &file, context.openai.wait_limit).await {
         Err(error @ OpenAiError::TranscriptionFailed(_)) => {
-            started.forget(user, &mp3_path, asked).await;
+            started.forget(user, &stored.mp3_path, asked).await;
             return Err(error);
         }
         other => other?,
@@ -232,9 +204,71 @@ pub async fn create_transcription(
         segments: &segments,
         language: &spoken_language(finished.language.as_deref().or(asked)),
         duration,
-        words: form.word_timestamps,
+        words: stored.word_timestamps,
     };
-    Ok(rendered.respond(form.response_format))
+    Ok(rendered.respond(stored.response_format))
+}
+
+/// A request whose audio storage holds, and what it asked for.
+struct StoredUpload {
+    mp3_path: String,
+    title: String,
+    model: String,
+    keep: bool,
+    language: Option<String>,
+    response_format: form::ResponseFormat,
+    word_timestamps: bool,
+}
+
+/// The bounded part of a request: the transcode permit, the quota and spool checks before a
+/// byte is read, the spooled form, the transcode and storage's upload. The permit and the spool's
+/// files are given back when it returns, before the request waits its turn in the queue (an
+/// hour, it may be), so the next upload is not refused while this one waits.
+async fn store_upload(
+    request: &actix_web::HttpRequest,
+    caller: &Caller,
+    context: &Context,
+    services: &UserClients,
+    body: Multipart,
+) -> Result<StoredUpload, OpenAiError> {
+    let openai = &context.openai;
+    let _permit = openai
+        .permits
+        .try_acquire(caller.user.as_str())
+        .map_err(OpenAiError::Busy)?;
+    let limit = context.limits.upload_bytes;
+    let declared = spool::declared_length(request);
+    if declared.is_some_and(|length| length > limit.saturating_add(form::FORM_OVERHEAD_BYTES)) {
+        return Err(OpenAiError::FileTooLarge {
+            limit_mb: limit / (1024 * 1024),
+        });
+    }
+    let room = quota_left(services).await?;
+    let upload_cap = declared.map_or(limit, |length| length.min(limit));
+    let dir = openai
+        .spool
+        .reserve(upload_cap, upload_cap.min(room))
+        .await?;
+    let form = form::read(body, dir, limit).await?;
+    let model = model_of(&form, services).await?;
+    let keep = keeps_in_vault(context, caller).await?;
+    let bounds = TranscodeBounds {
+        max_seconds: openai.max_audio_seconds,
+        max_bytes: room,
+    };
+    let converted = audio::as_mp3(&form.file.path, dir, bounds).await?;
+    let mp3 = converted.as_deref().unwrap_or(&form.file.path);
+    let title = title_of(&form.file.name);
+    let mp3_path = run::store(services, mp3, title.clone(), form.file.name.clone()).await?;
+    Ok(StoredUpload {
+        mp3_path,
+        title,
+        model,
+        keep,
+        language: form.language,
+        response_format: form.response_format,
+        word_timestamps: form.word_timestamps,
+    })
 }
 
 /// What is left of the caller's quota; none left is a 507 before the upload is read.
