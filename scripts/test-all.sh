@@ -92,8 +92,6 @@ frontend_deps() (
 step "frontend dependencies" frontend_deps
 
 step "rustfmt" cargo fmt --all -- --check
-setup "install the lint tools (started in the background)" lint_tools_ready
-step "unused dependencies" cargo machete
 step "vendored whisper.cpp is the release + our patch" scripts/vendor-whisper-rs-sys.sh --check
 
 # One build of every test binary and of the binaries the other steps start (scribevault and the
@@ -121,6 +119,10 @@ chaos() {
 step "chaos (3 rounds)" chaos
 clippy_done() { wait "$clippy"; local status=$?; cat "$logs/clippy.log"; return "$status"; }
 step "clippy (started in the background)" clippy_done
+# After the suites, so waiting for its install (niced, beside the other background builds)
+# holds nothing up.
+setup "install the lint tools (started in the background)" lint_tools_ready
+step "unused dependencies" cargo machete
 fuzz_build_ready() { wait "$fuzz_build" || { tail -40 "$logs/fuzz-build.log"; return 1; }; }
 step "fuzz targets built (started in the background)" fuzz_build_ready
 step "fuzzing (short)" scripts/fuzz.sh --ci
