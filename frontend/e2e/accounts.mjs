@@ -1,5 +1,7 @@
 // Who gets in (issue 20): the first account is the admin, invitations, a disabled account, and
-// Settings → Account (change password, sign out everywhere).
+// Settings → Account (change password, sign out everywhere, two-factor sign-in with its recovery
+// codes, issue 42).
+import { createHmac } from 'node:crypto';
 import { BASE_URL, checkNoOverflow, DESKTOP, newContext, PHONE, run, shot, step, waitForLabeled, watch } from './harness.mjs';
 
 export async function fetchConfig() {
@@ -219,5 +221,89 @@ export async function accountSecuritySteps(page, email, password) {
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+  });
+
+  await secondFactorSteps(page, email, newPassword);
+}
+
+/** RFC 6238's code of a base32 secret now (what an authenticator app shows). */
+function totpNow(secret) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const char of secret.replace(/\s+/g, '').toUpperCase()) bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 15;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/**
+ * Two-factor sign-in: set-up asks the password first (a session alone cannot add a factor), then
+ * the QR code and key, then the ten recovery codes, shown once (desktop and 390 px). A fresh
+ * browser signs in with one of them and is told how many are left and that the factor changed.
+ */
+async function secondFactorSteps(page, email, password) {
+  let codes = [];
+  await step('account: two-factor set-up asks the password, then shows ten recovery codes once (desktop and 390 px)', async () => {
+    await page.goto(`${BASE_URL}/settings?tab=account`);
+    const panel = settingsPanel(page, 'Account');
+    await panel.getByRole('button', { name: 'Set up' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set up two-factor sign-in' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Your password').fill('not-the-password');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await waitForLabeled(dialog.getByRole('alert'), 'the refusal of a wrong password', { timeout: 30_000 });
+    await shot(page, 'desktop-two-factor-password-wrong', { fullPage: false });
+    await dialog.getByLabel('Your password').fill(password);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    const key = dialog.getByLabel('Or enter this key');
+    await waitForLabeled(key, 'the key of the new secret', { timeout: 30_000 });
+    await dialog.getByLabel('Code from the app').fill(totpNow(await key.inputValue()));
+    await dialog.getByRole('button', { name: 'Turn on' }).click();
+    const saved = page.getByRole('dialog', { name: 'Save your recovery codes' });
+    await waitForLabeled(saved, 'the recovery codes', { timeout: 30_000 });
+    codes = (await saved.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts()).map((code) => code.trim());
+    if (codes.length !== 10 || !codes.every((code) => /^[0-9a-z]{5}-[0-9a-z]{5}$/.test(code))) {
+      throw new Error(`the recovery codes shown: ${JSON.stringify(codes)}`);
+    }
+    await shot(page, 'desktop-two-factor-recovery-codes', { fullPage: false });
+    await page.setViewportSize(PHONE);
+    await checkNoOverflow(page, 'the recovery codes at 390 px');
+    await shot(page, 'phone-two-factor-recovery-codes', { fullPage: false });
+    await page.setViewportSize(DESKTOP);
+    await saved.getByRole('button', { name: 'Done' }).click();
+    await saved.waitFor({ state: 'hidden' });
+    await panel.getByTestId('two-factor-status').filter({ hasText: 'On' }).waitFor({ timeout: 30_000 });
+  });
+
+  await step('sign-in with a recovery code: it works once, says how many are left and that the factor changed (desktop and 390 px)', async () => {
+    for (const [viewport, name, code] of [
+      [DESKTOP, 'desktop', codes[0]],
+      [PHONE, 'phone', codes[1]],
+    ]) {
+      const context = await newContext({ viewport }, `recovery-code-${name}`);
+      const fresh = await context.newPage();
+      watch(fresh, `recovery-code-${name}`);
+      await fresh.goto(`${BASE_URL}/sign-in`);
+      await fresh.getByLabel('Email').fill(email);
+      await fresh.getByLabel('Password').fill(password);
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.getByRole('button', { name: /recovery codes instead/ }).click();
+      await fresh.getByLabel('Recovery code').fill(code);
+      await fresh.getByRole('button', { name: 'Verify' }).click();
+      await fresh.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+      const left = fresh.getByText(/recovery codes? left/).first();
+      await waitForLabeled(left, 'how many recovery codes are left', { timeout: 30_000 });
+      const said = (await left.innerText()).trim();
+      console.log(`  ${name}: ${said}`);
+      const expected = name === 'desktop' ? '9 recovery codes left' : '8 recovery codes left';
+      if (!said.includes(expected)) throw new Error(`the sign-in says "${said}"`);
+      if (name === 'desktop') await fresh.getByText('Your two-factor sign-in changed').first().waitFor({ timeout: 10_000 });
+      else await checkNoOverflow(fresh, 'the sign-in notices at 390 px');
+      await shot(fresh, `${name}-signed-in-with-a-recovery-code`, { fullPage: false });
+      await context.close();
+    }
   });
 }

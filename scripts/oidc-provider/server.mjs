@@ -12,7 +12,8 @@
 // /.well-known/openid-configuration. The API audience comes as Auth0's `audience` parameter (on
 // /authorize and on /oauth/token) or as RFC 8707 `resource`; any absolute URL is accepted as an
 // audience, so tests can also mint tokens for a wrong one. Access tokens for an audience are RS256
-// JWTs (typ at+jwt) with iss, aud, sub, azp, client_id, scope, iat, exp, jti, and `email` for users.
+// JWTs (typ at+jwt) with iss, aud, sub, azp, client_id, scope, iat, exp, jti, and `email` with
+// `email_verified` for users.
 //
 // Clients:
 //   scribevault-spa, other-spa  public (PKCE, no secret), authorization_code + refresh_token;
@@ -236,7 +237,8 @@ const configuration = {
   async extraTokenClaims(_ctx, token) {
     if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
     const email = accounts.get(token.accountId);
-    return email ? { email } : undefined;
+    // With its verification, as the gateway requires of an email it counts (docs/security.md).
+    return email ? { email, email_verified: true } : undefined;
   },
   formats: {
     customizers: {
