@@ -92,21 +92,9 @@ impl LocalAccounts {
             let code = current_code
                 .filter(|code| !code.trim().is_empty())
                 .ok_or(AuthError::CurrentCodeRequired)?;
-            let current = self
-                .two_factor
-                .is_current(&account.id, &account.email, code)
-                .await
-                .map_err(internal)?;
             // A member who lost the app signs in with a recovery code and sets up a new one
             // with another.
-            if !current
-                && self
-                    .recovery_codes
-                    .redeem(&account.id, code, Utc::now())
-                    .await
-                    .map_err(internal)?
-                    .is_none()
-            {
+            if !self.confirms_the_factor(&account, code).await? {
                 return Err(AuthError::WrongCurrentCode);
             }
         }
@@ -152,19 +140,7 @@ impl LocalAccounts {
         code: &str,
     ) -> Result<(), AuthError> {
         let account = self.reauthenticate(caller, password).await?;
-        let current = self
-            .two_factor
-            .is_current(&account.id, &account.email, code)
-            .await
-            .map_err(internal)?;
-        if !current
-            && self
-                .recovery_codes
-                .redeem(&account.id, code, Utc::now())
-                .await
-                .map_err(internal)?
-                .is_none()
-        {
+        if !self.confirms_the_factor(&account, code).await? {
             return Err(AuthError::WrongSetupCode);
         }
         self.two_factor
@@ -177,6 +153,25 @@ impl LocalAccounts {
             .map_err(internal)?;
         tracing::info!(user = account.id, "a second factor was turned off");
         Ok(())
+    }
+
+    /// Whether `code` confirms a change to the account's factor: a current code of it (not used
+    /// up), or one of its recovery codes (used up).
+    async fn confirms_the_factor(&self, account: &Account, code: &str) -> Result<bool, AuthError> {
+        if self
+            .two_factor
+            .is_current(&account.id, &account.email, code)
+            .await
+            .map_err(internal)?
+        {
+            return Ok(true);
+        }
+        Ok(self
+            .recovery_codes
+            .redeem(&account.id, code, Utc::now())
+            .await
+            .map_err(internal)?
+            .is_some())
     }
 
     /// For an account with a second factor, a code must be given and right: an authenticator
