@@ -27,7 +27,8 @@ openai_transcodes = 2
 openai_transcodes_per_user = 1
 max_json_bytes = 1048576
 token_ttl_seconds = 900
-session_ttl_seconds = 2592000
+session_ttl_seconds = 604800
+session_lifetime_seconds = 2592000
 login_attempts_per_minute = 10
 signup = "invite"
 invitation_hours = 72
@@ -316,6 +317,9 @@ pub struct Settings {
     pub token_ttl_seconds: u64,
     /// A local session ends when it has not been renewed for this long (sign-in again).
     pub session_ttl_seconds: u64,
+    /// A local session ends this long after its sign-in, however often it was renewed, so a
+    /// refresh secret copied once is worth a bounded time at most.
+    pub session_lifetime_seconds: u64,
     /// Failed logins allowed per account and client pair (and, more loosely, per client) each
     /// minute before the pair backs off exponentially.
     pub login_attempts_per_minute: u32,
@@ -546,6 +550,12 @@ impl Settings {
             return Err(invalid(
                 "SCRIBEVAULT_TOKEN_TTL_SECONDS",
                 "at least 5, and no longer than SCRIBEVAULT_SESSION_TTL_SECONDS",
+            ));
+        }
+        if self.session_lifetime_seconds < self.token_ttl_seconds {
+            return Err(invalid(
+                "SCRIBEVAULT_SESSION_LIFETIME_SECONDS",
+                "no shorter than SCRIBEVAULT_TOKEN_TTL_SECONDS",
             ));
         }
         if self.max_deliveries == 0 {

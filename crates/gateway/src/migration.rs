@@ -22,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(CreatePodcastFeeds),
             Box::new(crate::webhooks::migration::CreateWebhooks),
             Box::new(CreateRecoveryCodes),
+            Box::new(AddRefreshCredentials),
         ]
     }
 }
@@ -138,6 +139,7 @@ enum Members {
     CreatedAt,
     LastSignInAt,
     StorageCapGb,
+    SessionsEndedAt,
 }
 
 #[derive(DeriveIden)]
@@ -148,6 +150,9 @@ enum AuthSessions {
     CreatedAt,
     ExpiresAt,
     EndedAt,
+    RefreshHash,
+    PreviousRefreshHash,
+    EndsBy,
 }
 
 #[derive(DeriveIden)]
@@ -593,6 +598,61 @@ impl MigrationTrait for CreateRecoveryCodes {
                     .table(TwoFactorChanged::Table)
                     .add_column(
                         ColumnDef::new(TwoFactorChanged::ChangedAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+/// Bounds on what a session leaves (findings G2 and G13): the hash of a session's current
+/// refresh secret, the one it replaced (presented again, it ends the session), and the absolute
+/// end no renewal moves; and on the member, when every session last ended, which ends the
+/// audio and export links made before. Sessions from before have no refresh secret: their
+/// members sign in once more.
+struct AddRefreshCredentials;
+
+impl MigrationName for AddRefreshCredentials {
+    fn name(&self) -> &str {
+        "m20261202_000009_session_bounds"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for AddRefreshCredentials {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // One column per statement: SQLite alters one at a time.
+        for column in [
+            ColumnDef::new(AuthSessions::RefreshHash)
+                .string()
+                .null()
+                .to_owned(),
+            ColumnDef::new(AuthSessions::PreviousRefreshHash)
+                .string()
+                .null()
+                .to_owned(),
+            ColumnDef::new(AuthSessions::EndsBy)
+                .timestamp_with_time_zone()
+                .null()
+                .to_owned(),
+        ] {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(AuthSessions::Table)
+                        .add_column(column)
+                        .to_owned(),
+                )
+                .await?;
+        }
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Members::Table)
+                    .add_column(
+                        ColumnDef::new(Members::SessionsEndedAt)
                             .timestamp_with_time_zone()
                             .null(),
                     )

@@ -161,6 +161,7 @@ fn local_accounts(
                 .map(|key| key.expose_secret().as_bytes().to_vec()),
             token_ttl: auth.token_ttl,
             session_ttl: auth.session_ttl,
+            session_lifetime: auth.session_lifetime,
             sign_up: auth.sign_up,
         },
         LocalAccountsParts {

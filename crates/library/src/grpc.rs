@@ -344,6 +344,8 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
             part: Some(pb::export_chunk::Part::Header(pb::ExportHeader {
                 filename: download.filename,
                 content_type: download.content_type.to_owned(),
+                user_id: download.owner,
+                issued_at: download.issued_at.timestamp(),
             })),
         };
         let body = tokio_stream::wrappers::ReceiverStream::new(download.body);
@@ -603,6 +605,7 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         Ok(Response::new(pb::OpenAudioLinkResponse {
             user_id: recording.owner.as_str().to_owned(),
             audio_path: recording.audio_path,
+            issued_at: link.expires - crate::service::AUDIO_LINK_TTL.num_seconds(),
         }))
     }
 

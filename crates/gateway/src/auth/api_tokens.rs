@@ -5,17 +5,14 @@
 //! Tokens are 256 random bits, so a plain SHA-256 is enough to store them (a slow hash defends
 //! guessable secrets; these are not).
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use super::secret::{random_secret, secret_hash};
 use chrono::{DateTime, Duration, Utc};
-use rand::RngCore as _;
 use scribevault_core::UserId;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
     QueryFilter as _, QueryOrder as _, Set,
 };
-use sha2::{Digest as _, Sha256};
 
 use super::members::Members;
 use super::{AuthError, Caller, SharedVerifier, TokenVerifier, internal};
@@ -71,13 +68,6 @@ pub struct ApiTokens {
     db: DatabaseConnection,
 }
 
-fn secret_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
-
 fn api_token(row: api_token::Model) -> ApiToken {
     ApiToken {
         id: row.id,
@@ -102,9 +92,7 @@ impl ApiTokens {
         new: NewToken,
         now: DateTime<Utc>,
     ) -> Result<(ApiToken, String), DbErr> {
-        let mut bytes = [0_u8; 32];
-        rand::thread_rng().fill_bytes(&mut bytes);
-        let secret = format!("{TOKEN_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes));
+        let secret = format!("{TOKEN_PREFIX}{}", random_secret());
         let row = api_token::ActiveModel {
             id: Set(uuid::Uuid::new_v4().to_string()),
             user_id: Set(user_id.to_owned()),

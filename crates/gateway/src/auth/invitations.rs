@@ -1,16 +1,13 @@
 //! Single-use sign-up links that expire. The link carries a random secret; only its SHA-256 is
 //! stored, so a database dump hands out no usable invitation.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use super::secret::{random_secret, secret_hash};
 use chrono::{DateTime, Utc};
-use rand::RngCore as _;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
     QueryFilter as _, QueryOrder as _, Set,
 };
-use sha2::{Digest as _, Sha256};
 
 use crate::entity::invitation::{self, Entity as InvitationRow};
 
@@ -29,13 +26,6 @@ pub struct Invitation {
 #[derive(Clone)]
 pub struct Invitations {
     db: DatabaseConnection,
-}
-
-fn secret_hash(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
 
 fn invitation(row: invitation::Model) -> Invitation {
@@ -60,9 +50,7 @@ impl Invitations {
         now: DateTime<Utc>,
         expires_at: DateTime<Utc>,
     ) -> Result<(Invitation, String), DbErr> {
-        let mut bytes = [0_u8; 32];
-        rand::thread_rng().fill_bytes(&mut bytes);
-        let secret = URL_SAFE_NO_PAD.encode(bytes);
+        let secret = random_secret();
         let row = invitation::ActiveModel {
             id: Set(uuid::Uuid::new_v4().to_string()),
             secret_hash: Set(secret_hash(&secret)),

@@ -20,6 +20,7 @@ pub struct Member {
     pub created_at: DateTime<Utc>,
     pub last_sign_in_at: Option<DateTime<Utc>>,
     pub storage_cap_gb: Option<u32>,
+    pub sessions_ended_at: Option<DateTime<Utc>>,
 }
 
 /// Why an admin's change was not made.
@@ -50,6 +51,7 @@ fn member(row: member::Model) -> Member {
         created_at: row.created_at,
         last_sign_in_at: row.last_sign_in_at,
         storage_cap_gb: row.storage_cap_gb.and_then(|gb| u32::try_from(gb).ok()),
+        sessions_ended_at: row.sessions_ended_at,
     }
 }
 
@@ -104,6 +106,7 @@ impl Members {
             created_at: Set(now),
             last_sign_in_at: Set(Some(now)),
             storage_cap_gb: Set(None),
+            sessions_ended_at: Set(None),
         }
         .insert(&self.db)
         .await?;
@@ -157,6 +160,7 @@ impl Members {
                     created_at: Set(now),
                     last_sign_in_at: Set(Some(now)),
                     storage_cap_gb: Set(None),
+                    sessions_ended_at: Set(None),
                 };
                 match row.insert(&self.db).await {
                     Ok(row) => Ok(member(row)),
@@ -192,6 +196,32 @@ impl Members {
             .exec(&self.db)
             .await?;
         Ok(())
+    }
+
+    /// Notes that every session of `user_id` ended at `now`.
+    pub async fn record_sessions_ended(
+        &self,
+        user_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), DbErr> {
+        MemberRow::update_many()
+            .col_expr(member::Column::SessionsEndedAt, Expr::value(now))
+            .filter(member::Column::UserId.eq(user_id))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a link `user_id` got at `issued_at` (Unix seconds) still works: the member is
+    /// there and enabled, and has not ended every session since. Links carry whole seconds, so
+    /// one made in the second of the sign-out counts as made before it.
+    pub async fn link_still_works(&self, user_id: &str, issued_at: i64) -> Result<bool, DbErr> {
+        Ok(self.get(user_id).await?.is_some_and(|member| {
+            !member.disabled
+                && member
+                    .sessions_ended_at
+                    .is_none_or(|ended| issued_at > ended.timestamp())
+        }))
     }
 
     /// Applies an admin's change; `None` when there is no such member. A change that would

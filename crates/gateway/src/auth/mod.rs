@@ -13,6 +13,7 @@ pub mod members;
 pub mod oidc;
 pub mod password;
 pub mod recovery_codes;
+pub mod secret;
 pub mod sessions;
 pub mod two_factor;
 

@@ -3,6 +3,7 @@
 //! bits each, so a fast hash is enough, as for API tokens); signing in with one uses it up, in
 //! one conditional update, so two sign-ins racing with the same code cannot both pass.
 
+use super::secret::secret_hash as hash;
 use chrono::{DateTime, Utc};
 use rand::Rng as _;
 use sea_orm::sea_query::Expr;
@@ -10,7 +11,6 @@ use sea_orm::{
     ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _, PaginatorTrait as _,
     QueryFilter as _, Set,
 };
-use sha2::{Digest as _, Sha256};
 
 use crate::entity::recovery_code::{self, Entity as RecoveryCodeRow};
 
@@ -26,13 +26,6 @@ const CODE_CHARS: usize = 10;
 #[derive(Clone)]
 pub struct RecoveryCodes {
     db: DatabaseConnection,
-}
-
-fn hash(code: &str) -> String {
-    Sha256::digest(code.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
 }
 
 /// A code as typed (any case, with or without its dash or spaces), in the form it is hashed

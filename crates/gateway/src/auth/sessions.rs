@@ -1,5 +1,6 @@
 //! Every query of `auth_sessions`: local sign-ins that access tokens name, so that signing
-//! out, signing out everywhere, a password change or a disabled account end them at once.
+//! out, signing out everywhere, a password change or a disabled account end them at once; and
+//! their refresh secrets, swapped on every use so a copied one works once at most.
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
@@ -17,14 +18,27 @@ pub struct Session {
     pub user_id: String,
     pub expires_at: DateTime<Utc>,
     pub ended_at: Option<DateTime<Utc>>,
+    /// The absolute end; `None` for sessions from before refresh secrets, which cannot renew.
+    pub ends_by: Option<DateTime<Utc>>,
 }
 
 impl Session {
     /// Whether tokens naming this session are accepted at `now`.
     #[must_use]
     pub fn is_live(&self, now: DateTime<Utc>) -> bool {
-        self.ended_at.is_none() && self.expires_at > now
+        self.ended_at.is_none() && self.expires_at > now && self.ends_by.is_none_or(|end| end > now)
     }
+}
+
+/// What presenting a refresh secret came to.
+#[derive(Debug)]
+pub enum Rotation {
+    /// The secret was the current one: it is spent, and the new one stands.
+    Rotated(Session),
+    /// The secret was spent already: someone else holds a copy. The session is ended.
+    Reused { user_id: String },
+    /// Unknown, or the session has ended or passed its end.
+    Refused,
 }
 
 /// The `auth_sessions` table.
@@ -38,18 +52,24 @@ impl Sessions {
         Self { db }
     }
 
+    /// A new session whose browser holds the secret `refresh_hash` was made of.
     pub async fn start(
         &self,
         user_id: &str,
         now: DateTime<Utc>,
-        expires_at: DateTime<Utc>,
+        lifetime: SessionLifetime,
+        refresh_hash: String,
     ) -> Result<Session, DbErr> {
+        let ends_by = now + lifetime.absolute;
         let row = auth_session::ActiveModel {
             id: Set(uuid::Uuid::new_v4().to_string()),
             user_id: Set(user_id.to_owned()),
             created_at: Set(now),
-            expires_at: Set(expires_at),
+            expires_at: Set((now + lifetime.idle).min(ends_by)),
             ended_at: Set(None),
+            refresh_hash: Set(Some(refresh_hash)),
+            previous_refresh_hash: Set(None),
+            ends_by: Set(Some(ends_by)),
         }
         .insert(&self.db)
         .await?;
@@ -63,21 +83,56 @@ impl Sessions {
             .map(session))
     }
 
-    /// Pushes a live session's end out to `expires_at`; false when it has ended.
-    pub async fn renew(
+    /// Spends the refresh secret whose hash is `presented` and stores `next` in its place, if it
+    /// is the session's current one and the session lives; the idle end moves out by
+    /// `lifetime.idle`, never past the absolute end. A spent secret ends the session.
+    pub async fn rotate(
         &self,
         id: &str,
+        presented: &str,
+        next: String,
         now: DateTime<Utc>,
-        expires_at: DateTime<Utc>,
-    ) -> Result<bool, DbErr> {
-        let updated = SessionRow::update_many()
-            .col_expr(auth_session::Column::ExpiresAt, Expr::value(expires_at))
-            .filter(auth_session::Column::Id.eq(id))
-            .filter(auth_session::Column::EndedAt.is_null())
-            .filter(auth_session::Column::ExpiresAt.gt(now))
-            .exec(&self.db)
-            .await?;
-        Ok(updated.rows_affected == 1)
+        idle: chrono::Duration,
+    ) -> Result<Rotation, DbErr> {
+        let Some(row) = SessionRow::find_by_id(id.to_owned()).one(&self.db).await? else {
+            return Ok(Rotation::Refused);
+        };
+        let current = session(row.clone());
+        if !current.is_live(now) {
+            return Ok(Rotation::Refused);
+        }
+        let Some(ends_by) = current.ends_by else {
+            return Ok(Rotation::Refused);
+        };
+        if row.refresh_hash.as_deref() == Some(presented) {
+            let expires_at = (now + idle).min(ends_by);
+            // Compare-and-swap on the current hash: of two requests with one secret, one wins
+            // and the other finds it spent.
+            let updated = SessionRow::update_many()
+                .col_expr(auth_session::Column::RefreshHash, Expr::value(next))
+                .col_expr(
+                    auth_session::Column::PreviousRefreshHash,
+                    Expr::value(presented.to_owned()),
+                )
+                .col_expr(auth_session::Column::ExpiresAt, Expr::value(expires_at))
+                .filter(auth_session::Column::Id.eq(id))
+                .filter(auth_session::Column::RefreshHash.eq(presented))
+                .filter(auth_session::Column::EndedAt.is_null())
+                .exec(&self.db)
+                .await?;
+            if updated.rows_affected == 1 {
+                return Ok(Rotation::Rotated(Session {
+                    expires_at,
+                    ..current
+                }));
+            }
+        } else if row.previous_refresh_hash.as_deref() != Some(presented) {
+            return Ok(Rotation::Refused);
+        }
+        self.end(id, now).await?;
+        Ok(Rotation::Reused {
+            user_id: current.user_id,
+        })
     }
 
     pub async fn end(&self, id: &str, now: DateTime<Utc>) -> Result<(), DbErr> {
@@ -124,5 +179,15 @@ fn session(row: auth_session::Model) -> Session {
         user_id: row.user_id,
         expires_at: row.expires_at,
         ended_at: row.ended_at,
+        ends_by: row.ends_by,
     }
+}
+
+/// How long a session may last.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionLifetime {
+    /// Without a renewal for this long, it ends.
+    pub idle: chrono::Duration,
+    /// It ends this long after sign-in, renewed or not.
+    pub absolute: chrono::Duration,
 }

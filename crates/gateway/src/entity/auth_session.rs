@@ -14,6 +14,12 @@ pub struct Model {
     /// Renewed with each token; the session ends when this passes.
     pub expires_at: DateTimeUtc,
     pub ended_at: Option<DateTimeUtc>,
+    /// SHA-256 of the refresh secret the member's browser holds now.
+    pub refresh_hash: Option<String>,
+    /// SHA-256 of the secret it replaced: presented again, it was copied, and the session ends.
+    pub previous_refresh_hash: Option<String>,
+    /// The absolute end, which no renewal moves (none for sessions from before it existed).
+    pub ends_by: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

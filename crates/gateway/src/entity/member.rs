@@ -18,6 +18,9 @@ pub struct Model {
     pub last_sign_in_at: Option<DateTimeUtc>,
     /// Most storage the user may choose, in GB; none means the settings' own limit.
     pub storage_cap_gb: Option<i32>,
+    /// When every session last ended at once (sign out everywhere, a password change): links
+    /// made before it stop working.
+    pub sessions_ended_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

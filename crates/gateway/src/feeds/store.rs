@@ -2,18 +2,15 @@
 //! stored (a slow hash defends guessable secrets; these are not), like API tokens and
 //! invitations.
 
-use base64::Engine as _;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chrono::{DateTime, Duration, Utc};
-use rand::RngCore as _;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait as _, ColumnTrait as _, DatabaseConnection, DbErr, EntityTrait as _,
     QueryFilter as _, QueryOrder as _, Set,
 };
-use sha2::{Digest as _, Sha256};
 
 use super::FeedScope;
+use crate::auth::secret::{random_secret as new_secret, secret_hash};
 use crate::entity::podcast_feed::{self, Entity as FeedRow};
 
 /// How long after a fetch the next one is recorded: podcast apps poll, and a poll need not
@@ -34,19 +31,6 @@ pub struct Feed {
 #[derive(Clone)]
 pub struct FeedStore {
     db: DatabaseConnection,
-}
-
-fn secret_hash(secret: &str) -> String {
-    Sha256::digest(secret.as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
-
-fn new_secret() -> String {
-    let mut bytes = [0_u8; 32];
-    rand::thread_rng().fill_bytes(&mut bytes);
-    URL_SAFE_NO_PAD.encode(bytes)
 }
 
 fn feed(row: podcast_feed::Model) -> Option<Feed> {

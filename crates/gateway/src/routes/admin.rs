@@ -194,7 +194,7 @@ pub async fn update_user(
     let user = UserId::new(member.user_id.clone());
     if body.disabled == Some(true) {
         if let Some(local) = &context.access.local {
-            local.end_sessions(&member.user_id, None).await?;
+            local.end_sessions(&member.user_id).await?;
         }
         context
             .access

@@ -1,13 +1,14 @@
 //! `/api/auth/*`: local sign-up, sign-in and sessions (local mode only; 404 in OIDC mode).
 
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::cookie::{Cookie, SameSite, time};
+use actix_web::{HttpRequest, HttpResponse, ResponseError as _, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::limiter::client_key;
-use crate::auth::local::{IssuedToken, LocalAccounts, SignedIn};
-use crate::auth::{AuthError, InteractiveCaller, bearer_token};
+use crate::auth::local::{IssuedToken, LocalAccounts, RefreshCredential, SignedIn, WithRefresh};
+use crate::auth::{AuthError, InteractiveCaller};
 use crate::context::Context;
 use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::table::{Access, RouteList};
@@ -103,6 +104,57 @@ fn client(request: &HttpRequest, proxies: &TrustedProxies) -> String {
         .unwrap_or_default()
 }
 
+/// The cookie that carries a session's refresh credential. Only the refresh route ever sees it;
+/// script cannot read it, and another site cannot make the browser send it.
+const REFRESH_COOKIE: &str = "scribevault_refresh";
+const REFRESH_PATH: &str = "/api/auth/refresh";
+
+/// Whether the browser reached us over TLS, so the cookie may only travel that way too.
+fn served_over_tls(request: &HttpRequest, context: &Context) -> bool {
+    context
+        .access
+        .proxies
+        .public_origin(request, context.feeds.public_url.as_ref())
+        .is_ok_and(|origin| origin.scheme() == "https")
+}
+
+fn refresh_cookie(
+    request: &HttpRequest,
+    context: &Context,
+    credential: Option<&RefreshCredential>,
+) -> Cookie<'static> {
+    let (value, max_age) = match credential {
+        Some(credential) => (
+            credential.value.clone(),
+            (credential.expires_at - chrono::Utc::now())
+                .num_seconds()
+                .max(0),
+        ),
+        // Removal: the same name and path, already expired.
+        None => (String::new(), 0),
+    };
+    Cookie::build(REFRESH_COOKIE, value)
+        .path(REFRESH_PATH)
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(served_over_tls(request, context))
+        .max_age(time::Duration::seconds(max_age))
+        .finish()
+}
+
+/// `response` with the refresh cookie set to `credential`, or removed.
+fn with_refresh_cookie(
+    mut response: HttpResponse,
+    request: &HttpRequest,
+    context: &Context,
+    credential: Option<&RefreshCredential>,
+) -> Result<HttpResponse, ApiError> {
+    response
+        .add_cookie(&refresh_cookie(request, context, credential))
+        .map_err(crate::auth::internal)?;
+    Ok(response)
+}
+
 /// Creates a local account: 201 with a token; 403 without a needed invitation or when closed;
 /// 409 when it cannot be created; 400 for bad input; 429 when rate-limited.
 #[utoipa::path(post, path = "/api/auth/signup", tag = "auth", request_body = SignUp, responses(
@@ -116,7 +168,7 @@ pub async fn sign_up(
     context: Context,
     body: web::Json<SignUp>,
 ) -> Result<HttpResponse, ApiError> {
-    let signed_in = accounts(&context)?
+    let WithRefresh { body, refresh } = accounts(&context)?
         .sign_up(
             &body.email,
             &body.password,
@@ -124,7 +176,7 @@ pub async fn sign_up(
             &client(&request, &context.access.proxies),
         )
         .await?;
-    Ok(created(signed_in))
+    with_refresh_cookie(created(body), &request, &context, Some(&refresh))
 }
 
 /// Signs in: 200 with a token, 401 for unknown email or wrong password, 403 for a disabled
@@ -140,7 +192,7 @@ pub async fn log_in(
     context: Context,
     body: web::Json<Credentials>,
 ) -> Result<HttpResponse, ApiError> {
-    let signed_in = accounts(&context)?
+    let WithRefresh { body, refresh } = accounts(&context)?
         .log_in(
             &body.email,
             &body.password,
@@ -148,43 +200,64 @@ pub async fn log_in(
             &client(&request, &context.access.proxies),
         )
         .await?;
-    Ok(data(signed_in))
+    with_refresh_cookie(data(body), &request, &context, Some(&refresh))
 }
 
-/// A new short-lived token for the session of the bearer token, which may have expired (the
-/// session decides): the SPA renews before expiry, and after a sleep.
-#[utoipa::path(post, path = "/api/auth/refresh", tag = "auth", security(("bearer" = [])), responses(
-    (status = 200, body = Envelope<IssuedToken>),
-    (status = 401, description = "No token, or its session has ended", body = crate::routes::openapi::ErrorBody),
-))]
+/// A new short-lived token for the session whose refresh cookie comes with the request, and a
+/// new cookie in place of the one spent: the SPA renews before expiry, after a sleep and on
+/// start. No access token is taken here, expired or not.
+#[utoipa::path(post, path = "/api/auth/refresh", tag = "auth",
+    params(("scribevault_refresh" = String, Cookie, description = "The session's refresh credential, set by sign-in (httpOnly)")),
+    responses(
+        (status = 200, body = Envelope<IssuedToken>),
+        (status = 401, description = "No cookie, a spent one (which ends its session), or the session has ended", body = crate::routes::openapi::ErrorBody),
+    ))]
 pub async fn refresh(request: HttpRequest, context: Context) -> Result<HttpResponse, ApiError> {
-    let token = bearer_token(&request).ok_or(AuthError::MissingToken)?;
-    Ok(data(accounts(&context)?.refresh(token).await?))
+    let accounts = accounts(&context)?;
+    let renewed = match request.cookie(REFRESH_COOKIE) {
+        Some(cookie) if !cookie.value().is_empty() => accounts.refresh(cookie.value()).await,
+        _ => Err(AuthError::MissingToken),
+    };
+    match renewed {
+        Ok(WithRefresh { body, refresh }) => {
+            with_refresh_cookie(data(body), &request, &context, Some(&refresh))
+        }
+        // A refused cookie is of no further use: the browser drops it.
+        Err(error) => with_refresh_cookie(
+            ApiError::from(error).error_response(),
+            &request,
+            &context,
+            None,
+        ),
+    }
 }
 
 /// Ends the caller's session: 204.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204, description = "Signed out")))]
 pub async fn log_out(
     InteractiveCaller(caller): InteractiveCaller,
+    request: HttpRequest,
     context: Context,
 ) -> Result<HttpResponse, ApiError> {
     accounts(&context)?.log_out(&caller).await?;
-    Ok(HttpResponse::NoContent().finish())
+    with_refresh_cookie(HttpResponse::NoContent().finish(), &request, &context, None)
 }
 
 /// Ends every session of the caller: 204.
 #[utoipa::path(post, path = "/api/auth/logout-all", tag = "auth", responses((status = 204, description = "Every session ended")))]
 pub async fn log_out_everywhere(
     InteractiveCaller(caller): InteractiveCaller,
+    request: HttpRequest,
     context: Context,
 ) -> Result<HttpResponse, ApiError> {
     accounts(&context)?
-        .end_sessions(caller.user.as_str(), None)
+        .end_sessions(caller.user.as_str())
         .await?;
-    Ok(HttpResponse::NoContent().finish())
+    with_refresh_cookie(HttpResponse::NoContent().finish(), &request, &context, None)
 }
 
-/// Changes the caller's password; every other session ends. 200 with a fresh token.
+/// Changes the caller's password; every session ends, and the caller gets a new one: 200 with
+/// its token (and its refresh cookie).
 #[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = PasswordChange, responses(
     (status = 200, body = Envelope<IssuedToken>),
     (status = 400, description = "The current password is wrong, or the new one is not good enough", body = crate::routes::openapi::ErrorBody),
@@ -192,13 +265,14 @@ pub async fn log_out_everywhere(
 ))]
 pub async fn change_password(
     InteractiveCaller(caller): InteractiveCaller,
+    request: HttpRequest,
     context: Context,
     body: web::Json<PasswordChange>,
 ) -> Result<HttpResponse, ApiError> {
-    let issued = accounts(&context)?
+    let WithRefresh { body, refresh } = accounts(&context)?
         .change_password(&caller, &body.current_password, &body.new_password)
         .await?;
-    Ok(data(issued))
+    with_refresh_cookie(data(body), &request, &context, Some(&refresh))
 }
 
 /// Whether an invitation link still works: 200, or 404 when unknown, used or expired.
@@ -302,7 +376,7 @@ pub(super) fn routes() -> RouteList {
         .add::<__path_sign_up>(Public, || web::to(sign_up))
         .add::<__path_log_in>(Public, || web::to(log_in))
         .add::<__path_invitation>(Public, || web::to(invitation))
-        // Public: the handler checks the (possibly expired) token against its live session.
+        // Public: the refresh cookie, not an access token, says whose session it is.
         .add::<__path_refresh>(Public, || web::to(refresh))
         .add::<__path_log_out>(SignedIn, || web::to(log_out))
         .add::<__path_log_out_everywhere>(SignedIn, || web::to(log_out_everywhere))

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use bytes::Bytes;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use scribevault_core::UserId;
 use tokio::sync::mpsc;
 
@@ -19,6 +19,10 @@ const CHUNK_BYTES: usize = 64 * 1024;
 pub struct ExportDownload {
     pub filename: String,
     pub content_type: &'static str,
+    /// Who made the link, and when: the gateway refuses the links of a member who has been
+    /// disabled or has ended every session since.
+    pub owner: String,
+    pub issued_at: DateTime<Utc>,
     /// The bytes in chunks; an `Err` ends the download early.
     pub body: mpsc::Receiver<Result<Bytes, LibraryError>>,
 }
@@ -190,6 +194,8 @@ impl Library {
             let (sender, body) = mpsc::channel(1);
             let _ = sender.send(Ok(Bytes::from(bytes))).await;
             return Ok(ExportDownload {
+                issued_at: record.expires_at - self.link_ttl,
+                owner: record.user_id,
                 filename: record.filename,
                 content_type: format.content_type(),
                 body,
@@ -249,6 +255,8 @@ impl Library {
             }
         });
         ExportDownload {
+            issued_at: record.expires_at - self.link_ttl,
+            owner: record.user_id,
             filename: record.filename,
             content_type: "application/zip",
             body,

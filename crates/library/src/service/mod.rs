@@ -24,6 +24,7 @@ use crate::config::LibraryConfig;
 use crate::export::LinkSigner;
 use crate::store::LibraryStore;
 
+pub use audio::AUDIO_LINK_TTL;
 pub use vault_save::VaultFile;
 
 /// The Vault of every user, each scoped to its owner.

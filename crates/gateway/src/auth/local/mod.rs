@@ -4,6 +4,10 @@
 //!
 //! A token is checked against its session and its member on every request, so signing out, a
 //! password change or an admin disabling the account ends it at once, not when it expires.
+//!
+//! Only a session's refresh secret mints access tokens, never an access token (finding G2): the
+//! secret lives in an httpOnly cookie script cannot read, is swapped on every use, and a spent one
+//! presented again ends the session, so a copy works once at most and is noticed.
 
 use std::path::Path;
 use std::time::Duration;
@@ -22,7 +26,8 @@ use super::limiter::{LoginLimiter, Verdict};
 use super::members::{Member, Members};
 use super::password::PasswordHashing;
 use super::recovery_codes::RecoveryCodes;
-use super::sessions::Sessions;
+use super::secret::{random_secret, secret_hash};
+use super::sessions::{Rotation, SessionLifetime, Sessions};
 use super::two_factor::TwoFactor;
 use super::{AuthError, Caller, Revocations, Revoked, TokenVerifier, internal};
 
@@ -109,11 +114,29 @@ pub struct SignedIn {
     pub second_factor_changed_at: Option<DateTime<Utc>>,
 }
 
+/// The secret that renews a session, `<session id>.<secret>`, for the browser to keep in a
+/// cookie until `expires_at` (the session's absolute end).
+#[derive(Debug, Clone)]
+pub struct RefreshCredential {
+    pub value: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// An answer that also hands the browser a (new) refresh credential.
+#[derive(Debug, Clone)]
+pub struct WithRefresh<T> {
+    pub body: T,
+    pub refresh: RefreshCredential,
+}
+
 /// What the local accounts need besides the database.
 pub struct LocalAccountsConfig {
     pub jwt_key: Option<Vec<u8>>,
     pub token_ttl: Duration,
+    /// Idle lifetime of a session.
     pub session_ttl: Duration,
+    /// Absolute lifetime of a session.
+    pub session_lifetime: Duration,
     pub sign_up: SignUpPolicy,
 }
 
@@ -131,7 +154,7 @@ pub struct LocalAccounts {
     encoding_key: EncodingKey,
     decoding_key: DecodingKey,
     token_ttl: Duration,
-    session_ttl: Duration,
+    session_lifetime: SessionLifetime,
     sign_up: SignUpPolicy,
     /// Verified against when the email is unknown, so both failures take the same time.
     dummy_hash: String,
@@ -175,7 +198,10 @@ impl LocalAccounts {
             encoding_key: EncodingKey::from_secret(&key),
             decoding_key: DecodingKey::from_secret(&key),
             token_ttl: config.token_ttl,
-            session_ttl: config.session_ttl,
+            session_lifetime: SessionLifetime {
+                idle: chrono::Duration::from_std(config.session_ttl).map_err(internal)?,
+                absolute: chrono::Duration::from_std(config.session_lifetime).map_err(internal)?,
+            },
             sign_up: config.sign_up,
             dummy_hash: super::password::hash_password("not-a-real-password")?,
         })
@@ -198,7 +224,7 @@ impl LocalAccounts {
         password: &str,
         invitation: Option<&str>,
         client: &str,
-    ) -> Result<SignedIn, AuthError> {
+    ) -> Result<WithRefresh<SignedIn>, AuthError> {
         if let Verdict::Blocked(wait) =
             self.limiter.check_sign_up(client).await.map_err(internal)?
         {
@@ -278,7 +304,7 @@ impl LocalAccounts {
         password: &str,
         code: Option<&str>,
         client: &str,
-    ) -> Result<SignedIn, AuthError> {
+    ) -> Result<WithRefresh<SignedIn>, AuthError> {
         let email = normalise_email(email).map_err(|_| AuthError::InvalidCredentials)?;
         // Reserved before the hash, forgiven only by the right password and code.
         if let Verdict::Blocked(wait) = self
@@ -331,9 +357,9 @@ impl LocalAccounts {
             .map_err(internal)?;
         let mut signed_in = self.start_session(&member, now).await?;
         if let second_factor::SecondFactor::RecoveryCode { left } = factor {
-            signed_in.recovery_codes_left = Some(left);
+            signed_in.body.recovery_codes_left = Some(left);
         }
-        signed_in.second_factor_changed_at = changed_at.filter(|changed| {
+        signed_in.body.second_factor_changed_at = changed_at.filter(|changed| {
             member
                 .last_sign_in_at
                 .is_none_or(|previous| previous < *changed)
@@ -345,49 +371,106 @@ impl LocalAccounts {
         &self,
         member: &Member,
         now: DateTime<Utc>,
-    ) -> Result<SignedIn, AuthError> {
-        let session = self
-            .sessions
-            .start(&member.user_id, now, now + self.session_ttl)
-            .await
-            .map_err(internal)?;
-        let issued = self.issue(&member.user_id, &member.email, &session.id, now)?;
-        Ok(SignedIn {
-            token: issued.token,
-            expires_at: issued.expires_at,
-            user: SignedInAccount {
-                id: member.user_id.clone(),
-                email: member.email.clone(),
-                is_admin: member.is_admin,
+    ) -> Result<WithRefresh<SignedIn>, AuthError> {
+        let WithRefresh { body, refresh } = self.open_session(member, now).await?;
+        Ok(WithRefresh {
+            body: SignedIn {
+                token: body.token,
+                expires_at: body.expires_at,
+                user: SignedInAccount {
+                    id: member.user_id.clone(),
+                    email: member.email.clone(),
+                    is_admin: member.is_admin,
+                },
+                recovery_codes_left: None,
+                second_factor_changed_at: None,
             },
-            recovery_codes_left: None,
-            second_factor_changed_at: None,
+            refresh,
         })
     }
 
-    /// A new access token for the session a token names, and the session extended by its
-    /// lifetime. The token may have expired (a laptop that slept, a tab reopened): its signature
-    /// and its session decide, so a user is not thrown out while the session lives.
+    /// A new session, its first access token and its first refresh secret.
+    async fn open_session(
+        &self,
+        member: &Member,
+        now: DateTime<Utc>,
+    ) -> Result<WithRefresh<IssuedToken>, AuthError> {
+        let secret = random_secret();
+        let session = self
+            .sessions
+            .start(
+                &member.user_id,
+                now,
+                self.session_lifetime,
+                secret_hash(&secret),
+            )
+            .await
+            .map_err(internal)?;
+        let issued = self.issue(&member.user_id, &member.email, &session.id, now)?;
+        Ok(WithRefresh {
+            body: issued,
+            refresh: RefreshCredential {
+                value: format!("{}.{secret}", session.id),
+                expires_at: session.ends_by.unwrap_or(session.expires_at),
+            },
+        })
+    }
+
+    /// Spends a refresh credential for a new access token and a new credential; the session's
+    /// idle end moves out, its absolute end stays. A credential already spent ends its session
+    /// (its owner and whoever copied it both hold one; neither can tell which is which).
     ///
     /// # Errors
-    /// Not our token, the session has ended, the account is disabled.
-    pub async fn refresh(&self, token: &str) -> Result<IssuedToken, AuthError> {
-        let claims = self.decode(token, false)?;
-        let caller = self.caller_of(claims).await?;
-        let session = caller
-            .session
-            .as_deref()
-            .ok_or_else(|| AuthError::InvalidToken("not a local session".into()))?;
+    /// Not a credential of ours, the session has ended or was just ended by a reuse, the
+    /// account is disabled.
+    pub async fn refresh(&self, credential: &str) -> Result<WithRefresh<IssuedToken>, AuthError> {
+        let (session_id, secret) = credential
+            .split_once('.')
+            .ok_or_else(|| AuthError::InvalidToken("not a refresh credential".into()))?;
+        let next = random_secret();
         let now = Utc::now();
-        if !self
+        let rotation = self
             .sessions
-            .renew(session, now, now + self.session_ttl)
+            .rotate(
+                session_id,
+                &secret_hash(secret),
+                secret_hash(&next),
+                now,
+                self.session_lifetime.idle,
+            )
+            .await
+            .map_err(internal)?;
+        let session = match rotation {
+            Rotation::Rotated(session) => session,
+            Rotation::Reused { user_id } => {
+                tracing::warn!(
+                    user = %user_id,
+                    "a spent refresh credential came back: its session is ended"
+                );
+                self.revocations
+                    .announce(Revoked::Session(session_id.to_owned()));
+                return Err(AuthError::InvalidToken(
+                    "refresh credential reused; session ended".into(),
+                ));
+            }
+            Rotation::Refused => return Err(AuthError::InvalidToken("session ended".into())),
+        };
+        let member = self
+            .members
+            .get(&session.user_id)
             .await
             .map_err(internal)?
-        {
-            return Err(AuthError::InvalidToken("session ended".into()));
+            .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
+        if member.disabled {
+            return Err(AuthError::AccountDisabledToken);
         }
-        self.issue(caller.user.as_str(), &caller.email, session, now)
+        Ok(WithRefresh {
+            body: self.issue(&member.user_id, &member.email, &session.id, now)?,
+            refresh: RefreshCredential {
+                value: format!("{}.{next}", session.id),
+                expires_at: session.ends_by.unwrap_or(session.expires_at),
+            },
+        })
     }
 
     /// Ends the caller's session.
@@ -409,18 +492,24 @@ impl LocalAccounts {
     ///
     /// # Errors
     /// Database failure.
-    pub async fn end_sessions(&self, user: &str, except: Option<&str>) -> Result<(), AuthError> {
+    pub async fn end_sessions(&self, user: &str) -> Result<(), AuthError> {
+        let now = Utc::now();
         self.sessions
-            .end_all(user, except, Utc::now())
+            .end_all(user, None, now)
             .await
             .map_err(internal)?;
-        // Sockets re-verify their token on this: those of the sessions just ended close, the
-        // kept session's stays open.
+        // The player and export links made until now stop with them.
+        self.members
+            .record_sessions_ended(user, now)
+            .await
+            .map_err(internal)?;
+        // Sockets re-verify their token on this, and close.
         self.revocations.announce(Revoked::User(user.to_owned()));
         Ok(())
     }
 
-    /// Changes the caller's password; every other session ends.
+    /// Changes the caller's password. Every session ends, the caller's too, and the caller gets
+    /// a new one: whoever copied a token or refresh secret of the old one is out with it.
     ///
     /// # Errors
     /// Wrong current password, bad new password.
@@ -429,7 +518,7 @@ impl LocalAccounts {
         caller: &Caller,
         current: &str,
         new: &str,
-    ) -> Result<IssuedToken, AuthError> {
+    ) -> Result<WithRefresh<IssuedToken>, AuthError> {
         let account = self.reauthenticate(caller, current).await?;
         check_password(new, &account.email)?;
         let hash = self.hashing.hash(new).await?;
@@ -437,13 +526,14 @@ impl LocalAccounts {
             .set_password_hash(&account.id, hash)
             .await
             .map_err(internal)?;
-        self.end_sessions(&account.id, caller.session.as_deref())
-            .await?;
-        let session = caller
-            .session
-            .as_deref()
-            .ok_or_else(|| AuthError::InvalidToken("not a local session".into()))?;
-        self.issue(caller.user.as_str(), &caller.email, session, Utc::now())
+        self.end_sessions(&account.id).await?;
+        let member = self
+            .members
+            .get(&account.id)
+            .await
+            .map_err(internal)?
+            .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
+        self.open_session(&member, Utc::now()).await
     }
 
     /// Sets a new password for `email` and ends every session (the owner locked out, from the
@@ -465,7 +555,7 @@ impl LocalAccounts {
             .set_password_hash(&account.id, hash)
             .await
             .map_err(internal)?;
-        self.end_sessions(&account.id, None).await
+        self.end_sessions(&account.id).await
     }
 
     /// Removes the credentials and sessions of a deleted member.
@@ -507,14 +597,13 @@ impl LocalAccounts {
 }
 
 impl LocalAccounts {
-    /// The claims of a token we signed; `check_expiry` off only for renewal.
-    fn decode(&self, token: &str, check_expiry: bool) -> Result<Claims, AuthError> {
+    /// The claims of an unexpired token we signed.
+    fn decode(&self, token: &str) -> Result<Claims, AuthError> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.set_issuer(&[ISSUER]);
         validation.set_audience(&[AUDIENCE]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = 5;
-        validation.validate_exp = check_expiry;
         jsonwebtoken::decode::<Claims>(token, &self.decoding_key, &validation)
             .map(|data| data.claims)
             .map_err(|e| AuthError::InvalidToken(e.to_string()))
@@ -553,7 +642,7 @@ impl LocalAccounts {
 #[async_trait::async_trait]
 impl TokenVerifier for LocalAccounts {
     async fn verify(&self, token: &str) -> Result<Caller, AuthError> {
-        let claims = self.decode(token, true)?;
+        let claims = self.decode(token)?;
         self.caller_of(claims).await
     }
 }

@@ -118,7 +118,7 @@ pub struct AudioLinkQuery {
     responses(
         (status = 200, description = "The whole recording", body = Vec<u8>, content_type = "audio/mpeg"),
         (status = 206, description = "The requested range, with `Content-Range`", body = Vec<u8>, content_type = "audio/mpeg"),
-        (status = 403, description = "The signature is wrong or the link has expired", body = ErrorBody),
+        (status = 403, description = "The signature is wrong, the link has expired, or its owner was disabled or signed out everywhere since", body = ErrorBody),
         (status = 404, description = "The item no longer has a recording", body = ErrorBody),
         (status = 416, description = "The range starts past the end (`Content-Range: bytes */size`)"),
     )
@@ -143,6 +143,7 @@ pub async fn audio_by_link(
         .open_audio_link(open)
         .await?
         .into_inner();
+    super::link_still_works(&context, &recording.user_id, recording.issued_at).await?;
     let owner = scribevault_core::UserId::new(recording.user_id);
     stream_audio(
         &context.clients.for_user(&owner),

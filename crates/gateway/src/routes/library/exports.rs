@@ -91,7 +91,7 @@ pub struct ExportLink {
     params(("id" = String, Path), ExportLink),
     responses(
         (status = 200, description = "The file (markdown, text, JSON or a zip)", body = Vec<u8>, content_type = "application/octet-stream"),
-        (status = 403, description = "The signature is wrong or the link has expired", body = ErrorBody),
+        (status = 403, description = "The signature is wrong, the link has expired, or its owner was disabled or signed out everywhere since", body = ErrorBody),
     )
 )]
 pub async fn download_export(
@@ -125,6 +125,7 @@ pub async fn download_export(
             ));
         }
     };
+    super::link_still_works(&context, &header.user_id, header.issued_at).await?;
     let body = stream.map(|chunk| match chunk {
         Ok(pb::ExportChunk {
             part: Some(pb::export_chunk::Part::Data(bytes)),

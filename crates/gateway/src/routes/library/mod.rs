@@ -14,8 +14,29 @@ use scribevault_proto::library::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
+use crate::context::Context;
 use crate::error::ApiError;
 use crate::routes::table::RouteList;
+
+/// A signed link (player, export) is the library's to check; whether its owner may still use it
+/// is the gateway's: a member disabled, deleted or signed out everywhere since it was made ends
+/// it (review G13), as it ends their tokens.
+async fn link_still_works(context: &Context, owner: &str, issued_at: i64) -> Result<(), ApiError> {
+    if context
+        .access
+        .members
+        .link_still_works(owner, issued_at)
+        .await
+        .map_err(crate::auth::internal)?
+    {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            scribevault_core::ErrorCode::Forbidden,
+            "This link no longer works: its owner signed out everywhere or was disabled since",
+        ))
+    }
+}
 
 /// A Vault item as the SPA expects it (spec §3, 'Library transcript').
 #[derive(Serialize, ToSchema)]

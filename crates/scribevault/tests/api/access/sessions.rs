@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{PASSWORD, log_in, token_of};
+use super::{PASSWORD, browser_sign_in, log_in, refresh_with, token_of};
 use crate::helpers::{SocketClient, TestApp};
 
 #[tokio::test]
@@ -21,13 +21,12 @@ async fn sessions_end_by_sign_out_sign_out_everywhere_and_a_password_change() {
     let protected = "/api/library/transcripts";
 
     // Renewal gives a new token for the same session.
-    let laptop = session(()).await;
-    let (status, renewed) = app
-        .post_json("/api/auth/refresh", &json!({}), Some(&laptop))
-        .await;
-    assert_eq!(status, 200, "{renewed}");
-    let renewed = token_of(&renewed);
-    assert_eq!(app.get(protected, Some(&renewed)).await.0, 200);
+    let laptop_browser = browser_sign_in(&app, "ada@example.org", PASSWORD).await;
+    let laptop = laptop_browser.token.clone();
+    let (status, body, renewed) = refresh_with(&app, Some(&laptop_browser.refresh), None).await;
+    assert_eq!(status, 200, "{body}");
+    let renewed = renewed.unwrap();
+    assert_eq!(app.get(protected, Some(&renewed.token)).await.0, 200);
 
     // Sign out ends this session only.
     let phone = session(()).await;
@@ -36,16 +35,14 @@ async fn sessions_end_by_sign_out_sign_out_everywhere_and_a_password_change() {
         .await;
     assert_eq!(status, 204);
     assert_eq!(app.get(protected, Some(&laptop)).await.0, 401);
-    assert_eq!(app.get(protected, Some(&renewed)).await.0, 401);
-    let (status, _) = app
-        .post_json("/api/auth/refresh", &json!({}), Some(&laptop))
-        .await;
+    assert_eq!(app.get(protected, Some(&renewed.token)).await.0, 401);
+    let (status, _, _) = refresh_with(&app, Some(&renewed.refresh), None).await;
     assert_eq!(status, 401, "an ended session cannot be renewed");
-    let (status, _) = app.post_json("/api/auth/refresh", &json!({}), None).await;
+    let (status, _, _) = refresh_with(&app, None, None).await;
     assert_eq!(status, 401);
     assert_eq!(app.get(protected, Some(&phone)).await.0, 200);
 
-    // A password change ends every other session, keeps this one.
+    // A password change ends every session and starts a new one for the caller.
     let tablet = session(()).await;
     let (status, body) = app
         .post_json(
@@ -64,6 +61,8 @@ async fn sessions_end_by_sign_out_sign_out_everywhere_and_a_password_change() {
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(app.get(protected, Some(&phone)).await.0, 401);
+    assert_eq!(app.get(protected, Some(&tablet)).await.0, 401);
+    let tablet = token_of(&body);
     assert_eq!(app.get(protected, Some(&tablet)).await.0, 200);
     assert_eq!(log_in(&app, "ada@example.org", PASSWORD).await.0, 401);
     let (status, desk) = log_in(&app, "ada@example.org", "a new password").await;
@@ -104,7 +103,9 @@ async fn an_open_socket_closes_when_its_session_ends() {
 #[tokio::test]
 async fn an_open_socket_closes_when_its_token_expires_and_a_renewed_token_reconnects() {
     let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_TOKEN_TTL_SECONDS", "5")]).await;
-    let (token, user) = app.sign_up("ada@example.org").await;
+    let (_, user) = app.sign_up("ada@example.org").await;
+    let browser = browser_sign_in(&app, "ada@example.org", PASSWORD).await;
+    let token = browser.token.clone();
     let mut socket = SocketClient::connect(&app.base, &user, &token).await;
     socket
         .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
@@ -119,15 +120,10 @@ async fn an_open_socket_closes_when_its_token_expires_and_a_renewed_token_reconn
             line["kind"] == "connect_error"
         })
         .await;
-    // ...while the session it belongs to renews it, and the renewed token connects.
-    let (status, renewed) = app
-        .post_json("/api/auth/refresh", &json!({}), Some(&token))
-        .await;
-    assert_eq!(
-        status, 200,
-        "an expired token of a live session renews: {renewed}"
-    );
-    let mut again = SocketClient::connect(&app.base, &user, &token_of(&renewed)).await;
+    // ...while the session's refresh cookie renews it, and the renewed token connects.
+    let (status, body, renewed) = refresh_with(&app, Some(&browser.refresh), None).await;
+    assert_eq!(status, 200, "a live session renews: {body}");
+    let mut again = SocketClient::connect(&app.base, &user, &renewed.unwrap().token).await;
     again
         .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
         .await;
@@ -193,4 +189,93 @@ async fn an_attacker_behind_the_same_proxy_cannot_lock_the_owner_out() {
         status, 429,
         "rotating a forged header does not reset the count"
     );
+}
+
+/// The review's G13: player and export links were checked for their signature and expiry
+/// only, so they outlived sign-out-everywhere and a disabled account.
+#[tokio::test]
+async fn links_stop_when_their_owner_signs_out_everywhere_or_is_disabled() {
+    use scribevault_proto::library::v1 as library_pb;
+    let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_SIGNUP", "open")]).await;
+    let (admin, _) = app.sign_up("admin@example.org").await;
+    let links_of = |token: String, user: String| {
+        let app = &app;
+        async move {
+            let id = app
+                .ingest_request(
+                    &user,
+                    library_pb::IngestTranscriptRequest {
+                        source_ref: format!("upload:{user}"),
+                        title: "Soil notes".into(),
+                        source_type: library_pb::SourceType::Audio.into(),
+                        content: "Cover crops protect the soil.".into(),
+                        duration_seconds: Some(3.0),
+                        audio_path: Some("uploads/soil.mp3".into()),
+                        ..Default::default()
+                    },
+                )
+                .await;
+            let (status, export) = app
+                .post_json(
+                    &format!("/api/library/transcripts/{id}/export"),
+                    &json!({ "format": "markdown" }),
+                    Some(&token),
+                )
+                .await;
+            assert_eq!(status, 200, "{export}");
+            let (status, audio) = app
+                .get(
+                    &format!("/api/library/transcripts/{id}/audio-link"),
+                    Some(&token),
+                )
+                .await;
+            assert_eq!(status, 200, "{audio}");
+            [
+                export["data"]["downloadUrl"].as_str().unwrap().to_owned(),
+                audio["data"]["url"].as_str().unwrap().to_owned(),
+            ]
+        }
+    };
+    // 403 is what a link that no longer works answers; the recording itself was never stored,
+    // so a working player link gets as far as storage's 404.
+    let status_of = |path: String| {
+        let app = &app;
+        async move { app.get(&path, None).await.0 }
+    };
+
+    let (ada, ada_id) = app.sign_up("ada@example.org").await;
+    let [export, player] = links_of(ada.clone(), ada_id).await;
+    assert_eq!(status_of(export.clone()).await, 200);
+    assert_eq!(status_of(player.clone()).await, 404);
+    // Signed in again elsewhere, then out everywhere: the links made before stop.
+    let (status, _) = app
+        .post_json("/api/auth/logout-all", &json!({}), Some(&ada))
+        .await;
+    assert_eq!(status, 204);
+    assert_eq!(status_of(export).await, 403);
+    assert_eq!(status_of(player).await, 403);
+    // Links made after signing in again work: the cut-off is the sign-out, not the member
+    // (links carry whole seconds; one made in the sign-out's second counts as before it).
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (status, body) = log_in(&app, "ada@example.org", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let ada_id = body["data"]["user"]["id"].as_str().unwrap().to_owned();
+    let [export, _] = links_of(token_of(&body), ada_id).await;
+    assert_eq!(status_of(export).await, 200);
+
+    // An admin disables a member: their links stop.
+    let (bob, bob_id) = app.sign_up("bob@example.org").await;
+    let [export, player] = links_of(bob, bob_id.clone()).await;
+    assert_eq!(status_of(export.clone()).await, 200);
+    let (status, body) = app
+        .send(
+            reqwest::Method::PATCH,
+            &format!("/api/admin/users/{bob_id}"),
+            Some(&admin),
+            Some(&json!({ "disabled": true })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(status_of(export).await, 403);
+    assert_eq!(status_of(player).await, 403);
 }
