@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use actix_web::web;
 
+use crate::auth::allow_list::EmailAllowList;
 use crate::auth::api_tokens::ApiTokens;
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::invitations::Invitations;
@@ -72,6 +73,8 @@ pub struct AccessState {
     pub tokens: ApiTokens,
     pub invitations: Invitations,
     pub revocations: Revocations,
+    /// OIDC mode's allow-lists by email, for what outlives a sign-in (tokens, feeds).
+    pub allow_list: EmailAllowList,
     pub proxies: TrustedProxies,
     /// How long an invitation lasts unless the admin says otherwise.
     pub invitation_hours: u64,

@@ -14,6 +14,7 @@ use sea_orm::DatabaseConnection;
 use sea_orm_migration::MigratorTrait as _;
 use secrecy::ExposeSecret as _;
 
+use crate::auth::allow_list::EmailAllowList;
 use crate::auth::api_tokens::{ApiTokens, WithApiTokens};
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::invitations::Invitations;
@@ -127,10 +128,15 @@ async fn access_state(
         None => Arc::new(oidc_verifier(auth, members.clone())),
     };
     let tokens = ApiTokens::new(db.clone());
+    let allow_list = match &local {
+        Some(_) => EmailAllowList::default(),
+        None => auth.oidc.policy.email_allow_list(),
+    };
     let verifier: SharedVerifier = Arc::new(WithApiTokens {
         inner: mode_verifier,
         tokens: tokens.clone(),
         members: members.clone(),
+        allow_list: allow_list.clone(),
     });
     Ok(AccessState {
         verifier,
@@ -139,6 +145,7 @@ async fn access_state(
         tokens,
         invitations: Invitations::new(db.clone()),
         revocations,
+        allow_list,
         proxies: TrustedProxies(auth.trusted_proxies.clone()),
         invitation_hours: auth.invitation_hours,
     })

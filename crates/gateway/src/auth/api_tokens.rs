@@ -14,6 +14,7 @@ use sea_orm::{
     QueryFilter as _, QueryOrder as _, Set,
 };
 
+use super::allow_list::EmailAllowList;
 use super::members::Members;
 use super::{AuthError, Caller, SharedVerifier, TokenVerifier, internal};
 use crate::entity::api_token::{self, Entity as TokenRow};
@@ -208,6 +209,8 @@ pub struct WithApiTokens {
     pub inner: SharedVerifier,
     pub tokens: ApiTokens,
     pub members: Members,
+    /// OIDC mode's allow-lists: a member taken off them loses their tokens at the next use.
+    pub allow_list: EmailAllowList,
 }
 
 #[async_trait::async_trait]
@@ -234,6 +237,14 @@ impl TokenVerifier for WithApiTokens {
             .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
         if member.disabled {
             return Err(AuthError::AccountDisabledToken);
+        }
+        if !self.allow_list.lists(&member.email) {
+            tracing::warn!(user = %member.user_id, "a member off the allow-list used an API token: all of theirs are revoked");
+            self.tokens
+                .delete_all(&member.user_id)
+                .await
+                .map_err(internal)?;
+            return Err(AuthError::NotAllowed(member.email));
         }
         if let Err(error) = self.tokens.touch(&found, now).await {
             // Losing a "last used" time is not worth refusing the call.

@@ -4,6 +4,7 @@
 //! accounts or an OIDC issuer) and checks the member is not disabled; admin routes also with
 //! [`require_admin`]. Handlers learn the caller from [`AuthenticatedUser`] or [`AdminUser`].
 
+pub mod allow_list;
 pub mod api_tokens;
 pub mod client_address;
 pub mod invitations;

@@ -18,6 +18,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use tokio::sync::{Mutex, RwLock};
 
+use super::allow_list::EmailAllowList;
 use super::members::Members;
 use super::{AuthError, Caller, TokenVerifier, internal};
 
@@ -43,11 +44,7 @@ pub struct OidcPolicy {
 impl OidcPolicy {
     /// Whether a token with these claims and this (verified) email may come in.
     fn admits(&self, claims: &Map<String, Value>, email: &str) -> Result<(), AuthError> {
-        let listed = self.allowed_emails.is_empty() && self.allowed_domains.is_empty()
-            || self.allowed_emails.iter().any(|allowed| allowed == email)
-            || email.rsplit_once('@').is_some_and(|(_, domain)| {
-                self.allowed_domains.iter().any(|allowed| allowed == domain)
-            });
+        let listed = self.email_allow_list().lists(email);
         let claimed =
             self.required_claim
                 .as_ref()
@@ -60,6 +57,15 @@ impl OidcPolicy {
             Ok(())
         } else {
             Err(AuthError::NotAllowed(email.to_owned()))
+        }
+    }
+
+    /// The email half of the policy, which API tokens and feeds are checked against too.
+    #[must_use]
+    pub fn email_allow_list(&self) -> EmailAllowList {
+        EmailAllowList {
+            emails: self.allowed_emails.clone(),
+            domains: self.allowed_domains.clone(),
         }
     }
 

@@ -310,7 +310,8 @@ fn no_such_feed() -> ApiError {
 }
 
 /// The live feed whose URL carries `secret`, with clients acting as its owner. A revoked or
-/// rotated secret, and a disabled or deleted owner, find nothing.
+/// rotated secret, and a disabled or deleted owner, find nothing; an owner taken off OIDC
+/// mode's allow-list loses every feed here.
 async fn open_feed(context: &Context, secret: &str) -> Result<(Feed, UserClients), ApiError> {
     if secret.len() != SECRET_CHARS
         || !secret
@@ -325,8 +326,18 @@ async fn open_feed(context: &Context, secret: &str) -> Result<(Feed, UserClients
         .find(secret)
         .await?
         .ok_or_else(no_such_feed)?;
-    let owner = context.access.members.get(&feed.user_id).await?;
-    if owner.is_none_or(|member| member.disabled) {
+    let Some(owner) = context
+        .access
+        .members
+        .get(&feed.user_id)
+        .await?
+        .filter(|member| !member.disabled)
+    else {
+        return Err(no_such_feed());
+    };
+    if !context.access.allow_list.lists(&owner.email) {
+        tracing::warn!(user = %owner.user_id, "a feed of a member off the allow-list was read: all of theirs are revoked");
+        context.feeds.store.delete_all(&owner.user_id).await?;
         return Err(no_such_feed());
     }
     let clients = context.clients.for_user(&UserId::new(feed.user_id.clone()));

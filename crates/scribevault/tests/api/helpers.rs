@@ -192,7 +192,19 @@ impl TestApp {
 
     /// `scribevault all` with extra settings.
     pub async fn spawn_all_with(extra: &[(&str, &str)]) -> Self {
-        let data_dir = tempfile::tempdir().unwrap();
+        Self::spawn_all_in(tempfile::tempdir().unwrap(), extra).await
+    }
+
+    /// Stops the processes and starts `scribevault all` again on the same data, with `extra`
+    /// settings (an operator changing the configuration).
+    pub async fn restart_with(mut self, extra: &[(&str, &str)]) -> Self {
+        for process in &mut self.processes {
+            process.kill().await;
+        }
+        Self::spawn_all_in(self.data_dir, extra).await
+    }
+
+    async fn spawn_all_in(data_dir: tempfile::TempDir, extra: &[(&str, &str)]) -> Self {
         let mut env = env_of(&[
             (
                 "SCRIBEVAULT_DATA_DIR",

@@ -44,13 +44,18 @@ fn token(
     jsonwebtoken::encode(&header, &claims, key).unwrap()
 }
 
-#[tokio::test]
-async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
+/// A local issuer: its discovery document and JWKS on a mock server, and its signing key.
+struct FakeIssuer {
+    provider: MockServer,
+    issuer: String,
+    signing: EncodingKey,
+    keys_dir: tempfile::TempDir,
+}
+
+async fn fake_issuer() -> FakeIssuer {
     let keys_dir = tempfile::tempdir().unwrap();
     let signing =
         EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "issuer.pem")).unwrap();
-    let attacker =
-        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "attacker.pem")).unwrap();
     let mut jwk = Jwk::from_encoding_key(&signing, Algorithm::RS256).unwrap();
     jwk.common.key_id = Some("kid-1".into());
 
@@ -68,6 +73,24 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
         .respond_with(ResponseTemplate::new(200).set_body_json(JwkSet { keys: vec![jwk] }))
         .mount(&provider)
         .await;
+    FakeIssuer {
+        provider,
+        issuer,
+        signing,
+        keys_dir,
+    }
+}
+
+#[tokio::test]
+async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
+    let FakeIssuer {
+        provider,
+        issuer,
+        signing,
+        keys_dir,
+    } = fake_issuer().await;
+    let attacker =
+        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "attacker.pem")).unwrap();
 
     let app = TestApp::spawn_all_with(&[
         ("SCRIBEVAULT_AUTH", "oidc"),
@@ -242,4 +265,74 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
         )
         .await;
     assert_eq!(status, 404, "no local accounts in OIDC mode: {body}");
+}
+
+/// The review's G5: in OIDC mode, API tokens and feed links outlived the allow-list they were
+/// made under. A member taken off it loses both at their next request.
+#[tokio::test]
+async fn a_member_taken_off_the_allow_list_loses_their_api_tokens_and_feeds() {
+    let issuer = fake_issuer().await;
+    let settings = |allowed: &'static str| {
+        [
+            ("SCRIBEVAULT_AUTH", "oidc"),
+            ("SCRIBEVAULT_OIDC_ISSUER", issuer.issuer.as_str()),
+            ("SCRIBEVAULT_OIDC_AUDIENCE", AUDIENCE),
+            ("SCRIBEVAULT_OIDC_ALLOWED_EMAILS", allowed),
+        ]
+    };
+    let app = TestApp::spawn_all_with(&settings("alice@example.org")).await;
+    let signed_in = token(
+        &issuer.signing,
+        Algorithm::RS256,
+        Some("kid-1"),
+        &issuer.issuer,
+        AUDIENCE,
+        600,
+    );
+    let (status, made) = app
+        .post_json(
+            "/api/tokens",
+            &json!({ "name": "script" }),
+            Some(&signed_in),
+        )
+        .await;
+    assert_eq!(status, 201, "{made}");
+    let api_token = made["data"]["token"].as_str().unwrap().to_owned();
+    let (status, feed) = app
+        .post_json("/api/feeds", &json!({ "scope": "vault" }), Some(&signed_in))
+        .await;
+    assert_eq!(status, 201, "{feed}");
+    let feed_path = url::Url::parse(feed["data"]["url"].as_str().unwrap())
+        .unwrap()
+        .path()
+        .to_owned();
+    assert_eq!(
+        app.get("/api/library/transcripts", Some(&api_token))
+            .await
+            .0,
+        200
+    );
+    assert_eq!(app.get(&feed_path, None).await.0, 200);
+
+    // The operator takes alice off the list.
+    let app = app.restart_with(&settings("bob@example.org")).await;
+    let (status, body) = app.get("/api/library/transcripts", Some(&api_token)).await;
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(app.get(&feed_path, None).await.0, 404);
+
+    // And back on: what was revoked stays revoked.
+    let app = app.restart_with(&settings("alice@example.org")).await;
+    assert_eq!(
+        app.get("/api/library/transcripts", Some(&api_token))
+            .await
+            .0,
+        401
+    );
+    assert_eq!(app.get(&feed_path, None).await.0, 404);
+    assert_eq!(
+        app.get("/api/library/transcripts", Some(&signed_in))
+            .await
+            .0,
+        200
+    );
 }
