@@ -178,8 +178,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A new short-lived token for the session of the bearer token, which may have expired (the
-         *     session decides): the SPA renews before expiry, and after a sleep.
+         * A new short-lived token for the session whose refresh cookie comes with the request, and a
+         *     new cookie in place of the one spent: the SPA renews before expiry, after a sleep and on
+         *     start. No access token is taken here, expired or not.
          */
         post: operations["auth_refresh"];
         delete?: never;
@@ -231,7 +232,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Changes the caller's password; every other session ends. 200 with a fresh token. */
+        /**
+         * Changes the caller's password; every session ends, and the caller gets a new one: 200 with
+         *     its token (and its refresh cookie).
+         */
         post: operations["auth_change_password"];
         delete?: never;
         options?: never;
@@ -4670,7 +4674,10 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie: {
+                /** @description The session's refresh credential, set by sign-in (httpOnly) */
+                scribevault_refresh: string;
+            };
         };
         requestBody?: never;
         responses: {
@@ -4682,7 +4689,8 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope_IssuedToken"];
                 };
             };
-            /** @description No token, or its session has ended */
+            400: components["responses"]["BadRequest"];
+            /** @description No cookie, a spent one (which ends its session), or the session has ended */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6243,7 +6251,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description The signature is wrong or the link has expired */
+            /** @description The signature is wrong, the link has expired, or its owner was disabled or signed out everywhere since */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6657,7 +6665,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description The signature is wrong or the link has expired */
+            /** @description The signature is wrong, the link has expired, or its owner was disabled or signed out everywhere since */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6725,7 +6733,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description The signature is wrong or the link has expired */
+            /** @description The signature is wrong, the link has expired, or its owner was disabled or signed out everywhere since */
             403: {
                 headers: {
                     [name: string]: unknown;
