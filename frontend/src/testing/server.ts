@@ -43,15 +43,33 @@ function codeFor(status: number): ErrorBody['error']['code'] {
 }
 
 /**
+ * The browser's refresh cookie as the tests play it (httpOnly: the app never sees it). While
+ * `token` is set, the default `POST /api/auth/refresh` answers it (as the gateway answers a live
+ * session's cookie); without it the refresh is refused with 401, as for a browser that has no
+ * session. `signInAsTestUser` sets it; every test starts without one.
+ */
+export const browserSession: { token: string | null } = { token: null };
+
+/** How long the tokens of the default refresh answer live. */
+export const TEST_TOKEN_LIFETIME_MS = 15 * 60_000;
+
+/**
  * Handlers every test has: the app shell loads the user's settings as soon as someone is signed
  * in, so each test starts with the defaults stored; Settings asks who is signed in (not an admin
- * unless a test says so); sign-out ends the session on the server. A test overrides them with
+ * unless a test says so); the refresh cookie restores the session of `browserSession`; sign-out
+ * ends the session on the server. A test overrides them with
  * `server.use`. Bodies are typed by the contract (src/api/types.ts), as test handlers should be:
  * `HttpResponse.json<Schema<'Envelope_…'>>(…)`.
  */
 export const defaultHandlers = [
   http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: DEFAULT_USER_SETTINGS })),
   http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: TEST_ACCOUNT })),
+  http.post('/api/auth/refresh', () => {
+    if (!browserSession.token) return errorResponse(401, 'Authentication required');
+    return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({
+      data: { token: browserSession.token, expiresAt: new Date(Date.now() + TEST_TOKEN_LIFETIME_MS).toISOString() },
+    });
+  }),
   http.post('/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
   http.get('/api/tokens', () => HttpResponse.json<Schema<'Envelope_ApiTokensView'>>({ data: { tokens: [] } })),
   // Settings and the Vault name languages from the server's list.

@@ -1,10 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { setAccessTokenGetter } from '@/api/accessToken';
+import { setAccessTokenGetter, setAccessTokenRenewer } from '@/api/accessToken';
 import { closeSocket } from '@/api/socket';
+import { removeFakeLocks } from './fakeLocks';
 import { installFakeSockets } from './fakeSocket';
-import { server } from './server';
+import { browserSession, server } from './server';
 
 // jsdom lacks a few browser APIs that Radix primitives use.
 class ResizeObserverStub {
@@ -64,6 +65,9 @@ afterEach(() => {
   server.resetHandlers();
   closeSocket();
   setAccessTokenGetter(() => null);
+  setAccessTokenRenewer(null);
+  browserSession.token = null;
+  removeFakeLocks();
   window.localStorage.clear();
   window.sessionStorage.clear();
 });

@@ -22,6 +22,7 @@ import {
 } from './authApi';
 import { useAuthActions } from './authActions';
 import { localSignedIn, selectSignOutNotice } from './authSlice';
+import { withSessionCall } from './sessionRenewal';
 
 export type AuthPageKind = 'sign-in' | 'sign-up';
 
@@ -264,10 +265,11 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
     if (errors.email || errors.password) return;
     const credentials = { email: email.trim(), password };
     try {
-      const session = await (kind === 'sign-in'
-        ? login(credentials)
-        : signup(invitation ? { ...credentials, invitation } : credentials)
-      ).unwrap();
+      // Sign-in and sign-up set the browser's refresh cookie: made holding the refresh lock, so no
+      // refresh of another tab clears it while the call is out.
+      const session = await withSessionCall(() =>
+        (kind === 'sign-in' ? login(credentials) : signup(invitation ? { ...credentials, invitation } : credentials)).unwrap(),
+      );
       dispatch(localSignedIn(toLocalSession(session)));
       announceSignIn(dispatch, session);
     } catch (error) {
@@ -286,7 +288,7 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
         busy={busy}
         onSubmit={async (code) => {
           try {
-            const session = await login({ email: email.trim(), password, code }).unwrap();
+            const session = await withSessionCall(() => login({ email: email.trim(), password, code }).unwrap());
             dispatch(localSignedIn(toLocalSession(session)));
             announceSignIn(dispatch, session);
             return null;

@@ -9,6 +9,7 @@ import { useChangePasswordMutation } from './authApi';
 import { MIN_PASSWORD_LENGTH } from './AuthPage';
 import { localTokenRenewed } from './authSlice';
 import { parseExpiresAt } from './localSession';
+import { withSessionCall } from './sessionRenewal';
 
 interface PasswordForm {
   current: string;
@@ -34,8 +35,9 @@ export function validatePasswordForm({ current, next, confirm }: PasswordForm): 
 }
 
 /**
- * 'Change password' (local accounts): current, new and again. The server ends every other session
- * and answers a new token for this one, so the user stays signed in here. A refusal (a wrong
+ * 'Change password' (local accounts): current, new and again. The server ends every session and
+ * answers the token of a new one for this tab, so the user stays signed in here (other browsers
+ * and devices are signed out; other tabs of this browser share the new cookie). A refusal (a wrong
  * current password, a new one too short) is shown in the dialog, which stays open.
  */
 export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
@@ -62,8 +64,13 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
       return;
     }
     try {
-      const grant = await changePassword({ currentPassword: values.current, newPassword: values.next }).unwrap();
-      dispatch(localTokenRenewed({ token: grant.token, expiresAt: parseExpiresAt(grant.expiresAt) }));
+      // The server ends every session, this one too, and answers the token of a new one (and its
+      // cookie): the old token is refused from now on, so the answered one replaces it at once.
+      // Made holding the refresh lock, so no refresh of another tab clears the new cookie.
+      await withSessionCall(async () => {
+        const grant = await changePassword({ currentPassword: values.current, newPassword: values.next }).unwrap();
+        dispatch(localTokenRenewed({ token: grant.token, expiresAt: parseExpiresAt(grant.expiresAt) }));
+      });
       dispatch(showToast({ title: PASSWORD_MESSAGES.changed, description: PASSWORD_MESSAGES.changedDescription, variant: 'success' }));
       onClose();
     } catch (failure) {

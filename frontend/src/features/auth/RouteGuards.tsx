@@ -5,14 +5,23 @@ import { errorMessage } from '@/api/errors';
 import { useAppSelector } from '@/app/hooks';
 import { LoadingScreen } from '@/components/LoadingScreen';
 import { paths } from '@/config/paths';
-import { selectAuth, selectAuthStatus } from './authSlice';
+import { selectAuth, selectAuthStatus, selectReconnecting } from './authSlice';
 import { NotAllowedScreen } from './NotAllowedScreen';
+
+/** What the start of a local visit says when the server cannot be reached (it keeps trying). */
+export const RECONNECTING_LABEL = 'Cannot reach Scribevault. Reconnecting...';
+
+/** 'Loading...' while auth loads; 'Reconnecting...' while the server cannot be reached. */
+function AuthLoadingScreen() {
+  const reconnecting = useAppSelector(selectReconnecting);
+  return <LoadingScreen label={reconnecting ? RECONNECTING_LABEL : undefined} />;
+}
 
 /** Protected routes: 'Loading...' while auth loads, /sign-in when signed out. */
 export function RequireAuth() {
   const status = useAppSelector(selectAuthStatus);
   const mode = useAppSelector(selectAuth).mode;
-  if (status === 'loading') return <LoadingScreen />;
+  if (status === 'loading') return <AuthLoadingScreen />;
   if (status === 'unauthenticated') return <Navigate to={paths.signIn} replace />;
   if (mode === 'oidc') {
     return (
@@ -43,7 +52,7 @@ function AccountGate({ children }: { children: ReactNode }) {
 /** /sign-in and /sign-up: a signed-in visitor (or one who just signed in) goes to / (spec §2). */
 export function RedirectIfSignedIn() {
   const status = useAppSelector(selectAuthStatus);
-  if (status === 'loading') return <LoadingScreen />;
+  if (status === 'loading') return <AuthLoadingScreen />;
   if (status === 'authenticated') return <Navigate to={paths.home} replace />;
   return <Outlet />;
 }

@@ -3,10 +3,10 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionExpired } from '@/api/apiEvents';
 import type { Schema } from '@/api/types';
-import { renderWithProviders, TEST_TOKEN, TEST_USER } from '@/testing/renderWithProviders';
+import { renderWithProviders, TEST_USER, tokensInLocalStorage } from '@/testing/renderWithProviders';
 import { errorResponse, server } from '@/testing/server';
 import { SESSION_ENDED_NOTICE } from './authSlice';
-import { AUTH_EXPIRES_AT_KEY, AUTH_TOKEN_KEY, AUTH_USER_KEY } from './localSession';
+import { AUTH_USER_KEY } from './localSession';
 
 /** What the gateway says, with 401 UNAUTHENTICATED, to a token of a disabled account (403 at sign-in). */
 const DISABLED = "This account is disabled. Ask the instance's owner to enable it.";
@@ -30,25 +30,22 @@ describe('a disabled account', () => {
     expect(router.state.location.pathname).toBe('/sign-in');
     expect(screen.getByRole('alert')).toHaveTextContent(DISABLED);
     expect(screen.queryByText(SESSION_ENDED_NOTICE)).not.toBeInTheDocument();
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    expect(window.localStorage.getItem(AUTH_USER_KEY)).toBeNull();
   });
 
-  it('says so when the renewal of its token is refused', async () => {
-    const refreshes: string[] = [];
+  it('says so when the session cannot be restored on start because of it', async () => {
+    const refreshes: Array<string | null> = [];
     server.use(
       http.post('/api/auth/refresh', ({ request }) => {
-        refreshes.push(request.headers.get('Authorization') ?? '');
+        refreshes.push(request.headers.get('Authorization'));
         return refusal(401, DISABLED);
       }),
     );
-    // The last visit's token has expired: the app asks to renew it before anything else.
-    window.localStorage.setItem(AUTH_TOKEN_KEY, 'expired-token');
     window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(TEST_USER));
-    window.localStorage.setItem(AUTH_EXPIRES_AT_KEY, String(Date.now() - 60_000));
     renderWithProviders({ route: '/vault', signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
     expect(await screen.findByRole('alert')).toHaveTextContent(DISABLED);
-    expect(refreshes).toEqual(['Bearer expired-token']);
+    expect(refreshes).toEqual([null]);
   });
 
   it("shows the server's 403 message at sign-in and stays signed out", async () => {
@@ -59,7 +56,7 @@ describe('a disabled account', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(DISABLED);
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    expect(tokensInLocalStorage()).toEqual([]);
   });
 });
 
@@ -112,13 +109,14 @@ describe('the notice after the server ends a session', () => {
 });
 
 describe('renewal after the token expired (a laptop that slept)', () => {
-  it('renews with the expired token when the tab gets focus again, and the next calls carry the new one', async () => {
-    const refreshes: string[] = [];
+  it('renews with the cookie when the tab gets focus again, and the next calls carry the new one', async () => {
+    const refreshes: Array<string | null> = [];
     const vault: string[] = [];
     server.use(
       http.post('/api/auth/refresh', ({ request }) => {
-        refreshes.push(request.headers.get('Authorization') ?? '');
-        return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token: 'woken-token', expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() } });
+        refreshes.push(request.headers.get('Authorization'));
+        const token = refreshes.length === 1 ? 'slept-token' : 'woken-token';
+        return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token, expiresAt: new Date(Date.now() + 15 * 60_000).toISOString() } });
       }),
       http.get('/api/library/transcripts', ({ request }) => {
         vault.push(request.headers.get('Authorization') ?? '');
@@ -139,20 +137,18 @@ describe('renewal after the token expired (a laptop that slept)', () => {
       ),
     );
     const start = Date.now();
-    window.localStorage.setItem(AUTH_TOKEN_KEY, TEST_TOKEN);
     window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(TEST_USER));
-    window.localStorage.setItem(AUTH_EXPIRES_AT_KEY, String(start + 15 * 60_000));
     const { user } = renderWithProviders({ route: '/', signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
-    expect(refreshes).toEqual([]);
+    // The start of the visit restored the session.
+    expect(refreshes).toEqual([null]);
 
     // The laptop slept for two hours: the renewal timer never fired and the token is long expired.
     vi.spyOn(Date, 'now').mockReturnValue(start + 2 * 60 * 60_000);
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
-    await waitFor(() => expect(refreshes).toEqual([`Bearer ${TEST_TOKEN}`]));
-    await waitFor(() => expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBe('woken-token'));
+    await waitFor(() => expect(refreshes).toEqual([null, null]));
     // Still signed in, and the expired token is not sent anywhere else.
     await user.click(screen.getByRole('link', { name: 'Vault' }));
     expect(await within(await screen.findByRole('main')).findByText('Your Vault is empty')).toBeInTheDocument();

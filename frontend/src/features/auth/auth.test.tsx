@@ -2,12 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '@/api/types';
-import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
+import { renderWithProviders, TEST_TOKEN, testJwt, tokensInLocalStorage } from '@/testing/renderWithProviders';
 import { errorResponse, server } from '@/testing/server';
-import { AUTH_TOKEN_KEY, AUTH_USER_KEY } from './localSession';
+import { AUTH_USER_KEY } from './localSession';
 
+const SIGNED_IN_TOKEN = testJwt('u-42', { exp: Date.parse('2030-01-01T00:00:00Z') / 1000 });
 const session: Schema<'Envelope_SignedIn'> = {
-  data: { token: 'jwt-from-server', expiresAt: '2030-01-01T00:00:00Z', user: { id: 'u-42', email: 'new@example.com', isAdmin: false } },
+  data: { token: SIGNED_IN_TOKEN, expiresAt: '2030-01-01T00:00:00Z', user: { id: 'u-42', email: 'new@example.com', isAdmin: false } },
 };
 
 describe('routes and guards (local auth)', () => {
@@ -41,21 +42,22 @@ describe('routes and guards (local auth)', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it('treats an expired stored token as signed out when the server has ended its session', async () => {
+  it('treats a visit whose session has ended as signed out, whatever an older version left in localStorage', async () => {
     const expired = `x.${btoa(JSON.stringify({ sub: 'u', exp: 1000 }))}.y`;
     const refreshes: Array<string | null> = [];
     server.use(
       http.post('/api/auth/refresh', ({ request }) => {
         refreshes.push(request.headers.get('Authorization'));
-        return errorResponse(401, 'Session has ended');
+        return errorResponse(401, 'Invalid or expired token');
       }),
     );
-    window.localStorage.setItem(AUTH_TOKEN_KEY, expired);
+    window.localStorage.setItem('authToken', expired);
     window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify({ id: 'u', email: 'e@x.io' }));
     renderWithProviders({ route: '/vault', signedIn: false });
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
-    expect(refreshes).toEqual([`Bearer ${expired}`]);
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    // The cookie alone asks: the old token is neither sent nor kept.
+    expect(refreshes).toEqual([null]);
+    expect(window.localStorage.getItem('authToken')).toBeNull();
   });
 });
 
@@ -101,7 +103,7 @@ describe('sign-in form', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts, try again later');
   });
 
-  it('signs in, stores the token, lands on / and sends the token on later calls', async () => {
+  it('signs in, keeps the token in memory only, lands on / and sends the token on later calls', async () => {
     let loginBody: unknown;
     let authorization: string | null = null;
     server.use(
@@ -121,11 +123,13 @@ describe('sign-in form', () => {
     expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
     expect(loginBody).toEqual({ email: 'new@example.com', password: 'correct-horse' });
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBe('jwt-from-server');
+    // Nothing that can act as the user is written to localStorage, only who signed in.
+    expect(tokensInLocalStorage([SIGNED_IN_TOKEN])).toEqual([]);
+    expect(JSON.parse(window.localStorage.getItem(AUTH_USER_KEY)!)).toEqual({ id: 'u-42', email: 'new@example.com', isAdmin: false });
 
     await user.click(screen.getByRole('link', { name: 'Vault' }));
     expect(await screen.findByText('Your Vault is empty')).toBeInTheDocument();
-    expect(authorization).toBe('Bearer jwt-from-server');
+    expect(authorization).toBe(`Bearer ${SIGNED_IN_TOKEN}`);
   });
 });
 
@@ -180,20 +184,20 @@ describe('session end', () => {
     const { router } = renderWithProviders({ route: '/vault' });
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    expect(window.localStorage.getItem(AUTH_USER_KEY)).toBeNull();
   });
 
   it('signs out from the account menu and goes to /sign-in', async () => {
-    const { user, router } = renderWithProviders({ route: '/' });
+    const { user, router, store } = renderWithProviders({ route: '/' });
     await user.click(await screen.findByRole('button', { name: 'Account: ada@example.com' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    expect(store.getState().auth.token).toBeNull();
     expect(window.localStorage.getItem(AUTH_USER_KEY)).toBeNull();
   });
 
-  it('keeps the stored token for API calls', async () => {
+  it('sends the token the refresh cookie restored on API calls', async () => {
     let authorization: string | null = null;
     server.use(
       http.get('/api/library/transcripts', ({ request }) => {

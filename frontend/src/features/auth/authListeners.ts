@@ -2,35 +2,39 @@ import { isAnyOf, isRejectedWithValue } from '@reduxjs/toolkit';
 import { sessionExpired } from '@/api/apiEvents';
 import { baseApi } from '@/api/baseApi';
 import type { AppStartListening } from '@/app/store';
-import { localSessionRestored, localSignedIn, localTokenRenewed, signedOut } from './authSlice';
-import { clearStoredSession, storeRenewedToken, storeSession } from './localSession';
+import { localSessionReconnecting, localSessionRestored, localSessionRestoring, localSignedIn, localTokenRenewed, signedOut } from './authSlice';
+import { clearStoredUser, storeUser } from './localSession';
 import { renewAccessToken } from './sessionRenewal';
 
 /** After a renewal that could not reach the server, try again this much later. */
 export const RENEWAL_RETRY_MS = 15_000;
 
+/**
+ * The waits between attempts to restore the session on start while the server cannot be reached:
+ * quick at first (a gateway restarting), then every half minute.
+ */
+export const RESTORE_RETRY_MS = [500, 1000, 2000, 4000, 8000, 15_000, 30_000] as const;
+
 /** The longest delay setTimeout takes as it is. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 /**
- * Keeps the local session in localStorage, renews its access token before it expires, and drops
- * cached server data on sign-out.
+ * Restores the local session on start (with the refresh cookie, trying again while the server
+ * cannot be reached), renews its access token before it expires, keeps who signed in (never a
+ * token) in localStorage, and drops cached server data on sign-out.
  */
 export function registerAuthListeners(startListening: AppStartListening): void {
   startListening({
-    actionCreator: localSignedIn,
-    effect: ({ payload }) => storeSession({ token: payload.token, user: payload.user, expiresAt: payload.expiresAt }),
-  });
-  startListening({
-    actionCreator: localTokenRenewed,
-    effect: ({ payload }, api) => {
-      if (api.getState().auth.token === payload.token) storeRenewedToken(payload.token, payload.expiresAt);
+    matcher: isAnyOf(localSignedIn, localSessionRestored),
+    effect: (_action, api) => {
+      const { user } = api.getState().auth;
+      if (user) storeUser(user);
     },
   });
   startListening({
     predicate: (action) => signedOut.match(action) || sessionExpired.match(action),
     effect: (_action, api) => {
-      clearStoredSession();
+      clearStoredUser(api.getOriginalState().auth.user?.id ?? null);
       api.dispatch(baseApi.util.resetApiState());
     },
   });
@@ -50,6 +54,22 @@ export function registerAuthListeners(startListening: AppStartListening): void {
     },
   });
 
+  // Start of a visit: `POST /api/auth/refresh` says whether a session goes on. A server that cannot
+  // be reached is asked again with growing waits (the screen says it is reconnecting); it never
+  // signs the user out.
+  startListening({
+    actionCreator: localSessionRestoring,
+    effect: async (_action, api) => {
+      api.cancelActiveListeners();
+      for (let attempt = 0; ; attempt += 1) {
+        const result = await api.pause(renewAccessToken(api));
+        if (result !== 'failed' || api.getState().auth.status !== 'loading') return;
+        if (!api.getState().auth.reconnecting) api.dispatch(localSessionReconnecting());
+        await api.delay(RESTORE_RETRY_MS[Math.min(attempt, RESTORE_RETRY_MS.length - 1)]);
+      }
+    },
+  });
+
   // The renewal timer: each new token (or sign-out) replaces the previous wait.
   startListening({
     matcher: isAnyOf(localSessionRestored, localSignedIn, localTokenRenewed, signedOut, sessionExpired),
@@ -66,14 +86,11 @@ export function registerAuthListeners(startListening: AppStartListening): void {
         }
         await api.delay(Math.max(0, wait));
         const result = await renewAccessToken(api);
+        // Skipped: the timer fired a moment early (not due yet: wait again), or the token was
+        // replaced meanwhile (whose action cancels this wait and starts a fresh one).
+        if (result === 'skipped') continue;
         // A new token dispatched localTokenRenewed, which started a fresh wait; a 401 signed out.
         if (result !== 'failed') return;
-        // The stored token of the last visit had expired and the server could not be asked:
-        // sign in again rather than wait on 'Loading...'.
-        if (api.getState().auth.status === 'loading') {
-          api.dispatch(sessionExpired());
-          return;
-        }
         await api.delay(RENEWAL_RETRY_MS);
       }
     },

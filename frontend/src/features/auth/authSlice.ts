@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { sessionExpired } from '@/api/apiEvents';
-import type { StoredSession } from './localSession';
+import type { LocalSession } from './localSession';
 
 export type AuthMode = 'local' | 'oidc';
 export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
@@ -24,6 +24,11 @@ export interface AuthState {
   expiresAt: number | null;
   /** When to renew it (ms since the epoch): a minute before expiry, see `renewalTime`. */
   renewAt: number | null;
+  /**
+   * Local accounts, while the session is being restored on start ('loading'): the server could
+   * not be reached and the app is trying again, rather than signing the user out.
+   */
+  reconnecting: boolean;
   /**
    * Why the last session ended when the server ended it (a 401), for the sign-in screen: the
    * server's message (e.g. that an admin disabled the account) or `SESSION_ENDED_NOTICE`. Null
@@ -69,6 +74,7 @@ const initialState: AuthState = {
   token: null,
   expiresAt: null,
   renewAt: null,
+  reconnecting: false,
   signOutNotice: null,
 };
 
@@ -78,6 +84,7 @@ function clearSession(state: AuthState) {
   state.token = null;
   state.expiresAt = null;
   state.renewAt = null;
+  state.reconnecting = false;
 }
 
 const authSlice = createSlice({
@@ -85,22 +92,41 @@ const authSlice = createSlice({
   initialState,
   reducers: {
     /**
-     * The session of the last visit (or none). One whose token has expired stays 'loading' until
-     * `/api/auth/refresh` says whether the session is still alive.
+     * Start of a local-account visit: 'loading' until `POST /api/auth/refresh` (the session's
+     * httpOnly cookie) says whether a session goes on in this browser.
      */
-    localSessionRestored(state, action: PayloadAction<{ session: StoredSession | null; renewing: boolean }>) {
-      const { session, renewing } = action.payload;
+    localSessionRestoring(state) {
       state.mode = 'local';
-      if (!session) {
-        clearSession(state);
-        return;
-      }
-      state.signOutNotice = null;
-      state.token = session.token;
-      state.user = session.user;
-      state.expiresAt = session.expiresAt;
-      state.renewAt = session.expiresAt === null ? null : session.expiresAt - RENEW_BEFORE_MS;
-      state.status = renewing ? 'loading' : 'authenticated';
+      if (state.status !== 'authenticated') state.status = 'loading';
+    },
+    /** The restore could not reach the server; it is tried again (the screen says so). */
+    localSessionReconnecting(state) {
+      if (state.status === 'loading') state.reconnecting = true;
+    },
+    /**
+     * What the restore found: the session with a fresh token, or none (`notice`: the server's
+     * reason when it said more than that there is no session, e.g. that the account is disabled).
+     */
+    localSessionRestored: {
+      reducer(state, action: PayloadAction<{ session: LocalSession | null; notice: string | null; renewAt: number | null }>) {
+        const { session, notice, renewAt } = action.payload;
+        state.mode = 'local';
+        if (!session) {
+          clearSession(state);
+          state.signOutNotice = notice;
+          return;
+        }
+        state.signOutNotice = null;
+        state.token = session.token;
+        state.user = session.user;
+        state.expiresAt = session.expiresAt;
+        state.renewAt = renewAt;
+        state.reconnecting = false;
+        state.status = 'authenticated';
+      },
+      prepare({ session, notice = null }: { session: LocalSession | null; notice?: string | null }) {
+        return { payload: { session, notice, renewAt: session ? renewalTime(session.expiresAt, Date.now()) : null } };
+      },
     },
     localSignedIn: {
       reducer(state, action: PayloadAction<{ token: string; user: AuthUser; expiresAt: number | null; renewAt: number | null }>) {
@@ -109,6 +135,7 @@ const authSlice = createSlice({
         state.user = action.payload.user;
         state.expiresAt = action.payload.expiresAt;
         state.renewAt = action.payload.renewAt;
+        state.reconnecting = false;
         state.status = 'authenticated';
         state.signOutNotice = null;
       },
@@ -116,7 +143,7 @@ const authSlice = createSlice({
         return { payload: { ...session, renewAt: renewalTime(session.expiresAt, Date.now()) } };
       },
     },
-    /** A renewed access token of the same session (refresh, password change, another tab). */
+    /** A new access token for the signed-in user (refresh, or the new session of a password change). */
     localTokenRenewed: {
       reducer(state, action: PayloadAction<AccessTokenGrant & { renewAt: number | null }>) {
         if (!state.user) return;
@@ -134,6 +161,7 @@ const authSlice = createSlice({
       state.token = null;
       state.expiresAt = null;
       state.renewAt = null;
+      state.reconnecting = false;
       state.user = action.payload.user;
       state.status = action.payload.isLoading ? 'loading' : action.payload.user ? 'authenticated' : 'unauthenticated';
       if (action.payload.user) state.signOutNotice = null;
@@ -155,10 +183,19 @@ const authSlice = createSlice({
   },
 });
 
-export const { localSessionRestored, localSignedIn, localTokenRenewed, oidcSessionChanged, signedOut } = authSlice.actions;
+export const {
+  localSessionRestoring,
+  localSessionReconnecting,
+  localSessionRestored,
+  localSignedIn,
+  localTokenRenewed,
+  oidcSessionChanged,
+  signedOut,
+} = authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 export const selectAuth = (state: { auth: AuthState }) => state.auth;
 export const selectAuthStatus = (state: { auth: AuthState }) => state.auth.status;
 export const selectCurrentUser = (state: { auth: AuthState }) => state.auth.user;
+export const selectReconnecting = (state: { auth: AuthState }) => state.auth.reconnecting;
 export const selectSignOutNotice = (state: { auth: AuthState }) => state.auth.signOutNotice;

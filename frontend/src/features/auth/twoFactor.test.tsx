@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders, TEST_TOKEN } from '@/testing/renderWithProviders';
+import { renderWithProviders, TEST_TOKEN, tokensInLocalStorage } from '@/testing/renderWithProviders';
 import { errorResponse, server } from '@/testing/server';
 import type { Schema } from '@/api/types';
 import { groupSecret } from './TwoFactorDialogs';
-import { AUTH_TOKEN_KEY } from './localSession';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const OTPAUTH_URL = `otpauth://totp/Scribevault:ada%40example.com?secret=${SECRET}&issuer=Scribevault&algorithm=SHA1&digits=6&period=30`;
@@ -231,7 +230,7 @@ describe('sign-in with two-factor sign-in on', () => {
 
   it('asks for the code, shows a wrong one refused, signs in with the right one', async () => {
     const bodies = loginBackend();
-    const { user, router } = renderWithProviders({ route: '/sign-in', signedIn: false });
+    const { user, router, store } = renderWithProviders({ route: '/sign-in', signedIn: false });
     const codeField = await signInFirstStep(user);
     expect(codeField).toHaveAttribute('inputmode', 'numeric');
     expect(codeField).toHaveAttribute('autocomplete', 'one-time-code');
@@ -244,13 +243,14 @@ describe('sign-in with two-factor sign-in on', () => {
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(WRONG_CODE_MESSAGE);
     expect(screen.getByLabelText('Authentication code')).toHaveValue('');
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBeNull();
+    expect(store.getState().auth.token).toBeNull();
 
     await user.type(screen.getByLabelText('Authentication code'), RIGHT_CODE);
     await user.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/');
-    expect(window.localStorage.getItem(AUTH_TOKEN_KEY)).toBe('jwt-after-2fa');
+    expect(store.getState().auth.token).toBe('jwt-after-2fa');
+    expect(tokensInLocalStorage(['jwt-after-2fa'])).toEqual([]);
     expect(bodies).toEqual([
       { email: 'ada@example.com', password: 'correct-horse' },
       { email: 'ada@example.com', password: 'correct-horse', code: '111111' },

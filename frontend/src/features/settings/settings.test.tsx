@@ -139,7 +139,7 @@ describe('/settings', () => {
     expect(within(panel).getByText('ada@example.com')).toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
-    expect(window.localStorage.getItem('authToken')).toBeNull();
+    expect(window.localStorage.getItem('authUser')).toBeNull();
   });
 });
 

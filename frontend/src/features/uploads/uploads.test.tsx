@@ -387,6 +387,6 @@ describe('session end during uploads', () => {
     await user.click(screen.getByRole('button', { name: 'Upload All (1)' }));
     expect(await screen.findByRole('heading', { name: 'Sign in to Scribevault' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect(window.localStorage.getItem('authToken')).toBeNull();
+    expect(window.localStorage.getItem('authUser')).toBeNull();
   });
 });
