@@ -2,7 +2,7 @@
 // Settings → Account (change password, sign out everywhere, two-factor sign-in with its recovery
 // codes, issue 42).
 import { createHmac } from 'node:crypto';
-import { BASE_URL, checkNoOverflow, DESKTOP, newContext, PHONE, run, shot, step, waitForLabeled, watch } from './harness.mjs';
+import { accessToken, BASE_URL, checkNoOverflow, DESKTOP, jwtKeysInLocalStorage, newContext, PHONE, REFRESH_COOKIE, refreshFromPage, run, shot, step, waitForLabeled, watch } from './harness.mjs';
 
 export async function fetchConfig() {
   const response = await fetch(`${BASE_URL}/config.json`);
@@ -11,6 +11,43 @@ export async function fetchConfig() {
 }
 
 const settingsPanel = (page, tab) => page.getByRole('tabpanel', { name: tab });
+
+/** What `GET /api/account` answers to `token` (run in the page, as the SPA would call it). */
+const accountStatusWith = (page, token) =>
+  page.evaluate(async (bearer) => (await fetch('/api/account', { headers: { Authorization: `Bearer ${bearer}` } })).status, token);
+
+/**
+ * Local accounts keep the access token in memory only: no value of localStorage looks like a JWT,
+ * and a reload keeps the user signed in on the same page, the session restored by
+ * `POST /api/auth/refresh` with the httpOnly cookie alone (no Authorization header).
+ */
+export async function checkSessionInMemory(page, { heading, level = 1 }) {
+  const before = await jwtKeysInLocalStorage(page);
+  if (before.length > 0) throw new Error(`localStorage keeps a token under ${before.join(', ')}`);
+  const pathname = new URL(page.url()).pathname;
+  const refreshes = [];
+  const onRequest = (request) => {
+    if (new URL(request.url()).pathname === '/api/auth/refresh') refreshes.push(request);
+  };
+  page.on('request', onRequest);
+  try {
+    await page.reload();
+    await waitForLabeled(page.getByRole('heading', { name: heading, level }), `"${heading}" after a reload (still signed in)`, { timeout: 30_000 });
+  } finally {
+    page.off('request', onRequest);
+  }
+  if (new URL(page.url()).pathname !== pathname) throw new Error(`after a reload the page is ${page.url()}, not ${pathname}`);
+  if (refreshes.length === 0) throw new Error('the reload restored the session without POST /api/auth/refresh');
+  for (const request of refreshes) {
+    if ((await request.allHeaders()).authorization) throw new Error('POST /api/auth/refresh carried an Authorization header');
+    const status = (await request.response())?.status();
+    if (status !== 200) throw new Error(`POST /api/auth/refresh answered ${status} on the reload`);
+  }
+  const after = await jwtKeysInLocalStorage(page);
+  if (after.length > 0) throw new Error(`after the reload localStorage keeps a token under ${after.join(', ')}`);
+  const keys = await page.evaluate(() => Object.keys(localStorage));
+  console.log(`  localStorage: ${keys.join(', ') || '(empty)'}; the reload: ${refreshes.length} POST /api/auth/refresh, no bearer, 200`);
+}
 
 /** Issue 20: the instance's first account is its admin, and from now on sign-up needs an invitation. */
 export async function firstAccountSteps(page, email) {
@@ -160,9 +197,11 @@ export async function invitationSteps(page, adminEmail) {
 
 /**
  * Settings → Account of a local account: Change password (a wrong current password is refused in
- * the dialog, the right one changes it and this session goes on), then Sign out everywhere (this
- * session ends too, its token is refused) and the new password signs in. Runs last: it ends the
- * sessions the other contexts of the run shared.
+ * the dialog; the right one changes it, ends every session, the old session's token is refused
+ * and this tab goes on with the answered token, also after a reload), then Sign out everywhere
+ * (this session ends too: its token and its refresh cookie are refused) and the new password
+ * signs in, keeping no token in localStorage and staying signed in over a reload. Runs last: it
+ * ends every session of the run's account.
  */
 export async function accountSecuritySteps(page, email, password) {
   const newPassword = 'e2e-new-password-456';
@@ -187,18 +226,46 @@ export async function accountSecuritySteps(page, email, password) {
     console.log(`  wrong current password: ${said}`);
     if (!/current password/i.test(said)) throw new Error(`the dialog says "${said}"`);
     await shot(page, 'desktop-change-password-wrong', { fullPage: false });
+    // A token of the session as it is now: the change ends every session, this one too.
+    const before = await accessToken(page);
     await dialog.getByLabel('Current password').fill(password);
     await dialog.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed').first().waitFor({ timeout: 30_000 });
     await dialog.waitFor({ state: 'hidden' });
-    // This session goes on with the token the change answered, also after a reload.
-    await page.reload();
+    run.account.password = newPassword;
+    const oldStatus = await accountStatusWith(page, before);
+    if (oldStatus !== 401) throw new Error(`a token of the session before the change still answers ${oldStatus}`);
+    // This tab goes on at once with the token the change answered: its next calls (no reload) are
+    // taken the first time (a 401 would mean it sent its old token and had to renew).
+    const answers = [];
+    const onResponse = (response) => {
+      const url = new URL(response.url());
+      if (url.origin === BASE_URL && url.pathname.startsWith('/api/library/')) {
+        answers.push({ call: url.pathname, status: response.status(), authorization: response.request().headers().authorization ?? '' });
+      }
+    };
+    page.on('response', onResponse);
+    try {
+      await page.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Vault', exact: true }).click();
+      await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor({ timeout: 30_000 });
+      for (let waited = 0; answers.length === 0 && waited < 10_000; waited += 250) await page.waitForTimeout(250);
+    } finally {
+      page.off('response', onResponse);
+    }
+    console.log(`  after the change: ${answers.map(({ call, status }) => `${call} ${status}`).join(', ')}`);
+    if (answers.length === 0) throw new Error('the Vault made no API call after the change');
+    if (answers.some(({ status }) => status === 401)) throw new Error('a call after the change was refused (401)');
+    if (answers.some(({ authorization }) => authorization === `Bearer ${before}`)) throw new Error('a call after the change carried the old token');
+    if (new URL(page.url()).pathname !== '/vault') throw new Error(`after the change the page is ${page.url()}`);
+    // And after a reload: the new session's cookie restores it.
+    await page.goto(`${BASE_URL}/settings?tab=account`);
     await panel.getByRole('button', { name: 'Sign out everywhere' }).waitFor({ timeout: 30_000 });
-    if (new URL(page.url()).pathname !== '/settings') throw new Error(`after the change the page is ${page.url()}`);
+    if (new URL(page.url()).pathname !== '/settings') throw new Error(`after the change and a reload the page is ${page.url()}`);
   });
 
-  await step('account: Sign out everywhere ends this session too (its token is refused); the new password signs in', async () => {
-    const oldToken = await page.evaluate(() => localStorage.getItem('authToken'));
+  await step('account: Sign out everywhere ends this session too (its token and its refresh cookie are refused); the new password signs in', async () => {
+    // The SPA keeps its token in memory: the page asks a token of this session with the cookie.
+    const oldToken = await accessToken(page);
     const panel = settingsPanel(page, 'Account');
     await panel.getByRole('button', { name: 'Sign out everywhere' }).click();
     const confirm = page.getByRole('dialog', { name: 'Sign out everywhere?' });
@@ -207,11 +274,13 @@ export async function accountSecuritySteps(page, email, password) {
     await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor({ timeout: 30_000 });
     if ((await page.getByTestId('sign-out-notice').count()) > 0) throw new Error('a sign-out notice after signing out on purpose');
-    const status = await page.evaluate(
-      async (token) => (await fetch('/api/account', { headers: { Authorization: `Bearer ${token}` } })).status,
-      oldToken,
-    );
+    const status = await accountStatusWith(page, oldToken);
     if (status !== 401) throw new Error(`the ended session's token still answers ${status}`);
+    // Nothing left to mint another: the server cleared the cookie, and its session is over.
+    const left = (await page.context().cookies(`${BASE_URL}/api/auth/refresh`)).filter((cookie) => cookie.name === REFRESH_COOKIE && cookie.value);
+    if (left.length > 0) throw new Error(`the ${REFRESH_COOKIE} cookie is still in the browser after signing out everywhere`);
+    const refresh = await refreshFromPage(page);
+    if (refresh.status !== 401) throw new Error(`after signing out everywhere POST /api/auth/refresh answers ${refresh.status}`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -221,6 +290,10 @@ export async function accountSecuritySteps(page, email, password) {
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
+  });
+
+  await step('after sign-in: no token in localStorage, and a reload keeps the session (the refresh cookie)', async () => {
+    await checkSessionInMemory(page, { heading: 'Find Videos' });
   });
 
   await secondFactorSteps(page, email, newPassword);

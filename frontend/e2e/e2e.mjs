@@ -49,11 +49,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { AUDIO_DIR, BASE_URL, BROKEN, checkCsp, checkNoOverflow, DEMO, DESKTOP, LAUNCH, newContext, pageErrors, PHONE, reported, rowByTitle, run, SAMPLES, sharesWordsWithReference, shot, shotsDir, step, TRANSCRIBE_TIMEOUT_MS, waitForLabeled, watch } from './harness.mjs';
+import { AUDIO_DIR, BASE_URL, BROKEN, checkCsp, checkNoOverflow, DEMO, DESKTOP, LAUNCH, newContext, pageErrors, PHONE, reported, rowByTitle, run, SAMPLES, sharesWordsWithReference, shot, shotsDir, signedInContext, step, TRANSCRIBE_TIMEOUT_MS, waitForLabeled, watch } from './harness.mjs';
 import { discoveryPhoneSteps, discoverySteps } from './discovery.mjs';
 import { vaultPhoneSteps, vaultSteps } from './vault.mjs';
 import { conversionAndSettingsSteps } from './conversion.mjs';
-import { accountSecuritySteps, fetchConfig, firstAccountSteps, invitationSteps } from './accounts.mjs';
+import { accountSecuritySteps, checkSessionInMemory, fetchConfig, firstAccountSteps, invitationSteps } from './accounts.mjs';
 import { checkOverallFill } from './uploads.mjs';
 import { apiTokenSteps } from './tokens.mjs';
 import { integrationSteps } from './integrations.mjs';
@@ -72,6 +72,8 @@ async function main() {
     run.activePage = page;
     const email = `e2e-${Date.now()}@example.com`;
     const password = 'e2e-password-123';
+    // Other contexts sign in as this account with sessions of their own (signedInContext).
+    run.account = { email, password };
 
     await step('sign-in page renders when signed out', async () => {
       const answer = await page.goto(`${BASE_URL}/transcripts`);
@@ -94,6 +96,10 @@ async function main() {
       await page.getByRole('button', { name: 'Create account' }).click();
       await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
       if (new URL(page.url()).pathname !== '/') throw new Error(`landed on ${page.url()}`);
+    });
+
+    await step('after sign-up: no token in localStorage, and a reload keeps the session (the refresh cookie)', async () => {
+      await checkSessionInMemory(page, { heading: 'Find Videos' });
     });
 
     await firstAccountSteps(page, email);
@@ -204,9 +210,10 @@ async function main() {
 
     await invitationSteps(page, email);
 
-    const signedIn = await desktop.storageState();
     await step('phone layout (390 px) of every screen', async () => {
-      const phone = await newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true }, 'phone');
+      // A session of its own: a copy of the desktop's storage state would spend the desktop's
+      // refresh cookie, and a spent cookie sent again ends the session.
+      const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', desktop);
       const mobile = await phone.newPage();
       watch(mobile, 'phone');
       run.activePage = mobile;
@@ -261,7 +268,7 @@ async function main() {
 
     if (DEMO) {
       await step('phone layout (390 px) of Find Videos with results and of Sources', async () => {
-        const phone = await newContext({ viewport: PHONE, storageState: signedIn, isMobile: true, hasTouch: true }, 'phone');
+        const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', desktop);
         const mobile = await phone.newPage();
         watch(mobile, 'phone');
         run.activePage = mobile;

@@ -50,10 +50,10 @@ export const PHONE = { width: 390, height: 844 };
 
 /**
  * The run's mutable state, shared by every module: steps passed and failed, the page whose state
- * is saved as failure-<n>.png when a step fails, the one Chromium of the run, and the screens
- * checked against the CSP.
+ * is saved as failure-<n>.png when a step fails, the one Chromium of the run, the screens checked
+ * against the CSP, and the email and password of the run's first account (`signedInContext`).
  */
-export const run = { passed: 0, failed: 0, activePage: null, browser: null, cspScreens: 0 };
+export const run = { passed: 0, failed: 0, activePage: null, browser: null, cspScreens: 0, account: null };
 export const reported = new WeakSet();
 export const pageErrors = [];
 
@@ -140,6 +140,62 @@ export async function newContext(options, label) {
     );
   });
   return context;
+}
+
+/** The refresh cookie of a local session: httpOnly, sent by the browser to this path only. */
+export const REFRESH_COOKIE = 'scribevault_refresh';
+const REFRESH_PATH = '/api/auth/refresh';
+
+/**
+ * A context signed in as the run's account (`run.account`) with a session of its own:
+ * `POST /api/auth/login` through the context's request API, which keeps the refresh cookie the
+ * answer sets. Copying another context's storageState would copy that context's refresh cookie:
+ * the two would then spend the same cookie, and the gateway ends a session whose spent cookie
+ * comes back. `from`'s localStorage (search history, remembered views) is copied; no token is in it.
+ */
+export async function signedInContext(options, label, from = null) {
+  const { email, password } = run.account ?? {};
+  if (!email) throw new Error(`signedInContext(${label}): run.account is not set`);
+  const origins = from ? (await from.storageState()).origins : [];
+  const context = await newContext({ ...options, storageState: { cookies: [], origins } }, label);
+  const answer = await context.request.post(`${BASE_URL}/api/auth/login`, { data: { email, password } });
+  if (!answer.ok()) throw new Error(`signing ${label} in answered ${answer.status()}: ${await answer.text()}`);
+  const cookies = await context.cookies(`${BASE_URL}${REFRESH_PATH}`);
+  if (!cookies.some((cookie) => cookie.name === REFRESH_COOKIE && cookie.value)) throw new Error(`signing ${label} in set no ${REFRESH_COOKIE} cookie`);
+  return context;
+}
+
+/**
+ * `POST /api/auth/refresh` from the page, as the SPA asks it: the cookie alone, holding the SPA's
+ * Web Lock so it never overlaps one of the SPA's own refreshes (a spent cookie sent again ends the
+ * session). Answers the status and body; a 200 rotates the cookie and leaves the SPA's own token
+ * as it was.
+ */
+export async function refreshFromPage(page) {
+  return page.evaluate(async () => {
+    const refresh = async () => {
+      const response = await fetch('/api/auth/refresh', { method: 'POST', credentials: 'same-origin' });
+      return { status: response.status, body: await response.json().catch(() => null) };
+    };
+    return navigator.locks ? navigator.locks.request('scribevault-refresh', refresh) : refresh();
+  });
+}
+
+/** An access token of the page's session (the SPA keeps its own in memory, out of reach). */
+export async function accessToken(page) {
+  const answer = await refreshFromPage(page);
+  const token = answer.body?.data?.token;
+  if (answer.status !== 200 || typeof token !== 'string' || !token) {
+    throw new Error(`POST /api/auth/refresh answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+  return token;
+}
+
+/** The keys of the page's localStorage whose value holds something shaped like a JWT. */
+export async function jwtKeysInLocalStorage(page) {
+  return page.evaluate(() =>
+    Object.keys(localStorage).filter((key) => /eyJ[\w-]*\.[\w-]+\.[\w-]+/.test(localStorage.getItem(key) ?? '')),
+  );
 }
 
 const describeViolation = (violation) =>

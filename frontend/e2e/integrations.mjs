@@ -4,7 +4,7 @@
 // GET with RSS that carries the Vault's episodes and their transcripts; both fit at 390 px.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
-import { BASE_URL, checkNoOverflow, newContext, PHONE, run, shot, step, waitForLabeled, watch } from './harness.mjs';
+import { BASE_URL, checkNoOverflow, PHONE, run, shot, signedInContext, step, waitForLabeled, watch } from './harness.mjs';
 
 /** A webhook receiver on loopback that keeps what it was sent. */
 async function startReceiver() {
@@ -99,7 +99,8 @@ export async function integrationSteps(page) {
     });
 
     await step('webhooks and podcast feeds at 390 px: the lists fit; a revoked feed stops answering', async () => {
-      const phone = await newContext({ viewport: PHONE, storageState: await page.context().storageState(), isMobile: true, hasTouch: true }, 'phone');
+      // A session of its own: a copy of the desktop's storage state would spend the desktop's refresh cookie.
+      const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', page.context());
       const mobile = await phone.newPage();
       watch(mobile, 'phone');
       run.activePage = mobile;

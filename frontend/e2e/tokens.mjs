@@ -1,6 +1,6 @@
 // Settings → Account → API Tokens (issue 25 §1): a token made in the browser is shown once, acts
 // as its member on the API (never as an admin) and is refused as soon as it is revoked.
-import { BASE_URL, checkNoOverflow, newContext, PHONE, run, shot, step, waitForLabeled, watch } from './harness.mjs';
+import { BASE_URL, checkNoOverflow, PHONE, run, shot, signedInContext, step, waitForLabeled, watch } from './harness.mjs';
 
 const accountPanel = (page) => page.getByRole('tabpanel', { name: 'Account' });
 
@@ -40,7 +40,8 @@ export async function apiTokenSteps(page) {
   });
 
   await step('API tokens at 390 px: the list fits, and a revoked token is refused at once', async () => {
-    const phone = await newContext({ viewport: PHONE, storageState: await page.context().storageState(), isMobile: true, hasTouch: true }, 'phone');
+    // A session of its own: a copy of the desktop's storage state would spend the desktop's refresh cookie.
+    const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', page.context());
     const mobile = await phone.newPage();
     watch(mobile, 'phone');
     run.activePage = mobile;

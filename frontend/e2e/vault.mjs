@@ -1,7 +1,7 @@
 // The Vault: notes saved through the API, search, star, rate, tags, exports, and its 390 px
 // layout.
 import { readFileSync } from 'node:fs';
-import { BASE_URL, checkNoOverflow, sharesWordsWithReference, shot, step, waitForLabeled } from './harness.mjs';
+import { accessToken, BASE_URL, checkNoOverflow, sharesWordsWithReference, shot, step, waitForLabeled } from './harness.mjs';
 import { playerPhoneSteps, playerSteps } from './player.mjs';
 
 /** Opens the AUDIO item titled `title` from a search's results (its card is the one with audio match times). */
@@ -52,16 +52,18 @@ const VAULT_NOTES = [
   },
 ];
 
-/** Saves `files` with the signed-in page's token; the answer's items. */
+/** Saves `files` with a token of the signed-in page's session; the answer's items. */
 async function saveToVault(page, files) {
-  const answer = await page.evaluate(async (body) => {
+  // The SPA keeps its token in memory: the page asks one of its own with the refresh cookie.
+  const token = await accessToken(page);
+  const answer = await page.evaluate(async ({ body, token }) => {
     const response = await fetch('/api/vault/save', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('authToken')}` },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify(body),
     });
     return { status: response.status, body: await response.json().catch(() => null) };
-  }, { files });
+  }, { body: { files }, token });
   if (answer.status >= 300) throw new Error(`POST /api/vault/save answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body?.data ?? [];
 }
