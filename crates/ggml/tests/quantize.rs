@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use scribevault_ggml::{ModelFileError, QuantType, quantize_model};
 use scribevault_transcription_worker::audio::read_all;
-use scribevault_transcription_worker::engine::{DecodeOptions, ModelCache, transcribe};
+use scribevault_transcription_worker::whisper::{DecodeOptions, ModelCache, transcribe};
 
 fn shared(path: &str) -> PathBuf {
     scribevault_test_support::shared_dir().join(path)

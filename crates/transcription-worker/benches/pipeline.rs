@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::time::Instant;
 
 use scribevault_transcription_worker::audio::read_all;
-use scribevault_transcription_worker::engine::{DecodeOptions, ModelCache, transcribe};
+use scribevault_transcription_worker::whisper::{DecodeOptions, ModelCache, transcribe};
 
 fn main() {
     let args: Vec<String> = std::env::args()

@@ -1,5 +1,5 @@
 //! Records what the decoder makes of one audio file in one whisper call, with its scores: the
-//! quality guard's unit tests read such recordings (`src/quality/recorded/`), and
+//! quality guard's unit tests read such recordings (`src/transcribe/quality/recorded/`), and
 //! `docs/quality.md` says which inputs made tiny.en invent or loop.
 //!
 //! `decode <audio.mp3> --model <ggml.bin> [--threads N] [--retry] [--no-fallback]`
@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::time::Instant;
 
 use scribevault_transcription_worker::audio::{WHISPER_SAMPLE_RATE, read_all};
-use scribevault_transcription_worker::engine::{
+use scribevault_transcription_worker::whisper::{
     DecodeOptions, ModelCache, Pass, ProgressSpan, Transcriber,
 };
 

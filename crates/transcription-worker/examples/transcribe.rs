@@ -18,8 +18,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::time::Instant;
 
-use scribevault_transcription_worker::engine::{DecodeOptions, ModelCache};
-use scribevault_transcription_worker::stitching::{AudioOptions, transcribe_in_windows};
+use scribevault_transcription_worker::transcribe::stitching::{
+    AudioOptions, transcribe_in_windows,
+};
+use scribevault_transcription_worker::whisper::{DecodeOptions, ModelCache};
 
 fn main() {
     let mut args = std::env::args().skip(1);

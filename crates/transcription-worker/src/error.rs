@@ -1,7 +1,7 @@
 //! How a claimed file ends without a transcript.
 
-use crate::engine::EngineError;
-use crate::stitching::FileError;
+use crate::transcribe::stitching::FileError;
+use crate::whisper::EngineError;
 
 /// Why a file produced no transcript.
 #[derive(Debug)]

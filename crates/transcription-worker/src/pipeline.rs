@@ -12,10 +12,10 @@ use scribevault_bus::contract::TranscriptReview;
 use tokio::io::AsyncWriteExt as _;
 
 use crate::domain::{ClaimedFile, OutputFormat, Transcript};
-use crate::engine::Segment;
 use crate::error::FileFailure;
 use crate::render;
-use crate::stitching::{AudioOptions, FileError, transcribe_windows};
+use crate::transcribe::stitching::{AudioOptions, FileError, transcribe_windows};
+use crate::whisper::Segment;
 use crate::whisper::Transcribe;
 
 /// What the pipeline needs besides the file.

@@ -1,7 +1,7 @@
 //! What a transcript becomes: plain text, markdown (title heading + paragraphs) and the segments
 //! as JSON, from which SRT/VTT can be made later.
 
-use crate::engine::Segment;
+use crate::whisper::Segment;
 
 /// Segments joined into one line of text.
 #[must_use]

@@ -7,13 +7,13 @@ use scribevault_bus::contract::TranscriptionWork;
 use scribevault_bus::{EventBus, WorkQueue, run_work_consumer};
 
 use crate::config::WorkerConfig;
-use crate::engine::DecodeOptions;
 use crate::jobs::stop_orders::{self, RunningFiles};
 use crate::jobs::transcribe::TranscribeHandler;
 use crate::liveness::Liveness;
 use crate::peers::FileState;
 use crate::pipeline::Pipeline;
-use crate::stitching::AudioOptions;
+use crate::transcribe::stitching::AudioOptions;
+use crate::whisper::DecodeOptions;
 use crate::whisper::Transcribe;
 
 /// What the worker works with, made by the caller: the bus, the blob store, the service that

@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use scribevault_test_support::words;
-use scribevault_transcription_worker::engine::{DecodeOptions, EngineError, ModelCache, Segment};
-use scribevault_transcription_worker::stitching::{
+use scribevault_transcription_worker::transcribe::stitching::{
     AudioOptions, FileError, FileTranscript, transcribe_in_windows,
 };
+use scribevault_transcription_worker::whisper::{DecodeOptions, EngineError, ModelCache, Segment};
 
 fn shared(path: &str) -> PathBuf {
     scribevault_test_support::shared_dir().join(path)

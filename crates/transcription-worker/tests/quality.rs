@@ -12,10 +12,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use scribevault_bus::contract::ReviewReason;
 use scribevault_test_support::words;
-use scribevault_transcription_worker::engine::{DecodeOptions, ModelCache};
-use scribevault_transcription_worker::stitching::{
+use scribevault_transcription_worker::transcribe::stitching::{
     AudioOptions, FileTranscript, transcribe_in_windows,
 };
+use scribevault_transcription_worker::whisper::{DecodeOptions, ModelCache};
 
 fn shared(path: &str) -> PathBuf {
     scribevault_test_support::shared_dir().join(path)

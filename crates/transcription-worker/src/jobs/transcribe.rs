@@ -131,9 +131,9 @@ mod tests {
 
     use super::*;
     use crate::domain::OutputFormat;
-    use crate::engine::DecodeOptions;
     use crate::peers::{InMemoryFileState, Recorded};
-    use crate::stitching::AudioOptions;
+    use crate::transcribe::stitching::AudioOptions;
+    use crate::whisper::DecodeOptions;
     use crate::whisper::FakeWhisper;
 
     const JOB: &str = "job-1";

@@ -1,5 +1,5 @@
 //! The quality guard around each whisper call: the call's output is inspected
-//! ([`crate::quality`]); a suspect stretch is decoded again, alone, with temperature fallback
+//! ([`crate::transcribe::quality`]); a suspect stretch is decoded again, alone, with temperature fallback
 //! ([`Pass::Retry`]); what is still suspect is kept as review ranges. A clean call costs one
 //! inspection (a few string and loudness passes, no decoding): the fast path.
 //!
@@ -27,9 +27,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use crate::audio::WHISPER_SAMPLE_RATE;
-use crate::engine::{Decoded, EngineError, Pass, ProgressSpan};
-use crate::quality::{self, Loudness, Reason, ReviewRange, Suspect};
+use crate::transcribe::quality::{self, Loudness, Reason, ReviewRange, Suspect};
 use crate::whisper::WindowTranscriber;
+use crate::whisper::{Decoded, EngineError, Pass, ProgressSpan};
 
 /// Audio around a suspect stretch that is decoded with it (whisper's segment times are loose),
 /// short of a neighbouring segment.
@@ -235,8 +235,8 @@ fn sample_at(ms: i64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Segment;
-    use crate::quality::recorded;
+    use crate::transcribe::quality::recorded;
+    use crate::whisper::Segment;
 
     /// A transcriber that answers recorded output: `first` on the first pass, `retry` (moved
     /// by the test's own expectations) on a re-decode; it records what it was asked.

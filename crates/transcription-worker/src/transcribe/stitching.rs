@@ -15,12 +15,12 @@ use scribevault_bus::contract::TranscriptReview;
 use whisper_rs::WhisperContext;
 
 use crate::audio::{AudioError, PcmStream, WHISPER_SAMPLE_RATE};
-use crate::engine::{DecodeOptions, EngineError, ProgressSpan, Segment, Transcriber};
-use crate::guard::transcribe_guarded;
-use crate::quality::{ReviewRange, merge_ranges};
-use crate::speech::{Edge, SpeechDetector, SpeechError, SpeechLayout};
+use crate::transcribe::guard::transcribe_guarded;
+use crate::transcribe::quality::{ReviewRange, merge_ranges};
+use crate::transcribe::speech::{Edge, SpeechDetector, SpeechError, SpeechLayout};
+use crate::transcribe::windows::Windows;
 use crate::whisper::WindowTranscriber;
-use crate::windows::Windows;
+use crate::whisper::{DecodeOptions, EngineError, ProgressSpan, Segment, Transcriber};
 
 /// How a file is transcribed.
 #[derive(Debug, Clone)]
@@ -54,7 +54,7 @@ pub struct FileTranscript {
     /// What the quality guard left for a person to check, on the file's clock.
     pub review: TranscriptReview,
     /// Stretches the quality guard had decoded again (calls of
-    /// [`crate::engine::Pass::Retry`]); none on clean audio.
+    /// [`crate::whisper::Pass::Retry`]); none on clean audio.
     pub redecodes: usize,
 }
 
@@ -251,7 +251,7 @@ impl SpeechBatch {
     }
 }
 
-/// One whisper call on `pcm`, guarded ([`crate::guard`]): its segments, split per piece of
+/// One whisper call on `pcm`, guarded ([`crate::transcribe::guard`]): its segments, split per piece of
 /// speech when `layout` says where the pieces came from, go on the file's clock (`offset_ms`
 /// plus the layout's time), and so do the stretches the guard left for review.
 fn transcribe_batch(
@@ -378,8 +378,8 @@ fn on_file_clock(mut segment: Segment, offset: i64, layout: Option<&SpeechLayout
 mod tests {
     use super::*;
 
-    fn word(start_ms: i64, end_ms: i64, text: &str) -> crate::engine::Word {
-        crate::engine::Word {
+    fn word(start_ms: i64, end_ms: i64, text: &str) -> crate::whisper::Word {
+        crate::whisper::Word {
             start_ms,
             end_ms,
             text: text.into(),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Transcribe, WindowTranscriber};
-use crate::engine::{
+use crate::whisper::{
     DecodeOptions, Decoded, EngineError, ModelCache, Pass, ProgressSpan, Transcriber,
 };
 

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use super::{Transcribe, WindowTranscriber};
 use crate::audio::WHISPER_SAMPLE_RATE;
-use crate::engine::{DecodeOptions, Decoded, EngineError, Pass, ProgressSpan, Segment, Word};
 use crate::language::LanguagePlan;
+use crate::whisper::{DecodeOptions, Decoded, EngineError, Pass, ProgressSpan, Segment, Word};
 
 /// Progress steps through one window.
 const STEPS: u32 = 10;

@@ -12,7 +12,7 @@ use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
 use super::{Reason, Suspect, merge_suspects};
-use crate::engine::Decoded;
+use crate::whisper::Decoded;
 
 /// faster-whisper's `compression_ratio_threshold`.
 pub const MAX_RATIO: f64 = 2.4;
@@ -68,7 +68,7 @@ pub fn too_compressible(decoded: &[Decoded]) -> Vec<Suspect> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quality::recorded;
+    use crate::transcribe::quality::recorded;
 
     #[test]
     fn the_ratio_is_faster_whispers() {
@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn a_loop_is_measured_per_window_and_not_diluted_by_the_rest_of_the_call() {
-        use crate::engine::Segment;
+        use crate::whisper::Segment;
         let mut decoded = recorded::load("long-01-bread");
         let speech = decoded.len();
         decoded.extend((0..6).map(|n| Decoded {

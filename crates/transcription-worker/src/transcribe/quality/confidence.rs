@@ -7,7 +7,7 @@
 //! own test for silence), the text is reported as text over silence instead.
 
 use super::{Reason, Suspect};
-use crate::engine::Decoded;
+use crate::whisper::Decoded;
 
 /// faster-whisper's `log_prob_threshold`.
 pub const MIN_AVG_LOGPROB: f32 = -1.0;
@@ -37,7 +37,7 @@ pub fn unlikely(decoded: &[Decoded]) -> Vec<Suspect> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quality::recorded;
+    use crate::transcribe::quality::recorded;
 
     /// tiny.en on 28 s of a plucked melody: "(lively music)" at −1.07, whisper's no-speech
     /// probability 0.53.

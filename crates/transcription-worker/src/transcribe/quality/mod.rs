@@ -9,7 +9,7 @@
 //! - [`silence`]: text over silence, or more words than the time could hold.
 //!
 //! What is done about a suspect stretch (decode it again, or mark it for review) is
-//! [`crate::guard`]'s.
+//! [`crate::transcribe::guard`]'s.
 
 pub mod compression;
 pub mod confidence;
@@ -21,7 +21,7 @@ use std::ops::Range;
 pub use scribevault_bus::contract::{ReviewRange, ReviewReason as Reason};
 pub use silence::Loudness;
 
-use crate::engine::Decoded;
+use crate::whisper::Decoded;
 
 /// A stretch of one call's output that looks wrong, on the call's clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +169,7 @@ pub(crate) mod recorded {
     //! Decoder output recorded from tiny.en (1 thread, `examples/decode.rs`) on the inputs of
     //! `scripts/make-quality-audio.sh`, for the detectors' tests.
 
-    use crate::engine::Decoded;
+    use crate::whisper::Decoded;
 
     #[derive(serde::Deserialize)]
     struct Recording {

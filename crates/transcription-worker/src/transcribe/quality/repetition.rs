@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use super::{Reason, Suspect, merge_suspects, spoken_words};
-use crate::engine::Decoded;
+use crate::whisper::Decoded;
 
 /// Words in the phrase compared.
 pub const GRAM: usize = 4;
@@ -56,8 +56,8 @@ pub fn loops(decoded: &[Decoded]) -> Vec<Suspect> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Segment;
-    use crate::quality::recorded;
+    use crate::transcribe::quality::recorded;
+    use crate::whisper::Segment;
 
     fn decoded(texts: &[(&str, i64, i64)]) -> Vec<Decoded> {
         texts

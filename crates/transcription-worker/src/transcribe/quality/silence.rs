@@ -15,7 +15,7 @@
 
 use super::{Reason, SpokenWord, Suspect, spoken_words};
 use crate::audio::WHISPER_SAMPLE_RATE;
-use crate::engine::Decoded;
+use crate::whisper::Decoded;
 
 /// A frame this far under the call's loud frames is silence.
 pub const SILENCE_BELOW_DB: f32 = 55.0;
@@ -155,7 +155,7 @@ fn too_dense(words: usize, duration_ms: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::quality::recorded;
+    use crate::transcribe::quality::recorded;
 
     /// tiny.en on 25 s of digital silence and then `sample-01-welcome`, without VAD: the
     /// first sentence's words spread from 0 s over the silence (14 of its 17 words).
