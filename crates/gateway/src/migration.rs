@@ -153,6 +153,7 @@ enum AuthSessions {
     RefreshHash,
     PreviousRefreshHash,
     EndsBy,
+    RotatedAt,
 }
 
 #[derive(DeriveIden)]
@@ -634,6 +635,10 @@ impl MigrationTrait for AddRefreshCredentials {
                 .null()
                 .to_owned(),
             ColumnDef::new(AuthSessions::EndsBy)
+                .timestamp_with_time_zone()
+                .null()
+                .to_owned(),
+            ColumnDef::new(AuthSessions::RotatedAt)
                 .timestamp_with_time_zone()
                 .null()
                 .to_owned(),

@@ -103,6 +103,11 @@ pub enum AuthError {
     /// A token of a disabled member: 401, so the SPA signs out at once, with the reason.
     #[error("This account is disabled. Ask the instance's owner to enable it.")]
     AccountDisabledToken,
+    /// The refresh cookie presented was swapped a moment ago by another request of the same
+    /// browser (two tabs at once): the browser holds the new one now, so asking again works.
+    /// Nothing is minted and the session goes on.
+    #[error("This session was renewed a moment ago by another tab; try again")]
+    RenewedElsewhere,
     /// OIDC: the token is valid but its user is not on the instance's allow-list.
     #[error("{0} is not allowed on this instance. Ask its owner to add you.")]
     NotAllowed(String),
@@ -143,7 +148,7 @@ impl From<AuthError> for ApiError {
             | AuthError::CurrentCodeRequired
             | AuthError::WrongCurrentCode
             | AuthError::WrongCurrentPassword => ErrorCode::BadRequest,
-            AuthError::EmailTaken => ErrorCode::Conflict,
+            AuthError::EmailTaken | AuthError::RenewedElsewhere => ErrorCode::Conflict,
             AuthError::RateLimited(_) => ErrorCode::TooManyRequests,
             AuthError::InvitationRequired
             | AuthError::SignUpClosed

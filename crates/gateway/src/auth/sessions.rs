@@ -30,11 +30,19 @@ impl Session {
     }
 }
 
+/// How long after a swap the secret it replaced counts as a sibling tab's race rather than a
+/// copy. Such a request mints nothing (it is answered 409, and its browser asks again with the
+/// new cookie), so the window gives a thief nothing; past it, the old secret ends the session.
+pub const RENEWAL_RACE: chrono::Duration = chrono::Duration::seconds(10);
+
 /// What presenting a refresh secret came to.
 #[derive(Debug)]
 pub enum Rotation {
     /// The secret was the current one: it is spent, and the new one stands.
     Rotated(Session),
+    /// The secret was spent by a request of this session a moment ago (another tab of the
+    /// same browser, whose cookie jar has the new one now): nothing minted, nothing ended.
+    Superseded,
     /// The secret was spent already: someone else holds a copy. The session is ended.
     Reused { user_id: String },
     /// Unknown, or the session has ended or passed its end.
@@ -70,6 +78,7 @@ impl Sessions {
             refresh_hash: Set(Some(refresh_hash)),
             previous_refresh_hash: Set(None),
             ends_by: Set(Some(ends_by)),
+            rotated_at: Set(None),
         }
         .insert(&self.db)
         .await?;
@@ -115,6 +124,7 @@ impl Sessions {
                     Expr::value(presented.to_owned()),
                 )
                 .col_expr(auth_session::Column::ExpiresAt, Expr::value(expires_at))
+                .col_expr(auth_session::Column::RotatedAt, Expr::value(now))
                 .filter(auth_session::Column::Id.eq(id))
                 .filter(auth_session::Column::RefreshHash.eq(presented))
                 .filter(auth_session::Column::EndedAt.is_null())
@@ -126,8 +136,18 @@ impl Sessions {
                     ..current
                 }));
             }
-        } else if row.previous_refresh_hash.as_deref() != Some(presented) {
+            // Another request swapped it between the read and the update: the same race as
+            // two tabs, answered the same way.
+            return Ok(Rotation::Superseded);
+        }
+        if row.previous_refresh_hash.as_deref() != Some(presented) {
             return Ok(Rotation::Refused);
+        }
+        if row
+            .rotated_at
+            .is_some_and(|rotated| now - rotated <= RENEWAL_RACE)
+        {
+            return Ok(Rotation::Superseded);
         }
         self.end(id, now).await?;
         Ok(Rotation::Reused {

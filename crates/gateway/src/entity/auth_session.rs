@@ -20,6 +20,8 @@ pub struct Model {
     pub previous_refresh_hash: Option<String>,
     /// The absolute end, which no renewal moves (none for sessions from before it existed).
     pub ends_by: Option<DateTimeUtc>,
+    /// When the refresh secret was last swapped.
+    pub rotated_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -211,6 +211,7 @@ pub async fn log_in(
     responses(
         (status = 200, body = Envelope<IssuedToken>),
         (status = 401, description = "No cookie, a spent one (which ends its session), or the session has ended", body = crate::routes::openapi::ErrorBody),
+        (status = 409, description = "The cookie was swapped a moment ago by another request of this browser (a second tab); ask again, the browser now sends the new one", body = crate::routes::openapi::ErrorBody),
     ))]
 pub async fn refresh(request: HttpRequest, context: Context) -> Result<HttpResponse, ApiError> {
     let accounts = accounts(&context)?;
@@ -221,6 +222,10 @@ pub async fn refresh(request: HttpRequest, context: Context) -> Result<HttpRespo
     match renewed {
         Ok(WithRefresh { body, refresh }) => {
             with_refresh_cookie(data(body), &request, &context, Some(&refresh))
+        }
+        // The browser holds the newer cookie already: leave it.
+        Err(AuthError::RenewedElsewhere) => {
+            Ok(ApiError::from(AuthError::RenewedElsewhere).error_response())
         }
         // A refused cookie is of no further use: the browser drops it.
         Err(error) => with_refresh_cookie(

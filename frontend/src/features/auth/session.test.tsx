@@ -14,7 +14,7 @@ import { REFRESH_LOCK } from './sessionRenewal';
 const FIFTEEN_MINUTES = 15 * 60_000;
 const EMPTY_PAGE: Schema<'TranscriptPage'> = { data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } };
 
-type RefreshAnswer = { token: string; lifetimeMs?: number } | 401 | 403 | 'network';
+type RefreshAnswer = { token: string; lifetimeMs?: number } | 401 | 403 | 409 | 'network';
 
 interface RefreshCall {
   authorization: string | null;
@@ -36,6 +36,7 @@ function refreshBackend(answers: RefreshAnswer[], locks?: FakeLocks) {
       const answer = answers[Math.min(calls.length, answers.length) - 1];
       if (answer === 'network') return HttpResponse.error();
       if (answer === 401) return errorResponse(401, 'Session has ended');
+      if (answer === 409) return errorResponse(409, 'This session was renewed a moment ago by another tab; try again');
       if (answer === 403) return errorResponse(403, "This account is disabled. Ask the instance's owner to enable it.");
       const expiresAt = new Date(Date.now() + (answer.lifetimeMs ?? FIFTEEN_MINUTES)).toISOString();
       return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token: answer.token, expiresAt } });
@@ -215,6 +216,21 @@ describe('restoring the session on start', () => {
 });
 
 describe('renewal of the local access token', () => {
+  it('asks again when another tab renewed a moment ago (409), and stays signed in', async () => {
+    const token = testJwt(TEST_USER.id, { n: 'after-the-other-tab' });
+    const refreshes = refreshBackend([409, { token }]);
+    rememberUser();
+    renderWithProviders({ route: '/', signedIn: false });
+    expect(await screen.findByRole('heading', { name: 'Find Videos' })).toBeInTheDocument();
+    expect(refreshes).toHaveLength(2);
+    // Asked again after the short wait for the other tab, not after the back-off of a server
+    // that cannot be reached (0.5 s and more, with 'Reconnecting...').
+    const gap = refreshes[1].at - refreshes[0].at;
+    expect(gap).toBeGreaterThanOrEqual(200);
+    expect(gap).toBeLessThan(450);
+    expect(screen.queryByRole('button', { name: 'Sign in' })).not.toBeInTheDocument();
+  });
+
   it('renews before expiry with the cookie, then API calls and socket reconnects use the new token', async () => {
     const first = testJwt(TEST_USER.id, { n: 'first' });
     const renewed = testJwt(TEST_USER.id, { n: 'renewed' });

@@ -15,8 +15,9 @@ import { jwtSubject, parseExpiresAt, readStoredUser, tokenExpiry } from './local
 /*
  * The session of a local account is an httpOnly cookie, `scribevault_refresh`, that the browser
  * sends to `POST /api/auth/refresh` only. Each refresh spends it and answers a short-lived access
- * token (kept in the store, nowhere else) and a new cookie. A cookie sent twice ends the session
- * on the server, so refreshes never overlap: one at a time per tab (`inFlight`), and one at a time
+ * token (kept in the store, nowhere else) and a new cookie. A cookie sent again more than a few
+ * seconds after it was spent ends the session on the server (within them it is answered 409 and
+ * asked again), so refreshes do not overlap: one at a time per tab (`inFlight`), and one at a time
  * across the tabs of the browser, which share the cookie (the `scribevault-refresh` Web Lock).
  * Calls that replace the cookie (sign-in, sign-up, password change) take the same lock.
  *
@@ -41,7 +42,24 @@ function apiUrl(path: string): string {
   return new URL(`/api${path}`, window.location.origin).toString();
 }
 
+/**
+ * How long a tab waits before asking again when another tab swapped the cookie a moment ago
+ * (409): the browser sends the new cookie then. Over plain http on a LAN address there is no
+ * Web Lock, and this is what keeps two tabs from ending their own session.
+ */
+export const RENEWED_ELSEWHERE_RETRY_MS = 250;
+const RENEWED_ELSEWHERE_TRIES = 3;
+
 async function postRefresh(): Promise<RefreshOutcome> {
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await postRefreshOnce();
+    if (outcome.kind !== 'renewed-elsewhere') return outcome;
+    if (attempt >= RENEWED_ELSEWHERE_TRIES) return { kind: 'failed' };
+    await new Promise((resolve) => setTimeout(resolve, RENEWED_ELSEWHERE_RETRY_MS));
+  }
+}
+
+async function postRefreshOnce(): Promise<RefreshOutcome | { kind: 'renewed-elsewhere' }> {
   try {
     // The cookie is the credential: no Authorization header, whatever token this tab holds.
     const response = await fetch(apiUrl('/auth/refresh'), {
@@ -55,6 +73,8 @@ async function postRefresh(): Promise<RefreshOutcome> {
     if (response.status === 401 || response.status === 403) {
       return { kind: 'ended', body: await response.json().catch(() => null) };
     }
+    // Another tab of this browser spent the same cookie a moment ago; the session goes on.
+    if (response.status === 409) return { kind: 'renewed-elsewhere' };
     if (!response.ok) return { kind: 'failed' };
     const body = (await response.json()) as Partial<Schema<'Envelope_IssuedToken'>>;
     const token = body.data?.token;

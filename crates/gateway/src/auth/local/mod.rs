@@ -453,6 +453,7 @@ impl LocalAccounts {
                     "refresh credential reused; session ended".into(),
                 ));
             }
+            Rotation::Superseded => return Err(AuthError::RenewedElsewhere),
             Rotation::Refused => return Err(AuthError::InvalidToken("session ended".into())),
         };
         let member = self
