@@ -129,12 +129,20 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
   async function onEnable(code: string): Promise<string | null> {
     try {
       const enabled = await enable({ code }).unwrap();
-      dispatch(showToast({ title: TWO_FACTOR_MESSAGES.enabled, description: TWO_FACTOR_MESSAGES.enabledDescription, variant: 'success' }));
       setRecoveryCodes(enabled.recoveryCodes);
       return null;
     } catch (failure) {
       return errorMessage(failure, TWO_FACTOR_MESSAGES.enableFailed);
     }
+  }
+
+  // The 'on' notice waits until the codes are put away: on a phone, toasts over the dialog would
+  // hide its Done button, and the dialog itself says the factor is on.
+  function close() {
+    if (recoveryCodes) {
+      dispatch(showToast({ title: TWO_FACTOR_MESSAGES.enabled, description: TWO_FACTOR_MESSAGES.enabledDescription, variant: 'success' }));
+    }
+    onClose();
   }
 
   let body: ReactNode;
@@ -164,7 +172,7 @@ export function TwoFactorSetupDialog({ onClose }: { onClose: () => void }) {
           : 'Signing in will ask for your password and a 6-digit code from an authenticator app.'
       }
       busy={busy}
-      onClose={onClose}
+      onClose={close}
     >
       {body}
     </FormDialog>
