@@ -61,6 +61,22 @@ export const TEST_TOKEN_LIFETIME_MS = 15 * 60_000;
  * `server.use`. Bodies are typed by the contract (src/api/types.ts), as test handlers should be:
  * `HttpResponse.json<Schema<'Envelope_…'>>(…)`.
  */
+/** An empty Vault's first page and statistics, for tests that only need the Vault to load. */
+export const EMPTY_PAGE: Schema<'TranscriptPage'> = { data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } };
+export const EMPTY_LIBRARY_STATS: Schema<'LibraryStats'> = {
+  totalTranscripts: 0,
+  totalDuration: 0,
+  storageUsed: 0,
+  avgRating: 0,
+  thisMonth: 0,
+  export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
+  distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
+};
+
+/** `GET /api/library/stats` of an empty Vault. */
+export const emptyLibraryStats = () =>
+  http.get('/api/library/stats', () => HttpResponse.json<Schema<'Envelope_LibraryStats'>>({ data: EMPTY_LIBRARY_STATS }));
+
 export const defaultHandlers = [
   http.get('/api/user/settings', () => HttpResponse.json<Schema<'Envelope_UserSettings'>>({ data: DEFAULT_USER_SETTINGS })),
   http.get('/api/account', () => HttpResponse.json<Schema<'Envelope_AccountView'>>({ data: TEST_ACCOUNT })),

@@ -4,13 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sessionExpired } from '@/api/apiEvents';
 import type { Schema } from '@/api/types';
 import { renderWithProviders, TEST_USER, tokensInLocalStorage } from '@/testing/renderWithProviders';
-import { errorResponse, server } from '@/testing/server';
+import { EMPTY_PAGE, emptyLibraryStats, errorResponse, server } from '@/testing/server';
 import { SESSION_ENDED_NOTICE } from './authSlice';
 import { AUTH_USER_KEY } from './localSession';
 
 /** What the gateway says, with 401 UNAUTHENTICATED, to a token of a disabled account (403 at sign-in). */
 const DISABLED = "This account is disabled. Ask the instance's owner to enable it.";
-const EMPTY_PAGE: Schema<'TranscriptPage'> = { data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } };
 
 function refusal(status: 401 | 403, message: string) {
   return errorResponse(status, message);
@@ -122,19 +121,7 @@ describe('renewal after the token expired (a laptop that slept)', () => {
         vault.push(request.headers.get('Authorization') ?? '');
         return HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE);
       }),
-      http.get('/api/library/stats', () =>
-        HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
-          data: {
-            totalTranscripts: 0,
-            totalDuration: 0,
-            storageUsed: 0,
-            avgRating: 0,
-            thisMonth: 0,
-            export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
-            distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
-          },
-        }),
-      ),
+      emptyLibraryStats(),
     );
     const start = Date.now();
     window.localStorage.setItem(AUTH_USER_KEY, JSON.stringify(TEST_USER));

@@ -5,7 +5,7 @@ import type { Schema } from '@/api/types';
 import { installFakeLocks } from '@/testing/fakeLocks';
 import { installFakeSockets } from '@/testing/fakeSocket';
 import { renderWithProviders, TEST_TOKEN, TEST_USER, tokensInLocalStorage } from '@/testing/renderWithProviders';
-import { browserSession, errorResponse, server } from '@/testing/server';
+import { browserSession, EMPTY_PAGE, emptyLibraryStats, errorResponse, server } from '@/testing/server';
 import { AUTH_USER_KEY } from './localSession';
 import { REFRESH_LOCK } from './sessionRenewal';
 
@@ -91,21 +91,9 @@ describe('Account: Change password', () => {
         const authorization = request.headers.get('Authorization') ?? '';
         bearers.push(authorization);
         if (authorization !== `Bearer ${NEW_SESSION_TOKEN}`) return errorResponse(401, 'Invalid or expired token');
-        return HttpResponse.json<Schema<'TranscriptPage'>>({ data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } });
+        return HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE);
       }),
-      http.get('/api/library/stats', () =>
-        HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
-          data: {
-            totalTranscripts: 0,
-            totalDuration: 0,
-            storageUsed: 0,
-            avgRating: 0,
-            thisMonth: 0,
-            export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
-            distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
-          },
-        }),
-      ),
+      emptyLibraryStats(),
     );
     return bearers;
   }

@@ -5,14 +5,13 @@ import { installFakeLocks, type FakeLocks } from '@/testing/fakeLocks';
 import { installFakeSockets } from '@/testing/fakeSocket';
 import type { Schema } from '@/api/types';
 import { renderWithProviders, TEST_TOKEN, TEST_USER, testJwt, tokensInLocalStorage } from '@/testing/renderWithProviders';
-import { errorResponse, server } from '@/testing/server';
+import { EMPTY_PAGE, emptyLibraryStats, errorResponse, server } from '@/testing/server';
 import { localTokenRenewed } from './authSlice';
 import { AUTH_USER_KEY, LEGACY_TOKEN_KEYS } from './localSession';
 import { RECONNECTING_LABEL } from './RouteGuards';
 import { REFRESH_LOCK } from './sessionRenewal';
 
 const FIFTEEN_MINUTES = 15 * 60_000;
-const EMPTY_PAGE: Schema<'TranscriptPage'> = { data: [], meta: { page: 1, limit: 20, total: 0, hasMore: false } };
 
 type RefreshAnswer = { token: string; lifetimeMs?: number } | 401 | 403 | 409 | 'network';
 
@@ -55,19 +54,7 @@ function vaultBackend(refuse: string[] = []) {
       if (refuse.some((token) => authorization === `Bearer ${token}`)) return errorResponse(401, 'Invalid or expired token');
       return HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE);
     }),
-    http.get('/api/library/stats', () =>
-      HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
-        data: {
-          totalTranscripts: 0,
-          totalDuration: 0,
-          storageUsed: 0,
-          avgRating: 0,
-          thisMonth: 0,
-          export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
-          distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
-        },
-      }),
-    ),
+    emptyLibraryStats(),
   );
   return bearers;
 }
