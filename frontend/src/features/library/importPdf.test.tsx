@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_SETTINGS } from '@/api/userSettingsApi';
 import { renderWithProviders } from '@/testing/renderWithProviders';
 import type { Schema } from '@/api/types';
-import { errorResponse, server } from '@/testing/server';
+import { EMPTY_LIBRARY_STATS, errorResponse, server } from '@/testing/server';
 import type { LibraryTranscript } from './libraryApi';
 
 function item(id: string, title: string, extra: Partial<LibraryTranscript> = {}): LibraryTranscript {
@@ -48,17 +48,7 @@ function backend(items: LibraryTranscript[] = []) {
     http.get('/api/library/transcripts/:id/content', ({ params }) => HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: state.contents[params.id as string] } })),
     http.get('/api/library/transcripts/:id/suggestions', () => HttpResponse.json<Schema<'Envelope_SuggestionsView'>>({ data: { suggestedTags: [], suggestedRating: 3 } })),
     http.get('/api/library/stats', () =>
-      HttpResponse.json<Schema<'Envelope_LibraryStats'>>({
-        data: {
-          totalTranscripts: items.length,
-          totalDuration: 0,
-          storageUsed: 0,
-          avgRating: 0,
-          thisMonth: 0,
-          export: { totalExported: 0, topRatedCount: 0, byGwthLevel: {}, bySourceType: {} },
-          distributions: { rating: {}, gwthLevel: {}, sourceType: {} },
-        },
-      }),
+      HttpResponse.json<Schema<'Envelope_LibraryStats'>>({ data: { ...EMPTY_LIBRARY_STATS, totalTranscripts: items.length } }),
     ),
     http.get('/api/library/tags', () => HttpResponse.json<Schema<'Envelope_Vec_TagView'>>({ data: [] })),
     http.get('/api/library/syllabus-sections', () => HttpResponse.json<Schema<'Envelope_Vec_SectionView'>>({ data: [] })),

@@ -456,15 +456,7 @@ impl LocalAccounts {
             Rotation::Superseded => return Err(AuthError::RenewedElsewhere),
             Rotation::Refused => return Err(AuthError::InvalidToken("session ended".into())),
         };
-        let member = self
-            .members
-            .get(&session.user_id)
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
-        if member.disabled {
-            return Err(AuthError::AccountDisabledToken);
-        }
+        let member = self.enabled_member(&session.user_id).await?;
         Ok(WithRefresh {
             body: self.issue(&member.user_id, &member.email, &session.id, now)?,
             refresh: RefreshCredential {
@@ -528,12 +520,7 @@ impl LocalAccounts {
             .await
             .map_err(internal)?;
         self.end_sessions(&account.id).await?;
-        let member = self
-            .members
-            .get(&account.id)
-            .await
-            .map_err(internal)?
-            .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
+        let member = self.enabled_member(&account.id).await?;
         self.open_session(&member, Utc::now()).await
     }
 
@@ -610,18 +597,24 @@ impl LocalAccounts {
             .map_err(|e| AuthError::InvalidToken(e.to_string()))
     }
 
-    /// The caller a token's claims name, if the member may come in and the session lives.
-    async fn caller_of(&self, claims: Claims) -> Result<Caller, AuthError> {
-        // The member first: a disabled account is told so, not just signed out.
+    /// The member `user_id` names, if they may come in (a disabled one is told so).
+    async fn enabled_member(&self, user_id: &str) -> Result<Member, AuthError> {
         let member = self
             .members
-            .get(&claims.sub)
+            .get(user_id)
             .await
             .map_err(internal)?
             .ok_or_else(|| AuthError::InvalidToken("no such member".into()))?;
         if member.disabled {
             return Err(AuthError::AccountDisabledToken);
         }
+        Ok(member)
+    }
+
+    /// The caller a token's claims name, if the member may come in and the session lives.
+    async fn caller_of(&self, claims: Claims) -> Result<Caller, AuthError> {
+        // The member first: a disabled account is told so, not just signed out.
+        let member = self.enabled_member(&claims.sub).await?;
         let session = self
             .sessions
             .get(&claims.sid)
