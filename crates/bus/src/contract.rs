@@ -1,7 +1,7 @@
 //! The messages services exchange, defined once: queue names, work messages and every event
 //! with its payload. Producers and consumers both use these types, so a renamed field or event
 //! fails to compile instead of failing at run time in another process. The field names are the
-//! spec's (§7 "Real-time payloads"), which the SPA and other Socket.IO clients read.
+//! product spec's (docs/product-spec.md §7 "Real-time payloads"), which the SPA and other Socket.IO clients read.
 
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! The shape of every event on the bus (DESIGN §4).
+//! The shape of every event on the bus (docs/design.md §4).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Conversion of transcripts and PDFs to markdown, and the users' templates (DESIGN §3).
+//! Conversion of transcripts and PDFs to markdown, and the users' templates (docs/design.md §3).
 //!
 //! It reads transcripts from the blob store under the caller's own prefix, writes converted
 //! files to `converted/` (transcripts to `converted/transcripts/`, PDFs with their original to

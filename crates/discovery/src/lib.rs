@@ -1,7 +1,7 @@
 //! Channel discovery, sources, download jobs and scheduled syncs.
 //!
 //! Owns the YouTube channel and video cache, the channel aliases users typed, sources and
-//! their videos, the YouTube API quota ledger, download jobs and schedules (DESIGN §3). Talks
+//! their videos, the YouTube API quota ledger, download jobs and schedules (docs/design.md §3). Talks
 //! to the YouTube Data API v3 behind `youtube/` only and runs yt-dlp behind `ytdlp/` only;
 //! hands MP3s to storage and transcription over gRPC (`peers/`); publishes `sourceUpdate`,
 //! `downloadProgress` and `notification`; consumes `download.work`. Video metadata is public

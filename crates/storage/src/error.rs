@@ -3,7 +3,7 @@
 use scribevault_core::ErrorCode;
 use scribevault_core::error_code::ServiceError;
 
-/// The text the SPA shows for a file that is not MP3 (spec §5).
+/// The text the SPA shows for a file that is not MP3 (docs/product-spec.md §5).
 pub const NOT_MP3_MESSAGE: &str = "Please select MP3 files only";
 
 /// What can go wrong in storage.

@@ -3,7 +3,7 @@ import { baseQuery } from './baseQuery';
 
 /**
  * The one RTK Query API of the app. Features add their endpoints with `injectEndpoints` in their
- * own `<feature>Api.ts`. Server data is cached for 5 minutes (spec §9).
+ * own `<feature>Api.ts`. Server data is cached for 5 minutes (docs/product-spec.md §9).
  */
 export const baseApi = createApi({
   reducerPath: 'api',

@@ -8,7 +8,7 @@ import {
 import { getAccessToken, renewRefusedToken } from './accessToken';
 import { sessionExpiredBy } from './apiEvents';
 
-/** Default HTTP timeout of the spec (§9): 120 s. */
+/** Default HTTP timeout of the docs/product-spec.md (§9): 120 s. */
 export const API_TIMEOUT_MS = 120_000;
 
 const rawBaseQuery = fetchBaseQuery({
@@ -38,7 +38,7 @@ function bearerOf(request: Request | undefined): string | null {
 /**
  * Adds the bearer token; on a 401 renews the token once (local accounts: the refresh cookie) and
  * tries the call again, and signs the user out when that does not help; retries a failed call
- * once (spec §9: "retries 1"). Client errors other than timeouts are not retried: repeating them
+ * once (docs/product-spec.md §9: "retries 1"). Client errors other than timeouts are not retried: repeating them
  * cannot help.
  */
 const baseQueryWithSession: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (

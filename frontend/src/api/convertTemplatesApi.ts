@@ -8,7 +8,7 @@ import type { Schema } from './types';
 export type ConvertTemplate = Schema<'TemplateView'>;
 export type ConvertTemplateInput = Schema<'TemplateInput'>;
 
-/** The placeholders a template may use (spec §5). Anything else in braces is kept as written. */
+/** The placeholders a template may use (docs/product-spec.md §5). Anything else in braces is kept as written. */
 export const TEMPLATE_PLACEHOLDERS = [
   { name: 'title', meaning: 'the title' },
   { name: 'content', meaning: 'the text, in paragraphs' },

@@ -38,7 +38,7 @@ function job(overrides: Partial<DownloadJob> = {}): DownloadJob {
 const NOW = new Date('2025-03-03T10:00:00.000Z');
 const LATER = new Date('2025-03-03T10:05:00.000Z');
 
-describe('download job statuses (spec §4)', () => {
+describe('download job statuses (docs/product-spec.md §4)', () => {
   it('uppercases lowercase statuses and rejects anything else', () => {
     expect(normalizeJobStatus('processing')).toBe('PROCESSING');
     expect(normalizeJobStatus('Completed')).toBe('COMPLETED');
@@ -73,7 +73,7 @@ describe('download job statuses (spec §4)', () => {
   });
 });
 
-describe('download job list rules (spec §4)', () => {
+describe('download job list rules (docs/product-spec.md §4)', () => {
   it('puts a new job at the front of the list and into the active set', () => {
     const listed = [job({ id: 'old', status: 'COMPLETED' })];
     const next = withNewJob(listed, job({ id: 'new' }));

@@ -1,5 +1,5 @@
 /**
- * Download jobs (spec §3) and the state rules of spec §4, as pure functions over the job list
+ * Download jobs (docs/product-spec.md §3) and the state rules of docs/product-spec.md §4, as pure functions over the job list
  * the SPA keeps in the RTK Query cache of `GET /api/downloads`:
  *
  * - statuses are PENDING, PROCESSING, COMPLETED, FAILED; lowercase values in events are uppercased;
@@ -32,7 +32,7 @@ export type DownloadJob = Omit<Required<DownloadJobView>, 'status'> & { status: 
 /** The body of the socket's `downloadProgress` event. */
 export type DownloadProgressEvent = RealtimePayload<'downloadProgress'>;
 
-/** The fallbacks of spec §8 for download jobs, after the server's error.message. */
+/** The fallbacks of docs/product-spec.md §8 for download jobs, after the server's error.message. */
 export const DOWNLOAD_ERRORS = {
   fetch: 'Failed to fetch download jobs',
   create: 'Failed to create download job',
@@ -40,7 +40,7 @@ export const DOWNLOAD_ERRORS = {
   retry: 'Failed to retry job',
 } as const;
 
-/** The message of a job the user cancelled (spec §4). */
+/** The message of a job the user cancelled (docs/product-spec.md §4). */
 export const CANCELLED_BY_USER = 'Cancelled by user';
 /** The server takes at most this many videos in one job. */
 export const MAX_VIDEOS_PER_JOB = 100;

@@ -10,7 +10,7 @@ import type { Schema } from './types';
 
 /**
  * Download jobs: /downloads lists, cancels and retries them; /sources and Find Videos create
- * them. The list lives in the cache of `getDownloadJobs` and follows the rules of spec §4
+ * them. The list lives in the cache of `getDownloadJobs` and follows the rules of docs/product-spec.md §4
  * (`downloadJobs.ts`): each change below patches it, and the downloads feature applies the
  * socket's `downloadProgress` events to it.
  */

@@ -64,7 +64,7 @@ export async function uploadMp3({
   }
 }
 
-/** An MP3 is a file of type audio/mpeg or whose name ends .mp3 (spec §5). */
+/** An MP3 is a file of type audio/mpeg or whose name ends .mp3 (docs/product-spec.md §5). */
 export function isMp3File(file: File): boolean {
   return file.type === 'audio/mpeg' || file.name.toLowerCase().endsWith('.mp3');
 }

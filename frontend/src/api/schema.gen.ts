@@ -1862,7 +1862,7 @@ export interface components {
              */
             newCount: number;
         };
-        /** @description The channel searched, in the shape of YouTube's own `snippet` (spec §3). */
+        /** @description The channel searched, in the shape of YouTube's own `snippet` (docs/product-spec.md §3). */
         ChannelView: {
             id: string;
             title: string;
@@ -1964,7 +1964,7 @@ export interface components {
                 [key: string]: number;
             };
         };
-        /** @description A job as the SPA shows it (spec §3, 'Download job'). */
+        /** @description A job as the SPA shows it (docs/product-spec.md §3, 'Download job'). */
         DownloadJobView: {
             id: string;
             sourceId: string;
@@ -2132,7 +2132,7 @@ export interface components {
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_DownloadJobView: {
-            /** @description A job as the SPA shows it (spec §3, 'Download job'). */
+            /** @description A job as the SPA shows it (docs/product-spec.md §3, 'Download job'). */
             data: {
                 id: string;
                 sourceId: string;
@@ -2172,7 +2172,7 @@ export interface components {
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_FileView: {
-            /** @description A file as the SPA expects it (spec §3, 'Transcription file'). */
+            /** @description A file as the SPA expects it (docs/product-spec.md §3, 'Transcription file'). */
             data: components["schemas"]["QueuePlace"] & {
                 id: string;
                 jobId: string;
@@ -2370,7 +2370,7 @@ export interface components {
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_ScheduleView: {
-            /** @description A schedule as the SPA shows it (spec §3, 'Schedule'). */
+            /** @description A schedule as the SPA shows it (docs/product-spec.md §3, 'Schedule'). */
             data: {
                 id: string;
                 sourceId: string;
@@ -2430,7 +2430,7 @@ export interface components {
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_SourceView: {
-            /** @description A source as the SPA shows it (spec §3, 'Source'). */
+            /** @description A source as the SPA shows it (docs/product-spec.md §3, 'Source'). */
             data: {
                 id: string;
                 type: string;
@@ -2473,7 +2473,7 @@ export interface components {
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
         Envelope_TranscriptView: {
-            /** @description A Vault item as the SPA expects it (spec §3, 'Library transcript'). */
+            /** @description A Vault item as the SPA expects it (docs/product-spec.md §3, 'Library transcript'). */
             data: {
                 id: string;
                 title: string;
@@ -2989,7 +2989,7 @@ export interface components {
          * @enum {string}
          */
         FileStatus: "pending" | "scheduled" | "transcribing" | "completed" | "error" | "retrying" | "failed";
-        /** @description A file as the SPA expects it (spec §3, 'Transcription file'). */
+        /** @description A file as the SPA expects it (docs/product-spec.md §3, 'Transcription file'). */
         FileView: components["schemas"]["QueuePlace"] & {
             id: string;
             jobId: string;
@@ -3629,7 +3629,7 @@ export interface components {
             title: string;
             thumbnailUrl: string;
         };
-        /** @description A schedule as the SPA shows it (spec §3, 'Schedule'). */
+        /** @description A schedule as the SPA shows it (docs/product-spec.md §3, 'Schedule'). */
         ScheduleView: {
             id: string;
             sourceId: string;
@@ -3735,7 +3735,7 @@ export interface components {
             data: components["schemas"]["VideoView"][];
             meta: components["schemas"]["PageMeta"];
         };
-        /** @description A source as the SPA shows it (spec §3, 'Source'). */
+        /** @description A source as the SPA shows it (docs/product-spec.md §3, 'Source'). */
         SourceView: {
             id: string;
             type: string;
@@ -3858,7 +3858,7 @@ export interface components {
             title?: string;
             transcriptPath: string;
         };
-        /** @description A Vault item as the SPA expects it (spec §3, 'Library transcript'). */
+        /** @description A Vault item as the SPA expects it (docs/product-spec.md §3, 'Library transcript'). */
         TranscriptView: {
             id: string;
             title: string;
@@ -4156,7 +4156,7 @@ export interface components {
         VaultSave: {
             files: components["schemas"]["SavedFile"][];
         };
-        /** @description A video as the SPA lists it (spec §3, 'Video'). */
+        /** @description A video as the SPA lists it (docs/product-spec.md §3, 'Video'). */
         VideoView: {
             youtubeVideoId: string;
             title: string;

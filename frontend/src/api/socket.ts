@@ -1,6 +1,6 @@
 import { io, type ManagerOptions, type SocketOptions } from 'socket.io-client';
 
-/** Connection options of the spec (§7, §9): websocket then polling, 10 s timeout, 5 attempts, 1–5 s. */
+/** Connection options of the docs/product-spec.md (§7, §9): websocket then polling, 10 s timeout, 5 attempts, 1–5 s. */
 export const SOCKET_OPTIONS = {
   transports: ['websocket', 'polling'],
   timeout: 10_000,
@@ -9,7 +9,7 @@ export const SOCKET_OPTIONS = {
   reconnectionDelayMax: 5000,
 } as const satisfies Partial<ManagerOptions & SocketOptions>;
 
-/** What the server reads to authenticate the connection (spec §6): the user id and the token. */
+/** What the server reads to authenticate the connection (docs/product-spec.md §6): the user id and the token. */
 export interface SocketAuth {
   userId: string;
   token: string | null;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_SETTINGS, mergeUserSettings } from './userSettingsApi';
 
 describe('mergeUserSettings', () => {
-  it('is the defaults of spec §3 for nothing at all', () => {
+  it('is the defaults of docs/product-spec.md §3 for nothing at all', () => {
     expect(mergeUserSettings(undefined)).toEqual({
       theme: 'system',
       defaultView: 'list',

@@ -2,7 +2,7 @@ import { baseApi } from './baseApi';
 import type { Schema } from './types';
 
 /**
- * The user's settings (spec §3; docs/conversion-settings-api.md). They live here and not in the
+ * The user's settings (docs/product-spec.md §3; docs/conversion-settings-api.md). They live here and not in the
  * settings feature because three features read them: the app shell applies `theme`, the Vault
  * takes `defaultView` and `transcriptsPerPage`, and the realtime toasts follow `notifications`.
  */
@@ -31,7 +31,7 @@ export type UserSettings = Required<Omit<Schema<'UserSettings'>, 'transcriptsPer
   storage: Required<Schema<'StorageSettings'>>;
 };
 
-/** The defaults of spec §3, also what the app uses while the settings load or when loading fails. */
+/** The defaults of docs/product-spec.md §3, also what the app uses while the settings load or when loading fails. */
 export const DEFAULT_USER_SETTINGS: UserSettings = {
   theme: 'system',
   defaultView: 'list',
@@ -44,7 +44,7 @@ export const DEFAULT_USER_SETTINGS: UserSettings = {
   transcriptionLanguage: 'auto',
 };
 
-/** Limits of spec §5 (and §9). */
+/** Limits of docs/product-spec.md §5 (and §9). */
 export const STORAGE_GB_LIMITS = { min: 1, max: 1000 } as const;
 export const CLEANUP_DAYS_LIMITS = { min: 1, max: 365 } as const;
 
@@ -60,7 +60,7 @@ const objectOr = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
- * Server values merged over the defaults, field by field (spec §3): a missing or malformed field
+ * Server values merged over the defaults, field by field (docs/product-spec.md §3): a missing or malformed field
  * keeps its default, so an older server or a partial answer cannot break a screen.
  */
 export function mergeUserSettings(raw: unknown): UserSettings {
@@ -93,7 +93,7 @@ export function mergeUserSettings(raw: unknown): UserSettings {
   };
 }
 
-/** Fallback texts of spec §8, after the server's error.message. */
+/** Fallback texts of docs/product-spec.md §8, after the server's error.message. */
 export const SETTINGS_ERRORS = {
   fetch: 'Failed to fetch settings',
   update: 'Failed to update settings',

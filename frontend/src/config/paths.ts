@@ -1,4 +1,4 @@
-/** The route table of the app (spec §2). */
+/** The route table of the app (docs/product-spec.md §2). */
 export const paths = {
   home: '/',
   signIn: '/sign-in',

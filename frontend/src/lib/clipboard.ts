@@ -24,5 +24,5 @@ export async function copyText(text: string, field?: HTMLInputElement | HTMLText
   }
 }
 
-/** How long a 'Copied' confirmation stays (spec §9: 2 s). */
+/** How long a 'Copied' confirmation stays (docs/product-spec.md §9: 2 s). */
 export const COPY_CONFIRMATION_MS = 2000;

@@ -46,7 +46,7 @@ export function removeKey(kind: StorageKind, key: string): void {
   area(kind)?.removeItem(key);
 }
 
-/** Session-storage keys used to hand data from one screen to the next (spec §3). */
+/** Session-storage keys used to hand data from one screen to the next (docs/product-spec.md §3). */
 export const HANDOFF_KEYS = {
   selectedVideos: 'selectedVideos',
   videosToTranscribe: 'videosToTranscribe',

@@ -54,7 +54,7 @@ const toastSlice = createSlice({
 export const { showToast, dismissToast } = toastSlice.actions;
 export const toastReducer = toastSlice.reducer;
 
-/** The toast of a failure (spec §8): destructive, titled Error, saying what went wrong. */
+/** The toast of a failure (docs/product-spec.md §8): destructive, titled Error, saying what went wrong. */
 export const errorToast = (description: string) => showToast({ title: 'Error', description, variant: 'destructive' });
 
 /**

@@ -1,4 +1,4 @@
-//! Templates: markdown with `{{title}}`, `{{content}}`, `{{date}}` and `{{source}}` (spec §5).
+//! Templates: markdown with `{{title}}`, `{{content}}`, `{{date}}` and `{{source}}` (docs/product-spec.md §5).
 //!
 //! Substitution is one pass over the template, so a transcript that happens to contain
 //! `{{title}}` is never substituted itself. Unknown placeholders stay as written (a user may

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-/// Videos a search returns when the caller names no limit (spec §9).
+/// Videos a search returns when the caller names no limit (docs/product-spec.md §9).
 pub const DEFAULT_VIDEO_LIMIT: usize = 100;
 
 /// A video of a channel or playlist, as the SPA lists it.

@@ -12,7 +12,7 @@ pub const CANCELLED_BY_USER: &str = "Cancelled by user";
 /// The models the transcription service accepts are checked there; these are the formats.
 pub const OUTPUT_FORMATS: [&str; 2] = ["markdown", "txt"];
 
-/// A job's state (spec §4). PENDING → PROCESSING → COMPLETED or FAILED; a cancel ends a
+/// A job's state (docs/product-spec.md §4). PENDING → PROCESSING → COMPLETED or FAILED; a cancel ends a
 /// pending or processing job as FAILED; a retry makes a new PENDING job. Every change of state
 /// is a [`DownloadTransition`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,7 +240,7 @@ pub struct DownloadJob {
 }
 
 impl DownloadJob {
-    /// processed / total × 100, 0 when total is 0 (spec §3).
+    /// processed / total × 100, 0 when total is 0 (docs/product-spec.md §3).
     #[must_use]
     pub fn progress(&self) -> u32 {
         (self.processed_videos.min(self.total_videos) * 100)

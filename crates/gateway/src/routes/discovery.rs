@@ -11,7 +11,7 @@ use crate::clients::UserClients;
 use crate::error::{ApiError, Envelope, data};
 use crate::routes::table::{Access, RouteList};
 
-/// A video as the SPA lists it (spec §3, 'Video').
+/// A video as the SPA lists it (docs/product-spec.md §3, 'Video').
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VideoView {
@@ -106,7 +106,7 @@ pub struct ChannelVideosView {
     new_count: u32,
 }
 
-/// The channel searched, in the shape of YouTube's own `snippet` (spec §3).
+/// The channel searched, in the shape of YouTube's own `snippet` (docs/product-spec.md §3).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelView {

@@ -10,7 +10,7 @@ use crate::clients::UserClients;
 use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::table::{Access, RouteList};
 
-/// A job as the SPA shows it (spec §3, 'Download job').
+/// A job as the SPA shows it (docs/product-spec.md §3, 'Download job').
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DownloadJobView {

@@ -18,7 +18,7 @@ pub struct ScheduleSourceView {
     thumbnail_url: String,
 }
 
-/// A schedule as the SPA shows it (spec §3, 'Schedule').
+/// A schedule as the SPA shows it (docs/product-spec.md §3, 'Schedule').
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduleView {

@@ -11,7 +11,7 @@ use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::discovery::VideoView;
 use crate::routes::table::{Access, RouteList};
 
-/// A source as the SPA shows it (spec §3, 'Source').
+/// A source as the SPA shows it (docs/product-spec.md §3, 'Source').
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SourceView {

@@ -87,7 +87,7 @@ fn files(files: Vec<FileInput>) -> Vec<pb::FileToTranscribe> {
         .collect()
 }
 
-/// A file as the SPA expects it (spec §3, 'Transcription file').
+/// A file as the SPA expects it (docs/product-spec.md §3, 'Transcription file').
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FileView {

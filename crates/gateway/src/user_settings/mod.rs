@@ -1,4 +1,4 @@
-//! User settings (spec §3): the gateway owns them (DESIGN §3). Stored values are merged over
+//! User settings (docs/product-spec.md §3): the gateway owns them (docs/design.md §3). Stored values are merged over
 //! the spec's defaults, so a setting added later has its default for everyone.
 //!
 //! A setting that another service acts on is handed to it when it changes (`effects.rs`):
@@ -124,7 +124,7 @@ impl Default for UserSettings {
     }
 }
 
-/// The allowed page sizes (spec §9).
+/// The allowed page sizes (docs/product-spec.md §9).
 pub const PAGE_SIZES: [u32; 4] = [10, 20, 50, 100];
 
 /// A setting that cannot be stored; the message names it.

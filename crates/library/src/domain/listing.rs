@@ -10,7 +10,7 @@ use crate::search::SearchQuery;
 
 /// Largest page a client may ask for.
 pub const MAX_PAGE_SIZE: u32 = 100;
-/// Page size when the client does not say (spec §9).
+/// Page size when the client does not say (docs/product-spec.md §9).
 pub const DEFAULT_PAGE_SIZE: u32 = 20;
 
 /// What a list is sorted by.

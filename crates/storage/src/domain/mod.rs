@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 /// The title an upload gets when the uploader sends none.
 pub const UNTITLED: &str = "Untitled";
 
-/// A user's quota and MP3 clean-up, from their settings (spec §3 defaults until they save).
+/// A user's quota and MP3 clean-up, from their settings (docs/product-spec.md §3 defaults until they save).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoragePolicy {
     /// Most bytes of audio the user may keep.

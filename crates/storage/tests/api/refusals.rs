@@ -8,7 +8,7 @@ use crate::helpers::{
     spawn_app_with, upload_parts,
 };
 
-/// What the SPA shows for a file that is not MP3 (spec §5).
+/// What the SPA shows for a file that is not MP3 (docs/product-spec.md §5).
 const NOT_MP3: &str = "Please select MP3 files only";
 
 #[tokio::test]

@@ -1,5 +1,5 @@
 //! The transcription service's vocabulary, free of database and transport types: jobs, files,
-//! the file state machine of spec §4, and what workers hand back.
+//! the file state machine of docs/product-spec.md §4, and what workers hand back.
 //!
 //! Every state change of a file is a [`FileTransition`]. The store turns a transition into one
 //! conditional update (`WHERE status IN sources`), so two replicas racing on the same file
@@ -21,7 +21,7 @@ pub const MAX_FILES_PER_JOB: usize = 100;
 /// The title a file gets when the client sends none.
 pub const UNTITLED: &str = "Untitled";
 
-/// A file's state (spec §4).
+/// A file's state (docs/product-spec.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FileStatus {
     /// Waiting for a worker.
@@ -206,7 +206,7 @@ impl FileTransition {
     }
 }
 
-/// The message a cancelled file carries (spec §8).
+/// The message a cancelled file carries (docs/product-spec.md §8).
 pub const CANCELLED_BY_USER: &str = "Cancelled by user";
 
 /// The message of a file given up after its workers stopped `take_backs` times while holding it.

@@ -1,4 +1,4 @@
-//! The life of one file after intake (spec §4): a worker claims it, reports progress, completes
+//! The life of one file after intake (docs/product-spec.md §4): a worker claims it, reports progress, completes
 //! or fails it; the user retries or cancels it. Each step is one [`FileTransition`], applied by
 //! the store only if the file is still where the transition starts.
 

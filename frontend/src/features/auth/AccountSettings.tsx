@@ -29,7 +29,7 @@ import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { TwoFactorDisableDialog, TwoFactorSetupDialog } from './TwoFactorDialogs';
 
 /**
- * What a button whose behaviour the spec does not show says: it is there (spec §2 lists it) but
+ * What a button whose behaviour the spec does not show says: it is there (docs/product-spec.md §2 lists it) but
  * disabled, so nothing looks like it works when it does not.
  */
 const NOT_AVAILABLE = 'Not available yet';

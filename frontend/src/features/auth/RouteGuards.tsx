@@ -49,7 +49,7 @@ function AccountGate({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** /sign-in and /sign-up: a signed-in visitor (or one who just signed in) goes to / (spec §2). */
+/** /sign-in and /sign-up: a signed-in visitor (or one who just signed in) goes to / (docs/product-spec.md §2). */
 export function RedirectIfSignedIn() {
   const status = useAppSelector(selectAuthStatus);
   if (status === 'loading') return <AuthLoadingScreen />;

@@ -46,7 +46,7 @@ const STATUS_TONE: Record<ConversionStatus, BadgeTone> = {
 };
 
 /**
- * /convert-pdf, 'PDF to Markdown' (spec §2): the completed transcripts handed over in session
+ * /convert-pdf, 'PDF to Markdown' (docs/product-spec.md §2): the completed transcripts handed over in session
  * storage (`transcripts`) become markdown with an optional template, can be previewed and
  * downloaded one by one, and saved to the Vault. Without any, the user goes back to /transcripts.
  */

@@ -20,7 +20,7 @@ import { unknownPlaceholdersIn } from './conversionItems';
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
 /**
- * The optional custom template of the convert screen: free text with the placeholders of spec §5,
+ * The optional custom template of the convert screen: free text with the placeholders of docs/product-spec.md §5,
  * plus the user's named templates (`/api/convert/templates`) to pick, save, update and delete.
  * An empty template means the server's default layout.
  */

@@ -2,7 +2,7 @@ import type { Schema } from '@/api/types';
 import { HANDOFF_KEYS, readJson } from '@/lib/storage';
 
 /**
- * The convert screen's rows (spec §3 "Conversion item", §4 states) and the rules that move them.
+ * The convert screen's rows (docs/product-spec.md §3 "Conversion item", §4 states) and the rules that move them.
  * Pure functions, so the screen and the tests share them.
  */
 export type ConversionStatus = 'pending' | 'converting' | 'completed' | 'error';
@@ -24,7 +24,7 @@ export interface ConversionItem {
   savedToVault: boolean;
 }
 
-/** What a hand-off entry must have: `{id, title, transcriptPath}` (spec §3). */
+/** What a hand-off entry must have: `{id, title, transcriptPath}` (docs/product-spec.md §3). */
 interface HandedOverTranscript {
   id: string;
   title: string;

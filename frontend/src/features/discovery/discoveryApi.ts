@@ -3,18 +3,18 @@ import { baseApi } from '@/api/baseApi';
 import type { Schema } from '@/api/types';
 import { filenameFromContentDisposition } from '@/lib/download';
 
-/** A video of a channel or a source (spec §3). */
+/** A video of a channel or a source (docs/product-spec.md §3). */
 /** `duration` in seconds; `publishedAt` RFC 3339. */
 export type DiscoveryVideo = Schema<'VideoView'>;
 
-/** A channel as the search answers it (spec §3). YouTube sends the counts as strings. */
+/** A channel as the search answers it (docs/product-spec.md §3). YouTube sends the counts as strings. */
 /** `id`: YouTube's channel id (UC…); a source for the channel is added by it. */
 export type DiscoveryChannel = Schema<'ChannelView'>;
 
 /** `newCount`: videos the server had not seen at the previous search of this channel. */
 export type ChannelVideosResult = Schema<'ChannelVideosView'>;
 
-/** The video counts of the selector (spec §9); -1 is "All". */
+/** The video counts of the selector (docs/product-spec.md §9); -1 is "All". */
 export const VIDEO_COUNTS = [100, 200, 500, -1] as const;
 export type VideoCount = (typeof VIDEO_COUNTS)[number];
 export const DEFAULT_VIDEO_COUNT: VideoCount = 100;
@@ -74,7 +74,7 @@ export const discoveryApi = baseApi.injectEndpoints({
         return { data: { filename, csv } };
       },
     }),
-    /** 50 videos a page; later pages are appended (spec §4). */
+    /** 50 videos a page; later pages are appended (docs/product-spec.md §4). */
     getSourceVideos: build.infiniteQuery<SourceVideosPage, string, string>({
       infiniteQueryOptions: {
         initialPageParam: '',

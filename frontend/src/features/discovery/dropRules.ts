@@ -1,7 +1,7 @@
 import { isMp3File } from '@/api/mp3Upload';
 
 /**
- * The MP3 drop rules of Find Videos (spec §5): only the first file of a drop counts, and it must
+ * The MP3 drop rules of Find Videos (docs/product-spec.md §5): only the first file of a drop counts, and it must
  * be an MP3 (type audio/mpeg or a name ending .mp3). Null when it is not.
  */
 export function firstDroppedMp3(files: ArrayLike<File>): File | null {

@@ -1,5 +1,5 @@
 /**
- * The search history of Find Videos (spec §3, §9): kept in localStorage, at most 50 entries; the
+ * The search history of Find Videos (docs/product-spec.md §3, §9): kept in localStorage, at most 50 entries; the
  * lists show 10; searching the same URL again increments usageCount.
  */
 export interface SearchHistoryEntry {

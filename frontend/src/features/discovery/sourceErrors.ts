@@ -14,7 +14,7 @@ function bodyOf(error: unknown): SourceErrorBody | null {
 }
 
 /**
- * The message of a failed create or delete (spec §8): the body's error title, then its message,
+ * The message of a failed create or delete (docs/product-spec.md §8): the body's error title, then its message,
  * then a top-level message, then `fallback`.
  */
 export function sourceChangeErrorMessage(error: unknown, fallback: string): string {
@@ -24,7 +24,7 @@ export function sourceChangeErrorMessage(error: unknown, fallback: string): stri
 }
 
 /**
- * The message of a failed list fetch (spec §8): the server's message, else 'HTTP error! status:
+ * The message of a failed list fetch (docs/product-spec.md §8): the server's message, else 'HTTP error! status:
  * {code}' for an answer that was not OK, else 'Failed to fetch sources' (no answer at all).
  */
 export function sourcesFetchErrorMessage(error: unknown): string {

@@ -137,11 +137,11 @@ describe('/sources add and delete', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create source');
   });
 
-  it("prefers the error's title, then its message (spec §8)", async () => {
+  it("prefers the error's title, then its message (docs/product-spec.md §8)", async () => {
     sourcesBackend();
     server.use(
       http.post('/api/sources', () =>
-        // Untyped: `error.title` (spec §8), which the app prefers, is not in the contract's ErrorObject.
+        // Untyped: `error.title` (docs/product-spec.md §8), which the app prefers, is not in the contract's ErrorObject.
         HttpResponse.json({ error: { title: 'Channel not found', message: 'No channel at that URL' } }, { status: 404 }),
       ),
     );

@@ -188,7 +188,7 @@ describe('/downloads list', () => {
   });
 });
 
-describe('/downloads realtime (spec §4)', () => {
+describe('/downloads realtime (docs/product-spec.md §4)', () => {
   it('applies downloadProgress events: status, counts, progress, error, current video, startedAt once, completedAt', async () => {
     downloadsBackend([job({ id: 'job-1' }), job({ id: 'job-2', sourceTitle: 'Other' })]);
     const { socket, store } = await renderDownloads();

@@ -6,9 +6,9 @@ import type { AppStartListening } from '@/app/store';
 import { errorToast } from '@/lib/toast';
 
 /**
- * The downloads feature's reactions: `downloadProgress` events patch the cached job list (spec §4),
+ * The downloads feature's reactions: `downloadProgress` events patch the cached job list (docs/product-spec.md §4),
  * a job the list does not know yet (started in another tab) or a socket that comes back after an
- * outage refetches it, and a failed fetch of the list is toasted (spec §8).
+ * outage refetches it, and a failed fetch of the list is toasted (docs/product-spec.md §8).
  */
 export function registerDownloadsListeners(startListening: AppStartListening): void {
   startListening({

@@ -17,9 +17,9 @@ import { rememberedView, type VaultView, viewMemory } from './vaultRules';
 
 const VIEW_STORAGE_KEY = 'vaultView';
 
-/** /vault: the archive (spec §2 and §4), its search, filters, groups, selection and detail view. */
+/** /vault: the archive (docs/product-spec.md §2 and §4), its search, filters, groups, selection and detail view. */
 export default function VaultPage() {
-  // The user's settings choose the first view and the page size (spec §3).
+  // The user's settings choose the first view and the page size (docs/product-spec.md §3).
   const { settings, status: settingsStatus } = useUserSettings();
   const [pickedView, setPickedView] = useState<VaultView | null>(null);
   const view = pickedView ?? rememberedView(readString('local', VIEW_STORAGE_KEY), settings.defaultView);

@@ -66,7 +66,7 @@ export type SyllabusSection = Schema<'SectionView'>;
 
 export type Suggestions = Schema<'SuggestionsView'>;
 
-/** What a failed suggestions fetch yields (spec §8): no tags and a rating of 5. */
+/** What a failed suggestions fetch yields (docs/product-spec.md §8): no tags and a rating of 5. */
 export const FALLBACK_SUGGESTIONS: Suggestions = { suggestedTags: [], suggestedRating: 5 };
 
 export const EXPORT_FORMATS = ['markdown', 'txt', 'json', 'srt', 'vtt'] as const;
@@ -95,7 +95,7 @@ export type SortOrder = 'asc' | 'desc';
 
 /** The list's query: every filter key of `GET /library/transcripts` the screen uses. */
 export interface VaultQuery {
-  /** Page size: the user's transcriptsPerPage (spec §3), 20 by default. */
+  /** Page size: the user's transcriptsPerPage (docs/product-spec.md §3), 20 by default. */
   limit: number;
   /** Full-text query; empty for none. */
   q: string;
@@ -112,7 +112,7 @@ export interface VaultQuery {
   sortOrder: SortOrder;
 }
 
-/** Vault pagination limit (spec §9) unless the user's transcriptsPerPage says otherwise. */
+/** Vault pagination limit (docs/product-spec.md §9) unless the user's transcriptsPerPage says otherwise. */
 export const VAULT_PAGE_SIZE = 20;
 
 /** The spec's default sort (§3): createdAt, desc. */
@@ -146,7 +146,7 @@ export function vaultListParams(query: VaultQuery, page: number): URLSearchParam
   return params;
 }
 
-/** Fallback texts of spec §8 (vault client and vault screen); the server's message comes first. */
+/** Fallback texts of docs/product-spec.md §8 (vault client and vault screen); the server's message comes first. */
 export const VAULT_ERRORS = {
   fetch: 'Failed to fetch transcripts',
   content: 'Failed to fetch transcript content',
@@ -196,7 +196,7 @@ export const libraryApi = baseApi.injectEndpoints({
         { type: 'TranscriptContent', id: itemId },
       ],
     }),
-    /** Never fails: a failed fetch yields no tags and a rating of 5 (spec §8). */
+    /** Never fails: a failed fetch yields no tags and a rating of 5 (docs/product-spec.md §8). */
     getSuggestions: build.query<Suggestions, string>({
       async queryFn(itemId, _api, _extraOptions, baseQuery) {
         const result = await baseQuery(`/library/transcripts/${id(itemId)}/suggestions`);

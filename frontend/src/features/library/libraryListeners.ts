@@ -15,7 +15,7 @@ function patchWhisperFile(jobId: string, fileId: string, patch: (file: WhisperFi
 /**
  * The library's realtime reactions: any libraryUpdate (created, updated, deleted) refreshes the
  * Vault's cached lists, items, contents and suggestions (the bare 'Transcript' tag covers every
- * id), its stats and tag counts; only `created` is announced (spec §7). A Whisper run started
+ * id), its stats and tag counts; only `created` is announced (docs/product-spec.md §7). A Whisper run started
  * from an item follows its file's transcription events.
  */
 export function registerLibraryListeners(startListening: AppStartListening): void {

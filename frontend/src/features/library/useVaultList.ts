@@ -83,7 +83,7 @@ function useListControls(pageSize: number, clearSelection: () => void) {
 
   /**
    * Every change of tab, search or filter goes through here: the list starts again at page 1
-   * (spec §4), even when the query was seen before and its later pages are still cached.
+   * (docs/product-spec.md §4), even when the query was seen before and its later pages are still cached.
    */
   function changeList(next: ListState) {
     const nextQuery = buildVaultQuery(next.tab, next.since, next.q, next.filters, pageSize);
@@ -150,7 +150,7 @@ function useSelection() {
 }
 
 /**
- * 'Error loading vault' comes with the toast of spec §8, once per failure; a failed 'Load more'
+ * 'Error loading vault' comes with the toast of docs/product-spec.md §8, once per failure; a failed 'Load more'
  * toasts the server's message.
  */
 function useListFailureToasts(loadFailed: boolean, nextPageFailed: boolean, error: unknown) {

@@ -234,7 +234,7 @@ describe('/vault list', () => {
     await waitFor(() => expect(lastList(backend).get('sortBy')).toBe('title'));
     expect(lastList(backend).get('sortOrder')).toBe('asc');
 
-    // Clearing the filters restores the default sort (spec §4).
+    // Clearing the filters restores the default sort (docs/product-spec.md §4).
     await user.click(within(panel).getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(lastList(backend).getAll('tags')).toEqual([]));
     const cleared = lastList(backend);

@@ -18,7 +18,7 @@ const item = (id: string, lastExported: string | null): LibraryTranscript => ({
   sectionId: null,
 });
 
-describe('groupByExport (spec §4)', () => {
+describe('groupByExport (docs/product-spec.md §4)', () => {
   it("puts items without lastExported under 'Not Downloaded', then one group per export day, newest first", () => {
     const groups = groupByExport([
       item('a', '2024-03-01T12:00:00Z'),

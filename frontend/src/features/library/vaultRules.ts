@@ -1,7 +1,7 @@
 import { formatDate } from '@/lib/format';
 import { VAULT_PAGE_SIZE, type LibraryTranscript, type SortOrder, type VaultQuery, type VaultSortBy } from './libraryApi';
 
-/** The filter tabs of spec §4. */
+/** The filter tabs of docs/product-spec.md §4. */
 export type VaultTab = 'all' | 'recent' | 'starred';
 export const VAULT_TABS: ReadonlyArray<{ id: VaultTab; label: string }> = [
   { id: 'all', label: 'All' },
@@ -9,7 +9,7 @@ export const VAULT_TABS: ReadonlyArray<{ id: VaultTab; label: string }> = [
   { id: 'starred', label: 'Starred' },
 ];
 
-/** 'recent' means created within the last 7 days (spec §9). */
+/** 'recent' means created within the last 7 days (docs/product-spec.md §9). */
 export const RECENT_DAYS = 7;
 
 /** createdAfter for the 'recent' tab: now − 7 days, RFC 3339. */

@@ -12,7 +12,7 @@ import { showToast, type ToastVariant } from '@/lib/toast';
 const variantFor = (kind: string | undefined): ToastVariant => (kind === 'error' ? 'destructive' : 'default');
 
 /**
- * The realtime feature's reactions: connection toasts (spec §8, "Socket toasts") and the
+ * The realtime feature's reactions: connection toasts (docs/product-spec.md §8, "Socket toasts") and the
  * server's notifications and system messages, which belong to no other feature.
  */
 export function registerRealtimeListeners(startListening: AppStartListening): void {

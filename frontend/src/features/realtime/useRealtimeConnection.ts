@@ -18,7 +18,7 @@ import type { AppDispatch } from '@/app/store';
 /**
  * Turns the socket into actions of `api/realtimeSlice.ts` and nothing more: what an event means
  * (toasts, cache invalidation, state) belongs to the listeners and reducers of each feature
- * (spec §7, §8).
+ * (docs/product-spec.md §7, §8).
  */
 export function attachRealtimeHandlers(socket: RealtimeSocket, dispatch: AppDispatch): void {
   dispatch(socketOpened());

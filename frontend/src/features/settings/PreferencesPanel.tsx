@@ -47,7 +47,7 @@ const VIEW_CHOICES: ReadonlyArray<{ value: VaultViewSetting; label: string; icon
 ];
 
 /**
- * The Preferences tab of /settings (spec §2): the saved settings in a form. Changes stay in a
+ * The Preferences tab of /settings (docs/product-spec.md §2): the saved settings in a form. Changes stay in a
  * draft; Discard and Save Changes appear only while the draft differs from what is saved (§4).
  * Nothing applies (theme, Vault view, page size) until it is saved.
  */
@@ -350,7 +350,7 @@ function SwitchRow({
 }
 
 /**
- * A bounded whole number (spec §5). What is typed shows as typed; a valid number is taken at
+ * A bounded whole number (docs/product-spec.md §5). What is typed shows as typed; a valid number is taken at
  * once, and anything else is settled when the field is left (or Enter is pressed): not a number
  * becomes 1, and numbers are kept within the limits.
  */

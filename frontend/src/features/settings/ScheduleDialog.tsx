@@ -23,7 +23,7 @@ import { SCHEDULE_ERRORS } from './settingsListeners';
 
 /**
  * 'Create Schedule' (defaults DAILY, 09:00 and the browser's time zone) or 'Edit Schedule' (the
- * schedule's values; only the changed fields are sent). Validation of spec §5; a failed call is
+ * schedule's values; only the changed fields are sent). Validation of docs/product-spec.md §5; a failed call is
  * a destructive toast and the dialog stays open.
  */
 export function ScheduleDialog({ schedule, onClose }: { schedule: Schedule | null; onClose: () => void }) {

@@ -41,7 +41,7 @@ export function syncResultText(newVideos: number, title: string): string {
   return `${newVideos} new ${newVideos === 1 ? 'video' : 'videos'} in ${title}`;
 }
 
-/** The Scheduled Syncs tab of /settings (spec §2). */
+/** The Scheduled Syncs tab of /settings (docs/product-spec.md §2). */
 export function ScheduledSyncs() {
   const { data: schedules = [], isLoading, error, refetch } = useGetSchedulesQuery();
   const [dialog, setDialog] = useState<DialogState>(null);

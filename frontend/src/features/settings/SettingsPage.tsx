@@ -35,7 +35,7 @@ function tabFrom(value: string | null, tabs: readonly TabDefinition[]): Settings
 }
 
 /**
- * /settings: three tabs, Preferences first (spec §2), and Users for admins. `account` is the
+ * /settings: three tabs, Preferences first (docs/product-spec.md §2), and Users for admins. `account` is the
  * Account tab's content and `users` the Users tab's; the route passes them in because they belong
  * to the auth and admin features.
  */

@@ -1,7 +1,7 @@
 import type { UserSettings } from '@/api/userSettingsApi';
 
 /**
- * A number typed into a bounded settings field (spec §5): anything that is not a number becomes
+ * A number typed into a bounded settings field (docs/product-spec.md §5): anything that is not a number becomes
  * 1; numbers are rounded to whole ones and kept within [min, max].
  */
 export function coerceWholeNumber(text: string, { min, max }: { min: number; max: number }): number {

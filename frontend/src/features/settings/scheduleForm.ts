@@ -1,6 +1,6 @@
 import type { ScheduleFrequency, ScheduleInput } from './schedulesApi';
 
-/** The form of the Create/Edit Schedule dialog and its rules (spec §5, §9). */
+/** The form of the Create/Edit Schedule dialog and its rules (docs/product-spec.md §5, §9). */
 export const FREQUENCIES: ReadonlyArray<{ value: ScheduleFrequency; label: string }> = [
   { value: 'DAILY', label: 'Daily' },
   { value: 'WEEKLY', label: 'Weekly' },

@@ -1,7 +1,7 @@
 import { baseApi } from '@/api/baseApi';
 import type { Schema } from '@/api/types';
 
-/** A scheduled sync of one source (spec §3). */
+/** A scheduled sync of one source (docs/product-spec.md §3). */
 export type ScheduleFrequency = 'DAILY' | 'WEEKLY' | 'MONTHLY';
 
 /** `timeOfDay` is 'HH:MM', 24 h, in `timezone`; `nextRunAt` (RFC 3339) is null while inactive. */

@@ -4,7 +4,7 @@ import type { AppStartListening } from '@/app/store';
 import { errorToast } from '@/lib/toast';
 import { schedulesApi } from './schedulesApi';
 
-/** The fallbacks of spec §8, after the server's error.message. */
+/** The fallbacks of docs/product-spec.md §8, after the server's error.message. */
 export const SCHEDULE_ERRORS = {
   fetch: 'Failed to fetch schedules',
   create: 'Failed to create schedule',
@@ -16,7 +16,7 @@ export const SCHEDULE_ERRORS = {
 
 /**
  * A failed fetch of the schedules or of the user's settings shows a destructive toast titled
- * Error (spec §8); the store keeps nothing of it, so it is shown once and cleared. Without their
+ * Error (docs/product-spec.md §8); the store keeps nothing of it, so it is shown once and cleared. Without their
  * settings the app goes on with the defaults.
  */
 export function registerSettingsListeners(startListening: AppStartListening): void {

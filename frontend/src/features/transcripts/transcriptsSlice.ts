@@ -21,7 +21,7 @@ const STATUSES = Object.keys({
   failed: true,
 } satisfies Record<TranscriptionStatus, true>) as readonly TranscriptionStatus[];
 
-/** Retry limit shown when the server has not said otherwise (spec §9). */
+/** Retry limit shown when the server has not said otherwise (docs/product-spec.md §9). */
 export const DEFAULT_MAX_RETRIES = 10;
 export const INTERRUPTED_MESSAGE = 'Process interrupted';
 

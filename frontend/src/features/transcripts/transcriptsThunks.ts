@@ -22,7 +22,7 @@ import {
   type TranscriptionFile,
 } from './transcriptsSlice';
 
-/** Stop All forgets every job after this grace period (spec §9: 0.5 s). */
+/** Stop All forgets every job after this grace period (docs/product-spec.md §9: 0.5 s). */
 export const STOP_ALL_CLEAR_DELAY_MS = 500;
 export const SOCKET_DOWN_WARNING = 'WebSocket not connected yet. Progress updates may be delayed.';
 

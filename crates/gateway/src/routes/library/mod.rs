@@ -38,7 +38,7 @@ async fn link_still_works(context: &Context, owner: &str, issued_at: i64) -> Res
     }
 }
 
-/// A Vault item as the SPA expects it (spec §3, 'Library transcript').
+/// A Vault item as the SPA expects it (docs/product-spec.md §3, 'Library transcript').
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptView {
