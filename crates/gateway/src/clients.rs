@@ -6,7 +6,7 @@ use std::time::Duration;
 use std::future::{Ready, ready};
 
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest};
+use actix_web::{FromRequest, HttpRequest, web};
 use scribevault_core::UserId;
 use scribevault_proto::client::CallContext;
 use scribevault_proto::conversion::v1::conversion_service_client::ConversionServiceClient;
@@ -18,7 +18,6 @@ use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
 use crate::auth::AuthenticatedUser;
-use crate::context::Context;
 use crate::error::ApiError;
 use crate::readiness::ReadinessCheck;
 
@@ -208,10 +207,9 @@ impl FromRequest for UserClients {
     type Future = Ready<Result<Self, ApiError>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let Some(context) = request.app_data::<Context>() else {
-            return ready(Err(ApiError::internal("no application context")));
+        let Some(clients) = request.app_data::<web::Data<ServiceClients>>() else {
+            return ready(Err(ApiError::internal("no service clients registered")));
         };
-        let clients = context.clients.clone();
         ready(
             AuthenticatedUser::from_request(request, payload)
                 .into_inner()

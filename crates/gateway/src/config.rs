@@ -11,7 +11,7 @@ use secrecy::{ExposeSecret as _, SecretString};
 
 use crate::auth::local::SignUpPolicy;
 use crate::auth::oidc::OidcPolicy;
-use crate::startup::StartupError;
+use crate::startup_error::StartupError;
 use crate::webhooks::WebhookConfig;
 
 /// The gateway's configuration.

@@ -1,6 +1,8 @@
-//! The one application context every handler and middleware of the public port reads (the
-//! realworld anchor's `ApiContext`), instead of one actix `Data` per dependency: a handler asks
-//! for `Context` and nothing it needs can be forgotten at registration.
+//! The application context the public port's handlers read (the realworld anchor's
+//! `ApiContext`): a handler asks for `Context` and nothing it needs can be forgotten at
+//! registration. It sits on top: the middleware and extractors below it (authentication,
+//! metrics, security headers, the per-user clients, the Socket.IO endpoint) read narrow data of
+//! their own, registered beside it in `startup.rs`, so the modules it holds do not import it.
 
 use std::sync::Arc;
 
@@ -13,11 +15,11 @@ use crate::auth::invitations::Invitations;
 use crate::auth::local::LocalAccounts;
 use crate::auth::members::Members;
 use crate::auth::{Revocations, SharedVerifier};
+use crate::client_config::ClientConfig;
 use crate::clients::ServiceClients;
 use crate::metrics::HttpMetrics;
 use crate::readiness::ReadinessChecks;
-use crate::realtime::{EngineSessions, RealtimeHub};
-use crate::routes::config::ClientConfig;
+pub use crate::realtime::RealtimeState;
 use crate::security_headers::ContentSecurityPolicy;
 use crate::user_settings::UserSettingsStore;
 use crate::webhooks::Webhooks;
@@ -51,16 +53,6 @@ pub struct ApiContext {
     pub feeds: crate::feeds::Feeds,
     /// Members' webhooks and their deliveries.
     pub webhooks: Webhooks,
-}
-
-/// What the Socket.IO endpoint needs: the sockets of this replica, their Engine.IO sessions,
-/// and how a CONNECT's token is checked.
-pub struct RealtimeState {
-    pub hub: RealtimeHub,
-    pub sessions: EngineSessions,
-    pub verifier: SharedVerifier,
-    pub revocations: Revocations,
-    pub proxies: TrustedProxies,
 }
 
 /// Accounts, members and what sign-in shares.

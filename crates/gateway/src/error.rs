@@ -107,16 +107,6 @@ impl From<sea_orm::DbErr> for ApiError {
     }
 }
 
-impl From<crate::auth::members::MemberChangeError> for ApiError {
-    fn from(error: crate::auth::members::MemberChangeError) -> Self {
-        use crate::auth::members::MemberChangeError;
-        match error {
-            MemberChangeError::LastAdmin => Self::new(ErrorCode::Conflict, error.to_string()),
-            MemberChangeError::Database(error) => Self::internal(error),
-        }
-    }
-}
-
 impl From<crate::webhooks::WebhookError> for ApiError {
     fn from(error: crate::webhooks::WebhookError) -> Self {
         use crate::webhooks::WebhookError;

@@ -9,6 +9,7 @@
 
 pub mod audio_stream;
 pub mod auth;
+mod client_config;
 mod clients;
 mod config;
 mod context;
@@ -25,6 +26,7 @@ mod realtime;
 mod routes;
 mod security_headers;
 mod startup;
+mod startup_error;
 mod trace;
 mod user_settings;
 pub mod webhooks;
@@ -36,4 +38,5 @@ pub use readiness::{ReadinessCheck, ReadinessChecks};
 pub use realtime::RealtimeHub;
 pub use routes::openapi::document_json as openapi_document;
 pub use routes::table::{Access, route_table};
-pub use startup::{Gateway, GatewayDependencies, GatewayHandle, StartupError};
+pub use startup::{Gateway, GatewayDependencies, GatewayHandle};
+pub use startup_error::StartupError;

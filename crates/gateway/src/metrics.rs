@@ -16,8 +16,6 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use crate::context::Context;
-
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct HttpLabels {
     method: String,
@@ -91,9 +89,7 @@ pub async fn record_requests(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let metrics = request
-        .app_data::<Context>()
-        .map(|context| context.metrics.clone());
+    let metrics = request.app_data::<web::Data<HttpMetrics>>().cloned();
     let method = request.method().to_string();
     let started = Instant::now();
     let response = next.call(request).await?;

@@ -7,8 +7,9 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::Next;
+use actix_web::web;
 
-use crate::context::Context;
+use crate::auth::client_address::TrustedProxies;
 
 /// Where YouTube serves video thumbnails and channel avatars (Find Videos, Sources).
 const YOUTUBE_IMAGES: &str =
@@ -46,15 +47,22 @@ impl ContentSecurityPolicy {
     }
 }
 
+/// What the headers depend on: the page policy, and whether the browser came over TLS (for
+/// HSTS), which only trusted proxies can say.
+pub struct SecurityHeaders {
+    pub csp: ContentSecurityPolicy,
+    pub proxies: TrustedProxies,
+}
+
 /// Adds the headers to every response. Handlers and the access checks answer their errors as
 /// responses (never as middleware errors), so error answers pass through here too.
 pub async fn add_security_headers(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let context = request.app_data::<Context>();
-    let policy = context.map(|context| context.csp.0.clone());
-    let secure = context.is_some_and(|context| context.access.proxies.is_secure(request.request()));
+    let state = request.app_data::<web::Data<SecurityHeaders>>();
+    let policy = state.map(|state| state.csp.0.clone());
+    let secure = state.is_some_and(|state| state.proxies.is_secure(request.request()));
     let mut response = next.call(request).await?;
     let headers = response.headers_mut();
     if let Some(policy) = policy {

@@ -24,6 +24,7 @@ use crate::auth::members::Members;
 use crate::auth::oidc::OidcVerifier;
 use crate::auth::password::PasswordHashing;
 use crate::auth::{Revocations, SharedVerifier};
+use crate::client_config::ClientConfig;
 use crate::clients::{ServiceAddresses, ServiceClients};
 use crate::config::{AuthConfig, GatewayConfig};
 use crate::context::{AccessState, ApiContext, Limits, RealtimeState};
@@ -32,11 +33,11 @@ use crate::metrics::{HttpMetrics, metrics_endpoint, record_requests};
 use crate::migration::Migrator;
 use crate::readiness::{ReadinessCheck, ReadinessChecks};
 use crate::realtime::{EngineSessions, RealtimeHub};
-use crate::routes::config::ClientConfig;
 use crate::routes::health;
 use crate::routes::spa;
 use crate::routes::table as route_table;
-use crate::security_headers::{ContentSecurityPolicy, add_security_headers};
+use crate::security_headers::{ContentSecurityPolicy, SecurityHeaders, add_security_headers};
+use crate::startup_error::StartupError;
 use crate::trace::trace_requests;
 use crate::user_settings::UserSettingsStore;
 use crate::webhooks::Webhooks;
@@ -241,7 +242,15 @@ fn public_app(
         .wrap(from_fn(add_security_headers))
         .wrap(from_fn(record_requests))
         .wrap(from_fn(trace_requests))
+        // Middleware and extractors read narrow data of their own, not the whole context.
         .app_data(context.realtime.clone())
+        .app_data(web::Data::from(context.access.verifier.clone()))
+        .app_data(web::Data::from(context.metrics.clone()))
+        .app_data(web::Data::new(context.clients.clone()))
+        .app_data(web::Data::new(SecurityHeaders {
+            csp: context.csp.clone(),
+            proxies: context.access.proxies.clone(),
+        }))
         .app_data(context)
         // actix's extractors read their configuration from app data; the rest is the context.
         .app_data(json)
@@ -402,29 +411,4 @@ impl Gateway {
         let (public, admin) = futures::join!(self.server, self.admin_server);
         public.and(admin)
     }
-}
-
-/// Why the gateway could not start; each names its cause in one printable line.
-#[derive(Debug, thiserror::Error)]
-pub enum StartupError {
-    #[error("invalid settings: {0}")]
-    Settings(#[source] scribevault_core::settings::SettingsError),
-    #[error("gateway migrations failed: {0}")]
-    Migration(String),
-    #[error("SCRIBEVAULT_REDIS_URL: {0}")]
-    Redis(String),
-    #[error("local accounts: {0}")]
-    LocalAccounts(String),
-    #[error("invalid service address: {0}")]
-    ServiceAddress(String),
-    #[error("cannot bind {key}={addr}: {reason}")]
-    Bind {
-        key: &'static str,
-        addr: String,
-        reason: String,
-    },
-    #[error("webhook deliveries cannot subscribe to the bus: {0}")]
-    Webhooks(String),
-    #[error("cannot serve: {0}")]
-    Serve(#[source] std::io::Error),
 }

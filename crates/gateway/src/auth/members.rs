@@ -42,6 +42,17 @@ pub struct MemberChange {
     pub storage_cap_gb: Option<Option<u32>>,
 }
 
+impl From<MemberChangeError> for crate::error::ApiError {
+    fn from(error: MemberChangeError) -> Self {
+        match error {
+            MemberChangeError::LastAdmin => {
+                Self::new(scribevault_core::ErrorCode::Conflict, error.to_string())
+            }
+            MemberChangeError::Database(error) => Self::internal(error),
+        }
+    }
+}
+
 fn member(row: member::Model) -> Member {
     Member {
         user_id: row.user_id,

@@ -26,11 +26,10 @@ use std::sync::Arc;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
-use actix_web::{FromRequest, HttpMessage as _, HttpRequest};
+use actix_web::{FromRequest, HttpMessage as _, HttpRequest, web};
 use scribevault_core::{ErrorCode, UserId};
 use tokio::sync::broadcast;
 
-use crate::context::Context;
 use crate::error::ApiError;
 
 /// Why authentication failed.
@@ -278,10 +277,7 @@ pub async fn require_authentication(
     request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let Some(verifier) = request
-        .app_data::<Context>()
-        .map(|context| context.access.verifier.clone())
-    else {
+    let Some(verifier) = request.app_data::<web::Data<dyn TokenVerifier>>().cloned() else {
         return Ok(refuse(
             request,
             ApiError::internal("no token verifier configured"),

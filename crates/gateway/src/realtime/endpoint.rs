@@ -3,11 +3,11 @@
 use actix_web::http::Method;
 use actix_web::{HttpRequest, HttpResponse, web};
 
+use super::RealtimeState;
 use super::polling;
 use super::request_error::EngineRequestError;
 use super::session::{SessionDeps, Via};
 use super::websocket;
-use crate::context::RealtimeState;
 
 /// The Engine.IO query parameters.
 struct EngineQuery {

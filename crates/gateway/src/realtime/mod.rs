@@ -39,3 +39,14 @@ pub use endpoint::{__path_socket_io_endpoint, socket_io_endpoint};
 pub(crate) struct Docs;
 pub use hub::RealtimeHub;
 pub use registry::EngineSessions;
+
+/// What the Socket.IO endpoint needs: the sockets of this replica, their Engine.IO sessions,
+/// and how a CONNECT's token is checked. Its own `web::Data`, beside the gateway's context, so
+/// the realtime code is tested without the rest of the gateway.
+pub struct RealtimeState {
+    pub hub: RealtimeHub,
+    pub sessions: EngineSessions,
+    pub verifier: crate::auth::SharedVerifier,
+    pub revocations: crate::auth::Revocations,
+    pub proxies: crate::auth::client_address::TrustedProxies,
+}

@@ -13,6 +13,7 @@ use futures::future::LocalBoxFuture;
 use scribevault_core::UserId;
 use serde_json::{Value, json};
 
+use super::RealtimeState;
 use super::config::RealtimeConfig;
 use super::engine::RECORD_SEPARATOR;
 use super::hub::RealtimeHub;
@@ -20,7 +21,6 @@ use super::registry::EngineSessions;
 use super::socket_io_endpoint;
 use crate::auth::client_address::TrustedProxies;
 use crate::auth::{AuthError, Caller, Revocations, SharedVerifier, TokenVerifier};
-use crate::context::RealtimeState;
 
 /// Accepts `token-of-<user>` as a token of `<user>`.
 struct FakeVerifier;

@@ -11,6 +11,7 @@ pub mod downloads;
 pub mod feeds;
 pub mod health;
 pub mod library;
+pub mod openai;
 pub mod openapi;
 pub mod schedules;
 pub mod sources;

@@ -160,7 +160,7 @@ fn parts() -> [utoipa::openapi::OpenApi; 20] {
         auth::Docs::openapi(),
         account::Docs::openapi(),
         tokens::Docs::openapi(),
-        crate::openai::Docs::openapi(),
+        crate::routes::openai::Docs::openapi(),
         feeds::Docs::openapi(),
         webhooks::Docs::openapi(),
         admin::Docs::openapi(),

@@ -122,7 +122,7 @@ pub fn routes() -> Vec<ApiRoute> {
         .merge(auth::routes())
         .merge(account::routes())
         .merge(tokens::routes())
-        .merge(crate::openai::routes())
+        .merge(super::openai::routes())
         .merge(feeds::routes())
         .merge(webhooks::routes())
         .merge(admin::routes())
