@@ -46,6 +46,7 @@ test: ## Install and start the test servers, then run every check and test
 lint: ## rustfmt, clippy, unused dependencies (cargo-machete), the vendored whisper.cpp patch, eslint and tsc
 	scripts/install-lint-tools.sh
 	cargo fmt --all -- --check
+	scripts/check-gateway-imports.py
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo machete
 	scripts/vendor-whisper-rs-sys.sh --check

@@ -92,6 +92,7 @@ frontend_deps() (
 step "frontend dependencies" frontend_deps
 
 step "rustfmt" cargo fmt --all -- --check
+step "gateway imports go one way" scripts/check-gateway-imports.py
 step "vendored whisper.cpp is the release + our patch" scripts/vendor-whisper-rs-sys.sh --check
 
 # One build of every test binary and of the binaries the other steps start (scribevault and the
