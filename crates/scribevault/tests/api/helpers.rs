@@ -241,7 +241,13 @@ impl TestApp {
             base,
             library_grpc,
             data_dir,
-            http: reqwest::Client::new(),
+            // Idle connections are dropped before actix's 5 s keep-alive closes them: a request
+            // sent on one the server is closing at that moment fails with `IncompleteMessage`
+            // (hyper#2136), which a test polling after a pause of about 5 s met.
+            http: reqwest::Client::builder()
+                .pool_idle_timeout(Duration::from_secs(3))
+                .build()
+                .unwrap(),
             processes,
         }
     }
