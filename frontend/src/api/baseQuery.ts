@@ -8,7 +8,7 @@ import {
 import { getAccessToken, renewRefusedToken } from './accessToken';
 import { sessionExpiredBy } from './apiEvents';
 
-/** Default HTTP timeout of the docs/product-spec.md (§9): 120 s. */
+/** Default HTTP timeout of the product spec (docs/product-spec.md §9): 120 s. */
 export const API_TIMEOUT_MS = 120_000;
 
 const rawBaseQuery = fetchBaseQuery({

@@ -1,6 +1,6 @@
 import { io, type ManagerOptions, type SocketOptions } from 'socket.io-client';
 
-/** Connection options of the docs/product-spec.md (§7, §9): websocket then polling, 10 s timeout, 5 attempts, 1–5 s. */
+/** Connection options of the product spec (docs/product-spec.md §7, §9): websocket then polling, 10 s timeout, 5 attempts, 1–5 s. */
 export const SOCKET_OPTIONS = {
   transports: ['websocket', 'polling'],
   timeout: 10_000,

@@ -11,7 +11,7 @@ export type FileJobRequest = Schema<'FileRefInput'>;
 
 export type HistoryEntry = Schema<'HistoryEntryView'>;
 
-/** Overnight window of the docs/product-spec.md (§9). */
+/** Overnight window of the product spec (docs/product-spec.md §9). */
 export const OVERNIGHT_WINDOW = { startTime: '01:00', endTime: '06:00' } as const;
 
 // Starting, scheduling, retrying and cancelling change server state: never repeat them by themselves.
