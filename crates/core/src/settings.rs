@@ -459,6 +459,14 @@ impl Settings {
     }
 
     fn validate(&self) -> Result<(), SettingsError> {
+        self.validate_connections()?;
+        self.validate_access()?;
+        self.validate_limits()?;
+        self.validate_service_addresses()
+    }
+
+    /// Where the process listens and what it connects to, and how it logs.
+    fn validate_connections(&self) -> Result<(), SettingsError> {
         self.auth_mode()?;
         self.http_socket_addr()?;
         if let Some(url) = &self.database_url
@@ -499,6 +507,11 @@ impl Settings {
         if !matches!(self.log_format.as_str(), "text" | "json") {
             return Err(invalid("SCRIBEVAULT_LOG_FORMAT", "expected text or json"));
         }
+        Ok(())
+    }
+
+    /// Sign-in: the auth mode's requirements, proxies, keys and token lifetimes.
+    fn validate_access(&self) -> Result<(), SettingsError> {
         if self.auth_mode()? == AuthMode::Oidc {
             if self.oidc_issuer.is_none() {
                 return Err(invalid(
@@ -558,6 +571,11 @@ impl Settings {
                 "no shorter than SCRIBEVAULT_TOKEN_TTL_SECONDS",
             ));
         }
+        Ok(())
+    }
+
+    /// Sizes, counts and intervals that must be positive or within a range.
+    fn validate_limits(&self) -> Result<(), SettingsError> {
         if self.max_deliveries == 0 {
             return Err(invalid("SCRIBEVAULT_MAX_DELIVERIES", "must be at least 1"));
         }
@@ -628,6 +646,11 @@ impl Settings {
                 "must be at least 1",
             ));
         }
+        Ok(())
+    }
+
+    /// The peers' `host:port` addresses.
+    fn validate_service_addresses(&self) -> Result<(), SettingsError> {
         for (key, addr) in [
             ("SCRIBEVAULT_DISCOVERY_GRPC_ADDR", &self.discovery_grpc_addr),
             ("SCRIBEVAULT_STORAGE_GRPC_ADDR", &self.storage_grpc_addr),
