@@ -42,24 +42,8 @@ impl TryFrom<&Settings> for DiscoveryConfig {
     type Error = SettingsError;
 
     fn try_from(settings: &Settings) -> Result<Self, Self::Error> {
-        if !settings.youtube_api_base.starts_with("http") {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_YOUTUBE_API_BASE",
-                "an http(s) URL",
-            ));
-        }
-        if settings.youtube_units_per_user_per_day == 0 {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_YOUTUBE_UNITS_PER_USER_PER_DAY",
-                "must be at least 1",
-            ));
-        }
-        if settings.youtube_daily_quota == 0 {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_YOUTUBE_DAILY_QUOTA",
-                "must be at least 1",
-            ));
-        }
+        check_youtube(settings)?;
+        check_downloads(settings)?;
         let cache_seconds = i64::try_from(settings.youtube_cache_seconds)
             .ok()
             .filter(|seconds| *seconds <= 30 * 86_400)
@@ -81,82 +65,12 @@ impl TryFrom<&Settings> for DiscoveryConfig {
                     .collect()
             })
             .unwrap_or_default();
-        if !settings.youtube_watch_url.contains("{id}")
-            || !settings.youtube_watch_url.starts_with("http")
-        {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_YOUTUBE_WATCH_URL",
-                "an http(s) URL containing {id}",
-            ));
-        }
-        if settings.ytdlp_path.trim().is_empty() {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_YTDLP_PATH",
-                "a path to yt-dlp, or its name on the PATH",
-            ));
-        }
-        if !(1..=32).contains(&settings.download_concurrency) {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_DOWNLOAD_CONCURRENCY",
-                "must be 1 to 32",
-            ));
-        }
-        if settings.download_retries > 100 {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_DOWNLOAD_RETRIES",
-                "must be at most 100",
-            ));
-        }
-        let rate_limit = settings
-            .download_rate_limit
-            .as_deref()
-            .map(str::trim)
-            .filter(|rate| !rate.is_empty());
-        if let Some(rate) = rate_limit {
-            let digits = rate.trim_end_matches(['K', 'M', 'G', 'k', 'm', 'g']);
-            if digits.is_empty() || digits.parse::<f64>().map_or(true, |value| value <= 0.0) {
-                return Err(SettingsError::invalid(
-                    "SCRIBEVAULT_DOWNLOAD_RATE_LIMIT",
-                    "bytes per second like 500K or 2M",
-                ));
-            }
-        }
-        if !(1..=86_400).contains(&settings.download_timeout_seconds) {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_DOWNLOAD_TIMEOUT_SECONDS",
-                "must be 1 to 86400",
-            ));
-        }
-        if !(3..=3_600).contains(&settings.download_stale_seconds) {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_DOWNLOAD_STALE_SECONDS",
-                "must be 3 to 3600",
-            ));
-        }
-        if settings.captions_sleep_seconds > 600 {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_CAPTIONS_SLEEP_SECONDS",
-                "must be at most 600",
-            ));
-        }
-        if !(100..=3_600_000).contains(&settings.scheduler_interval_ms) {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_SCHEDULER_INTERVAL_MS",
-                "must be 100 to 3600000",
-            ));
-        }
-        if settings.max_active_download_jobs_per_user == 0 {
-            return Err(SettingsError::invalid(
-                "SCRIBEVAULT_MAX_ACTIVE_DOWNLOAD_JOBS_PER_USER",
-                "must be at least 1",
-            ));
-        }
         Ok(Self {
             ytdlp: YtDlpOptions {
                 program: settings.ytdlp_path.trim().to_owned(),
                 watch_url: settings.youtube_watch_url.clone(),
                 retries: settings.download_retries,
-                rate_limit: rate_limit.map(str::to_owned),
+                rate_limit: rate_limit(settings).map(str::to_owned),
                 timeout: std::time::Duration::from_secs(settings.download_timeout_seconds),
                 captions_sleep: std::time::Duration::from_secs(settings.captions_sleep_seconds),
             },
@@ -175,4 +89,119 @@ impl TryFrom<&Settings> for DiscoveryConfig {
             youtube_cache_for: Duration::seconds(cache_seconds),
         })
     }
+}
+
+/// `value` within `range`, else `key` is refused with `expected`.
+fn check_range<T: PartialOrd>(
+    key: &'static str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+    expected: &str,
+) -> Result<(), SettingsError> {
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(SettingsError::invalid(key, expected))
+    }
+}
+
+/// The YouTube Data API's base, budgets and watch URL.
+fn check_youtube(settings: &Settings) -> Result<(), SettingsError> {
+    if !settings.youtube_api_base.starts_with("http") {
+        return Err(SettingsError::invalid(
+            "SCRIBEVAULT_YOUTUBE_API_BASE",
+            "an http(s) URL",
+        ));
+    }
+    check_range(
+        "SCRIBEVAULT_YOUTUBE_UNITS_PER_USER_PER_DAY",
+        settings.youtube_units_per_user_per_day,
+        1..=u64::MAX,
+        "must be at least 1",
+    )?;
+    check_range(
+        "SCRIBEVAULT_YOUTUBE_DAILY_QUOTA",
+        settings.youtube_daily_quota,
+        1..=u64::MAX,
+        "must be at least 1",
+    )?;
+    if !settings.youtube_watch_url.contains("{id}")
+        || !settings.youtube_watch_url.starts_with("http")
+    {
+        return Err(SettingsError::invalid(
+            "SCRIBEVAULT_YOUTUBE_WATCH_URL",
+            "an http(s) URL containing {id}",
+        ));
+    }
+    Ok(())
+}
+
+/// `SCRIBEVAULT_DOWNLOAD_RATE_LIMIT`, when set to something.
+fn rate_limit(settings: &Settings) -> Option<&str> {
+    settings
+        .download_rate_limit
+        .as_deref()
+        .map(str::trim)
+        .filter(|rate| !rate.is_empty())
+}
+
+/// yt-dlp and the download jobs: the program, its limits, the scheduler and the per-user cap.
+fn check_downloads(settings: &Settings) -> Result<(), SettingsError> {
+    if settings.ytdlp_path.trim().is_empty() {
+        return Err(SettingsError::invalid(
+            "SCRIBEVAULT_YTDLP_PATH",
+            "a path to yt-dlp, or its name on the PATH",
+        ));
+    }
+    check_range(
+        "SCRIBEVAULT_DOWNLOAD_CONCURRENCY",
+        settings.download_concurrency,
+        1..=32,
+        "must be 1 to 32",
+    )?;
+    check_range(
+        "SCRIBEVAULT_DOWNLOAD_RETRIES",
+        settings.download_retries,
+        0..=100,
+        "must be at most 100",
+    )?;
+    if let Some(rate) = rate_limit(settings) {
+        let digits = rate.trim_end_matches(['K', 'M', 'G', 'k', 'm', 'g']);
+        if digits.is_empty() || digits.parse::<f64>().map_or(true, |value| value <= 0.0) {
+            return Err(SettingsError::invalid(
+                "SCRIBEVAULT_DOWNLOAD_RATE_LIMIT",
+                "bytes per second like 500K or 2M",
+            ));
+        }
+    }
+    check_range(
+        "SCRIBEVAULT_DOWNLOAD_TIMEOUT_SECONDS",
+        settings.download_timeout_seconds,
+        1..=86_400,
+        "must be 1 to 86400",
+    )?;
+    check_range(
+        "SCRIBEVAULT_DOWNLOAD_STALE_SECONDS",
+        settings.download_stale_seconds,
+        3..=3_600,
+        "must be 3 to 3600",
+    )?;
+    check_range(
+        "SCRIBEVAULT_CAPTIONS_SLEEP_SECONDS",
+        settings.captions_sleep_seconds,
+        0..=600,
+        "must be at most 600",
+    )?;
+    check_range(
+        "SCRIBEVAULT_SCHEDULER_INTERVAL_MS",
+        settings.scheduler_interval_ms,
+        100..=3_600_000,
+        "must be 100 to 3600000",
+    )?;
+    check_range(
+        "SCRIBEVAULT_MAX_ACTIVE_DOWNLOAD_JOBS_PER_USER",
+        settings.max_active_download_jobs_per_user,
+        1..=u64::MAX,
+        "must be at least 1",
+    )
 }
