@@ -17,6 +17,16 @@ use crate::domain::inspection::{UploadInspection, lock};
 use crate::domain::{Mp3Upload, RegisteredMp3, StoredMp3, UNTITLED, UPLOADS_ROOT, human_size};
 use crate::error::StorageError;
 
+/// An upload that passed every check, with what was measured of it.
+struct Kept {
+    upload_id: String,
+    key: scribevault_blob::BlobKey,
+    path: String,
+    size: u64,
+    sha: String,
+    measured: Option<f64>,
+}
+
 impl Storage {
     /// Streams an upload into the blob store. Nothing is kept when the body is not MP3, is too
     /// large, or breaks off.
@@ -36,50 +46,14 @@ impl Storage {
         let key = owned_key(user.as_str(), &path).map_err(invalid_path)?;
         // The quota is checked as the upload streams: what is left of it is the upload's room.
         // (Two uploads at once may each fit alone and pass together; the next one is refused.)
-        let policy = self.store.policy(user.as_str()).await?;
-        let used = self.used_bytes(user).await?;
-        let over_quota = StorageError::QuotaExceeded {
-            limit: human_size(policy.max_bytes),
-            used: human_size(used),
-        };
-        let room = policy.max_bytes.saturating_sub(used);
-        if room == 0 {
-            return Err(over_quota);
-        }
+        let (room, over_quota) = self.upload_room(user).await?;
         let inspection = Arc::new(Mutex::new(
             UploadInspection::new(self.max_upload_bytes).with_room(room, over_quota),
         ));
-        let watcher = inspection.clone();
-        let checked: ByteStream = Box::pin(body.map(move |chunk| {
-            // The body's own error (a malformed part, a broken stream) is the caller's answer.
-            let chunk = chunk.map_err(|error| {
-                let message = error.to_string();
-                lock(&watcher).refused.get_or_insert(error);
-                std::io::Error::other(message)
-            })?;
-            lock(&watcher)
-                .inspect(&chunk)
-                .map_err(|()| std::io::Error::other("upload refused"))?;
-            Ok(chunk)
-        }));
         // The audio's length is walked as it goes by, and the upload stops at the limit.
         let length = Arc::new(AudioLength::start(self.max_audio_seconds));
         let limit = human_duration(self.max_audio_seconds);
-        let (counter, refusals, limit_text) = (length.clone(), inspection.clone(), limit.clone());
-        let checked: ByteStream = Box::pin(checked.then(move |item| {
-            let (counter, refusals, limit) =
-                (counter.clone(), refusals.clone(), limit_text.clone());
-            async move {
-                let chunk = item?;
-                if !counter.feed(&chunk).await {
-                    lock(&refusals)
-                        .refused
-                        .get_or_insert(StorageError::TooLong { limit });
-                    return Err(std::io::Error::other("upload refused"));
-                }
-                Ok(chunk)
-            }
-        }));
+        let checked = checked_body(body, &inspection, &length, &limit);
         let stored = self.blobs.put(&key, checked).await;
         let measured = match Arc::try_unwrap(length) {
             Ok(length) => length.finish().await,
@@ -111,6 +85,52 @@ impl Storage {
             self.delete_quietly(&key).await;
             return Err(refused);
         }
+        self.keep(
+            user,
+            upload,
+            Kept {
+                upload_id,
+                key,
+                path,
+                size,
+                sha,
+                measured,
+            },
+        )
+        .await
+    }
+
+    /// What is left of `user`'s quota, and the refusal an upload past it gets.
+    async fn upload_room(&self, user: &UserId) -> Result<(u64, StorageError), StorageError> {
+        let policy = self.store.policy(user.as_str()).await?;
+        let used = self.used_bytes(user).await?;
+        let over_quota = StorageError::QuotaExceeded {
+            limit: human_size(policy.max_bytes),
+            used: human_size(used),
+        };
+        let room = policy.max_bytes.saturating_sub(used);
+        if room == 0 {
+            return Err(over_quota);
+        }
+        Ok((room, over_quota))
+    }
+
+    /// Records a checked upload: the same bytes stored before by this user are used instead
+    /// (the new blob goes), then the upload is registered under its video.
+    async fn keep(
+        &self,
+        user: &UserId,
+        upload: Mp3Upload,
+        kept: Kept,
+    ) -> Result<StoredMp3, StorageError> {
+        let Kept {
+            upload_id,
+            key,
+            path,
+            size,
+            sha,
+            measured,
+        } = kept;
         let existing = self.store.stored_audio_path(user.as_str(), &sha).await?;
         let (path, deduplicated) = match existing {
             Some(existing) => {
@@ -204,4 +224,41 @@ impl Storage {
     pub async fn manual_uploads(&self, user: &UserId) -> Result<Vec<RegisteredMp3>, StorageError> {
         Ok(self.store.manual_uploads(user.as_str()).await?)
     }
+}
+
+/// `body` as the blob store reads it: every chunk inspected (MP3, size, quota) and its audio
+/// length counted; the first refusal is kept in `inspection` and stops the stream.
+fn checked_body(
+    body: impl Stream<Item = Result<Bytes, StorageError>> + Send + 'static,
+    inspection: &Arc<Mutex<UploadInspection>>,
+    length: &Arc<AudioLength>,
+    limit: &str,
+) -> ByteStream {
+    let watcher = inspection.clone();
+    let inspected: ByteStream = Box::pin(body.map(move |chunk| {
+        // The body's own error (a malformed part, a broken stream) is the caller's answer.
+        let chunk = chunk.map_err(|error| {
+            let message = error.to_string();
+            lock(&watcher).refused.get_or_insert(error);
+            std::io::Error::other(message)
+        })?;
+        lock(&watcher)
+            .inspect(&chunk)
+            .map_err(|()| std::io::Error::other("upload refused"))?;
+        Ok(chunk)
+    }));
+    let (counter, refusals, limit_text) = (length.clone(), inspection.clone(), limit.to_owned());
+    Box::pin(inspected.then(move |item| {
+        let (counter, refusals, limit) = (counter.clone(), refusals.clone(), limit_text.clone());
+        async move {
+            let chunk = item?;
+            if !counter.feed(&chunk).await {
+                lock(&refusals)
+                    .refused
+                    .get_or_insert(StorageError::TooLong { limit });
+                return Err(std::io::Error::other("upload refused"));
+            }
+            Ok(chunk)
+        }
+    }))
 }
