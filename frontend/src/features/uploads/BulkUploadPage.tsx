@@ -1,155 +1,18 @@
-import { AlertCircle, CheckCircle2, FileAudio, LoaderCircle, Trash2, UploadCloud, Wand2, X } from 'lucide-react';
-import { useCallback, useReducer, useState } from 'react';
-import { skipToken } from '@reduxjs/toolkit/query';
-import { useNavigate } from 'react-router';
-import { baseApi } from '@/api/baseApi';
-import { useGetMp3StatusForVideosQuery, type Mp3Status } from '@/api/mp3Api';
-import { uploadMp3 } from '@/api/mp3Upload';
-import { useAppDispatch } from '@/app/hooks';
+import { AlertCircle, X } from 'lucide-react';
+import type { Mp3Status } from '@/api/mp3Api';
 import { DropZone } from '@/components/DropZone';
-import { FileStatusCells } from '@/components/FileStatusCells';
-import { FileTableHead } from '@/components/FileTableHead';
 import { PageHeader } from '@/components/PageHeader';
 import { ProgressBar } from '@/components/ProgressBar';
-import { StatusBadge, type BadgeTone } from '@/components/StatusBadge';
-import { paths } from '@/config/paths';
-import { formatDuration, formatFileSize } from '@/lib/format';
-import { HANDOFF_KEYS, readJson, writeJson } from '@/lib/storage';
-import { errorToast, showToast } from '@/lib/toast';
-import {
-  MAX_FILES_PER_SELECTION,
-  MESSAGES,
-  UPLOAD_BATCH_SIZE,
-  inBatches,
-  isMp3,
-  newUploadItem,
-  overallProgress,
-  parseSelectedVideos,
-  uploadItemsReducer,
-  type SelectedVideo,
-  type UploadItem,
-  type UploadStatus,
-} from './uploadItems';
-
-const STATUS_LABEL: Record<UploadStatus, string> = {
-  pending: 'Pending',
-  uploading: 'Uploading',
-  completed: 'Completed',
-  error: 'Error',
-};
-const STATUS_TONE: Record<UploadStatus, BadgeTone> = {
-  pending: 'neutral',
-  uploading: 'info',
-  completed: 'success',
-  error: 'danger',
-};
+import { StatusBadge } from '@/components/StatusBadge';
+import { formatDuration } from '@/lib/format';
+import { MAX_FILES_PER_SELECTION, overallProgress, type SelectedVideo, type UploadItem, type UploadStatus } from './uploadItems';
+import { UploadFilesCard } from './UploadFilesCard';
+import { useBulkUpload, useCreateTranscriptsHandoff, useSelectedVideos } from './useBulkUpload';
 
 export default function BulkUploadPage() {
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const [items, update] = useReducer(uploadItemsReducer, []);
-  const [message, setMessage] = useState<string | null>(null);
-  const [isUploading, setIsUploading] = useState(false);
-  const [selectedVideos] = useState(() => parseSelectedVideos(readJson('session', HANDOFF_KEYS.selectedVideos)));
-  const selectedIds = selectedVideos.map((video) => video.youtubeVideoId);
-  const { data: selectedStatuses } = useGetMp3StatusForVideosQuery(selectedIds.length > 0 ? selectedIds : skipToken);
-
-  const addFiles = useCallback((list: FileList | File[] | null) => {
-    const files = list ? Array.from(list) : [];
-    if (files.length === 0) return;
-    if (files.length > MAX_FILES_PER_SELECTION) {
-      setMessage(MESSAGES.tooMany);
-      return;
-    }
-    const mp3s = files.filter(isMp3);
-    setMessage(mp3s.length < files.length ? MESSAGES.mp3Only : null);
-    if (mp3s.length > 0) update({ type: 'added', items: mp3s.map((file) => newUploadItem(file)) });
-  }, []);
-
-  function attachToVideo(video: SelectedVideo, file: File | undefined) {
-    if (!file) return;
-    if (!isMp3(file)) {
-      setMessage(MESSAGES.mp3Only);
-      return;
-    }
-    setMessage(null);
-    update({ type: 'added', items: [newUploadItem(file, video)] });
-  }
-
-  async function uploadAll() {
-    const pending = items.filter((item) => item.status === 'pending');
-    if (pending.length === 0) {
-      setMessage(MESSAGES.nothingToUpload);
-      return;
-    }
-    setMessage(null);
-    setIsUploading(true);
-    let failed = 0;
-    try {
-      for (const batch of inBatches(pending, UPLOAD_BATCH_SIZE)) {
-        await Promise.all(
-          batch.map(async (item) => {
-            update({ type: 'started', id: item.id });
-            const outcome = await uploadMp3({
-              file: item.file,
-              title: item.title,
-              video: item.video,
-              dispatch,
-              onProgress: (progress) => update({ type: 'progressed', id: item.id, progress }),
-            });
-            if (outcome.ok) update({ type: 'succeeded', id: item.id, mp3Path: outcome.data.mp3Path });
-            else {
-              failed += 1;
-              update({ type: 'failed', id: item.id, message: outcome.message });
-            }
-          }),
-        );
-      }
-      const uploaded = pending.length - failed;
-      // The MP3 status of the videos (Find Videos) and the manual uploads (Create Transcripts) changed.
-      if (uploaded > 0) dispatch(baseApi.util.invalidateTags(['Mp3Status', 'ManualUploads']));
-      if (failed === 0) {
-        dispatch(
-          showToast({
-            title: 'Upload complete',
-            description: `${uploaded} file${uploaded === 1 ? '' : 's'} uploaded.`,
-            variant: 'success',
-          }),
-        );
-      } else {
-        dispatch(
-          showToast({
-            title: MESSAGES.overallFailed,
-            description: `${failed} of ${pending.length} file${pending.length === 1 ? '' : 's'} could not be uploaded.`,
-            variant: 'destructive',
-          }),
-        );
-      }
-    } catch {
-      dispatch(errorToast(MESSAGES.overallFailed));
-    } finally {
-      setIsUploading(false);
-    }
-  }
-
-  function createTranscripts() {
-    const uploaded = items.filter((item) => item.status === 'completed' && item.mp3Path);
-    writeJson(
-      'session',
-      HANDOFF_KEYS.mp3Files,
-      uploaded.map((item) => ({
-        id: item.id,
-        title: item.title,
-        mp3Path: item.mp3Path,
-        size: item.size,
-        youtubeVideoId: item.video?.youtubeVideoId ?? null,
-      })),
-    );
-    void navigate(paths.transcripts);
-  }
-
-  const completedCount = items.filter((item) => item.status === 'completed').length;
-  const pendingCount = items.filter((item) => item.status === 'pending').length;
+  const { items, update, message, setMessage, isUploading, addFiles, attachToVideo, uploadAll } = useBulkUpload();
+  const { selectedVideos, selectedStatuses } = useSelectedVideos();
+  const createTranscripts = useCreateTranscriptsHandoff(items);
 
   return (
     <div className="page">
@@ -166,15 +29,7 @@ export default function BulkUploadPage() {
         onFiles={addFiles}
         disabled={isUploading}
       />
-      {message && (
-        <div className="alert alert-error" role="alert">
-          <AlertCircle size={18} aria-hidden="true" />
-          <span>{message}</span>
-          <button type="button" className="icon-button alert-close" aria-label="Dismiss message" onClick={() => setMessage(null)}>
-            <X size={16} aria-hidden="true" />
-          </button>
-        </div>
-      )}
+      {message && <UploadMessage message={message} onDismiss={() => setMessage(null)} />}
       {selectedVideos.length > 0 && (
         <SelectedVideosCard
           videos={selectedVideos}
@@ -185,45 +40,27 @@ export default function BulkUploadPage() {
         />
       )}
       {items.length > 0 && <UploadProgressCard items={items} />}
-      <section className="card" aria-labelledby="files-heading">
-        <div className="card-header">
-          <h2 id="files-heading" className="card-title">
-            Files <span className="count">{items.length}</span>
-          </h2>
-          <div className="button-row">
-            <button
-              type="button"
-              className="btn btn-outline"
-              disabled={isUploading || items.length === 0}
-              onClick={() => update({ type: 'clearedAll' })}
-            >
-              <Trash2 size={16} aria-hidden="true" /> Clear All
-            </button>
-            <button type="button" className="btn btn-primary" disabled={isUploading} onClick={() => void uploadAll()}>
-              {isUploading ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <UploadCloud size={16} aria-hidden="true" />}
-              {isUploading ? 'Uploading...' : `Upload All${pendingCount ? ` (${pendingCount})` : ''}`}
-            </button>
-          </div>
-        </div>
-        {items.length === 0 ? (
-          <div className="empty-state compact">
-            <FileAudio size={28} aria-hidden="true" className="muted" />
-            <p className="muted">No files selected yet. Drop MP3 files above or choose them from your computer.</p>
-          </div>
-        ) : (
-          <UploadTable items={items} onRemove={(id) => update({ type: 'removed', id })} />
-        )}
-        <div className="card-footer">
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={isUploading || completedCount === 0}
-            onClick={createTranscripts}
-          >
-            <Wand2 size={16} aria-hidden="true" /> Create Transcripts from MP3s
-          </button>
-        </div>
-      </section>
+      <UploadFilesCard
+        items={items}
+        isUploading={isUploading}
+        onClearAll={() => update({ type: 'clearedAll' })}
+        onUploadAll={() => void uploadAll()}
+        onRemove={(id) => update({ type: 'removed', id })}
+        onCreateTranscripts={createTranscripts}
+      />
+    </div>
+  );
+}
+
+/** The screen's one message line (a refused selection, nothing to upload), until dismissed or replaced. */
+function UploadMessage({ message, onDismiss }: { message: string; onDismiss: () => void }) {
+  return (
+    <div className="alert alert-error" role="alert">
+      <AlertCircle size={18} aria-hidden="true" />
+      <span>{message}</span>
+      <button type="button" className="icon-button alert-close" aria-label="Dismiss message" onClick={onDismiss}>
+        <X size={16} aria-hidden="true" />
+      </button>
     </div>
   );
 }
@@ -325,50 +162,5 @@ function UploadProgressCard({ items }: { items: UploadItem[] }) {
         </div>
       </dl>
     </section>
-  );
-}
-
-function UploadTable({ items, onRemove }: { items: UploadItem[]; onRemove: (id: string) => void }) {
-  return (
-    <div className="table-wrap">
-      <table className="table">
-        <FileTableHead extraColumns={['Size']} />
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.id} data-testid="upload-row">
-              <td className="cell-title" data-label="Title">
-                <span className="file-title">
-                  {item.status === 'completed' ? (
-                    <CheckCircle2 size={16} className="text-success" aria-hidden="true" />
-                  ) : (
-                    <FileAudio size={16} className="muted" aria-hidden="true" />
-                  )}
-                  {item.title}
-                </span>
-                {item.errorMessage && <span className="row-error">{item.errorMessage}</span>}
-              </td>
-              <td data-label="Size">{formatFileSize(item.size)}</td>
-              <FileStatusCells
-                status={STATUS_LABEL[item.status]}
-                tone={STATUS_TONE[item.status]}
-                progress={item.progress}
-                progressLabel={`Upload progress of ${item.title}`}
-              />
-              <td className="cell-actions">
-                <button
-                  type="button"
-                  className="icon-button"
-                  aria-label={`Remove ${item.title}`}
-                  disabled={item.status === 'uploading'}
-                  onClick={() => onRemove(item.id)}
-                >
-                  <Trash2 size={16} aria-hidden="true" />
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
