@@ -336,14 +336,16 @@ for p in policies:
 
 # ---- behaviour
 P = pods
-services = ["discovery", "storage", "transcription", "conversion", "library"]
+services = ["discovery", "storage", "transcription", "conversion", "library", "webhooks"]
 expect_open = [
     ("ingress-nginx", "gateway", 8080), ("prometheus", "gateway", 9090),
     *[("gateway", s, 50051) for s in services],
     ("discovery", "storage", 50051), ("discovery", "transcription", 50051),
     ("conversion", "library", 50051), ("transcription-worker", "transcription", 50051),
-    *[(a.name, h, 443) for a in app if a.name in ("gateway", "discovery", "transcription-worker")
+    *[(a.name, h, 443) for a in app if a.name in ("gateway", "discovery", "transcription-worker",
+                                                  "webhooks")
       for h in ("internet", "internet-v6")],
+    ("webhooks", "internet", 80), ("webhooks", "internet-v6", 80),
 ]
 for a in app:
     expect_open += [(a.name, "kube-dns", 53, "UDP"), (a.name, "kube-dns", 53, "TCP"),
@@ -362,8 +364,11 @@ expect_closed = [
     ("gateway", "internet", 80), ("gateway", "stranger", 443), ("gateway", "stranger-elsewhere", 443),
     ("discovery", "private", 443), ("discovery", "metadata", 443), ("discovery", "metadata", 80), ("gateway", "metadata", 443),
     ("transcription-worker", "metadata", 443),
+    ("webhooks", "private", 80), ("webhooks", "private", 443), ("webhooks", "metadata", 80),
+    ("webhooks", "metadata", 443), ("webhooks", "internet", 8080), ("webhooks", "gateway", 8080),
+    ("webhooks", "library", 50051), ("conversion", "webhooks", 50051), ("discovery", "webhooks", 50051),
     *[(a.name, "internet", 443) for a in app
-      if a.name not in ("gateway", "discovery", "transcription-worker")],
+      if a.name not in ("gateway", "discovery", "transcription-worker", "webhooks")],
     *[(a.name, "postgres", 22) for a in app], *[(a.name, "kube-dns", 443) for a in app],
 ]
 

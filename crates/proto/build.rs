@@ -2,12 +2,13 @@
 
 use std::path::PathBuf;
 
-const SERVICES: [&str; 5] = [
+const SERVICES: [&str; 6] = [
     "discovery",
     "storage",
     "transcription",
     "conversion",
     "library",
+    "webhooks",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

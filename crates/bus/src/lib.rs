@@ -19,6 +19,7 @@ mod in_process;
 mod rabbitmq;
 pub mod review;
 pub mod subtitles;
+pub mod webhook;
 pub mod wire;
 
 use std::sync::Arc;

@@ -395,6 +395,9 @@ pub struct Settings {
     /// gRPC address of the library service.
     #[serde(default)]
     pub library_grpc_addr: Option<String>,
+    /// gRPC address of the webhook service.
+    #[serde(default)]
+    pub webhooks_grpc_addr: Option<String>,
 }
 
 impl Settings {
@@ -663,6 +666,7 @@ impl Settings {
                 &self.conversion_grpc_addr,
             ),
             ("SCRIBEVAULT_LIBRARY_GRPC_ADDR", &self.library_grpc_addr),
+            ("SCRIBEVAULT_WEBHOOKS_GRPC_ADDR", &self.webhooks_grpc_addr),
         ] {
             if let Some(addr) = addr {
                 let host_port = addr.trim_start_matches("http://");

@@ -14,6 +14,7 @@ use scribevault_proto::discovery::v1::discovery_service_client::DiscoveryService
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
+use scribevault_proto::webhooks::v1::webhooks_service_client::WebhooksServiceClient;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -35,6 +36,7 @@ pub struct ServiceAddresses {
     pub transcription: String,
     pub conversion: String,
     pub library: String,
+    pub webhooks: String,
 }
 
 /// One lazily connected channel per downstream service. Cloning is cheap (channels are shared).
@@ -45,6 +47,7 @@ struct Channels {
     library: Channel,
     storage: Channel,
     transcription: Channel,
+    webhooks: Channel,
 }
 
 /// The downstream services: health checks, and clients for a caller ([`Self::for_user`]).
@@ -67,6 +70,7 @@ impl ServiceClients {
                 library: connect(&addresses.library)?,
                 storage: connect(&addresses.storage)?,
                 transcription: connect(&addresses.transcription)?,
+                webhooks: connect(&addresses.webhooks)?,
             },
         })
     }
@@ -87,7 +91,7 @@ impl ServiceClients {
         LibraryServiceClient::new(self.channels.library.clone())
     }
 
-    fn named_channels(&self) -> [(&'static str, &'static str, &Channel); 5] {
+    fn named_channels(&self) -> [(&'static str, &'static str, &Channel); 6] {
         let channels = &self.channels;
         [
             (
@@ -114,6 +118,11 @@ impl ServiceClients {
                 "library",
                 "scribevault.library.v1.LibraryService",
                 &channels.library,
+            ),
+            (
+                "webhooks",
+                "scribevault.webhooks.v1.WebhooksService",
+                &channels.webhooks,
             ),
         ]
     }
@@ -199,6 +208,11 @@ impl UserClients {
             self.channels.transcription.clone(),
             self.call.clone(),
         )
+    }
+
+    #[must_use]
+    pub fn webhooks(&self) -> WebhooksServiceClient<Intercepted> {
+        WebhooksServiceClient::with_interceptor(self.channels.webhooks.clone(), self.call.clone())
     }
 }
 

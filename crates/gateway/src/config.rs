@@ -12,7 +12,6 @@ use secrecy::{ExposeSecret as _, SecretString};
 use crate::auth::local::SignUpPolicy;
 use crate::auth::oidc::OidcPolicy;
 use crate::startup_error::StartupError;
-use crate::webhooks::WebhookConfig;
 
 /// The gateway's configuration.
 #[derive(Debug, Clone)]
@@ -29,8 +28,6 @@ pub struct GatewayConfig {
     /// `SCRIBEVAULT_REDIS_URL`: login limits shared by every replica; in-process when unset.
     pub redis_url: Option<SecretString>,
     pub limits: RequestLimits,
-    /// How members' webhooks are delivered (`SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE`, `_ANY_PORT`).
-    pub webhooks: WebhookConfig,
     /// `SCRIBEVAULT_PUBLIC_URL`: the base of podcast feeds' links.
     pub public_url: Option<url::Url>,
     /// The OpenAI-compatible endpoint's waits and bounds.
@@ -129,10 +126,6 @@ impl TryFrom<&Settings> for GatewayConfig {
                 pdf_bytes: settings.max_pdf_bytes,
                 json_bytes: settings.max_json_bytes,
             },
-            webhooks: WebhookConfig::new(
-                settings.webhooks_allow_private,
-                settings.webhooks_allow_any_port,
-            ),
             public_url: settings.public_url.as_deref().map(public_url).transpose()?,
             openai: OpenAiConfig {
                 wait: Duration::from_secs(settings.openai_wait_seconds),

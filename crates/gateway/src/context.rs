@@ -22,7 +22,6 @@ use crate::readiness::ReadinessChecks;
 pub use crate::realtime::RealtimeState;
 use crate::security_headers::ContentSecurityPolicy;
 use crate::user_settings::UserSettingsStore;
-use crate::webhooks::Webhooks;
 
 /// What the public port's handlers share. Cloned into each actix worker behind one `Arc`.
 pub struct ApiContext {
@@ -51,8 +50,6 @@ pub struct ApiContext {
     pub openai: crate::openai::OpenAiState,
     /// Private podcast feeds (`/api/feeds`, `/feeds/…`).
     pub feeds: crate::feeds::Feeds,
-    /// Members' webhooks and their deliveries.
-    pub webhooks: Webhooks,
 }
 
 /// Accounts, members and what sign-in shares.

@@ -107,21 +107,6 @@ impl From<sea_orm::DbErr> for ApiError {
     }
 }
 
-impl From<crate::webhooks::WebhookError> for ApiError {
-    fn from(error: crate::webhooks::WebhookError) -> Self {
-        use crate::webhooks::WebhookError;
-        match error {
-            WebhookError::Url(_)
-            | WebhookError::NoEvents
-            | WebhookError::TestEvent
-            | WebhookError::DescriptionTooLong => Self::bad_request(error.to_string()),
-            WebhookError::TooMany => Self::new(ErrorCode::Conflict, error.to_string()),
-            WebhookError::NotFound => Self::not_found(error.to_string()),
-            WebhookError::Database(error) => Self::internal(error),
-        }
-    }
-}
-
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         StatusCode::from_u16(self.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)

@@ -29,7 +29,6 @@ mod startup;
 mod startup_error;
 mod trace;
 mod user_settings;
-pub mod webhooks;
 
 pub use clients::ServiceAddresses;
 pub use config::GatewayConfig;

@@ -1,5 +1,6 @@
 //! Schema of the gateway (local accounts, members, sessions, invitations, second factors and
-//! their recovery codes, API tokens, podcast feeds, settings, webhooks), applied at start.
+//! their recovery codes, API tokens, podcast feeds, settings), applied at start. The webhook
+//! tables moved to the webhook service (ADR 0025), which migrates them itself.
 #![allow(elided_lifetimes_in_paths)] // async-trait expands sea-orm-migration's trait methods with hidden lifetimes
 
 use sea_orm_migration::prelude::*;
@@ -20,10 +21,29 @@ impl MigratorTrait for Migrator {
             Box::new(CreateTwoFactor),
             Box::new(CreateApiTokens),
             Box::new(CreatePodcastFeeds),
-            Box::new(crate::webhooks::migration::CreateWebhooks),
+            Box::new(WebhooksMoved),
             Box::new(CreateRecoveryCodes),
             Box::new(AddRefreshCredentials),
         ]
+    }
+}
+
+/// Where the gateway once created the webhook tables. An instance that ran it has its record in
+/// `seaql_migrations_gateway`, and a migrator refuses to start when a recorded migration is
+/// missing: so the name stays, and creates nothing. The webhook service's migrator, under the
+/// same name, creates the tables where they are missing (`crates/webhooks/src/migration.rs`).
+struct WebhooksMoved;
+
+impl MigrationName for WebhooksMoved {
+    fn name(&self) -> &str {
+        "m20261127_000006_webhooks"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for WebhooksMoved {
+    async fn up(&self, _manager: &SchemaManager) -> Result<(), DbErr> {
+        Ok(())
     }
 }
 

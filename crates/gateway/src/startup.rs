@@ -40,7 +40,6 @@ use crate::security_headers::{ContentSecurityPolicy, SecurityHeaders, add_securi
 use crate::startup_error::StartupError;
 use crate::trace::trace_requests;
 use crate::user_settings::UserSettingsStore;
-use crate::webhooks::Webhooks;
 
 /// What the binary hands the gateway: its database, where the services are, and the checks of
 /// the backends it was wired with.
@@ -63,7 +62,6 @@ pub struct Gateway {
     port: u16,
     admin_port: u16,
     _forwarding: AbortOnDrop,
-    _webhooks: AbortOnDrop,
 }
 
 /// Stops both of the gateway's listeners.
@@ -326,12 +324,6 @@ impl Gateway {
             hub.clone()
                 .forward_events(dependencies.events.clone(), settings.clone()),
         );
-        let webhooks = Webhooks::new(dependencies.db.clone(), config.webhooks.clone());
-        let delivering = webhooks
-            .clone()
-            .start(dependencies.events.as_ref())
-            .await
-            .map_err(|error| StartupError::Webhooks(error.to_string()))?;
         let auth = &config.auth;
         let realtime = realtime_state(hub, &access);
         let context = web::Data::new(ApiContext {
@@ -353,7 +345,6 @@ impl Gateway {
                 upload_bytes: config.limits.upload_bytes,
                 pdf_bytes: config.limits.pdf_bytes,
             },
-            webhooks,
             openai: crate::openai::OpenAiState::new(&config.openai, &config.data_dir),
             feeds: crate::feeds::Feeds::new(dependencies.db.clone(), config.public_url.clone()),
         });
@@ -378,7 +369,6 @@ impl Gateway {
             port,
             admin_port,
             _forwarding: AbortOnDrop(forwarding),
-            _webhooks: AbortOnDrop(delivering),
         })
     }
 

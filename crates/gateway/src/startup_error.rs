@@ -20,8 +20,6 @@ pub enum StartupError {
         addr: String,
         reason: String,
     },
-    #[error("webhook deliveries cannot subscribe to the bus: {0}")]
-    Webhooks(String),
     #[error("cannot serve: {0}")]
     Serve(#[source] std::io::Error),
 }

@@ -45,6 +45,12 @@ pub mod library {
         tonic::include_proto!("scribevault.library.v1");
     }
 }
+pub mod webhooks {
+    #[allow(clippy::pedantic, clippy::all, missing_docs, rust_2018_idioms)]
+    pub mod v1 {
+        tonic::include_proto!("scribevault.webhooks.v1");
+    }
+}
 
 pub mod client;
 pub mod server;

@@ -39,6 +39,8 @@ pub enum Target {
     Conversion,
     /// The Vault (gRPC; consumes completed transcriptions).
     Library,
+    /// Members' webhooks: their outbox and signed deliveries (gRPC; reads the user events).
+    Webhooks,
     /// Manage Whisper models in the model directory.
     #[command(subcommand)]
     Model(ModelCommand),
@@ -129,6 +131,7 @@ impl Target {
             Self::TranscriptionWorker => "transcription-worker",
             Self::Conversion => "conversion",
             Self::Library => "library",
+            Self::Webhooks => "webhooks",
             Self::Model(_) => "model",
             Self::Admin(_) => "admin",
             Self::Export(_) => "export",

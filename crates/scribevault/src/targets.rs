@@ -43,7 +43,7 @@ struct ServiceTarget {
 }
 
 /// Every service, in the order `scribevault all` starts them.
-const SERVICES: [ServiceTarget; 6] = [
+const SERVICES: [ServiceTarget; 7] = [
     ServiceTarget {
         name: "discovery",
         default_grpc_addr: Some("127.0.0.1:50051"),
@@ -78,6 +78,13 @@ const SERVICES: [ServiceTarget; 6] = [
         configured_addr: |settings| settings.library_grpc_addr.as_ref(),
         uses_bus: true,
         start: start_library,
+    },
+    ServiceTarget {
+        name: "webhooks",
+        default_grpc_addr: Some("127.0.0.1:50056"),
+        configured_addr: |settings| settings.webhooks_grpc_addr.as_ref(),
+        uses_bus: true,
+        start: start_webhooks,
     },
     ServiceTarget {
         name: "transcription-worker",
@@ -274,6 +281,22 @@ fn start_library(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Run
     })
 }
 
+fn start_webhooks(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
+    Box::pin(async move {
+        let config = scribevault_webhooks::WebhookConfig::try_from(ctx.settings.as_ref())?;
+        let listener = ctx.listener("webhooks")?;
+        let bus = ctx.backends.bus().await?;
+        let server = scribevault_webhooks::WebhooksServer::build(
+            ctx.backends.database().await?,
+            bus.events,
+            config,
+        )
+        .await
+        .map_err(boxed_error)?;
+        Ok(Box::pin(server.run(listener, ctx.shutdown.requested())) as Running)
+    })
+}
+
 fn start_worker(ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Running>> {
     Box::pin(async move {
         let config =
@@ -428,6 +451,7 @@ fn gateway_addresses(addresses: &HashMap<&'static str, String>) -> ServiceAddres
         transcription: of("transcription"),
         conversion: of("conversion"),
         library: of("library"),
+        webhooks: of("webhooks"),
     }
 }
 

@@ -1,22 +1,20 @@
-//! `/api/webhooks`: a member's webhooks (Settings → Webhooks). A personal API token may manage
-//! them too: they are what scripts set up, and a webhook can only call out with data its owner
-//! can already read.
+//! `/api/webhooks`: a member's webhooks (Settings → Webhooks), kept and delivered by the
+//! webhook service; this is its REST mapping. A personal API token may list, test and delete
+//! them; only a signed-in session makes, changes or rotates them, since what a leaked token made
+//! would outlive the token (docs/security.md).
 
 use actix_web::{HttpResponse, web};
 use chrono::{DateTime, Utc};
+use scribevault_bus::webhook::{WebhookEvent, WebhookPayload};
+use scribevault_proto::webhooks::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::auth::{AuthenticatedUser, InteractiveCaller};
-use crate::context::Context;
+use crate::auth::InteractiveCaller;
+use crate::clients::UserClients;
 use crate::error::{ApiError, Envelope, created, data};
 use crate::routes::openapi::ErrorBody;
 use crate::routes::table::{Access, RouteList};
-use crate::webhooks::signature::new_secret;
-use crate::webhooks::store::{
-    Attempt, MAX_DESCRIPTION_CHARS, MAX_WEBHOOKS_PER_USER, NewWebhook, Webhook, WebhookChange,
-};
-use crate::webhooks::{WebhookError, WebhookEvent, WebhookPayload};
 
 /// A webhook as Settings lists it: never its secret.
 #[derive(Serialize, ToSchema)]
@@ -35,19 +33,35 @@ pub struct WebhookView {
     last_attempt: Option<WebhookAttemptView>,
 }
 
-impl WebhookView {
-    fn new(hook: Webhook, last_attempt: Option<Attempt>) -> Self {
-        Self {
+/// A time the service sent (RFC 3339): its own, so a bad one is the gateway's fault.
+fn moment(text: &str) -> Result<DateTime<Utc>, ApiError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|at| at.with_timezone(&Utc))
+        .map_err(|error| ApiError::internal(format!("webhook service time {text:?}: {error}")))
+}
+
+impl TryFrom<pb::Webhook> for WebhookView {
+    type Error = ApiError;
+
+    fn try_from(hook: pb::Webhook) -> Result<Self, ApiError> {
+        Ok(Self {
+            created_at: moment(&hook.created_at)?,
+            updated_at: moment(&hook.updated_at)?,
+            events: hook
+                .events
+                .iter()
+                .filter_map(|name| WebhookEvent::parse(name))
+                .collect(),
+            last_attempt: hook
+                .last_attempt
+                .map(WebhookAttemptView::try_from)
+                .transpose()?,
             id: hook.id,
             url: hook.url,
             description: hook.description,
-            events: hook.events,
             enabled: hook.enabled,
             disabled_reason: hook.disabled_reason,
-            created_at: hook.created_at,
-            updated_at: hook.updated_at,
-            last_attempt: last_attempt.map(WebhookAttemptView::from),
-        }
+        })
     }
 }
 
@@ -98,21 +112,25 @@ pub struct WebhookAttemptView {
     next_attempt_at: Option<DateTime<Utc>>,
 }
 
-impl From<Attempt> for WebhookAttemptView {
-    fn from(attempt: Attempt) -> Self {
-        Self {
+impl TryFrom<pb::Attempt> for WebhookAttemptView {
+    type Error = ApiError;
+
+    fn try_from(attempt: pb::Attempt) -> Result<Self, ApiError> {
+        Ok(Self {
+            attempted_at: moment(&attempt.attempted_at)?,
+            next_attempt_at: attempt.next_attempt_at.as_deref().map(moment).transpose()?,
             id: attempt.id,
             delivery_id: attempt.delivery_id,
             event: attempt.event,
             attempt: attempt.attempt,
-            attempted_at: attempt.attempted_at,
-            status_code: attempt.status_code,
+            status_code: attempt
+                .status_code
+                .and_then(|code| u16::try_from(code).ok()),
             duration_ms: attempt.duration_ms,
             response_excerpt: attempt.response_excerpt,
             error: attempt.error,
             succeeded: attempt.succeeded,
-            next_attempt_at: attempt.next_attempt_at,
-        }
+        })
     }
 }
 
@@ -151,37 +169,11 @@ pub struct WebhookChangeRequest {
     enabled: Option<bool>,
 }
 
-fn checked_events(events: Vec<WebhookEvent>) -> Result<Vec<WebhookEvent>, WebhookError> {
-    if events.contains(&WebhookEvent::Test) {
-        return Err(WebhookError::TestEvent);
-    }
-    let mut unique = Vec::new();
-    for event in WebhookEvent::SUBSCRIBABLE {
-        if events.contains(&event) {
-            unique.push(event);
-        }
-    }
-    if unique.is_empty() {
-        return Err(WebhookError::NoEvents);
-    }
-    Ok(unique)
-}
-
-fn checked_description(description: Option<String>) -> Result<String, WebhookError> {
-    let description = description.unwrap_or_default().trim().to_owned();
-    if description.chars().count() > MAX_DESCRIPTION_CHARS {
-        return Err(WebhookError::DescriptionTooLong);
-    }
-    Ok(description)
-}
-
-async fn owned(context: &Context, user: &str, id: &str) -> Result<Webhook, WebhookError> {
-    context
-        .webhooks
-        .store()
-        .get(user, id)
-        .await?
-        .ok_or(WebhookError::NotFound)
+fn event_names(events: &[WebhookEvent]) -> Vec<String> {
+    events
+        .iter()
+        .map(|event| event.as_str().to_owned())
+        .collect()
 }
 
 /// Makes a webhook; its signing secret is in this answer only.
@@ -194,58 +186,43 @@ async fn owned(context: &Context, user: &str, id: &str) -> Result<Webhook, Webho
         (status = 400, description = "A refused URL (scheme, credentials, private address) or events", body = ErrorBody),
         (status = 409, description = "Too many webhooks", body = ErrorBody)))]
 pub async fn create_webhook(
-    InteractiveCaller(interactive): InteractiveCaller,
-    context: Context,
+    _session: InteractiveCaller,
+    services: UserClients,
     body: web::Json<NewWebhookRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    // A session only: what a leaked API token made would outlive the token (docs/security.md).
-    let caller = AuthenticatedUser(interactive.user);
     let body = body.into_inner();
-    let user = caller.0.as_str();
-    let events = checked_events(body.events)?;
-    let description = checked_description(body.description)?;
-    let url = context
-        .webhooks
-        .policy()
-        .check(&body.url)
-        .await
-        .map_err(WebhookError::from)?;
-    let store = context.webhooks.store();
-    if store.count(user).await? >= MAX_WEBHOOKS_PER_USER as u64 {
-        return Err(WebhookError::TooMany.into());
-    }
-    let secret = new_secret();
-    let new = NewWebhook {
-        url: url.to_string(),
-        description,
-        events,
-    };
-    let hook = store.create(user, new, secret.clone(), Utc::now()).await?;
-    tracing::info!(user = %user, webhook = %hook.id, "webhook created");
+    let made = services
+        .webhooks()
+        .create_webhook(pb::CreateWebhookRequest {
+            url: body.url,
+            events: event_names(&body.events),
+            description: body.description.unwrap_or_default(),
+        })
+        .await?
+        .into_inner();
+    let webhook = made
+        .webhook
+        .ok_or_else(|| ApiError::internal("the webhook service answered no webhook"))?;
     Ok(created(NewWebhookView {
-        secret,
-        webhook: WebhookView::new(hook, None),
+        secret: made.secret,
+        webhook: WebhookView::try_from(webhook)?,
     }))
 }
 
 /// The caller's webhooks, oldest first, each with its newest attempt.
 #[utoipa::path(get, path = "/api/webhooks", tag = "webhooks",
     responses((status = 200, body = Envelope<WebhooksView>)))]
-pub async fn list_webhooks(
-    caller: AuthenticatedUser,
-    context: Context,
-) -> Result<HttpResponse, ApiError> {
-    let store = context.webhooks.store();
-    let hooks = store.list(caller.0.as_str()).await?;
-    let ids: Vec<String> = hooks.iter().map(|hook| hook.id.clone()).collect();
-    let mut last = store.last_attempts(&ids).await?;
-    let webhooks = hooks
+pub async fn list_webhooks(services: UserClients) -> Result<HttpResponse, ApiError> {
+    let listed = services
+        .webhooks()
+        .list_webhooks(pb::ListWebhooksRequest {})
+        .await?
+        .into_inner();
+    let webhooks = listed
+        .webhooks
         .into_iter()
-        .map(|hook| {
-            let attempt = last.remove(&hook.id);
-            WebhookView::new(hook, attempt)
-        })
-        .collect();
+        .map(WebhookView::try_from)
+        .collect::<Result<_, _>>()?;
     Ok(data(WebhooksView { webhooks }))
 }
 
@@ -259,47 +236,26 @@ pub async fn list_webhooks(
         (status = 200, body = Envelope<WebhookView>),
         (status = 400, description = "A refused URL or events", body = ErrorBody)))]
 pub async fn update_webhook(
-    InteractiveCaller(interactive): InteractiveCaller,
-    context: Context,
+    _session: InteractiveCaller,
+    services: UserClients,
     id: web::Path<String>,
     body: web::Json<WebhookChangeRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    // A session only: what a leaked API token made would outlive the token (docs/security.md).
-    let caller = AuthenticatedUser(interactive.user);
     let body = body.into_inner();
-    let user = caller.0.as_str();
-    owned(&context, user, &id).await?;
-    let events = body.events.map(checked_events).transpose()?;
-    let description = body
-        .description
-        .map(|text| checked_description(Some(text)))
-        .transpose()?;
-    let url = match body.url {
-        Some(url) => Some(
-            context
-                .webhooks
-                .policy()
-                .check(&url)
-                .await
-                .map_err(WebhookError::from)?
-                .to_string(),
-        ),
-        None => None,
-    };
-    let change = WebhookChange {
-        url,
-        description,
-        events,
-        enabled: body.enabled,
-    };
-    let store = context.webhooks.store();
-    let hook = store
-        .update(user, &id, change, Utc::now())
+    let updated = services
+        .webhooks()
+        .update_webhook(pb::UpdateWebhookRequest {
+            id: id.into_inner(),
+            url: body.url,
+            events: body.events.map(|events| pb::EventNames {
+                names: event_names(&events),
+            }),
+            description: body.description,
+            enabled: body.enabled,
+        })
         .await?
-        .ok_or(WebhookError::NotFound)?;
-    let last = store.last_attempts(std::slice::from_ref(&hook.id)).await?;
-    let attempt = last.into_values().next();
-    Ok(data(WebhookView::new(hook, attempt)))
+        .into_inner();
+    Ok(data(WebhookView::try_from(updated)?))
 }
 
 /// Deletes a webhook, with what it still had to deliver and its log.
@@ -309,15 +265,15 @@ pub async fn update_webhook(
 #[utoipa::path(delete, path = "/api/webhooks/{id}", tag = "webhooks", params(("id" = String, Path)),
     responses((status = 204, description = "Deleted")))]
 pub async fn delete_webhook(
-    caller: AuthenticatedUser,
-    context: Context,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let user = caller.0.as_str();
-    if !context.webhooks.store().delete(user, &id).await? {
-        return Err(WebhookError::NotFound.into());
-    }
-    tracing::info!(user = %user, webhook = %id, "webhook deleted");
+    services
+        .webhooks()
+        .delete_webhook(pb::DeleteWebhookRequest {
+            id: id.into_inner(),
+        })
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -329,22 +285,20 @@ pub async fn delete_webhook(
     params(("id" = String, Path)),
     responses((status = 200, body = Envelope<WebhookSecretView>)))]
 pub async fn rotate_webhook_secret(
-    InteractiveCaller(interactive): InteractiveCaller,
-    context: Context,
+    _session: InteractiveCaller,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    // A session only: what a leaked API token made would outlive the token (docs/security.md).
-    let caller = AuthenticatedUser(interactive.user);
-    let secret = new_secret();
-    if !context
-        .webhooks
-        .store()
-        .set_secret(caller.0.as_str(), &id, &secret)
+    let rotated = services
+        .webhooks()
+        .rotate_webhook_secret(pb::RotateWebhookSecretRequest {
+            id: id.into_inner(),
+        })
         .await?
-    {
-        return Err(WebhookError::NotFound.into());
-    }
-    Ok(data(WebhookSecretView { secret }))
+        .into_inner();
+    Ok(data(WebhookSecretView {
+        secret: rotated.secret,
+    }))
 }
 
 /// The webhook's delivery log: its last 50 attempts, newest first.
@@ -355,19 +309,21 @@ pub async fn rotate_webhook_secret(
     params(("id" = String, Path)),
     responses((status = 200, body = Envelope<WebhookDeliveriesView>)))]
 pub async fn list_webhook_deliveries(
-    caller: AuthenticatedUser,
-    context: Context,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let hook = owned(&context, caller.0.as_str(), &id).await?;
-    let attempts = context
-        .webhooks
-        .store()
-        .attempts(&hook.id)
+    let log = services
+        .webhooks()
+        .list_attempts(pb::ListAttemptsRequest {
+            id: id.into_inner(),
+        })
         .await?
+        .into_inner();
+    let attempts = log
+        .attempts
         .into_iter()
-        .map(WebhookAttemptView::from)
-        .collect();
+        .map(WebhookAttemptView::try_from)
+        .collect::<Result<_, _>>()?;
     Ok(data(WebhookDeliveriesView { attempts }))
 }
 
@@ -382,22 +338,17 @@ pub async fn list_webhook_deliveries(
     responses((status = 200, body = Envelope<WebhookAttemptView>),
         (status = 429, description = "This webhook was tested less than 10 seconds ago", body = crate::routes::openapi::ErrorBody)))]
 pub async fn test_webhook(
-    caller: AuthenticatedUser,
-    context: Context,
+    services: UserClients,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let hook = owned(&context, caller.0.as_str(), &id).await?;
-    if !context.webhooks.claim_test(&hook.id).await {
-        return Err(ApiError::new(
-            scribevault_core::ErrorCode::TooManyRequests,
-            format!(
-                "This webhook was tested less than {} seconds ago; wait a moment and send the test again",
-                context.webhooks.test_interval().as_secs()
-            ),
-        ));
-    }
-    let attempt = context.webhooks.send_test(&hook).await?;
-    Ok(data(WebhookAttemptView::from(attempt)))
+    let attempt = services
+        .webhooks()
+        .test_webhook(pb::TestWebhookRequest {
+            id: id.into_inner(),
+        })
+        .await?
+        .into_inner();
+    Ok(data(WebhookAttemptView::try_from(attempt)?))
 }
 
 #[derive(OpenApi)]

@@ -174,6 +174,7 @@ pub async fn spawn_app() -> TestApp {
         storage: servers[2].address.clone(),
         discovery: closed_address(),
         transcription: closed_address(),
+        webhooks: closed_address(),
     };
     let db = TestDatabase::sqlite();
     let connection = scribevault_db::connect(&db.url)

@@ -280,7 +280,7 @@ async fn the_official_standard_webhooks_package_verifies_every_delivery() {
         made["secret"].as_str().unwrap(),
     );
     let script = scribevault_test_support::workspace_root()
-        .join("crates/gateway/tests/support/webhook_receiver.py");
+        .join("crates/webhooks/tests/webhook_receiver.py");
     let mut child = tokio::process::Command::new("python3")
         .arg(script)
         .arg(secret)

@@ -1,7 +1,7 @@
-//! Webhooks end to end in this process: the real gateway (its REST API, its outbox and its
-//! dispatcher) on the in-process bus, a receiver on a loopback port that records what arrives
-//! and answers what the test tells it, and the official Standard Webhooks package in Python
-//! verifying the signatures.
+//! Webhooks end to end in this process: the real gateway (its REST API) and the real webhook
+//! service (its outbox and its dispatcher) on one database and the in-process bus, a receiver on
+//! a loopback port that records what arrives and answers what the test tells it, and the
+//! official Standard Webhooks package in Python verifying the signatures.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -18,6 +18,7 @@ use scribevault_bus::{Event, EventBus, EventEnvelope, InProcessBus};
 use scribevault_core::identity;
 use scribevault_db::TestDatabase;
 use scribevault_gateway::{Gateway, GatewayConfig, GatewayDependencies, ServiceAddresses};
+use scribevault_webhooks::{WebhookConfig, WebhooksServer};
 use serde_json::{Value, json};
 use sha2::Sha256;
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
@@ -128,7 +129,7 @@ struct WebhookApp {
     _data_dir: Arc<tempfile::TempDir>,
 }
 
-fn config(data_dir: &std::path::Path, allow_private: bool) -> GatewayConfig {
+fn config(data_dir: &std::path::Path) -> GatewayConfig {
     let settings = scribevault_core::Settings::load_from(None, Vec::<(String, String)>::new())
         .expect("the default settings load");
     let mut config = GatewayConfig::try_from(&settings).expect("the default settings are valid");
@@ -137,13 +138,14 @@ fn config(data_dir: &std::path::Path, allow_private: bool) -> GatewayConfig {
     config.data_dir = data_dir.to_owned();
     config.frontend_dir = data_dir.join("no-frontend");
     config.auth.argon2_concurrency = 1;
-    config.webhooks.policy.allow_private = allow_private;
-    // The receivers here listen on loopback's free ports.
-    config.webhooks.policy.allow_any_port = true;
-    config.webhooks.retry_delays = vec![Duration::from_millis(300); 4];
-    config.webhooks.poll_interval = Duration::from_millis(100);
-    // Tests send several tests to one webhook; the limit has its own test with the default.
-    config.webhooks.test_interval = Duration::ZERO;
+    config
+}
+
+/// Fast retries and polls, no limit on tests (the limit has a test of its own), any port (the
+/// receivers here listen on loopback's free ports); private addresses as the test says.
+fn webhook_config(allow_private: bool) -> WebhookConfig {
+    let mut config = WebhookConfig::for_tests();
+    config.policy.allow_private = allow_private;
     config
 }
 
@@ -169,17 +171,36 @@ async fn spawn_replica(
     db: Arc<TestDatabase>,
     data_dir: Arc<tempfile::TempDir>,
 ) -> WebhookApp {
-    let config = config(data_dir.path(), allow_private);
-    spawn_configured(&config, bus, db, data_dir).await
+    let config = config(data_dir.path());
+    spawn_configured(&config, webhook_config(allow_private), bus, db, data_dir).await
+}
+
+/// The webhook service on `db` and `bus`, on a loopback port; answers its address. It runs
+/// until the test's runtime ends.
+async fn spawn_webhooks(
+    config: WebhookConfig,
+    bus: Arc<InProcessBus>,
+    db: &TestDatabase,
+) -> String {
+    let connection = scribevault_db::connect(&db.url).await.unwrap();
+    let server = WebhooksServer::build(connection, bus, config)
+        .await
+        .expect("build the webhook service");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    tokio::spawn(server.run(listener, std::future::pending()));
+    address
 }
 
 async fn spawn_configured(
     config: &GatewayConfig,
+    webhooks: WebhookConfig,
     bus: Arc<InProcessBus>,
     db: Arc<TestDatabase>,
     data_dir: Arc<tempfile::TempDir>,
 ) -> WebhookApp {
     identity::install_process_service_key();
+    let webhooks = spawn_webhooks(webhooks, bus.clone(), &db).await;
     let connection = scribevault_db::connect(&db.url).await.unwrap();
     let services = ServiceAddresses {
         library: nowhere(),
@@ -187,6 +208,7 @@ async fn spawn_configured(
         storage: nowhere(),
         discovery: nowhere(),
         transcription: nowhere(),
+        webhooks,
     };
     let gateway = Gateway::build(
         config,
@@ -482,10 +504,10 @@ mod delivery;
 #[tokio::test]
 async fn send_test_is_limited_to_one_per_webhook_every_ten_seconds() {
     let data_dir = Arc::new(tempfile::tempdir().unwrap());
-    let mut config = config(data_dir.path(), true);
-    config.webhooks.test_interval = Duration::from_secs(10);
+    let config = config(data_dir.path());
     let app = spawn_configured(
         &config,
+        WebhookConfig::new(true, true),
         Arc::new(InProcessBus::new(5)),
         Arc::new(TestDatabase::sqlite()),
         data_dir,

@@ -1,33 +1,16 @@
-//! Webhooks: a member's URLs the gateway calls when something happens to their work (an item
-//! made in the Vault, a transcript done or given up on, a download done, a sync that found new
-//! videos), signed the Standard Webhooks way.
-//!
-//! Every gateway replica sees every user event (the bus's fan-out), so none of them calls a
-//! URL from the event itself: each records one delivery per event and webhook in an outbox
-//! table that is unique on the pair, so whichever replica comes first records it and the rest
-//! add nothing; deliveries are then claimed by one replica at a time with a conditional update
-//! (ADR 0021). The outbox also carries the retries, which outlive a restart.
+//! What a webhook receiver is sent: the event names and the body of every delivery. It is a
+//! contract with receivers outside the instance, defined beside the events it is made from so
+//! that the gateway (which documents it and takes event names in its API) and the webhooks
+//! service (which sends it) share one definition.
 
-pub mod address;
-mod dispatcher;
-pub mod entity;
-pub mod migration;
-mod sender;
-pub mod signature;
-pub mod store;
-
-use std::time::Duration;
-
-use chrono::{DateTime, Utc};
-use scribevault_bus::Event;
-use scribevault_bus::contract::{
+use crate::Event;
+use crate::contract::{
     DownloadProgress, DownloadStatus, FileStatus, ItemChange, LibraryUpdate, SourceChange,
     SourceUpdate, TranscriptionComplete, TranscriptionErrorEvent,
 };
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-pub use dispatcher::Webhooks;
 
 /// What a webhook can be called for. The names are the receiver's: `noun.past_tense`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -146,72 +129,10 @@ impl WebhookData {
     }
 }
 
-/// How webhooks are delivered.
-#[derive(Debug, Clone)]
-pub struct WebhookConfig {
-    pub policy: address::AddressPolicy,
-    /// The waits between attempts; one attempt more than there are waits.
-    pub retry_delays: Vec<Duration>,
-    /// Per attempt, from connecting to the answer's head.
-    pub timeout: Duration,
-    /// How often each replica looks for due deliveries (a new event wakes it at once).
-    pub poll_interval: Duration,
-    /// The shortest time between two 'Send test's of one webhook (zero: no limit).
-    pub test_interval: Duration,
-}
-
-impl WebhookConfig {
-    /// Five attempts over about an hour: at once, then after 1, 5, 15 and 40 minutes.
-    #[must_use]
-    pub fn new(allow_private: bool, allow_any_port: bool) -> Self {
-        Self {
-            policy: address::AddressPolicy {
-                allow_private,
-                allow_any_port,
-            },
-            retry_delays: [60, 300, 900, 2400].map(Duration::from_secs).to_vec(),
-            timeout: Duration::from_secs(10),
-            poll_interval: Duration::from_secs(5),
-            test_interval: Duration::from_secs(10),
-        }
-    }
-}
-
-/// Why a webhook request was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum WebhookError {
-    #[error(transparent)]
-    Url(#[from] address::UrlRefused),
-    #[error("events must name at least one of: {}", subscribable_names())]
-    NoEvents,
-    #[error("webhook.test cannot be subscribed to")]
-    TestEvent,
-    #[error(
-        "description must be at most {} characters",
-        store::MAX_DESCRIPTION_CHARS
-    )]
-    DescriptionTooLong,
-    #[error(
-        "You have {} webhooks, the most one account may hold; delete one first",
-        store::MAX_WEBHOOKS_PER_USER
-    )]
-    TooMany,
-    #[error("No such webhook")]
-    NotFound,
-    #[error(transparent)]
-    Database(#[from] sea_orm::DbErr),
-}
-
-fn subscribable_names() -> String {
-    WebhookEvent::SUBSCRIBABLE
-        .map(WebhookEvent::as_str)
-        .join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use scribevault_bus::contract::{LibraryItemRef, SourceRef};
+    use crate::contract::{LibraryItemRef, SourceRef};
 
     #[test]
     fn every_event_name_is_its_json() {

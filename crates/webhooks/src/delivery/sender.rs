@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use reqwest::redirect::Policy;
 
-use super::WebhookConfig;
 use super::signature::sign;
+use crate::config::WebhookConfig;
 
 /// The most of an answer's body read (and kept in the log).
 pub const EXCERPT_BYTES: usize = 1024;

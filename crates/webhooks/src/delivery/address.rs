@@ -1,6 +1,6 @@
 //! The SSRF guard: a webhook URL may name any host, so a member could otherwise make the
-//! gateway call the instance's own private services or the cloud's metadata endpoint. Only
-//! http(s) URLs without credentials are taken; the host is resolved here, every address it
+//! webhook service call the instance's own private services or the cloud's metadata endpoint.
+//! Only http(s) URLs without credentials are taken; the host is resolved here, every address it
 //! resolves to must be public (unless the admin allows private ones), and the request is then
 //! sent to exactly those addresses, so a DNS answer that changes between the check and the
 //! connection (rebinding) cannot slip a private address in.

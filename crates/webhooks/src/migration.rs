@@ -1,13 +1,34 @@
-//! The webhook tables (registered in the gateway's migrator, after the API tokens).
+//! Schema of the webhook service, applied at start.
+//!
+//! The tables were the gateway's until webhooks became a service of their own (ADR 0025). The
+//! migration keeps its name and creates them only where they are missing, so an instance that
+//! has them already keeps its rows; the gateway's migrator keeps a no-op of the same name for
+//! the record it already holds.
 #![allow(elided_lifetimes_in_paths)] // async-trait expands sea-orm-migration's trait methods with hidden lifetimes
 
 use sea_orm_migration::prelude::*;
 
-pub struct CreateWebhooks;
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migration_table_name() -> sea_orm::DynIden {
+        Alias::new("seaql_migrations_webhooks").into_iden()
+    }
+
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(CreateWebhooks)]
+    }
+}
+
+/// The name the gateway's migrator recorded it under, kept so both records name one change.
+pub const CREATE_WEBHOOKS: &str = "m20261127_000006_webhooks";
+
+struct CreateWebhooks;
 
 impl MigrationName for CreateWebhooks {
     fn name(&self) -> &str {
-        "m20261127_000006_webhooks"
+        CREATE_WEBHOOKS
     }
 }
 

@@ -1,0 +1,28 @@
+//! Webhooks: a member's URLs called when something happens to their work (an item made in the
+//! Vault, a transcript done or given up on, a download done, a sync that found new videos),
+//! signed the Standard Webhooks way (docs/integrations.md).
+//!
+//! Every replica sees every user event (the bus's fan-out), so none of them calls a URL from
+//! the event itself: each records one delivery per event and webhook in an outbox table that
+//! is unique on the pair, so whichever replica comes first records it and the rest add
+//! nothing; deliveries are then claimed by one replica at a time with a conditional update
+//! (ADR 0021). The outbox also carries the retries, which outlive a restart. It is the only
+//! service that calls out to members' URLs, so its network policy alone lets them out
+//! (ADR 0025).
+
+mod config;
+mod delivery;
+mod domain;
+mod entity;
+mod error;
+mod grpc;
+mod jobs;
+mod migration;
+mod service;
+mod startup;
+mod store;
+
+pub use config::WebhookConfig;
+pub use error::WebhookError;
+pub use migration::CREATE_WEBHOOKS;
+pub use startup::WebhooksServer;

@@ -1,0 +1,55 @@
+//! Building and running the webhook target: its gRPC API beside the delivery jobs.
+
+use std::sync::Arc;
+
+use scribevault_bus::EventBus;
+use scribevault_proto::webhooks::v1::webhooks_service_server::WebhooksServiceServer;
+use sea_orm::DatabaseConnection;
+
+use crate::config::WebhookConfig;
+use crate::error::WebhookError;
+use crate::grpc::WebhooksGrpc;
+use crate::service::Webhooks;
+use crate::store::WebhookStore;
+
+/// The webhook target.
+pub struct WebhooksServer {
+    webhooks: Webhooks,
+    events: Arc<dyn EventBus>,
+}
+
+impl WebhooksServer {
+    /// Migrates the webhook tables.
+    ///
+    /// # Errors
+    /// Migration failure.
+    pub async fn build(
+        db: DatabaseConnection,
+        events: Arc<dyn EventBus>,
+        config: WebhookConfig,
+    ) -> Result<Self, WebhookError> {
+        let store = WebhookStore::open(db).await?;
+        Ok(Self {
+            webhooks: Webhooks::new(store, config),
+            events,
+        })
+    }
+
+    /// Subscribes to the user events, then serves gRPC on `listener` and delivers until
+    /// `shutdown` resolves. Every replica may run this: the outbox makes their deliveries one.
+    ///
+    /// # Errors
+    /// The bus refuses the subscription, or the gRPC transport fails.
+    pub async fn run(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let delivering = crate::jobs::start(self.webhooks.clone(), self.events.as_ref()).await?;
+        let grpc = WebhooksServiceServer::new(WebhooksGrpc::new(self.webhooks));
+        let result = scribevault_proto::server::serve(listener, grpc, shutdown).await;
+        // An attempt cut short here is claimed again once its lease runs out.
+        delivering.abort();
+        result
+    }
+}
