@@ -23,6 +23,8 @@ pub struct InProcessBus {
     events: broadcast::Sender<EventEnvelope>,
     worker_control: broadcast::Sender<EventEnvelope>,
     queues: Arc<Mutex<HashMap<String, Arc<Queue>>>>,
+    /// Work queues that get a copy of each message of a topic ([`EventBus::bind_queue`]).
+    bound: Arc<Mutex<Vec<(Topic, String)>>>,
     max_deliveries: u32,
 }
 
@@ -48,6 +50,7 @@ impl InProcessBus {
             events,
             worker_control,
             queues: Arc::default(),
+            bound: Arc::default(),
             max_deliveries: max_deliveries.max(1),
         }
     }
@@ -146,8 +149,30 @@ impl Default for InProcessBus {
 #[async_trait::async_trait]
 impl EventBus for InProcessBus {
     async fn publish_on(&self, topic: Topic, event: &EventEnvelope) -> Result<(), BusError> {
+        let bound: Vec<String> = self
+            .bound
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|(bound_topic, _)| *bound_topic == topic)
+            .map(|(_, queue)| queue.clone())
+            .collect();
+        for queue in bound {
+            self.queue(&queue).push(PendingMessage {
+                body: serde_json::to_vec(event)?,
+                deliveries: 0,
+            });
+        }
         // No subscriber is not an error: nobody is listening right now.
         let _ = self.topic(topic).send(event.clone());
+        Ok(())
+    }
+
+    async fn bind_queue(&self, topic: Topic, queue: &str) -> Result<(), BusError> {
+        let mut bound = self.bound.lock().unwrap_or_else(PoisonError::into_inner);
+        if !bound.iter().any(|(t, q)| *t == topic && q == queue) {
+            bound.push((topic, queue.to_owned()));
+        }
         Ok(())
     }
 

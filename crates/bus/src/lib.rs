@@ -76,6 +76,12 @@ pub trait EventBus: Send + Sync {
     async fn subscribe(&self) -> Result<EventSubscription, BusError> {
         self.subscribe_on(Topic::UserEvents).await
     }
+    /// From now on, every message published on `topic` is also put on work queue `queue`,
+    /// which keeps them while nobody consumes it (durably on RabbitMQ). A fan-out subscription
+    /// misses what is published while its process is down; a service that must see every
+    /// event (webhooks: each one is a delivery somebody waits for) reads a bound queue instead,
+    /// with [`WorkQueue::consume`] and acknowledgements like any work. Idempotent.
+    async fn bind_queue(&self, topic: Topic, queue: &str) -> Result<(), BusError>;
     /// Whether the bus can currently talk to its broker (for readiness probes).
     async fn check_ready(&self) -> Result<(), BusError>;
 }

@@ -373,6 +373,26 @@ impl EventBus for RabbitMqBus {
         Ok(EventSubscription::new(receiver))
     }
 
+    async fn bind_queue(&self, topic: Topic, queue: &str) -> Result<(), BusError> {
+        let channel = self.inner.try_open_channel().await.map_err(unavailable)?;
+        let bound = async {
+            declare_topic_exchanges(&channel).await?;
+            declare_work_queue(&channel, queue, self.inner.max_deliveries).await?;
+            channel
+                .queue_bind(
+                    queue_name(queue).as_str().into(),
+                    exchange_of(topic).into(),
+                    "#".into(),
+                    QueueBindOptions::default(),
+                    FieldTable::default(),
+                )
+                .await
+        }
+        .await;
+        let _ = channel.close(200, "bound".into()).await;
+        bound.map_err(unavailable)
+    }
+
     async fn check_ready(&self) -> Result<(), BusError> {
         let channel = self.inner.try_open_channel().await.map_err(unavailable)?;
         let _ = channel.close(200, "ready".into()).await;

@@ -203,6 +203,101 @@ async fn failing_work_is_dead_lettered_after_max_deliveries(bus: Box<dyn Bus>) {
     );
 }
 
+/// A bound queue keeps what was published while nobody consumed it (the consumer's process was
+/// down), gets only its topic's messages, and hands them out as work: what is not acknowledged
+/// comes back. (On the shared broker it also gets other tests' events: they are skipped.)
+async fn a_bound_queue_keeps_a_topics_events_while_nobody_consumes(bus: Box<dyn Bus>) {
+    let queue = unique_name("bound");
+    let user = unique_name("user");
+    bus.bind_queue(Topic::UserEvents, &queue).await.unwrap();
+    bus.bind_queue(Topic::UserEvents, &queue).await.unwrap();
+    // Published while no consumer exists.
+    for n in 0..3 {
+        let event = EventEnvelope::new("libraryUpdate", &user, serde_json::json!({ "n": n }), None);
+        bus.publish(&event).await.unwrap();
+    }
+    let order = WorkerControl::StopTranscription {
+        job_id: "job-1".into(),
+        file_id: "file-1".into(),
+        claim_token: None,
+    };
+    bus.publish_on(
+        Topic::WorkerControl,
+        &EventEnvelope::for_control(&order, &user, None),
+    )
+    .await
+    .unwrap();
+
+    let mut consumer = bus.consume(&queue).await.unwrap();
+    let mut seen = Vec::new();
+    let mut nacked = false;
+    let collected = tokio::time::timeout(WAIT, async {
+        while seen.len() < 4 {
+            let message = consumer.next().await.expect("consumer open");
+            let event: EventEnvelope = serde_json::from_slice(&message.body).unwrap();
+            if event.user_id != user {
+                message.ack().await.unwrap();
+                continue;
+            }
+            assert_eq!(
+                event.event_type, "libraryUpdate",
+                "only the user events' topic"
+            );
+            seen.push(event.data["n"].as_i64().unwrap());
+            if nacked {
+                message.ack().await.unwrap();
+            } else {
+                // Not acknowledged: it comes back.
+                nacked = true;
+                message.nack().await.unwrap();
+            }
+        }
+    })
+    .await;
+    assert!(collected.is_ok(), "kept while nobody consumed: {seen:?}");
+    let first = seen[0];
+    seen.sort_unstable();
+    let mut expected = vec![0, 1, 2, first];
+    expected.sort_unstable();
+    assert_eq!(seen, expected, "once each, the nacked one twice");
+    let more = tokio::time::timeout(Duration::from_millis(500), async {
+        loop {
+            let message = consumer.next().await.expect("consumer open");
+            let event: EventEnvelope = serde_json::from_slice(&message.body).unwrap();
+            message.ack().await.unwrap();
+            if event.user_id == user {
+                return event;
+            }
+        }
+    })
+    .await;
+    assert!(more.is_err(), "nothing more of the user's: {more:?}");
+    drop(consumer);
+    forget_rabbitmq_queue(&queue).await;
+}
+
+/// Deletes `queue` from the shared broker, if there is one: a bound queue left behind would
+/// collect every later test's events.
+async fn forget_rabbitmq_queue(queue: &str) {
+    let Ok(url) = std::env::var(AMQP_URL_ENV) else {
+        return;
+    };
+    let Ok(connection) =
+        lapin::Connection::connect(&url, lapin::ConnectionProperties::default()).await
+    else {
+        return;
+    };
+    if let Ok(channel) = connection.create_channel().await {
+        let _ = channel
+            .queue_delete(
+                format!("scribevault.{queue}").as_str().into(),
+                lapin::options::QueueDeleteOptions::default(),
+            )
+            .await;
+    }
+    let _ = connection.close(200, "done".into()).await;
+}
+
 macro_rules! conformance {
     ($backend:ident) => {
         mod $backend {
@@ -237,6 +332,14 @@ macro_rules! conformance {
                     return;
                 };
                 super::unacked_work_goes_to_another_consumer_when_its_consumer_dies(bus).await;
+            }
+
+            #[tokio::test]
+            async fn a_bound_queue_keeps_a_topics_events_while_nobody_consumes() {
+                let Some(bus) = super::$backend(5).await else {
+                    return;
+                };
+                super::a_bound_queue_keeps_a_topics_events_while_nobody_consumes(bus).await;
             }
 
             #[tokio::test]

@@ -289,6 +289,7 @@ fn start_webhooks(mut ctx: StartContext) -> BoxFuture<'static, anyhow::Result<Ru
         let server = scribevault_webhooks::WebhooksServer::build(
             ctx.backends.database().await?,
             bus.events,
+            bus.work,
             config,
         )
         .await

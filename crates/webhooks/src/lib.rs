@@ -2,11 +2,10 @@
 //! Vault, a transcript done or given up on, a download done, a sync that found new videos),
 //! signed the Standard Webhooks way (docs/integrations.md).
 //!
-//! Every replica sees every user event (the bus's fan-out), so none of them calls a URL from
-//! the event itself: each records one delivery per event and webhook in an outbox table that
-//! is unique on the pair, so whichever replica comes first records it and the rest add
-//! nothing; deliveries are then claimed by one replica at a time with a conditional update
-//! (ADR 0021). The outbox also carries the retries, which outlive a restart. It is the only
+//! The user events reach the service through a queue bound to their topic, which keeps them
+//! while no replica runs; each becomes one delivery per event and webhook in an outbox table
+//! that is unique on the pair, so an event delivered again adds nothing; deliveries are then
+//! claimed by one replica at a time with a conditional update (ADR 0021, ADR 0025). The outbox also carries the retries, which outlive a restart. It is the only
 //! service that calls out to members' URLs, so its network policy alone lets them out
 //! (ADR 0025).
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use scribevault_bus::EventBus;
+use scribevault_bus::{EventBus, WorkQueue};
 use scribevault_proto::webhooks::v1::webhooks_service_server::WebhooksServiceServer;
 use sea_orm::DatabaseConnection;
 
@@ -16,6 +16,7 @@ use crate::store::WebhookStore;
 pub struct WebhooksServer {
     webhooks: Webhooks,
     events: Arc<dyn EventBus>,
+    work: Arc<dyn WorkQueue>,
 }
 
 impl WebhooksServer {
@@ -26,26 +27,29 @@ impl WebhooksServer {
     pub async fn build(
         db: DatabaseConnection,
         events: Arc<dyn EventBus>,
+        work: Arc<dyn WorkQueue>,
         config: WebhookConfig,
     ) -> Result<Self, WebhookError> {
         let store = WebhookStore::open(db).await?;
         Ok(Self {
             webhooks: Webhooks::new(store, config),
             events,
+            work,
         })
     }
 
-    /// Subscribes to the user events, then serves gRPC on `listener` and delivers until
+    /// Binds its queue to the user events, then serves gRPC on `listener` and delivers until
     /// `shutdown` resolves. Every replica may run this: the outbox makes their deliveries one.
     ///
     /// # Errors
-    /// The bus refuses the subscription, or the gRPC transport fails.
+    /// The bus refuses the binding, or the gRPC transport fails.
     pub async fn run(
         self,
         listener: tokio::net::TcpListener,
         shutdown: impl std::future::Future<Output = ()> + Send,
     ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-        let delivering = crate::jobs::start(self.webhooks.clone(), self.events.as_ref()).await?;
+        let delivering =
+            crate::jobs::start(self.webhooks.clone(), self.events.as_ref(), self.work).await?;
         let grpc = WebhooksServiceServer::new(WebhooksGrpc::new(self.webhooks));
         let result = scribevault_proto::server::serve(listener, grpc, shutdown).await;
         // An attempt cut short here is claimed again once its lease runs out.

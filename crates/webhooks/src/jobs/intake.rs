@@ -1,31 +1,73 @@
-//! The intake: each user event a webhook wants becomes one delivery in the outbox.
+//! The intake: each user event a webhook wants becomes one delivery in the outbox. Events come
+//! from a queue bound to the user events' topic, not from a fan-out subscription, so what is
+//! published while no webhook service runs (a restart, a crash) waits for it; an event is
+//! acknowledged once its deliveries are recorded, and one that fails to record comes back.
+
+use std::sync::Arc;
 
 use chrono::Utc;
-use scribevault_bus::EventSubscription;
+use scribevault_bus::contract::WorkItem;
+use scribevault_bus::{EventEnvelope, Settlement, WorkQueue, run_work_consumer};
 use sea_orm::DbErr;
+use serde::{Deserialize, Serialize};
 
 use crate::delivery::body;
 use crate::domain::{WebhookData, WebhookEvent, WebhookPayload};
 use crate::service::Webhooks;
 
-pub(super) async fn run(webhooks: Webhooks, mut subscription: EventSubscription) {
-    while let Some(envelope) = subscription.next().await {
-        let Some((event, data)) = envelope.event().and_then(WebhookData::of) else {
-            continue;
-        };
-        if let Err(error) = record(
-            &webhooks,
-            &envelope.user_id,
-            &envelope.id.to_string(),
-            event,
-            data,
-            envelope.occurred_at,
-        )
-        .await
-        {
-            tracing::warn!(error = %error, event = event.as_str(), "webhook deliveries not recorded");
-        }
+/// Events recorded at once.
+const CONCURRENT_RECORDS: usize = 4;
+
+/// A user event as the webhook service's bound queue carries it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct QueuedEvent(EventEnvelope);
+
+impl WorkItem for QueuedEvent {
+    const QUEUE: &'static str = "webhooks.events";
+
+    fn traceparent(&self) -> Option<&str> {
+        self.0.traceparent.as_deref()
     }
+}
+
+pub(super) async fn run(webhooks: Webhooks, work: Arc<dyn WorkQueue>) {
+    run_work_consumer(
+        work,
+        CONCURRENT_RECORDS,
+        std::future::pending(),
+        |queued: &QueuedEvent, delivery| {
+            tracing::info_span!("webhook intake", event = %queued.0.event_type, delivery)
+        },
+        move |QueuedEvent(envelope), _| {
+            let webhooks = webhooks.clone();
+            async move {
+                match intake(&webhooks, envelope).await {
+                    Ok(()) => Settlement::Done,
+                    Err(error) => {
+                        tracing::warn!(error = %error, "webhook deliveries not recorded");
+                        Settlement::Retry
+                    }
+                }
+            }
+        },
+    )
+    .await;
+}
+
+async fn intake(webhooks: &Webhooks, envelope: EventEnvelope) -> Result<(), DbErr> {
+    let Some((event, data)) = envelope.event().and_then(WebhookData::of) else {
+        return Ok(());
+    };
+    record(
+        webhooks,
+        &envelope.user_id,
+        &envelope.id.to_string(),
+        event,
+        data,
+        envelope.occurred_at,
+    )
+    .await
 }
 
 async fn record(

@@ -1,27 +1,35 @@
 //! Events in, deliveries out. Every replica runs both halves: the intake records a delivery
-//! for each event a webhook wants (the outbox's unique key makes the replicas' copies one),
-//! and the dispatcher claims due deliveries one at a time per delivery and makes one attempt.
+//! for each event a webhook wants (the replicas share the bound queue, and the outbox's unique
+//! key makes a redelivered event's copy one), and the dispatcher claims due deliveries one at a
+//! time per delivery and makes one attempt.
 
 mod dispatcher;
 mod intake;
 
-use scribevault_bus::{BusError, EventBus};
+use std::sync::Arc;
+
+use scribevault_bus::contract::WorkItem as _;
+use scribevault_bus::{BusError, EventBus, Topic, WorkQueue};
 
 use crate::service::Webhooks;
 
-/// Subscribes to the user events (before returning, so no event published afterwards is
-/// missed) and runs the intake and the dispatcher until the task is aborted.
+/// Binds the service's queue to the user events (before returning, so no event published
+/// afterwards is missed, even while no replica runs) and runs the intake and the dispatcher
+/// until the task is aborted.
 ///
 /// # Errors
-/// The bus refuses the subscription.
+/// The bus refuses the binding.
 pub async fn start(
     webhooks: Webhooks,
     events: &dyn EventBus,
+    work: Arc<dyn WorkQueue>,
 ) -> Result<tokio::task::JoinHandle<()>, BusError> {
-    let subscription = events.subscribe().await?;
+    events
+        .bind_queue(Topic::UserEvents, intake::QueuedEvent::QUEUE)
+        .await?;
     Ok(tokio::spawn(async move {
         futures::join!(
-            intake::run(webhooks.clone(), subscription),
+            intake::run(webhooks.clone(), work),
             dispatcher::run(webhooks)
         );
     }))

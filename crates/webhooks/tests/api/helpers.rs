@@ -44,10 +44,15 @@ pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
 }
 
 pub async fn spawn_app_on(db: TestDatabase) -> TestApp {
-    let bus = InProcessBus::new(5);
+    spawn_app_with(db, InProcessBus::new(5)).await
+}
+
+/// The service on `db` and `bus`: the same two again are the service restarted.
+pub async fn spawn_app_with(db: TestDatabase, bus: InProcessBus) -> TestApp {
     let connection = scribevault_db::connect(&db.url).await.expect("connect");
     let server = WebhooksServer::build(
         connection,
+        Arc::new(bus.clone()),
         Arc::new(bus.clone()),
         WebhookConfig::for_tests(),
     )
@@ -103,22 +108,35 @@ impl TestApp {
 
     /// Publishes a new Vault item `item` of `user`, as the library does.
     pub async fn item_created(&self, user: &str, item: &str) {
-        let event = Event::LibraryUpdate(LibraryUpdate {
-            change: ItemChange::Created,
-            transcript: LibraryItemRef {
-                id: item.to_owned(),
-                title: "A talk".to_owned(),
-            },
-        });
-        self.bus
-            .publish(&EventEnvelope::for_event(&event, user, None))
-            .await
-            .unwrap();
+        publish_item_created(&self.bus, user, item).await;
     }
 
     pub async fn stop(self) -> scribevault_test_support::grpc::RunResult {
         self.server.stop().await
     }
+
+    /// Stops the server; answers its database and bus, to start it again on.
+    pub async fn stopped(self) -> (TestDatabase, InProcessBus) {
+        let Self {
+            db, bus, server, ..
+        } = self;
+        server.stop().await.expect("the server stops cleanly");
+        (db, bus)
+    }
+}
+
+/// Publishes a new Vault item `item` of `user` on `bus`, as the library does.
+pub async fn publish_item_created(bus: &InProcessBus, user: &str, item: &str) {
+    let event = Event::LibraryUpdate(LibraryUpdate {
+        change: ItemChange::Created,
+        transcript: LibraryItemRef {
+            id: item.to_owned(),
+            title: "A talk".to_owned(),
+        },
+    });
+    bus.publish(&EventEnvelope::for_event(&event, user, None))
+        .await
+        .unwrap();
 }
 
 /// A receiver on a loopback port that answers 200 and keeps the bodies it got.

@@ -183,7 +183,7 @@ async fn spawn_webhooks(
     db: &TestDatabase,
 ) -> String {
     let connection = scribevault_db::connect(&db.url).await.unwrap();
-    let server = WebhooksServer::build(connection, bus, config)
+    let server = WebhooksServer::build(connection, bus.clone(), bus, config)
         .await
         .expect("build the webhook service");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

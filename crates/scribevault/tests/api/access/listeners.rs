@@ -73,7 +73,7 @@ async fn every_answer_carries_the_security_headers_and_metrics_live_on_the_admin
     assert!(
         verbose["downstream"]
             .as_array()
-            .is_some_and(|d| d.len() == 5),
+            .is_some_and(|d| d.len() == 6),
         "{verbose}"
     );
 }
