@@ -48,6 +48,15 @@ impl EventEnvelope {
         Self::new(order.name(), user_id, payload(order), traceparent)
     }
 
+    /// The same message under an id derived from `name`, so that announcing one fact twice (a
+    /// producer that cannot tell whether its first announcement went out before it died)
+    /// gives consumers one id, which they de-duplicate on (the webhook outbox does).
+    #[must_use]
+    pub fn with_id_for(mut self, name: &str) -> Self {
+        self.id = uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_OID, name.as_bytes());
+        self
+    }
+
     /// The typed event, when the envelope carries one this build knows.
     #[must_use]
     pub fn event(&self) -> Option<Event> {
@@ -91,4 +100,27 @@ fn payload(tagged: &impl Serialize) -> serde_json::Value {
         .ok()
         .and_then(|mut tagged| tagged.get_mut("data").map(serde_json::Value::take))
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_fact_announced_twice_has_one_id_and_two_facts_have_two() {
+        let announce = |name: &str| {
+            EventEnvelope::new("libraryUpdate", "alice", serde_json::json!({}), None)
+                .with_id_for(name)
+        };
+        assert_eq!(
+            announce("created/alice/1").id,
+            announce("created/alice/1").id
+        );
+        assert_ne!(
+            announce("created/alice/1").id,
+            announce("created/alice/2").id
+        );
+        let plain = EventEnvelope::new("libraryUpdate", "alice", serde_json::json!({}), None);
+        assert_ne!(plain.id, announce("created/alice/1").id);
+    }
 }

@@ -2,7 +2,9 @@
 //!
 //! Producers (the transcription service today) enqueue one message per finished piece of
 //! content. Ingest is idempotent, so a redelivered message is settled without a second item;
-//! the service publishes `libraryUpdate` only when an item was really created.
+//! the service publishes `libraryUpdate` when an item was really created, and again (under the
+//! same event id) when a redelivered message finds it made: the library that made it may have
+//! died before announcing it.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -29,16 +31,16 @@ pub async fn run_ingest_consumer(
         |ingest: &LibraryIngest, attempt| {
             tracing::info_span!("library.ingest", source_ref = %ingest.source_ref, attempt)
         },
-        move |ingest: LibraryIngest, _attempt| {
+        move |ingest: LibraryIngest, attempt| {
             let library = library.clone();
-            async move { ingest_one(&library, ingest).await }
+            async move { ingest_one(&library, ingest, attempt).await }
         },
     )
     .await;
 }
 
 #[tracing::instrument(skip_all)]
-async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
+async fn ingest_one(library: &Library, ingest: LibraryIngest, attempt: u32) -> Settlement {
     let user = UserId::new(ingest.user_id.clone());
     if let Some(item_id) = &ingest.replaces_item {
         let replacement = ReplacementTranscript {
@@ -87,7 +89,14 @@ async fn ingest_one(library: &Library, ingest: LibraryIngest) -> Settlement {
         )
         .await;
     match outcome {
-        Ok(_) => Settlement::Done,
+        Ok(ingested) => {
+            if !ingested.created && attempt > 1 {
+                library
+                    .announce_created_again(&user, &ingested.item.id, &ingested.item.title)
+                    .await;
+            }
+            Settlement::Done
+        }
         Err(error) => {
             tracing::error!(error = %error, "ingest failed");
             Settlement::Retry

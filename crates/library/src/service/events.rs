@@ -17,11 +17,21 @@ const STATS_COALESCE: Duration = Duration::from_millis(300);
 
 impl Library {
     async fn publish(&self, user: &UserId, event: Event) {
-        let envelope = EventEnvelope::for_event(
+        let mut envelope = EventEnvelope::for_event(
             &event,
             user.as_str(),
             scribevault_core::telemetry::current_traceparent(),
         );
+        if let Event::LibraryUpdate(update) = &event
+            && update.change == ItemChange::Created
+        {
+            // One item is made once: its announcement has one id however often it is sent.
+            envelope = envelope.with_id_for(&format!(
+                "libraryUpdate/created/{}/{}",
+                user.as_str(),
+                update.transcript.id
+            ));
+        }
         if let Err(error) = self.events.publish(&envelope).await {
             tracing::warn!(error = %error, event = event.name(), "event not published");
         }
@@ -41,6 +51,12 @@ impl Library {
         )
         .await;
         self.announce_stats(user).await;
+    }
+
+    /// Announces again that `id` was made: an ingest delivered again may come from a library
+    /// that stored the item and died before it said so. The announcement keeps its one id.
+    pub async fn announce_created_again(&self, user: &UserId, id: &str, title: &str) {
+        self.announce(user, ItemChange::Created, id, title).await;
     }
 
     /// Sends the owner's current stats, once for a burst of changes: the first change of a

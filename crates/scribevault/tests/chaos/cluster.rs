@@ -16,11 +16,12 @@ pub struct Settings {
 }
 
 /// The gRPC services, in start order, with the setting that names their address.
-const SERVICES: [(&str, &str); 4] = [
+const SERVICES: [(&str, &str); 5] = [
     ("storage", "SCRIBEVAULT_STORAGE_GRPC_ADDR"),
     ("transcription", "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR"),
     ("library", "SCRIBEVAULT_LIBRARY_GRPC_ADDR"),
     ("discovery", "SCRIBEVAULT_DISCOVERY_GRPC_ADDR"),
+    ("webhooks", "SCRIBEVAULT_WEBHOOKS_GRPC_ADDR"),
 ];
 
 pub struct Cluster {
@@ -70,6 +71,9 @@ impl Cluster {
             ("SCRIBEVAULT_YOUTUBE_WATCH_URL", settings.watch_url),
             ("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned()),
             ("SCRIBEVAULT_WORKER_HEALTH_ADDR", ANY_PORT.to_owned()),
+            // The harness's webhook receiver listens on a loopback port of its own.
+            ("SCRIBEVAULT_WEBHOOKS_ALLOW_PRIVATE", "true".to_owned()),
+            ("SCRIBEVAULT_WEBHOOKS_ALLOW_ANY_PORT", "true".to_owned()),
         ]
         .into_iter()
         .map(|(key, value)| (key.to_owned(), value))

@@ -2,10 +2,11 @@
 //! process on PostgreSQL, RabbitMQ and S3, under a mixed load of uploads, transcriptions with
 //! the tiny model, download jobs against the local media server and Vault edits, while, round
 //! after round, it `kill -9`s the worker mid-file, the transcription service, the discovery
-//! service mid-download and the library mid-ingest, and restarts RabbitMQ and PostgreSQL. Then it
-//! checks that every accepted file ended transcribed (in the Vault, once) or failed with a
-//! message, that no upload was lost, that every job is final and that no yt-dlp (or its ffmpeg,
-//! or tesseract) outlived the process that started it.
+//! service mid-download, the library mid-ingest and the webhook service while items are made,
+//! and restarts RabbitMQ and PostgreSQL. Then it checks that every accepted file ended
+//! transcribed (in the Vault, once) or failed with a message, that no upload was lost, that
+//! every job is final, that every Vault item reached its owner's webhook under one delivery id,
+//! and that no yt-dlp (or its ffmpeg, or tesseract) outlived the process that started it.
 //!
 //! It restarts its PostgreSQL and RabbitMQ, so it must never run beside other tests: it is
 //! `#[ignore]`d, and `scripts/chaos.sh` (which gives it servers of its own) runs it alone with
@@ -20,6 +21,7 @@ mod helpers;
 mod cluster;
 mod load;
 mod procfs;
+mod receiver;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -49,15 +51,17 @@ enum Disruption {
     TranscriptionService,
     DiscoveryMidDownload,
     LibraryMidIngest,
+    WebhooksWhileItemsAreMade,
     RabbitMq,
     PostgreSql,
 }
 
-const ROUND: [Disruption; 6] = [
+const ROUND: [Disruption; 7] = [
     Disruption::WorkerMidFile,
     Disruption::TranscriptionService,
     Disruption::DiscoveryMidDownload,
     Disruption::LibraryMidIngest,
+    Disruption::WebhooksWhileItemsAreMade,
     Disruption::RabbitMq,
     Disruption::PostgreSql,
 ];
@@ -149,6 +153,20 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
         api.sign_up("chaos-one@example.com").await,
         api.sign_up("chaos-two@example.com").await,
     ];
+    // Each member's webhook hears of every Vault item made for them.
+    let receiver = receiver::Receiver::default();
+    let hook_url = receiver.start().await;
+    for (token, _) in &users {
+        let (status, body) = api
+            .send(
+                reqwest::Method::POST,
+                "/api/webhooks",
+                token,
+                Some(&json!({ "url": hook_url, "events": ["item.created"] })),
+            )
+            .await;
+        assert_eq!(status, 201, "webhook: {body}");
+    }
     let (source_id, video_ids) = api.add_source(&users[0].0, "@chaosradio").await;
     for (n, id) in video_ids.iter().enumerate() {
         let body = tagged_mp3(n % 4, &format!("chaos video {n}"));
@@ -262,6 +280,31 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
                     cluster.restart("library").await;
                     hit
                 }
+                Disruption::WebhooksWhileItemsAreMade => {
+                    // Killed as an item appears (its event on the way in), and kept down until
+                    // another is made, whose event must wait for the restarted service.
+                    let items = count(&db, VAULT_ITEMS).await.unwrap_or(0);
+                    wait_count_above(
+                        &db,
+                        VAULT_ITEMS,
+                        items,
+                        MOMENT_TIMEOUT,
+                        Duration::from_millis(50),
+                    )
+                    .await;
+                    cluster.kill("webhooks").await;
+                    let items = count(&db, VAULT_ITEMS).await.unwrap_or(0);
+                    let hit = wait_count_above(
+                        &db,
+                        VAULT_ITEMS,
+                        items,
+                        MOMENT_TIMEOUT,
+                        Duration::from_millis(200),
+                    )
+                    .await;
+                    cluster.restart("webhooks").await;
+                    hit
+                }
                 Disruption::RabbitMq => {
                     restart_server(&control, "restart-rabbitmq").await;
                     true
@@ -301,11 +344,41 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
     while count(&db, MISSING_FROM_VAULT).await != Some(0) && Instant::now() < vault_deadline {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
+    // Every item's webhook delivery; one whose attempt a kill cut short is tried again once
+    // its claim runs out (the webhook timeout and 30 s).
+    let hooks_deadline = Instant::now() + Duration::from_secs(90);
+    while undelivered(&db, &receiver)
+        .await
+        .is_some_and(|missing| !missing.is_empty())
+        && Instant::now() < hooks_deadline
+    {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     let drained = drain_started.elapsed();
     // Time for a late duplicate to show itself.
     tokio::time::sleep(Duration::from_secs(3)).await;
 
-    let report = check(&db, &api, &users, &ledger).await;
+    let mut report = check(&db, &api, &users, &ledger).await;
+    let received = receiver.received();
+    report.lost.extend(
+        undelivered(&db, &receiver)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .map(|item| format!("Vault item {item} never reached its webhook")),
+    );
+    report.duplicates.extend(
+        received
+            .ids_by_item
+            .iter()
+            .filter(|(_, ids)| ids.len() > 1)
+            .map(|(item, ids)| {
+                format!(
+                    "Vault item {item} delivered as {} deliveries: {ids:?}",
+                    ids.len()
+                )
+            }),
+    );
     // Helpers still running once nothing is left to do, started by any of our processes.
     let leftovers = procfs::leftover_helpers(&media.watch_url(), &cluster.pids());
     orphans.extend(
@@ -315,8 +388,10 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
     );
     let hits = moments.iter().filter(|(_, hit)| *hit).count();
     eprintln!(
-        "chaos figures: rounds={rounds} disruptions={} at_the_moment={hits} uploads_accepted={} uploads_refused={} starts_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} take_backs={} retries={} vault_edits={} vault_edits_refused={} orphans={} drain={:.0}s elapsed={:.0}s",
+        "chaos figures: rounds={rounds} disruptions={} at_the_moment={hits} webhook_deliveries={} webhook_repeats={} uploads_accepted={} uploads_refused={} starts_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} take_backs={} retries={} vault_edits={} vault_edits_refused={} orphans={} drain={:.0}s elapsed={:.0}s",
         moments.len(),
+        received.ids_by_item.len(),
+        received.repeats,
         ledger.uploads_accepted.load(Ordering::Relaxed),
         ledger.uploads_refused.load(Ordering::Relaxed),
         ledger.starts_refused.load(Ordering::Relaxed),
@@ -367,6 +442,28 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
     );
     assert!(orphans.is_empty(), "orphans: {orphans:?}");
     assert!(report.accepted > 0, "the load did real work");
+}
+
+/// Vault items no webhook delivery has arrived for; `None` while the database is unreachable.
+async fn undelivered(
+    db: &DatabaseConnection,
+    receiver: &receiver::Receiver,
+) -> Option<Vec<String>> {
+    let items = db
+        .query_all_raw(Statement::from_string(
+            DbBackend::Postgres,
+            "SELECT id FROM library_items".to_owned(),
+        ))
+        .await
+        .ok()?;
+    let delivered = receiver.received().ids_by_item;
+    Some(
+        items
+            .into_iter()
+            .filter_map(|row| row.try_get::<String>("", "id").ok())
+            .filter(|id| !delivered.contains_key(id))
+            .collect(),
+    )
 }
 
 /// Completed files that have no Vault item.

@@ -17,6 +17,8 @@ use crate::service::Webhooks;
 
 /// Events recorded at once.
 const CONCURRENT_RECORDS: usize = 4;
+/// How long an event that could not be recorded waits before it is delivered again.
+const RETRY_PAUSE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A user event as the webhook service's bound queue carries it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -46,6 +48,9 @@ pub(super) async fn run(webhooks: Webhooks, work: Arc<dyn WorkQueue>) {
                     Ok(()) => Settlement::Done,
                     Err(error) => {
                         tracing::warn!(error = %error, "webhook deliveries not recorded");
+                        // The database is likely restarting: a pause before the event comes
+                        // back keeps its deliveries from being used up in a moment.
+                        tokio::time::sleep(RETRY_PAUSE).await;
                         Settlement::Retry
                     }
                 }
