@@ -1,11 +1,17 @@
 //! The caller's identity as it crosses process boundaries.
 //!
 //! The gateway authenticates the request; services never see tokens. What travels in gRPC
-//! metadata is an identity assertion: the user id, an expiry and a request id, signed with
-//! HMAC-SHA256 under the service key every process of one instance shares
-//! (`SCRIBEVAULT_SERVICE_KEY`). A bare user id proves nothing (anyone who can open a TCP
+//! metadata is an identity assertion: the user id, an expiry, a request id and the gRPC method
+//! it was made for, signed with HMAC-SHA256 under the service key every process of one instance
+//! shares (`SCRIBEVAULT_SERVICE_KEY`). A bare user id proves nothing (anyone who can open a TCP
 //! connection to a service port could write one), so services accept only an assertion that
-//! verifies, and read the caller with [`caller`].
+//! verifies, for the method called, and read the caller with [`caller`]. The method is in the
+//! signature so that an assertion seen on one call (a read) cannot be replayed on another (a
+//! deletion) in its minute of life.
+//!
+//! Requests are marked with who they are sent for ([`SignAs`], by [`UserId::attach_to`] and
+//! [`attach_service`]) and signed when they leave, by the client's interceptor
+//! ([`sign_outgoing`]), which is the first place the method is known.
 //!
 //! The key is installed once per process ([`install_service_key`]) rather than threaded through
 //! every client: the peers that sign (gateway, discovery, conversion, worker) call deep from
@@ -34,7 +40,7 @@ pub const CLOCK_SKEW: Duration = Duration::from_secs(30);
 /// Shortest service key accepted (bytes).
 pub const MIN_SERVICE_KEY_BYTES: usize = 32;
 
-const VERSION: &str = "v1";
+const VERSION: &str = "v2";
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -94,15 +100,17 @@ impl ServiceKey {
         mac
     }
 
-    /// An assertion that `user` is calling, valid for [`ASSERTION_LIFETIME`] from `now`.
+    /// An assertion that `user` is calling `method` (`/package.Service/Method`), valid for
+    /// [`ASSERTION_LIFETIME`] from `now`.
     #[must_use]
-    pub fn assert_user(&self, user: &UserId, now: SystemTime) -> String {
-        self.assert(&Principal::User(user.clone()), now)
+    pub fn assert_user(&self, user: &UserId, method: &str, now: SystemTime) -> String {
+        self.assert(&Principal::User(user.clone()), method, now)
     }
 
-    /// An assertion that `principal` is calling, valid for [`ASSERTION_LIFETIME`] from `now`.
+    /// An assertion that `principal` is calling `method`, valid for [`ASSERTION_LIFETIME`]
+    /// from `now`.
     #[must_use]
-    pub fn assert(&self, principal: &Principal, now: SystemTime) -> String {
+    pub fn assert(&self, principal: &Principal, method: &str, now: SystemTime) -> String {
         let expires = unix_seconds(now) + ASSERTION_LIFETIME.as_secs();
         let request_id = uuid_like();
         let (kind, id) = match principal {
@@ -110,40 +118,49 @@ impl ServiceKey {
             Principal::Service(name) => ("s", name.as_str()),
         };
         let payload = format!(
-            "{VERSION}.{kind}.{}.{expires}.{request_id}",
-            URL_SAFE_NO_PAD.encode(id)
+            "{VERSION}.{kind}.{}.{expires}.{request_id}.{}",
+            URL_SAFE_NO_PAD.encode(id),
+            URL_SAFE_NO_PAD.encode(method)
         );
         let signature = URL_SAFE_NO_PAD.encode(self.mac(&payload).finalize().into_bytes());
         format!("{payload}.{signature}")
     }
 
-    /// Puts an assertion that `user` is calling, signed with this key, into `request`: for a
-    /// client that talks to another process's services (tests, benchmarks, tools).
-    pub fn attach_user<T>(&self, request: &mut tonic::Request<T>, user: &UserId) {
-        if let Ok(value) = self.assert_user(user, SystemTime::now()).parse() {
+    /// Puts an assertion that `user` is calling `method`, signed with this key, into
+    /// `request`: for a client that talks to another process's services with a key of its own
+    /// (tests, benchmarks, tools).
+    pub fn attach_user<T>(&self, request: &mut tonic::Request<T>, user: &UserId, method: &str) {
+        if let Ok(value) = self.assert_user(user, method, SystemTime::now()).parse() {
             request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
         }
     }
 
-    /// The user an assertion names, if it was signed with this key, has not expired and names
-    /// a user (not a service).
+    /// The user an assertion names, if it was signed with this key for `method`, has not
+    /// expired and names a user (not a service).
     ///
     /// # Errors
     /// Why the assertion is refused (for the log; callers answer one `Unauthenticated`).
-    pub fn verify(&self, assertion: &str, now: SystemTime) -> Result<UserId, AssertionError> {
-        match self.verify_principal(assertion, now)? {
+    pub fn verify(
+        &self,
+        assertion: &str,
+        method: &str,
+        now: SystemTime,
+    ) -> Result<UserId, AssertionError> {
+        match self.verify_principal(assertion, method, now)? {
             Principal::User(user) => Ok(user),
             Principal::Service(_) => Err(AssertionError::NotAUser),
         }
     }
 
-    /// Who an assertion names, if it was signed with this key and has not expired.
+    /// Who an assertion names, if it was signed with this key for `method` and has not
+    /// expired.
     ///
     /// # Errors
     /// Why the assertion is refused.
     pub fn verify_principal(
         &self,
         assertion: &str,
+        method: &str,
         now: SystemTime,
     ) -> Result<Principal, AssertionError> {
         let (payload, signature) = assertion
@@ -156,16 +173,29 @@ impl ServiceKey {
             .verify_slice(&signature)
             .map_err(|_| AssertionError::BadSignature)?;
         let mut parts = payload.split('.');
-        let (Some(VERSION), Some(kind), Some(id), Some(expires), Some(_request_id), None) = (
+        let (
+            Some(VERSION),
+            Some(kind),
+            Some(id),
+            Some(expires),
+            Some(_request_id),
+            Some(made_for),
+            None,
+        ) = (
             parts.next(),
             parts.next(),
             parts.next(),
             parts.next(),
             parts.next(),
             parts.next(),
-        ) else {
+            parts.next(),
+        )
+        else {
             return Err(AssertionError::Malformed);
         };
+        if URL_SAFE_NO_PAD.decode(made_for).ok().as_deref() != Some(method.as_bytes()) {
+            return Err(AssertionError::WrongMethod);
+        }
         let expires: u64 = expires.parse().map_err(|_| AssertionError::Malformed)?;
         if unix_seconds(now) > expires {
             return Err(AssertionError::Expired);
@@ -216,6 +246,12 @@ pub enum AssertionError {
     /// Expires further ahead than any assertion this code makes.
     #[error("identity assertion expires too far ahead")]
     TooLongLived,
+    /// Made for another gRPC method than the one called.
+    #[error("identity assertion made for another method")]
+    WrongMethod,
+    /// The server did not say which method was called (a wiring bug).
+    #[error("the called method is not known")]
+    NoMethod,
     /// Names a service where a user is needed.
     #[error("identity assertion names a service, not a user")]
     NotAUser,
@@ -267,6 +303,51 @@ fn service_key() -> Option<&'static ServiceKey> {
 #[derive(Debug, Clone)]
 pub struct VerifiedCaller(pub Principal);
 
+/// Who an outgoing request is sent for, until [`sign_outgoing`] signs it for its method.
+#[derive(Debug, Clone)]
+pub struct SignAs(pub Principal);
+
+/// The path of the gRPC method an incoming call names (`/package.Service/Method`), put into
+/// the request's extensions by the server before [`verify_incoming`] runs.
+#[derive(Debug, Clone)]
+pub struct CalledMethod(pub String);
+
+/// Signs an outgoing request marked with [`SignAs`] for the method tonic's client marked it
+/// with; a request marked with nobody goes out as it is (and a service refuses it). The client
+/// interceptor of every channel that calls a service.
+///
+/// # Errors
+/// `Internal` when this process has no service key or the method is not known.
+pub fn sign_outgoing(mut request: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+    let Some(SignAs(principal)) = request.extensions().get::<SignAs>().cloned() else {
+        return Ok(request);
+    };
+    let method = request
+        .extensions()
+        .get::<tonic::GrpcMethod<'static>>()
+        .map(|method| format!("/{}/{}", method.service(), method.method()))
+        .ok_or_else(|| tonic::Status::internal("the call's gRPC method is not known"))?;
+    let key = service_key()
+        .ok_or_else(|| tonic::Status::internal("no service key installed in this process"))?;
+    let value = key
+        .assert(&principal, &method, SystemTime::now())
+        .parse()
+        .map_err(|_| tonic::Status::internal("identity assertion is not valid metadata"))?;
+    request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
+    Ok(request)
+}
+
+/// An assertion that `principal` calls `method`, signed with this process's key: for tests
+/// and tools that put it on a request themselves.
+///
+/// # Errors
+/// No key is installed.
+pub fn assertion_for(principal: &Principal, method: &str) -> Result<String, AssertionError> {
+    service_key()
+        .map(|key| key.assert(principal, method, SystemTime::now()))
+        .ok_or(AssertionError::NoKey)
+}
+
 /// Checks the assertion of an incoming call; on success the call carries a [`VerifiedCaller`]
 /// extension that [`caller`] reads. Every gRPC service is wrapped with this (in the proto
 /// crate's `serve`), so no handler can forget it.
@@ -282,7 +363,11 @@ pub fn verify_incoming(
             .get(IDENTITY_METADATA_KEY)
             .and_then(|value| value.to_str().ok())
             .ok_or(AssertionError::Missing)?;
-        key.verify_principal(assertion, SystemTime::now())
+        let method = request
+            .extensions()
+            .get::<CalledMethod>()
+            .ok_or(AssertionError::NoMethod)?;
+        key.verify_principal(assertion, &method.0, SystemTime::now())
     });
     match result {
         Ok(principal) => {
@@ -311,36 +396,33 @@ impl UserId {
         &self.0
     }
 
-    /// Adds a signed assertion that this user is calling to outgoing request metadata.
+    /// Marks an outgoing request as sent for this user; the client's [`sign_outgoing`]
+    /// interceptor signs it for its method.
     ///
     /// # Errors
     /// `Internal` when this process has no service key (a start-up bug: every target installs
-    /// one before serving).
+    /// one before serving), so that no call leaves unsigned.
     pub fn attach_to<T>(&self, request: &mut tonic::Request<T>) -> Result<(), tonic::Status> {
-        let key = service_key()
+        service_key()
             .ok_or_else(|| tonic::Status::internal("no service key installed in this process"))?;
-        let value = key
-            .assert_user(self, SystemTime::now())
-            .parse()
-            .map_err(|_| tonic::Status::internal("identity assertion is not valid metadata"))?;
-        request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
+        request
+            .extensions_mut()
+            .insert(SignAs(Principal::User(self.clone())));
         Ok(())
     }
 }
 
-/// Adds a signed assertion that this process's service `name` is calling (for the few calls
-/// made on nobody's behalf).
+/// Marks an outgoing request as sent by this process's service `name` (for the few calls made
+/// on nobody's behalf); the client's [`sign_outgoing`] interceptor signs it.
 ///
 /// # Errors
 /// `Internal` when this process has no service key.
 pub fn attach_service<T>(name: &str, request: &mut tonic::Request<T>) -> Result<(), tonic::Status> {
-    let key = service_key()
+    service_key()
         .ok_or_else(|| tonic::Status::internal("no service key installed in this process"))?;
-    let value = key
-        .assert(&Principal::Service(name.to_owned()), SystemTime::now())
-        .parse()
-        .map_err(|_| tonic::Status::internal("identity assertion is not valid metadata"))?;
-    request.metadata_mut().insert(IDENTITY_METADATA_KEY, value);
+    request
+        .extensions_mut()
+        .insert(SignAs(Principal::Service(name.to_owned())));
     Ok(())
 }
 
@@ -365,6 +447,8 @@ pub fn caller<T>(request: &tonic::Request<T>) -> Result<UserId, tonic::Status> {
 mod tests {
     use super::*;
 
+    const M: &str = "/scribevault.library.v1.LibraryService/GetTranscript";
+
     fn at(seconds: u64) -> SystemTime {
         UNIX_EPOCH + Duration::from_secs(seconds)
     }
@@ -373,11 +457,11 @@ mod tests {
     fn an_assertion_verifies_under_its_key_until_it_expires() {
         let key = ServiceKey::random();
         let user = UserId::new("auth0|ada.lovelace");
-        let assertion = key.assert_user(&user, at(1_000));
-        assert_eq!(key.verify(&assertion, at(1_000)), Ok(user.clone()));
-        assert_eq!(key.verify(&assertion, at(1_060)), Ok(user));
+        let assertion = key.assert_user(&user, M, at(1_000));
+        assert_eq!(key.verify(&assertion, M, at(1_000)), Ok(user.clone()));
+        assert_eq!(key.verify(&assertion, M, at(1_060)), Ok(user));
         assert_eq!(
-            key.verify(&assertion, at(1_061)),
+            key.verify(&assertion, M, at(1_061)),
             Err(AssertionError::Expired)
         );
     }
@@ -387,21 +471,21 @@ mod tests {
     fn an_assertion_expiring_past_its_lifetime_and_the_skew_is_refused() {
         let key = ServiceKey::random();
         let user = UserId::new("ada");
-        let from_the_future = key.assert_user(&user, at(1_000 + 3_600));
+        let from_the_future = key.assert_user(&user, M, at(1_000 + 3_600));
         assert_eq!(
-            key.verify(&from_the_future, at(1_000)),
+            key.verify(&from_the_future, M, at(1_000)),
             Err(AssertionError::TooLongLived)
         );
-        let a_little_fast = key.assert_user(&user, at(1_000 + 20));
-        assert_eq!(key.verify(&a_little_fast, at(1_000)), Ok(user));
+        let a_little_fast = key.assert_user(&user, M, at(1_000 + 20));
+        assert_eq!(key.verify(&a_little_fast, M, at(1_000)), Ok(user));
     }
 
     #[test]
     fn another_key_or_an_altered_user_is_refused() {
         let key = ServiceKey::random();
-        let assertion = key.assert_user(&UserId::new("alice"), at(1_000));
+        let assertion = key.assert_user(&UserId::new("alice"), M, at(1_000));
         assert_eq!(
-            ServiceKey::random().verify(&assertion, at(1_000)),
+            ServiceKey::random().verify(&assertion, M, at(1_000)),
             Err(AssertionError::BadSignature)
         );
         let forged = assertion.replacen(
@@ -410,27 +494,63 @@ mod tests {
             1,
         );
         assert_eq!(
-            key.verify(&forged, at(1_000)),
+            key.verify(&forged, M, at(1_000)),
             Err(AssertionError::BadSignature)
         );
         assert_eq!(
-            key.verify("alice", at(1_000)),
+            key.verify("alice", M, at(1_000)),
             Err(AssertionError::Malformed)
         );
-        assert_eq!(key.verify("", at(1_000)), Err(AssertionError::Malformed));
+        assert_eq!(key.verify("", M, at(1_000)), Err(AssertionError::Malformed));
     }
 
     #[test]
     fn a_service_assertion_is_not_a_user() {
         let key = ServiceKey::random();
-        let assertion = key.assert(&Principal::Service("gateway".into()), at(1_000));
+        let assertion = key.assert(&Principal::Service("gateway".into()), M, at(1_000));
         assert_eq!(
-            key.verify_principal(&assertion, at(1_000)),
+            key.verify_principal(&assertion, M, at(1_000)),
             Ok(Principal::Service("gateway".into()))
         );
         assert_eq!(
-            key.verify(&assertion, at(1_000)),
+            key.verify(&assertion, M, at(1_000)),
             Err(AssertionError::NotAUser)
+        );
+    }
+
+    /// The review's G11: an assertion seen on one call (a read) must not open another (a
+    /// deletion) during its minute of life.
+    #[test]
+    fn an_assertion_is_refused_for_any_method_but_its_own() {
+        let key = ServiceKey::random();
+        let user = UserId::new("alice");
+        let read = key.assert_user(&user, M, at(1_000));
+        assert_eq!(key.verify(&read, M, at(1_000)), Ok(user));
+        for other in [
+            "/scribevault.library.v1.LibraryService/DeleteUserData",
+            "/scribevault.storage.v1.StorageService/GetTranscript",
+            "",
+        ] {
+            assert_eq!(
+                key.verify(&read, other, at(1_000)),
+                Err(AssertionError::WrongMethod),
+                "{other}"
+            );
+        }
+        // The method is under the signature: naming another one breaks it.
+        let (payload, signature) = read.rsplit_once('.').unwrap();
+        let (head, _) = payload.rsplit_once('.').unwrap();
+        let moved = format!(
+            "{head}.{}.{signature}",
+            URL_SAFE_NO_PAD.encode("/scribevault.library.v1.LibraryService/DeleteUserData")
+        );
+        assert_eq!(
+            key.verify(
+                &moved,
+                "/scribevault.library.v1.LibraryService/DeleteUserData",
+                at(1_000)
+            ),
+            Err(AssertionError::BadSignature)
         );
     }
 

@@ -87,8 +87,12 @@ impl ServiceClients {
     /// A library client calling as the gateway itself, on nobody's behalf: only for the signed
     /// export links, whose signature the library checks.
     #[must_use]
-    pub fn library_as_gateway(&self) -> LibraryServiceClient<Channel> {
-        LibraryServiceClient::new(self.channels.library.clone())
+    pub fn library_as_gateway(
+        &self,
+    ) -> LibraryServiceClient<scribevault_proto::client::SignedChannel> {
+        LibraryServiceClient::new(scribevault_proto::client::signed(
+            self.channels.library.clone(),
+        ))
     }
 
     fn named_channels(&self) -> [(&'static str, &'static str, &Channel); 6] {

@@ -8,6 +8,29 @@ use std::time::Duration;
 use scribevault_core::UserId;
 use scribevault_core::telemetry::{MetadataCarrier, inject_current_context};
 use tonic::service::Interceptor;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+/// A channel whose calls are signed for their method as they leave ([`SignCalls`]).
+pub type SignedChannel = InterceptedService<Channel, SignCalls>;
+
+/// `channel`, signing every call marked with whom it is sent for.
+#[must_use]
+pub fn signed(channel: Channel) -> SignedChannel {
+    InterceptedService::new(channel, SignCalls)
+}
+
+/// Signs each outgoing call for its gRPC method, for the caller its request was marked with
+/// (`UserId::attach_to`, `attach_service`): the interceptor of every client whose requests are
+/// built by hand ([`outgoing`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SignCalls;
+
+impl Interceptor for SignCalls {
+    fn call(&mut self, request: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+        scribevault_core::identity::sign_outgoing(request)
+    }
+}
 
 /// A peer's failure, as the calling service sees it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -76,11 +99,12 @@ impl Interceptor for CallContext {
         mut request: tonic::Request<()>,
     ) -> Result<tonic::Request<()>, tonic::Status> {
         self.stamp(&mut request)?;
-        Ok(request)
+        scribevault_core::identity::sign_outgoing(request)
     }
 }
 
-/// `message` as a request on behalf of `user`, for clients without the interceptor.
+/// `message` as a request on behalf of `user`, for clients on a [`SignedChannel`] (which signs
+/// it for its method as it leaves).
 ///
 /// # Errors
 /// [`PeerError::Identity`] when the identity cannot be attached (no service key installed in

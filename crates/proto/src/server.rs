@@ -1,6 +1,6 @@
 //! Serving any of our gRPC services the same way: every call of the service must carry an
-//! identity assertion signed with the instance's service key (checked here, by an interceptor,
-//! so no handler can forget it), `grpc.health.v1` health (so Kubernetes' native gRPC probes and
+//! identity assertion signed with the instance's service key for the method it calls (checked
+//! here, by an interceptor that is told the called method, so no handler can forget it), `grpc.health.v1` health (so Kubernetes' native gRPC probes and
 //! `grpc_health_probe` work, without an assertion), server reflection only when
 //! `SCRIBEVAULT_GRPC_REFLECTION` turns it on (it hands a stranger the whole API), and one span
 //! per call whose parent is the caller's trace.
@@ -8,6 +8,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
 
 use tonic::server::NamedService;
 use tonic_health::ServingStatus;
@@ -60,10 +61,10 @@ where
     } else {
         None
     };
-    let service = tonic::service::interceptor::InterceptedService::new(
+    let service = WithCalledMethod(tonic::service::interceptor::InterceptedService::new(
         service,
         scribevault_core::identity::verify_incoming,
-    );
+    ));
     tonic::transport::Server::builder()
         .initial_stream_window_size(STREAM_WINDOW_BYTES)
         .initial_connection_window_size(CONNECTION_WINDOW_BYTES)
@@ -96,6 +97,35 @@ fn incoming_without_nagle(
         stream.set_nodelay(true)?;
         Ok(stream)
     })
+}
+
+/// Tells the identity check which method a call names: the interceptor sees the request's
+/// extensions but not its path, so the path is copied into them first. Wraps the intercepted
+/// service (here, and in tests that serve fakes behind the same check).
+#[derive(Clone)]
+pub struct WithCalledMethod<S>(pub S);
+
+impl<S: NamedService> NamedService for WithCalledMethod<S> {
+    const NAME: &'static str = S::NAME;
+}
+
+impl<S, B> tower_service::Service<http::Request<B>> for WithCalledMethod<S>
+where
+    S: tower_service::Service<http::Request<B>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&mut self, context: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.0.poll_ready(context)
+    }
+
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
+        let method = scribevault_core::identity::CalledMethod(request.uri().path().to_owned());
+        request.extensions_mut().insert(method);
+        self.0.call(request)
+    }
 }
 
 /// A lazily connecting channel to `addr` (`host:port`, with or without `http://`) that sends the

@@ -100,9 +100,10 @@ async fn main() {
         }
     };
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    let mut client = DiscoveryServiceClient::connect(format!("http://{addr}"))
-        .await
-        .unwrap();
+    // `as_user` marks each request; the signed channel signs it for its method.
+    let mut client = DiscoveryServiceClient::new(scribevault_proto::client::signed(
+        scribevault_proto::server::connect_lazy(&addr).unwrap(),
+    ));
     let rss_before_kib = rss_kib(pid, "VmRSS:");
 
     let mut scans = Vec::new();

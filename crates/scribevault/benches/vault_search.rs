@@ -233,7 +233,11 @@ async fn main() {
                 });
                 scribevault_core::identity::ServiceKey::new(BENCH_SERVICE_KEY)
                     .unwrap()
-                    .attach_user(&mut request, &scribevault_core::UserId::new(user.clone()));
+                    .attach_user(
+                        &mut request,
+                        &scribevault_core::UserId::new(user.clone()),
+                        "/scribevault.library.v1.LibraryService/IngestTranscript",
+                    );
                 client.ingest_transcript(request).await.unwrap();
             }
             bytes

@@ -5,6 +5,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use scribevault_core::UserId;
+use scribevault_proto::client::SignedChannel;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
@@ -14,8 +15,12 @@ pub type RunResult = Result<(), Box<dyn std::error::Error + Send + Sync>>;
 
 /// A server started with [`InProcessServer::start`]. Dropping it asks the server to stop.
 pub struct InProcessServer {
-    /// A lazily connected channel to the server, as the gateway builds one.
-    pub channel: Channel,
+    /// A lazily connected channel to the server that signs each call for its method, as the
+    /// gateway's and the services' clients do.
+    pub channel: SignedChannel,
+    /// The same channel unsigned, for the services' own peer clients (which sign themselves)
+    /// and for tests that put an assertion on a call by hand.
+    pub raw_channel: Channel,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<RunResult>>,
 }
@@ -37,8 +42,10 @@ impl InProcessServer {
         let addr = listener.local_addr().expect("local address").to_string();
         let (shutdown, stop) = oneshot::channel();
         let task = tokio::spawn(run(listener, stop));
+        let raw_channel = scribevault_proto::server::connect_lazy(&addr).expect("a valid address");
         Self {
-            channel: scribevault_proto::server::connect_lazy(&addr).expect("a valid address"),
+            channel: scribevault_proto::client::signed(raw_channel.clone()),
+            raw_channel,
             shutdown: Some(shutdown),
             task: Some(task),
         }

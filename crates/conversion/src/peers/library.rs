@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use scribevault_core::UserId;
-use scribevault_proto::client::outgoing;
+use scribevault_proto::client::{SignedChannel, outgoing, signed};
 use scribevault_proto::library::v1 as pb;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use tonic::transport::Channel;
@@ -16,7 +16,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// A client of the library service.
 #[derive(Clone)]
 pub struct LibraryClient {
-    inner: LibraryServiceClient<Channel>,
+    inner: LibraryServiceClient<SignedChannel>,
 }
 
 impl LibraryClient {
@@ -24,7 +24,7 @@ impl LibraryClient {
     #[must_use]
     pub fn from_channel(channel: Channel) -> Self {
         Self {
-            inner: LibraryServiceClient::new(channel)
+            inner: LibraryServiceClient::new(signed(channel))
                 .max_decoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES)
                 .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES),
         }

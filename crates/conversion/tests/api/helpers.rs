@@ -11,20 +11,20 @@ use scribevault_conversion::{
 };
 use scribevault_db::TestDatabase;
 use scribevault_library::{LibraryConfig, LibraryDependencies, LibraryServer};
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::conversion::v1 as pb;
 use scribevault_proto::conversion::v1::conversion_service_client::ConversionServiceClient;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
-use tonic::transport::Channel;
 
 pub use scribevault_test_support::grpc::as_user;
 
 /// Conversion and the library running in this process.
 pub struct TestApp {
-    pub client: ConversionServiceClient<Channel>,
-    pub library: LibraryServiceClient<Channel>,
+    pub client: ConversionServiceClient<SignedChannel>,
+    pub library: LibraryServiceClient<SignedChannel>,
     /// The channel of the conversion server (health).
-    pub channel: Channel,
+    pub channel: SignedChannel,
     pub blobs: Arc<dyn BlobStore>,
     _blob_dir: tempfile::TempDir,
     /// Conversion's database.
@@ -85,7 +85,9 @@ pub async fn spawn_app_on(conversion_db: TestDatabase, config: ConversionConfig)
             .expect("conversion db"),
         ConversionDependencies {
             blobs: blobs.clone(),
-            vault: Arc::new(LibraryClient::from_channel(library_server.channel.clone())),
+            vault: Arc::new(LibraryClient::from_channel(
+                library_server.raw_channel.clone(),
+            )),
         },
         config,
     )

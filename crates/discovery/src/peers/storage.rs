@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use scribevault_core::UserId;
-use scribevault_proto::client::outgoing;
+use scribevault_proto::client::{SignedChannel, outgoing, signed};
 use scribevault_proto::storage::v1 as pb;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use tokio::io::AsyncReadExt as _;
@@ -22,7 +22,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(600);
 /// A client of the storage service.
 #[derive(Clone)]
 pub struct StorageClient {
-    inner: StorageServiceClient<Channel>,
+    inner: StorageServiceClient<SignedChannel>,
 }
 
 impl StorageClient {
@@ -30,7 +30,7 @@ impl StorageClient {
     #[must_use]
     pub fn from_channel(channel: Channel) -> Self {
         Self {
-            inner: StorageServiceClient::new(channel),
+            inner: StorageServiceClient::new(signed(channel)),
         }
     }
 
@@ -40,7 +40,9 @@ impl StorageClient {
     /// `addr` is not a usable address.
     pub fn connect_lazy(addr: &str) -> Result<Self, tonic::transport::Error> {
         Ok(Self {
-            inner: StorageServiceClient::new(scribevault_proto::server::connect_lazy(addr)?),
+            inner: StorageServiceClient::new(signed(scribevault_proto::server::connect_lazy(
+                addr,
+            )?)),
         })
     }
 }

@@ -5,10 +5,9 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use scribevault_core::UserId;
-use scribevault_proto::client::outgoing;
+use scribevault_proto::client::{SignedChannel, outgoing, signed};
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
-use tonic::transport::Channel;
 
 use super::{PeerError, TranscriptionIntake, VideoAudio, refusal};
 use crate::domain::downloads::TranscribeAfter;
@@ -18,7 +17,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// A client of the transcription service.
 #[derive(Clone)]
 pub struct TranscriptionClient {
-    inner: TranscriptionServiceClient<Channel>,
+    inner: TranscriptionServiceClient<SignedChannel>,
 }
 
 impl TranscriptionClient {
@@ -28,7 +27,9 @@ impl TranscriptionClient {
     /// `addr` is not a usable address.
     pub fn connect_lazy(addr: &str) -> Result<Self, tonic::transport::Error> {
         Ok(Self {
-            inner: TranscriptionServiceClient::new(scribevault_proto::server::connect_lazy(addr)?),
+            inner: TranscriptionServiceClient::new(signed(
+                scribevault_proto::server::connect_lazy(addr)?,
+            )),
         })
     }
 }

@@ -10,12 +10,12 @@ use scribevault_discovery::{
     DiscoveryConfig, DiscoveryDependencies, DiscoveryServer, PeerError, StorageClient,
     TranscriptionIntake, VideoAudio,
 };
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::discovery::v1 as pb;
 use scribevault_proto::discovery::v1::discovery_service_client::DiscoveryServiceClient;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
 use scribevault_test_support::youtube::FakeYouTube;
-use tonic::transport::Channel;
 
 pub use scribevault_test_support::grpc::as_user;
 
@@ -25,9 +25,9 @@ pub const KEY: &str = "test-key-1";
 /// The discovery service running in this process.
 pub struct TestApp {
     /// A client as the gateway builds it.
-    pub client: DiscoveryServiceClient<Channel>,
+    pub client: DiscoveryServiceClient<SignedChannel>,
     /// The channel the client uses, for other services on the same server (health).
-    pub channel: Channel,
+    pub channel: SignedChannel,
     /// The YouTube fake the service talks to.
     pub youtube: FakeYouTube,
     /// The bus `sourceUpdate` goes out on.
@@ -35,7 +35,7 @@ pub struct TestApp {
     /// The database, so a second app can reopen it.
     pub db: Arc<TestDatabase>,
     /// The real storage service the downloads go to, in this process.
-    pub storage: StorageServiceClient<Channel>,
+    pub storage: StorageServiceClient<SignedChannel>,
     /// What the service asked transcription to do.
     pub transcriptions: Arc<RecordedTranscriptions>,
     /// The data directory (storage's database and blobs, yt-dlp's scratch space), kept for
@@ -142,7 +142,9 @@ pub async fn spawn_app_on(
         DiscoveryDependencies {
             events: Arc::new(bus.clone()),
             work: Arc::new(bus.clone()),
-            archive: Arc::new(StorageClient::from_channel(storage_server.channel.clone())),
+            archive: Arc::new(StorageClient::from_channel(
+                storage_server.raw_channel.clone(),
+            )),
             intake: transcriptions.clone(),
         },
         config,

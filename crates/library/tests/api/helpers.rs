@@ -9,10 +9,10 @@ use scribevault_bus::contract::{Event, LibraryIngest, LibraryUpdate, SourceType}
 use scribevault_bus::{EventBus as _, EventSubscription, InProcessBus};
 use scribevault_db::TestDatabase;
 use scribevault_library::{LibraryConfig, LibraryDependencies, LibraryServer};
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::library::v1 as pb;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
-use tonic::transport::Channel;
 
 /// The longest a test waits for something the service does in the background.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -23,7 +23,7 @@ const MAX_DELIVERIES: u32 = 5;
 /// The library service running in this process.
 pub struct TestApp {
     /// A client as the gateway builds it.
-    pub client: LibraryServiceClient<Channel>,
+    pub client: LibraryServiceClient<SignedChannel>,
     /// The bus the service consumes `library.ingest` from and publishes events on.
     pub bus: InProcessBus,
     /// The blob store the service reads segments and saved files from.

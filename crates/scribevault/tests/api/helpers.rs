@@ -54,11 +54,12 @@ const STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 /// The service key of the processes a test starts.
 pub const TEST_SERVICE_KEY: &str = "test-service-key-0123456789abcdef0123456789abcdef";
 
-/// Makes `request` a call by `user`, signed as the gateway signs it.
-pub fn signed_as<T>(user: &str, request: &mut tonic::Request<T>) {
+/// Makes `request` a call by `user` of `method` (`/package.Service/Method`), signed as the
+/// gateway signs it.
+pub fn signed_as<T>(user: &str, method: &str, request: &mut tonic::Request<T>) {
     scribevault_core::identity::ServiceKey::new(TEST_SERVICE_KEY)
         .unwrap()
-        .attach_user(request, &scribevault_core::UserId::new(user));
+        .attach_user(request, &scribevault_core::UserId::new(user), method);
 }
 
 /// Starts `scribevault <target>` with `env` and returns once it has announced a listener for
@@ -334,7 +335,11 @@ impl TestApp {
         .await
         .unwrap();
         let mut request = tonic::Request::new(request);
-        signed_as(user, &mut request);
+        signed_as(
+            user,
+            "/scribevault.library.v1.LibraryService/IngestTranscript",
+            &mut request,
+        );
         client
             .ingest_transcript(request)
             .await

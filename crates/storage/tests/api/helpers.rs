@@ -6,11 +6,11 @@ use std::sync::Arc;
 use bytes::Bytes;
 use scribevault_blob::{BlobStore, LocalBlobStore};
 use scribevault_db::TestDatabase;
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::storage::v1 as pb;
 use scribevault_proto::storage::v1::storage_service_client::StorageServiceClient;
 use scribevault_storage::{CleanupSweep, StorageConfig, StorageServer};
 use scribevault_test_support::grpc::{InProcessServer, RunResult, stopped};
-use tonic::transport::Channel;
 
 /// Large enough for every fixture; tests of the limit pass their own config.
 pub const DEFAULT_MAX_UPLOAD_BYTES: u64 = 50 * 1024 * 1024;
@@ -21,7 +21,7 @@ pub const CHUNK_BYTES: usize = 16 * 1024;
 /// The storage service running in this process.
 pub struct TestApp {
     /// A client as the gateway builds it.
-    pub client: StorageServiceClient<Channel>,
+    pub client: StorageServiceClient<SignedChannel>,
     /// Root of the local blob store.
     pub blob_dir: tempfile::TempDir,
     /// The service's database, deleted when the app is dropped.
@@ -275,7 +275,7 @@ impl TestApp {
     }
 
     /// A channel to the server, for the other gRPC services it serves (health).
-    pub fn channel(&self) -> Channel {
+    pub fn channel(&self) -> SignedChannel {
         self.server.channel.clone()
     }
 

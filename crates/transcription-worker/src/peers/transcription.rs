@@ -7,6 +7,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use scribevault_core::UserId;
 use scribevault_proto::client::{PeerError, outgoing};
+use scribevault_proto::client::{SignedChannel, signed};
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use tonic::transport::Channel;
@@ -21,7 +22,7 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 /// A client of the transcription service.
 #[derive(Clone)]
 pub struct FileStateClient {
-    inner: TranscriptionServiceClient<Channel>,
+    inner: TranscriptionServiceClient<SignedChannel>,
 }
 
 impl FileStateClient {
@@ -29,7 +30,7 @@ impl FileStateClient {
     #[must_use]
     pub fn from_channel(channel: Channel) -> Self {
         Self {
-            inner: TranscriptionServiceClient::new(channel),
+            inner: TranscriptionServiceClient::new(signed(channel)),
         }
     }
 

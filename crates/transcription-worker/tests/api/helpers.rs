@@ -11,6 +11,7 @@ use scribevault_bus::{
 };
 use scribevault_core::Settings;
 use scribevault_db::TestDatabase;
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, as_user, stopped};
@@ -19,7 +20,6 @@ use scribevault_transcription_worker::{
     FakeWhisper, FileStateClient, TranscriptionWorker, WorkerConfig, WorkerDependencies,
 };
 use tokio::sync::oneshot;
-use tonic::transport::Channel;
 
 /// How long a test waits for something that should happen within a second or two.
 pub const WAIT: Duration = Duration::from_secs(15);
@@ -54,7 +54,7 @@ impl Setup {
 
 pub struct TestApp {
     /// The transcription service, as the gateway calls it.
-    pub service: TranscriptionServiceClient<Channel>,
+    pub service: TranscriptionServiceClient<SignedChannel>,
     /// The worker's whisper.
     pub whisper: FakeWhisper,
     /// The bus the service and the worker share.
@@ -134,7 +134,7 @@ pub async fn spawn_app_with(setup: Setup) -> TestApp {
             work: Arc::new(bus.clone()),
             events: Arc::new(orders),
             blobs: blobs.clone(),
-            file_state: Arc::new(FileStateClient::from_channel(server.channel.clone())),
+            file_state: Arc::new(FileStateClient::from_channel(server.raw_channel.clone())),
             whisper: Arc::new(setup.whisper.clone()),
         },
     );

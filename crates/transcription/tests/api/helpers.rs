@@ -11,11 +11,11 @@ use scribevault_bus::{
     WorkQueue as _,
 };
 use scribevault_db::TestDatabase;
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::transcription::v1 as pb;
 use scribevault_proto::transcription::v1::transcription_service_client::TranscriptionServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, stopped};
 use scribevault_transcription::{TranscriptionConfig, TranscriptionServer};
-use tonic::transport::Channel;
 
 /// How long a test waits for something that should happen at once.
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -41,7 +41,7 @@ pub fn config() -> TranscriptionConfig {
 }
 
 pub struct TestApp {
-    pub client: TranscriptionServiceClient<Channel>,
+    pub client: TranscriptionServiceClient<SignedChannel>,
     pub blobs: Arc<LocalBlobStore>,
     /// The service's work messages for workers.
     pub work: WorkConsumer,

@@ -7,6 +7,7 @@ use std::time::Duration;
 use scribevault_bus::contract::{ItemChange, LibraryItemRef, LibraryUpdate};
 use scribevault_bus::{Event, EventBus, EventEnvelope, InProcessBus};
 use scribevault_db::TestDatabase;
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::webhooks::v1 as pb;
 use scribevault_proto::webhooks::v1::webhooks_service_client::WebhooksServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, stopped};
@@ -18,8 +19,8 @@ pub use scribevault_test_support::grpc::as_user;
 
 /// The webhook service running in this process.
 pub struct TestApp {
-    pub client: WebhooksServiceClient<Channel>,
-    pub channel: Channel,
+    pub client: WebhooksServiceClient<SignedChannel>,
+    pub channel: SignedChannel,
     pub bus: InProcessBus,
     pub db: TestDatabase,
     server: InProcessServer,
@@ -109,6 +110,12 @@ impl TestApp {
     /// Publishes a new Vault item `item` of `user`, as the library does.
     pub async fn item_created(&self, user: &str, item: &str) {
         publish_item_created(&self.bus, user, item).await;
+    }
+
+    /// The server's channel without the signing interceptor, for calls that carry an assertion
+    /// put on by hand.
+    pub fn raw_channel(&self) -> Channel {
+        self.server.raw_channel.clone()
     }
 
     pub async fn stop(self) -> scribevault_test_support::grpc::RunResult {

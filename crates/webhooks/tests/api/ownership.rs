@@ -109,3 +109,41 @@ async fn bad_events_and_urls_are_invalid_arguments_that_say_why() {
     }
     assert!(app.list("alice").await.is_empty());
 }
+
+/// An assertion seen on one call cannot open another (the review's G11): one made for
+/// `ListWebhooks` is refused on `DeleteUserData`, and served on the method it names.
+#[tokio::test]
+async fn an_assertion_made_for_one_method_is_refused_on_another() {
+    use scribevault_core::UserId;
+    use scribevault_core::identity::{IDENTITY_METADATA_KEY, Principal, assertion_for};
+    use scribevault_proto::webhooks::v1::webhooks_service_client::WebhooksServiceClient;
+
+    let app = spawn_app().await;
+    let receiver = Receiver::default();
+    app.create("alice", &receiver.start().await).await;
+    let mut raw = WebhooksServiceClient::new(app.raw_channel());
+    let for_list = assertion_for(
+        &Principal::User(UserId::new("alice")),
+        "/scribevault.webhooks.v1.WebhooksService/ListWebhooks",
+    )
+    .unwrap();
+    fn with_assertion<T>(assertion: &str, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        request
+            .metadata_mut()
+            .insert(IDENTITY_METADATA_KEY, assertion.parse().unwrap());
+        request
+    }
+    let refused = raw
+        .delete_user_data(with_assertion(&for_list, pb::DeleteUserDataRequest {}))
+        .await
+        .expect_err("made for another method");
+    assert_eq!(refused.code(), Code::Unauthenticated);
+    assert_eq!(app.list("alice").await.len(), 1, "nothing was deleted");
+    let listed = raw
+        .list_webhooks(with_assertion(&for_list, pb::ListWebhooksRequest {}))
+        .await
+        .expect("the method it was made for")
+        .into_inner();
+    assert_eq!(listed.webhooks.len(), 1);
+}

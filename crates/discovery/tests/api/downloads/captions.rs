@@ -7,11 +7,11 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use scribevault_proto::client::SignedChannel;
 use scribevault_proto::library::v1 as library_pb;
 use scribevault_proto::library::v1::library_service_client::LibraryServiceClient;
 use scribevault_test_support::grpc::{InProcessServer, stopped};
 use scribevault_test_support::youtube_site::{self, FakeVideo, YtDlpWithFakeYouTube};
-use tonic::transport::Channel;
 
 use super::*;
 use scribevault_bus::contract::DownloadStatus as WireStatus;
@@ -23,7 +23,7 @@ const AUTO_TRACK: &[u8] = include_bytes!("../../../src/captions/testdata/asr_en.
 struct CaptionsSetup {
     app: TestApp,
     media: MediaServer,
-    library: LibraryServiceClient<Channel>,
+    library: LibraryServiceClient<SignedChannel>,
     source: pb::Source,
     video_ids: Vec<String>,
     _library_server: InProcessServer,

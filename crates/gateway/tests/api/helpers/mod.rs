@@ -89,7 +89,9 @@ where
     let (stop, stopped) = oneshot::channel::<()>();
     tokio::spawn(
         tonic::transport::Server::builder()
-            .add_service(InterceptedService::new(service, interceptor))
+            .add_service(scribevault_proto::server::WithCalledMethod(
+                InterceptedService::new(service, interceptor),
+            ))
             .serve_with_incoming_shutdown(TcpListenerStream::new(listener), async {
                 let _ = stopped.await;
             }),

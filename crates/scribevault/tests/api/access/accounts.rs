@@ -236,7 +236,11 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
         .unwrap();
     let mut request =
         tonic::Request::new(scribevault_proto::library::v1::ListTranscriptsRequest::default());
-    signed_as(&leaving_id, &mut request);
+    signed_as(
+        &leaving_id,
+        "/scribevault.library.v1.LibraryService/ListTranscripts",
+        &mut request,
+    );
     let left = library
         .list_transcripts(request)
         .await

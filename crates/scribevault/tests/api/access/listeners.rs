@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use crate::helpers::{TEST_SERVICE_KEY, TestApp, signed_as};
 
+const LIST: &str = "/scribevault.library.v1.LibraryService/ListTranscripts";
+
 #[tokio::test]
 async fn every_answer_carries_the_security_headers_and_metrics_live_on_the_admin_port() {
     let app = TestApp::spawn_all_with(&[("SCRIBEVAULT_TRUSTED_PROXIES", "127.0.0.1")]).await;
@@ -108,7 +110,7 @@ async fn a_grpc_call_needs_an_identity_the_gateway_signed() {
     );
 
     let mut wrong_key = list();
-    ServiceKey::random().attach_user(&mut wrong_key, &UserId::new(victim.clone()));
+    ServiceKey::random().attach_user(&mut wrong_key, &UserId::new(victim.clone()), LIST);
     let status = client.list_transcripts(wrong_key).await.unwrap_err();
     assert_eq!(status.code(), tonic::Code::Unauthenticated, "another key");
 
@@ -116,6 +118,7 @@ async fn a_grpc_call_needs_an_identity_the_gateway_signed() {
     let mut expired = list();
     let old = key.assert_user(
         &UserId::new(victim.clone()),
+        LIST,
         std::time::SystemTime::now() - Duration::from_secs(120),
     );
     expired
@@ -128,8 +131,27 @@ async fn a_grpc_call_needs_an_identity_the_gateway_signed() {
         "an expired assertion"
     );
 
+    // An assertion seen on one call cannot open another (the review's G11): one made for
+    // ListTranscripts, put on a deletion of the victim's data.
+    let mut replayed =
+        tonic::Request::new(scribevault_proto::library::v1::DeleteUserDataRequest {});
+    let for_list = key.assert_user(
+        &UserId::new(victim.clone()),
+        LIST,
+        std::time::SystemTime::now(),
+    );
+    replayed
+        .metadata_mut()
+        .insert(IDENTITY_METADATA_KEY, for_list.parse().unwrap());
+    let status = client.delete_user_data(replayed).await.unwrap_err();
+    assert_eq!(
+        status.code(),
+        tonic::Code::Unauthenticated,
+        "an assertion made for another method"
+    );
+
     let mut signed = list();
-    signed_as(&victim, &mut signed);
+    signed_as(&victim, LIST, &mut signed);
     let answer = client.list_transcripts(signed).await.unwrap().into_inner();
     assert_eq!(
         answer.meta.unwrap().total,

@@ -231,7 +231,10 @@ async fn every_route_of_the_table_answers_strangers_members_and_disabled_account
         .await;
     assert_eq!(status, 200);
     let (status, body) = app
-        .get(&format!("/api/webhooks/{webhook}/deliveries"), Some(&member))
+        .get(
+            &format!("/api/webhooks/{webhook}/deliveries"),
+            Some(&member),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(
