@@ -121,24 +121,7 @@ async fn fetch(model_dir: &Path, name: &str, source: &Source) -> Result<PathBuf,
             source,
         })?;
     let url = format!("{}/{file_name}", source.base_url.trim_end_matches('/'));
-    let response = reqwest::get(&url)
-        .await
-        .map_err(|error| FetchError::Unreachable {
-            url: url.clone(),
-            cause: root_cause(&error),
-        })?;
-    let status = response.status();
-    if !status.is_success() {
-        return Err(FetchError::Status {
-            url,
-            status,
-            hint: if status == reqwest::StatusCode::NOT_FOUND {
-                ": no such model there (check the name and SCRIBEVAULT_MODEL_BASE_URL)"
-            } else {
-                ""
-            },
-        });
-    }
+    let response = request(&url).await?;
     let partial = model_dir.join(format!(".{file_name}.partial"));
     let total = response.content_length();
     let mut progress = Progress::start(name, total);
@@ -166,7 +149,36 @@ async fn fetch(model_dir: &Path, name: &str, source: &Source) -> Result<PathBuf,
             path: target.clone(),
             source,
         })?;
-    let checked = match &expected {
+    report_saved(&target, written, expected.as_ref());
+    Ok(target)
+}
+
+/// The model's answer, once it says the file is there.
+async fn request(url: &str) -> Result<reqwest::Response, FetchError> {
+    let response = reqwest::get(url)
+        .await
+        .map_err(|error| FetchError::Unreachable {
+            url: url.to_owned(),
+            cause: root_cause(&error),
+        })?;
+    let status = response.status();
+    if !status.is_success() {
+        return Err(FetchError::Status {
+            url: url.to_owned(),
+            status,
+            hint: if status == reqwest::StatusCode::NOT_FOUND {
+                ": no such model there (check the name and SCRIBEVAULT_MODEL_BASE_URL)"
+            } else {
+                ""
+            },
+        });
+    }
+    Ok(response)
+}
+
+/// Says where the model went and what was checked.
+fn report_saved(target: &Path, written: u64, expected: Option<&Expected>) {
+    let checked = match expected {
         Some(expected) => format!(
             "{} matches the one {}",
             expected.algorithm,
@@ -179,7 +191,6 @@ async fn fetch(model_dir: &Path, name: &str, source: &Source) -> Result<PathBuf,
         target.display(),
         indicatif::HumanBytes(written)
     );
-    Ok(target)
 }
 
 /// Names become file names and URL path segments: no separators, no hidden files.
