@@ -6,7 +6,7 @@ use super::{description, is_listed_publicly, pretty, video_counts, video_thumbna
 use crate::youtube::api::Answer;
 use crate::youtube::errors::authorization_required;
 use crate::youtube::ids;
-use crate::youtube::model::Visibility;
+use crate::youtube::model::{FakeVideo, Visibility};
 use crate::youtube::params::{Params, id_list, one_filter, parts, wants};
 use crate::youtube::state::{State, VideoRecord};
 
@@ -59,27 +59,9 @@ fn video_item(state: &State, record: &VideoRecord, parts: &[String]) -> Value {
     let mut item = Map::new();
     item.insert("kind".into(), json!("youtube#video"));
     item.insert("id".into(), json!(video.id));
-    let broadcast = match video.visibility {
-        Visibility::Upcoming => "upcoming",
-        Visibility::Live => "live",
-        _ => "none",
-    };
+    let broadcast = broadcast_of(video);
     if wants(parts, "snippet") {
-        let description = description(video);
-        item.insert(
-            "snippet".into(),
-            json!({
-                "publishedAt": video.published_at,
-                "channelId": record.owner,
-                "title": video.title,
-                "description": description,
-                "thumbnails": video_thumbnails(&video.id),
-                "channelTitle": state.channel_title(&record.owner),
-                "categoryId": "22",
-                "liveBroadcastContent": broadcast,
-                "localized": { "title": video.title, "description": description },
-            }),
-        );
+        item.insert("snippet".into(), snippet(state, record, broadcast));
     }
     if wants(parts, "contentDetails") {
         item.insert(
@@ -96,22 +78,7 @@ fn video_item(state: &State, record: &VideoRecord, parts: &[String]) -> Value {
         );
     }
     if wants(parts, "status") {
-        let upload = if broadcast == "none" {
-            "processed"
-        } else {
-            "uploaded"
-        };
-        item.insert(
-            "status".into(),
-            json!({
-                "uploadStatus": upload,
-                "privacyStatus": "public",
-                "license": "youtube",
-                "embeddable": true,
-                "publicStatsViewable": true,
-                "madeForKids": false,
-            }),
-        );
+        item.insert("status".into(), status(broadcast));
     }
     if wants(parts, "statistics") {
         let (views, likes, comments) = video_counts(video);
@@ -125,28 +92,68 @@ fn video_item(state: &State, record: &VideoRecord, parts: &[String]) -> Value {
             }),
         );
     }
-    if wants(parts, "liveStreamingDetails") {
-        match video.visibility {
-            Visibility::Upcoming => {
-                item.insert(
-                    "liveStreamingDetails".into(),
-                    json!({ "scheduledStartTime": video.published_at }),
-                );
-            }
-            Visibility::Live => {
-                let chat = ids::base64_url(format!("live-chat/{}", video.id).as_bytes());
-                item.insert(
-                    "liveStreamingDetails".into(),
-                    json!({
-                        "actualStartTime": video.published_at,
-                        "scheduledStartTime": video.published_at,
-                        "concurrentViewers": (100 + ids::hash_str(&video.id) % 900).to_string(),
-                        "activeLiveChatId": chat,
-                    }),
-                );
-            }
-            _ => {}
-        }
+    if wants(parts, "liveStreamingDetails")
+        && let Some(details) = live_streaming_details(video)
+    {
+        item.insert("liveStreamingDetails".into(), details);
     }
     with_etag(item)
+}
+
+/// `liveBroadcastContent`: what the API says of a video that is or will be live.
+fn broadcast_of(video: &FakeVideo) -> &'static str {
+    match video.visibility {
+        Visibility::Upcoming => "upcoming",
+        Visibility::Live => "live",
+        _ => "none",
+    }
+}
+
+fn snippet(state: &State, record: &VideoRecord, broadcast: &str) -> Value {
+    let video = &record.video;
+    let description = description(video);
+    json!({
+        "publishedAt": video.published_at,
+        "channelId": record.owner,
+        "title": video.title,
+        "description": description,
+        "thumbnails": video_thumbnails(&video.id),
+        "channelTitle": state.channel_title(&record.owner),
+        "categoryId": "22",
+        "liveBroadcastContent": broadcast,
+        "localized": { "title": video.title, "description": description },
+    })
+}
+
+fn status(broadcast: &str) -> Value {
+    let upload = if broadcast == "none" {
+        "processed"
+    } else {
+        "uploaded"
+    };
+    json!({
+        "uploadStatus": upload,
+        "privacyStatus": "public",
+        "license": "youtube",
+        "embeddable": true,
+        "publicStatsViewable": true,
+        "madeForKids": false,
+    })
+}
+
+/// Only upcoming and live videos have `liveStreamingDetails`.
+fn live_streaming_details(video: &FakeVideo) -> Option<Value> {
+    match video.visibility {
+        Visibility::Upcoming => Some(json!({ "scheduledStartTime": video.published_at })),
+        Visibility::Live => {
+            let chat = ids::base64_url(format!("live-chat/{}", video.id).as_bytes());
+            Some(json!({
+                "actualStartTime": video.published_at,
+                "scheduledStartTime": video.published_at,
+                "concurrentViewers": (100 + ids::hash_str(&video.id) % 900).to_string(),
+                "activeLiveChatId": chat,
+            }))
+        }
+        _ => None,
+    }
 }
