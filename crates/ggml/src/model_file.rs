@@ -192,6 +192,35 @@ fn rewrite(
     writer: &mut Writer,
     kind: QuantType,
 ) -> Result<QuantizeReport, ModelFileError> {
+    copy_header(reader, writer, kind)?;
+    copy_mel_filters(reader, writer)?;
+    copy_vocabulary(reader, writer)?;
+    let mut report = QuantizeReport {
+        tensors: 0,
+        quantised: 0,
+        bytes_in: 0,
+        bytes_out: 0,
+    };
+    while let Some(n_dims) = reader.i32_or_end()? {
+        if rewrite_tensor(reader, writer, kind, n_dims)? {
+            report.quantised += 1;
+        }
+        report.tensors += 1;
+    }
+    if report.tensors == 0 {
+        return Err(reader.damaged("it holds no tensors"));
+    }
+    report.bytes_in = reader.read;
+    report.bytes_out = writer.written;
+    Ok(report)
+}
+
+/// The magic and the hyperparameters, the last of which (the weights' type) becomes `kind`'s.
+fn copy_header(
+    reader: &mut Reader,
+    writer: &mut Writer,
+    kind: QuantType,
+) -> Result<(), ModelFileError> {
     let mut magic = [0; 4];
     if reader.inner.read_exact(&mut magic).is_err() || u32::from_le_bytes(magic) != MAGIC {
         return Err(ModelFileError::NotGgml(reader.path.clone()));
@@ -210,7 +239,10 @@ fn rewrite(
     for value in hparams {
         writer.i32(value)?;
     }
+    Ok(())
+}
 
+fn copy_mel_filters(reader: &mut Reader, writer: &mut Writer) -> Result<(), ModelFileError> {
     let (n_mel, n_fft) = (reader.i32()?, reader.i32()?);
     let mel_values = i64::from(n_mel) * i64::from(n_fft);
     if n_mel <= 0 || n_fft <= 0 || mel_values > MAX_MEL_VALUES {
@@ -219,8 +251,10 @@ fn rewrite(
     writer.i32(n_mel)?;
     writer.i32(n_fft)?;
     let mel = reader.bytes(usize::try_from(mel_values * 4).unwrap_or(0))?;
-    writer.all(&mel)?;
+    writer.all(&mel)
+}
 
+fn copy_vocabulary(reader: &mut Reader, writer: &mut Writer) -> Result<(), ModelFileError> {
     let n_vocab = reader.i32()?;
     if !(0..=MAX_VOCAB).contains(&i64::from(n_vocab)) {
         return Err(reader.damaged("impossible vocabulary size"));
@@ -235,69 +269,64 @@ fn rewrite(
         let token = reader.bytes(len as usize)?;
         writer.all(&token)?;
     }
+    Ok(())
+}
 
-    let mut report = QuantizeReport {
-        tensors: 0,
-        quantised: 0,
-        bytes_in: 0,
-        bytes_out: 0,
+/// Copies one tensor (its header's first field, `n_dims`, already read), quantised when it is
+/// a matrix whose rows fill whole blocks and not one of [`KEEP`]; answers whether it was.
+fn rewrite_tensor(
+    reader: &mut Reader,
+    writer: &mut Writer,
+    kind: QuantType,
+    n_dims: i32,
+) -> Result<bool, ModelFileError> {
+    let (name_len, tensor_type) = (reader.i32()?, reader.i32()?);
+    if !(1..=4).contains(&n_dims) || !(1..=MAX_NAME_BYTES).contains(&name_len) {
+        return Err(reader.damaged("impossible tensor header"));
+    }
+    let mut dims = Vec::with_capacity(4);
+    for _ in 0..n_dims {
+        dims.push(reader.i32()?);
+    }
+    let values = dims
+        .iter()
+        .try_fold(1i64, |n, dim| (*dim > 0).then(|| n * i64::from(*dim)))
+        .filter(|n| *n <= MAX_TENSOR_VALUES)
+        .ok_or_else(|| reader.damaged("impossible tensor dimensions"))?;
+    let name_bytes = reader.bytes(usize::try_from(name_len).unwrap_or(0))?;
+    let name = String::from_utf8_lossy(&name_bytes).into_owned();
+    let values = usize::try_from(values).map_err(|_| reader.damaged("tensor too large"))?;
+    let data = match tensor_type {
+        TYPE_F32 => reader.bytes(values * 4)?,
+        TYPE_F16 => reader.bytes(values * 2)?,
+        _ => return Err(ModelFileError::AlreadyQuantised(reader.path.clone())),
     };
-    while let Some(n_dims) = reader.i32_or_end()? {
-        let (name_len, tensor_type) = (reader.i32()?, reader.i32()?);
-        if !(1..=4).contains(&n_dims) || !(1..=MAX_NAME_BYTES).contains(&name_len) {
-            return Err(reader.damaged("impossible tensor header"));
-        }
-        let mut dims = Vec::with_capacity(4);
-        for _ in 0..n_dims {
-            dims.push(reader.i32()?);
-        }
-        let values = dims
-            .iter()
-            .try_fold(1i64, |n, dim| (*dim > 0).then(|| n * i64::from(*dim)))
-            .filter(|n| *n <= MAX_TENSOR_VALUES)
-            .ok_or_else(|| reader.damaged("impossible tensor dimensions"))?;
-        let name_bytes = reader.bytes(usize::try_from(name_len).unwrap_or(0))?;
-        let name = String::from_utf8_lossy(&name_bytes).into_owned();
-        let values = usize::try_from(values).map_err(|_| reader.damaged("tensor too large"))?;
-        let data = match tensor_type {
-            TYPE_F32 => reader.bytes(values * 4)?,
-            TYPE_F16 => reader.bytes(values * 2)?,
-            _ => return Err(ModelFileError::AlreadyQuantised(reader.path.clone())),
-        };
-        let per_row = usize::try_from(dims[0]).unwrap_or(0);
-        let quantise = n_dims == 2
-            && !KEEP.contains(&name.as_str())
-            && per_row.is_multiple_of(kind.block_values())
-            && per_row > 0;
-        let (out_type, out_data) = if quantise {
-            let floats: Vec<f32> = if tensor_type == TYPE_F16 {
-                data.chunks_exact(2)
-                    .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
-                    .collect()
-            } else {
-                data.chunks_exact(4)
-                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect()
-            };
-            report.quantised += 1;
-            (kind.tensor_type(), kind.quantize(&floats, per_row))
+    let per_row = usize::try_from(dims[0]).unwrap_or(0);
+    let quantise = n_dims == 2
+        && !KEEP.contains(&name.as_str())
+        && per_row.is_multiple_of(kind.block_values())
+        && per_row > 0;
+    let (out_type, out_data) = if quantise {
+        let floats: Vec<f32> = if tensor_type == TYPE_F16 {
+            data.chunks_exact(2)
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
+                .collect()
         } else {
-            (tensor_type, data)
+            data.chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
         };
-        writer.i32(n_dims)?;
-        writer.i32(name_len)?;
-        writer.i32(out_type)?;
-        for dim in dims {
-            writer.i32(dim)?;
-        }
-        writer.all(&name_bytes)?;
-        writer.all(&out_data)?;
-        report.tensors += 1;
+        (kind.tensor_type(), kind.quantize(&floats, per_row))
+    } else {
+        (tensor_type, data)
+    };
+    writer.i32(n_dims)?;
+    writer.i32(name_len)?;
+    writer.i32(out_type)?;
+    for dim in dims {
+        writer.i32(dim)?;
     }
-    if report.tensors == 0 {
-        return Err(reader.damaged("it holds no tensors"));
-    }
-    report.bytes_in = reader.read;
-    report.bytes_out = writer.written;
-    Ok(report)
+    writer.all(&name_bytes)?;
+    writer.all(&out_data)?;
+    Ok(quantise)
 }
