@@ -2856,7 +2856,7 @@ export interface components {
                 description: string;
                 events: components["schemas"]["WebhookEvent"][];
                 enabled: boolean;
-                /** @description Why the gateway switched it off (the receiver answered 410 Gone). */
+                /** @description Why it was switched off (the receiver answered 410 Gone). */
                 disabledReason?: string | null;
                 /** Format: date-time */
                 createdAt: string;
@@ -4244,7 +4244,7 @@ export interface components {
             description: string;
             events: components["schemas"]["WebhookEvent"][];
             enabled: boolean;
-            /** @description Why the gateway switched it off (the receiver answered 410 Gone). */
+            /** @description Why it was switched off (the receiver answered 410 Gone). */
             disabledReason?: string | null;
             /** Format: date-time */
             createdAt: string;

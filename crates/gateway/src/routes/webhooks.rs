@@ -25,7 +25,7 @@ pub struct WebhookView {
     description: String,
     events: Vec<WebhookEvent>,
     enabled: bool,
-    /// Why the gateway switched it off (the receiver answered 410 Gone).
+    /// Why it was switched off (the receiver answered 410 Gone).
     disabled_reason: Option<String>,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
