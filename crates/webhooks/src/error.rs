@@ -34,6 +34,8 @@ pub enum WebhookError {
     TestedRecently { seconds: u64 },
     #[error("database error: {0}")]
     Database(#[from] sea_orm::DbErr),
+    #[error("message broker: {0}")]
+    Bus(#[from] scribevault_bus::BusError),
 }
 
 fn subscribable_names() -> String {
@@ -54,6 +56,7 @@ impl ServiceError for WebhookError {
             Self::NotFound => ErrorCode::NotFound,
             Self::TestedRecently { .. } => ErrorCode::TooManyRequests,
             Self::Database(_) => ErrorCode::Internal,
+            Self::Bus(_) => ErrorCode::Unavailable,
         }
     }
 }

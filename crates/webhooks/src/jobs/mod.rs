@@ -13,24 +13,23 @@ use scribevault_bus::{BusError, EventBus, Topic, WorkQueue};
 
 use crate::service::Webhooks;
 
-/// Binds the service's queue to the user events (before returning, so no event published
-/// afterwards is missed, even while no replica runs) and runs the intake and the dispatcher
-/// until the task is aborted.
+/// Binds the service's queue to the user events: from its return on, no event is missed, even
+/// while no replica runs. Done when the service is built, before anything can publish to it.
 ///
 /// # Errors
 /// The bus refuses the binding.
-pub async fn start(
-    webhooks: Webhooks,
-    events: &dyn EventBus,
-    work: Arc<dyn WorkQueue>,
-) -> Result<tokio::task::JoinHandle<()>, BusError> {
+pub async fn bind(events: &dyn EventBus) -> Result<(), BusError> {
     events
         .bind_queue(Topic::UserEvents, intake::QueuedEvent::QUEUE)
-        .await?;
-    Ok(tokio::spawn(async move {
+        .await
+}
+
+/// Runs the intake and the dispatcher until the task is aborted.
+pub fn start(webhooks: Webhooks, work: Arc<dyn WorkQueue>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
         futures::join!(
             intake::run(webhooks.clone(), work),
             dispatcher::run(webhooks)
         );
-    }))
+    })
 }
