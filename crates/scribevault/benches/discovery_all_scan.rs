@@ -65,20 +65,14 @@ async fn page_chain(youtube: &FakeYouTube, uploads: &str) -> Duration {
     started.elapsed()
 }
 
-#[tokio::main]
-async fn main() {
-    let mut args = std::env::args().skip(1).filter(|arg| arg != "--bench");
-    let latency_ms: u64 = args.next().map_or(20, |arg| arg.parse().unwrap());
-    let runs: u32 = args.next().map_or(3, |arg| arg.parse().unwrap());
-
-    let youtube = FakeYouTube::start().await;
-    youtube.set_daily_quota(KEY, 1_000_000);
-    youtube.set_latency(Duration::from_millis(latency_ms));
-
-    let data_dir = tempfile::tempdir().unwrap();
+/// Starts the discovery service alone against the fake; answers it and its gRPC address.
+async fn start_discovery(
+    data_dir: &std::path::Path,
+    youtube: &FakeYouTube,
+) -> (tokio::process::Child, String) {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
         .arg("discovery")
-        .env("SCRIBEVAULT_DATA_DIR", data_dir.path())
+        .env("SCRIBEVAULT_DATA_DIR", data_dir)
         .env("SCRIBEVAULT_DISCOVERY_GRPC_ADDR", "127.0.0.1:0")
         .env("SCRIBEVAULT_YOUTUBE_API_BASE", youtube.base_url())
         .env("SCRIBEVAULT_YOUTUBE_API_KEY", KEY)
@@ -87,7 +81,6 @@ async fn main() {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let pid = child.id().unwrap();
     let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let addr = loop {
         let line = lines
@@ -100,6 +93,22 @@ async fn main() {
         }
     };
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, addr)
+}
+
+#[tokio::main]
+async fn main() {
+    let mut args = std::env::args().skip(1).filter(|arg| arg != "--bench");
+    let latency_ms: u64 = args.next().map_or(20, |arg| arg.parse().unwrap());
+    let runs: u32 = args.next().map_or(3, |arg| arg.parse().unwrap());
+
+    let youtube = FakeYouTube::start().await;
+    youtube.set_daily_quota(KEY, 1_000_000);
+    youtube.set_latency(Duration::from_millis(latency_ms));
+
+    let data_dir = tempfile::tempdir().unwrap();
+    let (mut child, addr) = start_discovery(data_dir.path(), &youtube).await;
+    let pid = child.id().unwrap();
     // `as_user` marks each request; the signed channel signs it for its method.
     let mut client = DiscoveryServiceClient::new(scribevault_proto::client::signed(
         scribevault_proto::server::connect_lazy(&addr).unwrap(),

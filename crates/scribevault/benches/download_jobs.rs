@@ -63,30 +63,32 @@ async fn post(http: &reqwest::Client, url: String, token: Option<&str>, body: Va
     response.json().await.unwrap()
 }
 
-#[tokio::main]
-async fn main() {
-    let runs: u32 = std::env::args()
-        .skip(1)
-        .find(|arg| arg != "--bench")
-        .map_or(3, |arg| arg.parse().unwrap());
-    let program =
-        ytdlp("download_jobs bench").expect("yt-dlp and ffmpeg (scripts/install-media-tools.sh)");
-    let media = MediaServer::start().await;
-    let youtube = FakeYouTube::start().await;
-    let channel = channel_id(777);
-    youtube.add_channel(
-        FakeChannel::generated(&channel, "Bench downloads", VIDEOS).with_handle("benchdownloads"),
-    );
+async fn get(http: &reqwest::Client, url: String, token: &str) -> Value {
+    http.get(url)
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
 
-    let data_dir = tempfile::tempdir().unwrap();
+/// Starts `scribevault all` against the fakes; answers the process and its HTTP base URL.
+async fn start_server(
+    data_dir: &std::path::Path,
+    youtube: &FakeYouTube,
+    media: &MediaServer,
+    program: &str,
+) -> (tokio::process::Child, String) {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
         .arg("all")
-        .env("SCRIBEVAULT_DATA_DIR", data_dir.path())
+        .env("SCRIBEVAULT_DATA_DIR", data_dir)
         .env("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:0")
-        .env("SCRIBEVAULT_FRONTEND_DIR", data_dir.path().join("none"))
+        .env("SCRIBEVAULT_FRONTEND_DIR", data_dir.join("none"))
         .env("SCRIBEVAULT_YOUTUBE_API_BASE", youtube.base_url())
         .env("SCRIBEVAULT_YOUTUBE_API_KEY", "bench-key")
-        .env("SCRIBEVAULT_YTDLP_PATH", &program)
+        .env("SCRIBEVAULT_YTDLP_PATH", program)
         .env("SCRIBEVAULT_YOUTUBE_WATCH_URL", media.watch_url())
         .env("SCRIBEVAULT_DOWNLOAD_RETRIES", "3")
         .env("SCRIBEVAULT_DOWNLOAD_CONCURRENCY", "1")
@@ -107,90 +109,125 @@ async fn main() {
         }
     };
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, base)
+}
+
+/// A fresh user with the bench channel as a source: (token, source id).
+async fn user_with_source(http: &reqwest::Client, base: &str, run: u32) -> (String, String) {
+    let signed_up = post(
+        http,
+        format!("{base}/api/auth/signup"),
+        None,
+        json!({ "email": format!("bench{run}@example.com"), "password": "bench-password-1" }),
+    )
+    .await;
+    let token = signed_up["data"]["token"]
+        .as_str()
+        .or_else(|| signed_up["token"].as_str())
+        .unwrap()
+        .to_owned();
+    let source = post(
+        http,
+        format!("{base}/api/sources"),
+        Some(&token),
+        json!({ "url": "@benchdownloads" }),
+    )
+    .await;
+    let source_id = source["data"]["id"].as_str().unwrap().to_owned();
+    (token, source_id)
+}
+
+/// The source's video ids, each given one of the samples to serve.
+async fn serve_videos(
+    http: &reqwest::Client,
+    base: &str,
+    (token, source_id): (&str, &str),
+    media: &MediaServer,
+) -> Vec<String> {
+    let videos = get(
+        http,
+        format!("{base}/api/sources/{source_id}/videos"),
+        token,
+    )
+    .await;
+    let ids: Vec<String> = videos["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|video| video["youtubeVideoId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), VIDEOS);
+    for (index, id) in ids.iter().enumerate() {
+        let file = shared_dir()
+            .join("audio")
+            .join(SAMPLES[index % SAMPLES.len()]);
+        media.add_audio(id, std::fs::read(file).unwrap());
+    }
+    ids
+}
+
+/// One download job of `ids`, from the request until the job is listed as completed.
+async fn timed_job(
+    http: &reqwest::Client,
+    base: &str,
+    (token, source_id): (&str, &str),
+    ids: &[String],
+) -> Duration {
+    let started = Instant::now();
+    let job = post(
+        http,
+        format!("{base}/api/downloads"),
+        Some(token),
+        json!({ "sourceId": source_id, "videoIds": ids }),
+    )
+    .await;
+    let job_id = job["data"]["id"].as_str().unwrap().to_owned();
+    loop {
+        let listed = get(http, format!("{base}/api/downloads"), token).await;
+        let job = listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|job| job["id"] == job_id.as_str())
+            .unwrap()
+            .clone();
+        match job["status"].as_str().unwrap() {
+            "COMPLETED" => break,
+            "FAILED" => panic!("the job failed: {job}"),
+            _ => tokio::time::sleep(Duration::from_millis(20)).await,
+        }
+    }
+    started.elapsed()
+}
+
+#[tokio::main]
+async fn main() {
+    let runs: u32 = std::env::args()
+        .skip(1)
+        .find(|arg| arg != "--bench")
+        .map_or(3, |arg| arg.parse().unwrap());
+    let program =
+        ytdlp("download_jobs bench").expect("yt-dlp and ffmpeg (scripts/install-media-tools.sh)");
+    let media = MediaServer::start().await;
+    let youtube = FakeYouTube::start().await;
+    let channel = channel_id(777);
+    youtube.add_channel(
+        FakeChannel::generated(&channel, "Bench downloads", VIDEOS).with_handle("benchdownloads"),
+    );
+    let data_dir = tempfile::tempdir().unwrap();
+    let (mut child, base) = start_server(data_dir.path(), &youtube, &media, &program).await;
     let http = reqwest::Client::new();
 
     let mut alone = Vec::new();
     let mut jobs = Vec::new();
     let mut ids: Vec<String> = Vec::new();
     for run in 0..runs {
-        let signed_up = post(
-            &http,
-            format!("{base}/api/auth/signup"),
-            None,
-            json!({ "email": format!("bench{run}@example.com"), "password": "bench-password-1" }),
-        )
-        .await;
-        let token = signed_up["data"]["token"]
-            .as_str()
-            .or_else(|| signed_up["token"].as_str())
-            .unwrap()
-            .to_owned();
-        let source = post(
-            &http,
-            format!("{base}/api/sources"),
-            Some(&token),
-            json!({ "url": "@benchdownloads" }),
-        )
-        .await;
-        let source_id = source["data"]["id"].as_str().unwrap().to_owned();
+        let (token, source_id) = user_with_source(&http, &base, run).await;
         if ids.is_empty() {
-            let videos: Value = http
-                .get(format!("{base}/api/sources/{source_id}/videos"))
-                .bearer_auth(&token)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            ids = videos["data"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|video| video["youtubeVideoId"].as_str().unwrap().to_owned())
-                .collect();
-            assert_eq!(ids.len(), VIDEOS);
-            for (index, id) in ids.iter().enumerate() {
-                let file = shared_dir()
-                    .join("audio")
-                    .join(SAMPLES[index % SAMPLES.len()]);
-                media.add_audio(id, std::fs::read(file).unwrap());
-            }
+            ids = serve_videos(&http, &base, (&token, &source_id), &media).await;
         }
         alone.push(ytdlp_alone(&program, &media.watch_url(), &ids).await);
-        let started = Instant::now();
-        let job = post(
-            &http,
-            format!("{base}/api/downloads"),
-            Some(&token),
-            json!({ "sourceId": source_id, "videoIds": ids }),
-        )
-        .await;
-        let job_id = job["data"]["id"].as_str().unwrap().to_owned();
-        loop {
-            let listed: Value = http
-                .get(format!("{base}/api/downloads"))
-                .bearer_auth(&token)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            let job = listed["data"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|job| job["id"] == job_id.as_str())
-                .unwrap()
-                .clone();
-            match job["status"].as_str().unwrap() {
-                "COMPLETED" => break,
-                "FAILED" => panic!("the job failed: {job}"),
-                _ => tokio::time::sleep(Duration::from_millis(20)).await,
-            }
-        }
-        jobs.push(started.elapsed());
+        jobs.push(timed_job(&http, &base, (&token, &source_id), &ids).await);
     }
     let median = |durations: &mut Vec<Duration>| {
         durations.sort();

@@ -105,42 +105,41 @@ async fn timed_get(http: &reqwest::Client, url: &str, token: &str) -> (Duration,
     (started.elapsed(), body)
 }
 
-#[tokio::main]
-async fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|arg| arg != "--bench")
-        .collect();
-    let backend = args.first().map_or("sqlite", String::as_str).to_owned();
-    let items: usize = args.get(1).map_or(100_000, |arg| arg.parse().unwrap());
-    let words: usize = args.get(2).map_or(2_000, |arg| arg.parse().unwrap());
+/// `scribevault all`, running as a child process.
+struct Server {
+    child: tokio::process::Child,
+    base: String,
+    library: String,
+}
 
-    let data_dir = tempfile::tempdir().unwrap();
-    let mut _postgres = None;
-    let database_url = if let Ok(url) = std::env::var("VAULT_BENCH_DATABASE_URL") {
-        url
-    } else if backend == "postgres" {
+/// The database to run on, and the test database to keep alive while the run lasts.
+async fn database_url(
+    backend: &str,
+    data_dir: &std::path::Path,
+) -> (String, Option<scribevault_db::TestDatabase>) {
+    if let Ok(url) = std::env::var("VAULT_BENCH_DATABASE_URL") {
+        return (url, None);
+    }
+    if backend == "postgres" {
         let admin =
             std::env::var("SCRIBEVAULT_TEST_POSTGRES_URL").expect("SCRIBEVAULT_TEST_POSTGRES_URL");
         let db = scribevault_db::TestDatabase::postgres(&admin)
             .await
             .unwrap();
-        let url = db.url.clone();
-        _postgres = Some(db);
-        url
-    } else {
-        format!(
-            "sqlite://{}?mode=rwc",
-            data_dir.path().join("vault.db").display()
-        )
-    };
+        return (db.url.clone(), Some(db));
+    }
+    let url = format!("sqlite://{}?mode=rwc", data_dir.join("vault.db").display());
+    (url, None)
+}
+
+async fn start_server(data_dir: &std::path::Path, database_url: &str) -> Server {
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_scribevault"))
         .arg("all")
-        .env("SCRIBEVAULT_DATA_DIR", data_dir.path())
+        .env("SCRIBEVAULT_DATA_DIR", data_dir)
         .env("SCRIBEVAULT_SERVICE_KEY", BENCH_SERVICE_KEY)
-        .env("SCRIBEVAULT_DATABASE_URL", &database_url)
+        .env("SCRIBEVAULT_DATABASE_URL", database_url)
         .env("SCRIBEVAULT_HTTP_ADDR", "127.0.0.1:0")
-        .env("SCRIBEVAULT_FRONTEND_DIR", data_dir.path().join("none"))
+        .env("SCRIBEVAULT_FRONTEND_DIR", data_dir.join("none"))
         .env("RUST_LOG", "warn")
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)
@@ -167,7 +166,15 @@ async fn main() {
             eprintln!("server: {line}");
         }
     });
-    let http = reqwest::Client::new();
+    Server {
+        child,
+        base,
+        library: library.expect("library address"),
+    }
+}
+
+/// Signs the bench's user up, or in when a kept database has it: (token, user id, reused).
+async fn sign_in(http: &reqwest::Client, base: &str) -> (String, String, bool) {
     let credentials = json!({ "email": "bench@example.com", "password": "bench-password-1" });
     let signed_up = http
         .post(format!("{base}/api/auth/signup"))
@@ -190,28 +197,27 @@ async fn main() {
     };
     let token = signed_in["data"]["token"].as_str().unwrap().to_owned();
     let user = signed_in["data"]["user"]["id"].as_str().unwrap().to_owned();
+    (token, user, reused)
+}
 
-    // Ingest, four producers at a time.
-    let corpus = Arc::new(Corpus::new());
-    let client = pb::library_service_client::LibraryServiceClient::connect(
-        library.expect("library address"),
-    )
-    .await
-    .unwrap()
-    .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES);
-    let started = Instant::now();
-    let mut bytes = 0usize;
-    let producers = if reused {
-        eprintln!("reusing the items already in VAULT_BENCH_DATABASE_URL: no ingest");
-        0
-    } else {
-        4
-    };
+/// Ingests `items` items through the library's RPC, `producers` at a time; answers the bytes
+/// of text sent.
+async fn ingest(
+    library: &str,
+    user: &str,
+    corpus: &Arc<Corpus>,
+    (items, words): (usize, usize),
+    producers: usize,
+) -> usize {
+    let client = pb::library_service_client::LibraryServiceClient::connect(library.to_owned())
+        .await
+        .unwrap()
+        .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES);
     let mut tasks = Vec::new();
     for producer in 0..producers {
         let corpus = corpus.clone();
         let mut client = client.clone();
-        let user = user.clone();
+        let user = scribevault_core::UserId::new(user.to_owned());
         tasks.push(tokio::spawn(async move {
             let mut rng = rand::rngs::StdRng::seed_from_u64(producer as u64);
             let mut bytes = 0;
@@ -225,17 +231,13 @@ async fn main() {
                     source_type: pb::SourceType::Audio.into(),
                     content,
                     duration_seconds: Some(600.0),
-                    created_at: None,
-                    file_name: None,
-                    segments_path: None,
-                    audio_path: None,
                     ..Default::default()
                 });
                 scribevault_core::identity::ServiceKey::new(BENCH_SERVICE_KEY)
                     .unwrap()
                     .attach_user(
                         &mut request,
-                        &scribevault_core::UserId::new(user.clone()),
+                        &user,
                         "/scribevault.library.v1.LibraryService/IngestTranscript",
                     );
                 client.ingest_transcript(request).await.unwrap();
@@ -243,46 +245,45 @@ async fn main() {
             bytes
         }));
     }
+    let mut bytes = 0;
     for task in tasks {
         bytes += task.await.unwrap();
     }
-    let ingest_seconds = started.elapsed().as_secs_f64();
-    if !reused {
-        eprintln!("ingested {items} items in {ingest_seconds:.0} s");
-    }
+    bytes
+}
 
-    // Index size, straight from the database.
-    let db = sea_orm::Database::connect(&database_url).await.unwrap();
-    let index_bytes: i64 = {
-        use sea_orm::{ConnectionTrait as _, Statement};
-        let sql = if backend == "postgres" {
-            "SELECT CAST(pg_relation_size('library_items_search_seq') + \
-             (SELECT COALESCE(SUM(pg_column_size(search_tsv)), 0) FROM library_items) AS BIGINT) AS size"
-        } else {
-            "SELECT CAST(COALESCE(SUM(LENGTH(block)), 0) + \
-             (SELECT COALESCE(SUM(LENGTH(sz)), 0) FROM library_fts_docsize) AS INTEGER) AS size FROM library_fts_data"
-        };
-        let row = db
-            .query_one_raw(Statement::from_string(db.get_database_backend(), sql))
-            .await
-            .unwrap()
-            .unwrap();
-        row.try_get("", "size").unwrap()
+/// The full-text index's size, straight from the database.
+async fn index_bytes(database_url: &str, backend: &str) -> i64 {
+    use sea_orm::{ConnectionTrait as _, Statement};
+    let db = sea_orm::Database::connect(database_url).await.unwrap();
+    let sql = if backend == "postgres" {
+        "SELECT CAST(pg_relation_size('library_items_search_seq') + \
+         (SELECT COALESCE(SUM(pg_column_size(search_tsv)), 0) FROM library_items) AS BIGINT) AS size"
+    } else {
+        "SELECT CAST(COALESCE(SUM(LENGTH(block)), 0) + \
+         (SELECT COALESCE(SUM(LENGTH(sz)), 0) FROM library_fts_docsize) AS INTEGER) AS size FROM library_fts_data"
     };
+    let row = db
+        .query_one_raw(Statement::from_string(db.get_database_backend(), sql))
+        .await
+        .unwrap()
+        .unwrap();
+    row.try_get("", "size").unwrap()
+}
 
-    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
-    // Warm up both paths once.
-    timed_get(
-        &http,
-        &format!("{base}/api/library/transcripts?q=warm"),
-        &token,
-    )
-    .await;
+/// Times `REQUESTS` searches of one or two query words; answers the times and the hit counts.
+async fn measure_search(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    corpus: &Corpus,
+    rng: &mut rand::rngs::StdRng,
+) -> (Vec<Duration>, Vec<u64>) {
     let mut search = Vec::new();
     let mut hits = Vec::new();
     for request in 0..REQUESTS {
-        let a = corpus.query_word(&mut rng).to_owned();
-        let b = corpus.query_word(&mut rng).to_owned();
+        let a = corpus.query_word(rng).to_owned();
+        let b = corpus.query_word(rng).to_owned();
         let q = match request % 5 {
             0 | 1 => a,
             2 => format!("{a} {b}"),
@@ -293,10 +294,21 @@ async fn main() {
             "{base}/api/library/transcripts?limit=20&q={}",
             url_escape(&q)
         );
-        let (elapsed, body) = timed_get(&http, &url, &token).await;
+        let (elapsed, body) = timed_get(http, &url, token).await;
         hits.push(body["meta"]["total"].as_u64().unwrap());
         search.push(elapsed);
     }
+    hits.sort_unstable();
+    (search, hits)
+}
+
+/// Times `REQUESTS` list pages in every sort, then 50 stats reads.
+async fn measure_list_and_stats(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    rng: &mut rand::rngs::StdRng,
+) -> (Vec<Duration>, Vec<Duration>) {
     let mut list = Vec::new();
     for request in 0..REQUESTS {
         let page = rng.gen_range(1..=200);
@@ -305,17 +317,62 @@ async fn main() {
         let url = format!(
             "{base}/api/library/transcripts?page={page}&limit=20&sortBy={sort}&sortOrder={order}"
         );
-        list.push(timed_get(&http, &url, &token).await.0);
+        list.push(timed_get(http, &url, token).await.0);
     }
     let mut stats = Vec::new();
     for _ in 0..50 {
         stats.push(
-            timed_get(&http, &format!("{base}/api/library/stats"), &token)
+            timed_get(http, &format!("{base}/api/library/stats"), token)
                 .await
                 .0,
         );
     }
-    hits.sort_unstable();
+    (list, stats)
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|arg| arg != "--bench")
+        .collect();
+    let backend = args.first().map_or("sqlite", String::as_str).to_owned();
+    let items: usize = args.get(1).map_or(100_000, |arg| arg.parse().unwrap());
+    let words: usize = args.get(2).map_or(2_000, |arg| arg.parse().unwrap());
+
+    let data_dir = tempfile::tempdir().unwrap();
+    let (database_url, _postgres) = database_url(&backend, data_dir.path()).await;
+    let mut server = start_server(data_dir.path(), &database_url).await;
+    let base = server.base.clone();
+    let http = reqwest::Client::new();
+    let (token, user, reused) = sign_in(&http, &base).await;
+
+    // Ingest, four producers at a time.
+    let corpus = Arc::new(Corpus::new());
+    let started = Instant::now();
+    let producers = if reused {
+        eprintln!("reusing the items already in VAULT_BENCH_DATABASE_URL: no ingest");
+        0
+    } else {
+        4
+    };
+    let bytes = ingest(&server.library, &user, &corpus, (items, words), producers).await;
+    let ingest_seconds = started.elapsed().as_secs_f64();
+    if !reused {
+        eprintln!("ingested {items} items in {ingest_seconds:.0} s");
+    }
+    let index_bytes = index_bytes(&database_url, &backend).await;
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+    // Warm up both paths once.
+    timed_get(
+        &http,
+        &format!("{base}/api/library/transcripts?q=warm"),
+        &token,
+    )
+    .await;
+    let (mut search, hits) = measure_search(&http, &base, &token, &corpus, &mut rng).await;
+    let (mut list, mut stats) = measure_list_and_stats(&http, &base, &token, &mut rng).await;
     let result = json!({
         "backend": backend,
         "items": items,
@@ -332,7 +389,7 @@ async fn main() {
         "stats_ms": {"p50": percentile(&mut stats, 0.5), "p95": percentile(&mut stats, 0.95)},
     });
     println!("{result}");
-    child.kill().await.ok();
+    server.child.kill().await.ok();
 }
 
 fn url_escape(text: &str) -> String {

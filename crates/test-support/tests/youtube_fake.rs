@@ -221,6 +221,56 @@ async fn uploads_page_newest_first_at_fifty_per_page() {
     assert_eq!(body["pageInfo"]["resultsPerPage"], 5);
 }
 
+/// The playlist lists private and deleted entries as YouTube does: placeholders without a
+/// publication time or an owner.
+fn assert_private_and_deleted_entries_are_placeholders(body: &serde_json::Value, owner: &str) {
+    let items = body["items"].as_array().expect("items");
+    assert_eq!(items.len(), 4);
+    let private = &items[1];
+    assert_eq!(private["snippet"]["title"], "Private video");
+    assert_eq!(private["snippet"]["description"], "This video is private.");
+    assert_eq!(private["snippet"]["thumbnails"], json!({}));
+    assert_eq!(private["status"]["privacyStatus"], "private");
+    assert_eq!(private["contentDetails"]["videoId"], video_id(3).as_str());
+    assert!(private["contentDetails"].get("videoPublishedAt").is_none());
+    assert!(private["snippet"].get("videoOwnerChannelId").is_none());
+    let deleted = &items[2];
+    assert_eq!(deleted["snippet"]["title"], "Deleted video");
+    assert_eq!(
+        deleted["snippet"]["description"],
+        "This video is unavailable."
+    );
+    assert_eq!(
+        deleted["status"]["privacyStatus"],
+        "privacyStatusUnspecified"
+    );
+    assert!(deleted["contentDetails"].get("videoPublishedAt").is_none());
+    assert_eq!(items[0]["snippet"]["videoOwnerChannelId"], owner);
+}
+
+/// `videos.list` describes the public and the upcoming video, in YouTube's shapes.
+fn assert_served_videos_are_described(body: &serde_json::Value, owner: &str) {
+    let kept = &body["items"][0];
+    assert_eq!(kept["kind"], "youtube#video");
+    assert_eq!(kept["snippet"]["channelId"], owner);
+    assert_eq!(kept["snippet"]["channelTitle"], "Owner");
+    assert_eq!(kept["snippet"]["publishedAt"], "2026-10-01T10:00:00Z");
+    assert_eq!(kept["snippet"]["liveBroadcastContent"], "none");
+    assert_eq!(kept["contentDetails"]["duration"], "PT4M5S");
+    assert_eq!(kept["status"]["privacyStatus"], "public");
+    for count in ["viewCount", "likeCount", "favoriteCount", "commentCount"] {
+        assert!(kept["statistics"][count].is_string(), "{count} is a string");
+    }
+    assert!(kept.get("liveStreamingDetails").is_none());
+    let soon = &body["items"][1];
+    assert_eq!(soon["contentDetails"]["duration"], "P0D");
+    assert_eq!(soon["snippet"]["liveBroadcastContent"], "upcoming");
+    assert_eq!(
+        soon["liveStreamingDetails"]["scheduledStartTime"],
+        "2026-12-01T18:00:00Z"
+    );
+}
+
 #[tokio::test]
 async fn private_and_deleted_entries_are_listed_but_not_served_by_videos_list() {
     let youtube = FakeYouTube::start().await;
@@ -245,28 +295,7 @@ async fn private_and_deleted_entries_are_listed_but_not_served_by_videos_list() 
     )
     .await;
     assert_eq!(status, 200);
-    let items = body["items"].as_array().expect("items");
-    assert_eq!(items.len(), 4);
-    let private = &items[1];
-    assert_eq!(private["snippet"]["title"], "Private video");
-    assert_eq!(private["snippet"]["description"], "This video is private.");
-    assert_eq!(private["snippet"]["thumbnails"], json!({}));
-    assert_eq!(private["status"]["privacyStatus"], "private");
-    assert_eq!(private["contentDetails"]["videoId"], video_id(3).as_str());
-    assert!(private["contentDetails"].get("videoPublishedAt").is_none());
-    assert!(private["snippet"].get("videoOwnerChannelId").is_none());
-    let deleted = &items[2];
-    assert_eq!(deleted["snippet"]["title"], "Deleted video");
-    assert_eq!(
-        deleted["snippet"]["description"],
-        "This video is unavailable."
-    );
-    assert_eq!(
-        deleted["status"]["privacyStatus"],
-        "privacyStatusUnspecified"
-    );
-    assert!(deleted["contentDetails"].get("videoPublishedAt").is_none());
-    assert_eq!(items[0]["snippet"]["videoOwnerChannelId"], owner.as_str());
+    assert_private_and_deleted_entries_are_placeholders(&body, &owner);
 
     let ids: Vec<String> = (1..=4).map(video_id).collect();
     let (status, body) = call(
@@ -288,25 +317,7 @@ async fn private_and_deleted_entries_are_listed_but_not_served_by_videos_list() 
     assert_eq!(served, [public.id.as_str(), upcoming.id.as_str()]);
     assert_eq!(body["pageInfo"]["totalResults"], 2);
 
-    let kept = &body["items"][0];
-    assert_eq!(kept["kind"], "youtube#video");
-    assert_eq!(kept["snippet"]["channelId"], owner.as_str());
-    assert_eq!(kept["snippet"]["channelTitle"], "Owner");
-    assert_eq!(kept["snippet"]["publishedAt"], "2026-10-01T10:00:00Z");
-    assert_eq!(kept["snippet"]["liveBroadcastContent"], "none");
-    assert_eq!(kept["contentDetails"]["duration"], "PT4M5S");
-    assert_eq!(kept["status"]["privacyStatus"], "public");
-    for count in ["viewCount", "likeCount", "favoriteCount", "commentCount"] {
-        assert!(kept["statistics"][count].is_string(), "{count} is a string");
-    }
-    assert!(kept.get("liveStreamingDetails").is_none());
-    let soon = &body["items"][1];
-    assert_eq!(soon["contentDetails"]["duration"], "P0D");
-    assert_eq!(soon["snippet"]["liveBroadcastContent"], "upcoming");
-    assert_eq!(
-        soon["liveStreamingDetails"]["scheduledStartTime"],
-        "2026-12-01T18:00:00Z"
-    );
+    assert_served_videos_are_described(&body, &owner);
 
     // Nothing matched: 200 with an empty list.
     let (status, body) = call(&youtube, &format!("videos?part=snippet&id={}", video_id(3))).await;

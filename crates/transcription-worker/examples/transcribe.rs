@@ -23,7 +23,17 @@ use scribevault_transcription_worker::transcribe::stitching::{
 };
 use scribevault_transcription_worker::whisper::{DecodeOptions, ModelCache};
 
-fn main() {
+/// What the command line asks for.
+struct Args {
+    audio: PathBuf,
+    model: PathBuf,
+    rss_every: Option<f64>,
+    in_thread: bool,
+    flash_attention: bool,
+    options: AudioOptions,
+}
+
+fn parse_args() -> Args {
     let mut args = std::env::args().skip(1);
     let mut audio = None;
     let mut model = None;
@@ -61,8 +71,53 @@ fn main() {
             other => panic!("unknown option {other}"),
         }
     }
-    let audio = audio.expect("usage: transcribe <audio.mp3> --model <ggml.bin> [options]");
-    let model = model.expect("--model <ggml.bin> is required");
+    Args {
+        audio: audio.expect("usage: transcribe <audio.mp3> --model <ggml.bin> [options]"),
+        model: model.expect("--model <ggml.bin> is required"),
+        rss_every,
+        in_thread,
+        flash_attention,
+        options,
+    }
+}
+
+/// Prints the process's memory and the file's progress to stderr every `every` seconds.
+fn watch_memory(every: f64, started: Instant, progress: Arc<AtomicU32>) {
+    std::thread::spawn(move || {
+        loop {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            let field = |name: &str| {
+                status
+                    .lines()
+                    .find_map(|line| line.strip_prefix(name))
+                    .map_or(0, |rest| {
+                        rest.trim()
+                            .trim_end_matches(" kB")
+                            .parse::<u64>()
+                            .unwrap_or(0)
+                    })
+            };
+            eprintln!(
+                "rss t={:.0}s progress={}% rss={}KiB hwm={}KiB",
+                started.elapsed().as_secs_f64(),
+                progress.load(std::sync::atomic::Ordering::Relaxed),
+                field("VmRSS:"),
+                field("VmHWM:")
+            );
+            std::thread::sleep(std::time::Duration::from_secs_f64(every));
+        }
+    });
+}
+
+fn main() {
+    let Args {
+        audio,
+        model,
+        rss_every,
+        in_thread,
+        flash_attention,
+        options,
+    } = parse_args();
     ModelCache::install_logging();
     let context = ModelCache::with_flash_attention(flash_attention)
         .get(&model)
@@ -72,31 +127,7 @@ fn main() {
     let file = std::fs::File::open(&audio).unwrap();
     let progress = Arc::new(AtomicU32::new(0));
     if let Some(every) = rss_every {
-        let progress = progress.clone();
-        std::thread::spawn(move || {
-            loop {
-                let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-                let field = |name: &str| {
-                    status
-                        .lines()
-                        .find_map(|line| line.strip_prefix(name))
-                        .map_or(0, |rest| {
-                            rest.trim()
-                                .trim_end_matches(" kB")
-                                .parse::<u64>()
-                                .unwrap_or(0)
-                        })
-                };
-                eprintln!(
-                    "rss t={:.0}s progress={}% rss={}KiB hwm={}KiB",
-                    started.elapsed().as_secs_f64(),
-                    progress.load(std::sync::atomic::Ordering::Relaxed),
-                    field("VmRSS:"),
-                    field("VmHWM:")
-                );
-                std::thread::sleep(std::time::Duration::from_secs_f64(every));
-            }
-        });
+        watch_memory(every, started, progress.clone());
     }
     let trim_audio_ctx = options.decode.trim_audio_ctx;
     let run = {

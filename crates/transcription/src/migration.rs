@@ -75,166 +75,8 @@ enum TranscriptionFiles {
 #[async_trait::async_trait]
 impl MigrationTrait for CreateTranscriptionTables {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .create_table(
-                Table::create()
-                    .table(TranscriptionJobs::Table)
-                    .if_not_exists()
-                    .col(
-                        ColumnDef::new(TranscriptionJobs::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionJobs::UserId)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(ColumnDef::new(TranscriptionJobs::Model).string().not_null())
-                    .col(
-                        ColumnDef::new(TranscriptionJobs::OutputFormat)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionJobs::WindowStart)
-                            .string()
-                            .null(),
-                    )
-                    .col(ColumnDef::new(TranscriptionJobs::WindowEnd).string().null())
-                    .col(
-                        ColumnDef::new(TranscriptionJobs::Timezone)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionJobs::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(TranscriptionFiles::Table)
-                    .if_not_exists()
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::JobId)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::FileId)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::UserId)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::YoutubeVideoId)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::Title)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::Mp3Path)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::Status)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::Progress)
-                            .integer()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::ErrorMessage)
-                            .text()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::RetryCount)
-                            .integer()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::MaxRetries)
-                            .integer()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::LastFailedAt)
-                            .timestamp_with_time_zone()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::NextAttemptAt)
-                            .timestamp_with_time_zone()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::TranscriptPath)
-                            .string()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::MarkdownPath)
-                            .string()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::SegmentsPath)
-                            .string()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::ProcessingTimeMs)
-                            .big_integer()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::ClaimToken)
-                            .integer()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::HeartbeatAt)
-                            .timestamp_with_time_zone()
-                            .null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(TranscriptionFiles::UpdatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .to_owned(),
-            )
-            .await?;
+        manager.create_table(jobs_table()).await?;
+        manager.create_table(files_table()).await?;
         manager
             .create_index(
                 Index::create()
@@ -258,6 +100,78 @@ impl MigrationTrait for CreateTranscriptionTables {
             )
             .await
     }
+}
+
+fn jobs_table() -> TableCreateStatement {
+    use TranscriptionJobs as Jobs;
+    Table::create()
+        .table(Jobs::Table)
+        .if_not_exists()
+        .col(string(Jobs::Id).primary_key())
+        .col(string(Jobs::UserId))
+        .col(string(Jobs::Model))
+        .col(string(Jobs::OutputFormat))
+        .col(optional_string(Jobs::WindowStart))
+        .col(optional_string(Jobs::WindowEnd))
+        .col(string(Jobs::Timezone))
+        .col(timestamp(Jobs::CreatedAt))
+        .to_owned()
+}
+
+fn files_table() -> TableCreateStatement {
+    use TranscriptionFiles as Files;
+    Table::create()
+        .table(Files::Table)
+        .if_not_exists()
+        .col(string(Files::Id).primary_key())
+        .col(string(Files::JobId))
+        .col(string(Files::FileId))
+        .col(string(Files::UserId))
+        .col(string(Files::YoutubeVideoId))
+        .col(string(Files::Title))
+        .col(string(Files::Mp3Path))
+        .col(string(Files::Status))
+        .col(integer(Files::Progress))
+        .col(ColumnDef::new(Files::ErrorMessage).text().null())
+        .col(integer(Files::RetryCount))
+        .col(integer(Files::MaxRetries))
+        .col(optional_timestamp(Files::LastFailedAt))
+        .col(optional_timestamp(Files::NextAttemptAt))
+        .col(optional_string(Files::TranscriptPath))
+        .col(optional_string(Files::MarkdownPath))
+        .col(optional_string(Files::SegmentsPath))
+        .col(ColumnDef::new(Files::ProcessingTimeMs).big_integer().null())
+        .col(integer(Files::ClaimToken))
+        .col(optional_timestamp(Files::HeartbeatAt))
+        .col(timestamp(Files::CreatedAt))
+        .col(timestamp(Files::UpdatedAt))
+        .to_owned()
+}
+
+fn string(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column).string().not_null().to_owned()
+}
+
+fn optional_string(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column).string().null().to_owned()
+}
+
+fn integer(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column).integer().not_null().to_owned()
+}
+
+fn timestamp(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column)
+        .timestamp_with_time_zone()
+        .not_null()
+        .to_owned()
+}
+
+fn optional_timestamp(column: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(column)
+        .timestamp_with_time_zone()
+        .null()
+        .to_owned()
 }
 
 /// Counts how often a file was taken back from a worker that went silent, so that a file that

@@ -74,40 +74,8 @@ async fn try_run_job(
     work: &DownloadWork,
     shutdown: &CancellationToken,
 ) -> Result<(), DiscoveryError> {
-    let store = &discovery.store;
     let token = uuid::Uuid::new_v4().to_string();
-    let now = Utc::now();
-    let stale_before = now - discovery.downloads.stale_after;
-    // Messages are queued in the order jobs were started: when another user's turn comes
-    // first (fewer jobs running, served longer ago), their oldest pending job runs instead and
-    // this one is queued again, so one user's twenty jobs do not stand before everyone else's.
-    let named_is_pending = store
-        .download_job(&work.user_id, &work.job_id)
-        .await?
-        .is_some_and(|job| job.status == DownloadStatus::Pending);
-    let mut claimed = None;
-    if named_is_pending
-        && let Some((user_id, job_id)) = store.download_turn_before(&work.user_id).await?
-        && let Some(job) = store
-            .claim_download_job(&user_id, &job_id, &token, now, stale_before)
-            .await?
-    {
-        tracing::info!(
-            deferred = work.job_id,
-            claimed = job_id,
-            "another user's turn: their download job first, this one queued again"
-        );
-        discovery
-            .queue_download(&UserId::new(work.user_id.clone()), &work.job_id)
-            .await;
-        claimed = Some(job);
-    }
-    if claimed.is_none() {
-        claimed = store
-            .claim_download_job(&work.user_id, &work.job_id, &token, now, stale_before)
-            .await?;
-    }
-    let Some(mut job) = claimed else {
+    let Some(mut job) = claim_in_turn(discovery, work, &token).await? else {
         tracing::debug!(
             job = work.job_id,
             "download job ended, running elsewhere or gone"
@@ -115,13 +83,8 @@ async fn try_run_job(
         return Ok(());
     };
     discovery.publish_progress(&job).await;
-    tokio::fs::create_dir_all(&discovery.downloads.work_root)
-        .await
-        .map_err(|error| DiscoveryError::Download(format!("work directory: {error}")))?;
-    let work_dir = tempfile::Builder::new()
-        .prefix("download-")
-        .tempdir_in(&discovery.downloads.work_root)
-        .map_err(|error| DiscoveryError::Download(format!("work directory: {error}")))?;
+    let work_dir = work_directory(discovery).await?;
+    let store = &discovery.store;
     let user = UserId::new(job.user_id.clone());
     let videos = store.job_videos(&job.id).await?;
     for video in videos
@@ -132,7 +95,7 @@ async fn try_run_job(
             release(store, &job.id, &token).await?;
             return Ok(());
         }
-        match try_video(
+        let tried = try_video(
             discovery,
             &user,
             &mut job,
@@ -141,8 +104,8 @@ async fn try_run_job(
             work_dir.path(),
             shutdown,
         )
-        .await?
-        {
+        .await?;
+        match tried {
             Tried::Recorded => {
                 if let Some(updated) = store.download_job(&job.user_id, &job.id).await? {
                     job = updated;
@@ -157,6 +120,65 @@ async fn try_run_job(
             }
         }
     }
+    finish(discovery, &job, &token).await
+}
+
+/// Claims the job the message names, or another user's whose turn comes first.
+///
+/// Messages are queued in the order jobs were started: when another user's turn comes first
+/// (fewer jobs running, served longer ago), their oldest pending job runs instead and this one
+/// is queued again, so one user's twenty jobs do not stand before everyone else's.
+async fn claim_in_turn(
+    discovery: &Discovery,
+    work: &DownloadWork,
+    token: &str,
+) -> Result<Option<DownloadJob>, DiscoveryError> {
+    let store = &discovery.store;
+    let now = Utc::now();
+    let stale_before = now - discovery.downloads.stale_after;
+    let named_is_pending = store
+        .download_job(&work.user_id, &work.job_id)
+        .await?
+        .is_some_and(|job| job.status == DownloadStatus::Pending);
+    if named_is_pending
+        && let Some((user_id, job_id)) = store.download_turn_before(&work.user_id).await?
+        && let Some(job) = store
+            .claim_download_job(&user_id, &job_id, token, now, stale_before)
+            .await?
+    {
+        tracing::info!(
+            deferred = work.job_id,
+            claimed = job_id,
+            "another user's turn: their download job first, this one queued again"
+        );
+        discovery
+            .queue_download(&UserId::new(work.user_id.clone()), &work.job_id)
+            .await;
+        return Ok(Some(job));
+    }
+    Ok(store
+        .claim_download_job(&work.user_id, &work.job_id, token, now, stale_before)
+        .await?)
+}
+
+/// A directory of its own for the job's files, removed when the job ends.
+async fn work_directory(discovery: &Discovery) -> Result<tempfile::TempDir, DiscoveryError> {
+    tokio::fs::create_dir_all(&discovery.downloads.work_root)
+        .await
+        .map_err(|error| DiscoveryError::Download(format!("work directory: {error}")))?;
+    tempfile::Builder::new()
+        .prefix("download-")
+        .tempdir_in(&discovery.downloads.work_root)
+        .map_err(|error| DiscoveryError::Download(format!("work directory: {error}")))
+}
+
+/// Every video was tried: the job ends completed or failed, and its owner is told.
+async fn finish(
+    discovery: &Discovery,
+    job: &DownloadJob,
+    token: &str,
+) -> Result<(), DiscoveryError> {
+    let store = &discovery.store;
     let outcomes = store.job_videos(&job.id).await?;
     let failed = u32::try_from(
         outcomes
@@ -170,7 +192,7 @@ async fn try_run_job(
         .transition(
             &job.id,
             end,
-            JobGuard::Runner(&token),
+            JobGuard::Runner(token),
             JobUpdate {
                 error_message: failure_lines(&outcomes),
                 completed_at: Some(Utc::now()),

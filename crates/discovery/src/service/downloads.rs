@@ -62,29 +62,7 @@ impl Discovery {
             .source(user.as_str(), &request.source_id)
             .await?
             .ok_or(DiscoveryError::SourceNotFound)?;
-        let mut seen = HashSet::new();
-        let video_ids: Vec<String> = request
-            .video_ids
-            .into_iter()
-            .map(|id| id.trim().to_owned())
-            .filter(|id| seen.insert(id.clone()))
-            .collect();
-        if video_ids.is_empty() {
-            return Err(DiscoveryError::InvalidArgument(
-                "Please select videos to download".into(),
-            ));
-        }
-        if video_ids.len() > MAX_JOB_VIDEOS {
-            return Err(DiscoveryError::InvalidArgument(format!(
-                "A download job takes at most {MAX_JOB_VIDEOS} videos"
-            )));
-        }
-        if let Some(bad) = video_ids.iter().find(|id| !is_video_id(id)) {
-            return Err(DiscoveryError::InvalidArgument(format!(
-                "{:?} is not a YouTube video id",
-                bad.chars().take(40).collect::<String>()
-            )));
-        }
+        let video_ids = checked_video_ids(request.video_ids)?;
         let in_source = self.store.videos_of_source(&source.id, &video_ids).await?;
         if let Some(missing) = video_ids.iter().find(|id| !in_source.contains(*id)) {
             return Err(DiscoveryError::InvalidArgument(format!(
@@ -93,25 +71,7 @@ impl Discovery {
             )));
         }
         let transcribe = if request.transcribe {
-            let output_format = if request.output_format.is_empty() {
-                "markdown".to_owned()
-            } else {
-                request.output_format
-            };
-            if !OUTPUT_FORMATS.contains(&output_format.as_str()) {
-                return Err(DiscoveryError::InvalidArgument(
-                    "outputFormat must be markdown or txt".into(),
-                ));
-            }
-            let model = if request.model.trim().is_empty() {
-                self.downloads.default_model.clone()
-            } else {
-                request.model.trim().to_owned()
-            };
-            Some(TranscribeAfter {
-                model,
-                output_format,
-            })
+            Some(self.transcribe_after(request.output_format, &request.model)?)
         } else {
             None
         };
@@ -126,20 +86,7 @@ impl Discovery {
         };
         self.check_active_cap(user).await?;
         let known = self.store.videos_by_id(&video_ids).await?;
-        let videos: Vec<JobVideo> = video_ids
-            .iter()
-            .zip(0u32..)
-            .map(|(id, position)| JobVideo {
-                position,
-                video_id: id.clone(),
-                title: known
-                    .get(id)
-                    .map(|video| video.title.clone())
-                    .unwrap_or_default(),
-                outcome: VideoOutcome::Pending,
-                reason: None,
-            })
-            .collect();
+        let videos = job_videos(&video_ids, &known);
         let job = DownloadJob {
             id: uuid::Uuid::now_v7().to_string(),
             user_id: user.as_str().to_owned(),
@@ -161,6 +108,34 @@ impl Discovery {
         self.queue_download(user, &job.id).await;
         self.publish_progress(&job).await;
         Ok(job)
+    }
+
+    /// What the job transcribes with once its files are downloaded; empty fields take the
+    /// defaults.
+    fn transcribe_after(
+        &self,
+        output_format: String,
+        model: &str,
+    ) -> Result<TranscribeAfter, DiscoveryError> {
+        let output_format = if output_format.is_empty() {
+            "markdown".to_owned()
+        } else {
+            output_format
+        };
+        if !OUTPUT_FORMATS.contains(&output_format.as_str()) {
+            return Err(DiscoveryError::InvalidArgument(
+                "outputFormat must be markdown or txt".into(),
+            ));
+        }
+        let model = if model.trim().is_empty() {
+            self.downloads.default_model.clone()
+        } else {
+            model.trim().to_owned()
+        };
+        Ok(TranscribeAfter {
+            model,
+            output_format,
+        })
     }
 
     /// Cancels one of the caller's running or pending jobs: it ends FAILED with 'Cancelled by
@@ -336,4 +311,53 @@ impl Discovery {
             tracing::warn!(error = %error, job = job.id, "download notification not published");
         }
     }
+}
+
+/// The requested ids trimmed and without repeats, in their order; at least one and at most
+/// [`MAX_JOB_VIDEOS`], each shaped like a YouTube video id.
+fn checked_video_ids(requested: Vec<String>) -> Result<Vec<String>, DiscoveryError> {
+    let mut seen = HashSet::new();
+    let video_ids: Vec<String> = requested
+        .into_iter()
+        .map(|id| id.trim().to_owned())
+        .filter(|id| seen.insert(id.clone()))
+        .collect();
+    if video_ids.is_empty() {
+        return Err(DiscoveryError::InvalidArgument(
+            "Please select videos to download".into(),
+        ));
+    }
+    if video_ids.len() > MAX_JOB_VIDEOS {
+        return Err(DiscoveryError::InvalidArgument(format!(
+            "A download job takes at most {MAX_JOB_VIDEOS} videos"
+        )));
+    }
+    if let Some(bad) = video_ids.iter().find(|id| !is_video_id(id)) {
+        return Err(DiscoveryError::InvalidArgument(format!(
+            "{:?} is not a YouTube video id",
+            bad.chars().take(40).collect::<String>()
+        )));
+    }
+    Ok(video_ids)
+}
+
+/// The job's videos in the order asked, titled as far as the listing knows them.
+fn job_videos(
+    video_ids: &[String],
+    known: &std::collections::HashMap<String, crate::domain::Video>,
+) -> Vec<JobVideo> {
+    video_ids
+        .iter()
+        .zip(0u32..)
+        .map(|(id, position)| JobVideo {
+            position,
+            video_id: id.clone(),
+            title: known
+                .get(id)
+                .map(|video| video.title.clone())
+                .unwrap_or_default(),
+            outcome: VideoOutcome::Pending,
+            reason: None,
+        })
+        .collect()
 }

@@ -9,7 +9,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use crate::domain::{Broadcast, Video, VideoLimit};
-use crate::youtube::{YouTubeApi, YouTubeError};
+use crate::youtube::{PlaylistEntry, YouTubeApi, YouTubeError};
 
 /// `videos.list` calls in flight at once.
 const DETAIL_CALLS_IN_FLIGHT: usize = 8;
@@ -51,102 +51,139 @@ pub async fn read_playlist(
     playlist_id: &str,
     plan: ReadPlan<'_>,
 ) -> Result<PlaylistRead, YouTubeError> {
-    let permits = Arc::new(Semaphore::new(DETAIL_CALLS_IN_FLIGHT));
-    let mut batches: JoinSet<(usize, Batch)> = JoinSet::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut order: Vec<String> = Vec::new();
-    // Ids in playlist order, each with whether it is known; the unknown ones' details arrive
-    // by batch number.
-    let mut batch_results: Vec<Option<Vec<crate::domain::VideoDetails>>> = Vec::new();
-    let mut listed_known = 0usize;
+    let mut reading = Reading::new(plan);
     let mut token: Option<String> = None;
-    let mut complete = false;
-    let mut met_known = false;
-    let mut stop_at_known = plan.stop_at_known;
-    loop {
+    let complete = loop {
         let page = api.playlist_page(playlist_id, token.as_deref()).await?;
+        let (unknown, met_known) = reading.take(page.entries);
+        reading.describe(api, unknown);
+        token = page.next_page_token;
+        if met_known {
+            break plan.known_is_complete || token.is_none();
+        }
+        if token.is_none() {
+            break true;
+        }
+        if reading.limit_is_met().await? {
+            break false;
+        }
+    };
+    reading.finish(complete).await
+}
+
+/// One read in progress: the ids in playlist order, and the `videos.list` calls describing the
+/// unknown ones, whose answers arrive by batch number.
+struct Reading<'a> {
+    plan: ReadPlan<'a>,
+    permits: Arc<Semaphore>,
+    batches: JoinSet<(usize, Batch)>,
+    batch_results: Vec<Option<Vec<crate::domain::VideoDetails>>>,
+    seen: HashSet<String>,
+    order: Vec<String>,
+    listed_known: usize,
+    stop_at_known: bool,
+}
+
+impl<'a> Reading<'a> {
+    fn new(plan: ReadPlan<'a>) -> Self {
+        Self {
+            plan,
+            permits: Arc::new(Semaphore::new(DETAIL_CALLS_IN_FLIGHT)),
+            batches: JoinSet::new(),
+            batch_results: Vec::new(),
+            seen: HashSet::new(),
+            order: Vec::new(),
+            listed_known: 0,
+            stop_at_known: plan.stop_at_known,
+        }
+    }
+
+    /// Lists a page's entries; answers the unknown ids, and whether a known one ended the read.
+    fn take(&mut self, entries: Vec<PlaylistEntry>) -> (Vec<String>, bool) {
         let mut unknown = Vec::new();
-        for entry in page.entries.into_iter().filter(|entry| entry.available) {
-            if !seen.insert(entry.video_id.clone()) {
+        for entry in entries.into_iter().filter(|entry| entry.available) {
+            if !self.seen.insert(entry.video_id.clone()) {
                 continue;
             }
-            if plan.known.contains(&entry.video_id) {
-                if stop_at_known {
+            if self.plan.known.contains(&entry.video_id) {
+                if self.stop_at_known {
                     // Everything from here on is cached: done, unless the cache is short of
                     // the limit, and then older pages are read (without describing what is
                     // known) until it is met.
-                    let new_listed = order.len() - listed_known;
-                    if plan.known_is_complete || plan.limit.is_met_by(plan.known.len() + new_listed)
+                    let new_listed = self.order.len() - self.listed_known;
+                    if self.plan.known_is_complete
+                        || self
+                            .plan
+                            .limit
+                            .is_met_by(self.plan.known.len() + new_listed)
                     {
-                        met_known = true;
-                        break;
+                        return (unknown, true);
                     }
-                    stop_at_known = false;
+                    self.stop_at_known = false;
                 }
-                listed_known += 1;
-                order.push(entry.video_id);
+                self.listed_known += 1;
+                self.order.push(entry.video_id);
                 continue;
             }
-            order.push(entry.video_id.clone());
+            self.order.push(entry.video_id.clone());
             unknown.push(entry.video_id);
         }
-        if !unknown.is_empty() {
-            let index = batch_results.len();
-            batch_results.push(None);
-            let api = Arc::clone(api);
-            let permits = Arc::clone(&permits);
-            batches.spawn(async move {
-                let _permit = permits.acquire_owned().await;
-                (index, api.videos(&unknown).await)
-            });
-        }
-        token = page.next_page_token;
-        if met_known {
-            complete = plan.known_is_complete || token.is_none();
-            break;
-        }
-        if token.is_none() {
-            complete = true;
-            break;
-        }
-        if plan
-            .limit
-            .is_met_by(listed_known + unknown_listed(&order, listed_known))
-        {
-            // Enough entries, unless some turn out to be unlistable (upcoming, live): settle
-            // what is in flight and check again.
-            settle(&mut batches, &mut batch_results).await?;
-            if plan
-                .limit
-                .is_met_by(listed_known + listable(&batch_results))
-            {
-                break;
-            }
-        }
+        (unknown, false)
     }
-    settle(&mut batches, &mut batch_results).await?;
-    let described: Vec<Video> = batch_results
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|details| details.broadcast == Broadcast::None)
-        .map(|details| details.video)
-        .collect();
-    let listable_ids: HashSet<&str> = described
-        .iter()
-        .map(|video| video.youtube_video_id.as_str())
-        .chain(plan.known.iter().map(String::as_str))
-        .collect();
-    let order = order
-        .iter()
-        .filter(|id| listable_ids.contains(id.as_str()))
-        .cloned()
-        .collect();
-    Ok(PlaylistRead {
-        described,
-        order,
-        complete,
-    })
+
+    /// Starts the `videos.list` call for `unknown` while the next page is read.
+    fn describe(&mut self, api: &Arc<dyn YouTubeApi>, unknown: Vec<String>) {
+        if unknown.is_empty() {
+            return;
+        }
+        let index = self.batch_results.len();
+        self.batch_results.push(None);
+        let api = Arc::clone(api);
+        let permits = Arc::clone(&self.permits);
+        self.batches.spawn(async move {
+            let _permit = permits.acquire_owned().await;
+            (index, api.videos(&unknown).await)
+        });
+    }
+
+    /// Whether enough entries are listed. Some may turn out unlistable (upcoming, live), so
+    /// when the count says yes, what is in flight is settled and counted again.
+    async fn limit_is_met(&mut self) -> Result<bool, YouTubeError> {
+        let limit = self.plan.limit;
+        if !limit.is_met_by(self.listed_known + unknown_listed(&self.order, self.listed_known)) {
+            return Ok(false);
+        }
+        settle(&mut self.batches, &mut self.batch_results).await?;
+        Ok(limit.is_met_by(self.listed_known + listable(&self.batch_results)))
+    }
+
+    async fn finish(mut self, complete: bool) -> Result<PlaylistRead, YouTubeError> {
+        settle(&mut self.batches, &mut self.batch_results).await?;
+        let described: Vec<Video> = self
+            .batch_results
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|details| details.broadcast == Broadcast::None)
+            .map(|details| details.video)
+            .collect();
+        let listable_ids: HashSet<&str> = described
+            .iter()
+            .map(|video| video.youtube_video_id.as_str())
+            .chain(self.plan.known.iter().map(String::as_str))
+            .collect();
+        let order = self
+            .order
+            .iter()
+            .filter(|id| listable_ids.contains(id.as_str()))
+            .cloned()
+            .collect();
+        Ok(PlaylistRead {
+            described,
+            order,
+            complete,
+        })
+    }
 }
 
 fn unknown_listed(order: &[String], listed_known: usize) -> usize {

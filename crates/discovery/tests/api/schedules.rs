@@ -543,6 +543,16 @@ async fn reusing_a_source_answers_the_existing_one_with_its_new_videos() {
     assert_eq!(refused.code(), Code::AlreadyExists);
 }
 
+async fn schedules_of(app: &TestApp, user: &str) -> Vec<pb::Schedule> {
+    app.client
+        .clone()
+        .list_schedules(as_user(user, pb::ListSchedulesRequest {}))
+        .await
+        .unwrap()
+        .into_inner()
+        .schedules
+}
+
 #[tokio::test]
 async fn another_user_gets_not_found_for_every_schedule_call() {
     let app = app_with(&[]).await;
@@ -550,14 +560,7 @@ async fn another_user_gets_not_found_for_every_schedule_call() {
     let schedule = create(&app, "alice", &source.id, "DAILY", "09:00", "UTC")
         .await
         .unwrap();
-    let bob_list = app
-        .client
-        .clone()
-        .list_schedules(as_user("bob", pb::ListSchedulesRequest {}))
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(bob_list.schedules.is_empty());
+    assert!(schedules_of(&app, "bob").await.is_empty());
     let id = || pb::ScheduleRef {
         id: schedule.id.clone(),
     };
@@ -600,14 +603,7 @@ async fn another_user_gets_not_found_for_every_schedule_call() {
         Code::NotFound,
         "bob cannot schedule alice's source"
     );
-    let still = app
-        .client
-        .clone()
-        .list_schedules(as_user("alice", pb::ListSchedulesRequest {}))
-        .await
-        .unwrap()
-        .into_inner()
-        .schedules;
+    let still = schedules_of(&app, "alice").await;
     assert!(still[0].is_active, "bob's calls changed nothing");
     // Deleting the source deletes its schedules.
     app.client
@@ -620,13 +616,5 @@ async fn another_user_gets_not_found_for_every_schedule_call() {
         ))
         .await
         .unwrap();
-    let gone = app
-        .client
-        .clone()
-        .list_schedules(as_user("alice", pb::ListSchedulesRequest {}))
-        .await
-        .unwrap()
-        .into_inner()
-        .schedules;
-    assert!(gone.is_empty());
+    assert!(schedules_of(&app, "alice").await.is_empty());
 }

@@ -213,242 +213,272 @@ impl MigrationTrait for FullVault {
     }
 
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        let backend = manager.get_database_backend();
-        let db = manager.get_connection();
-        manager.create_table(items_table()).await?;
-        let content_bytes = match backend {
-            DatabaseBackend::Postgres => "OCTET_LENGTH(content)",
-            _ => "LENGTH(CAST(content AS BLOB))",
-        };
-        db.execute_unprepared(&format!(
-            "INSERT INTO library_items_next ({COPIED}, updated_at, tags_text, content_bytes) \
-             SELECT {COPIED}, created_at, '', {content_bytes} FROM library_items ORDER BY created_at"
+        rebuild_items(manager).await?;
+        create_tags(manager).await?;
+        create_sections(manager).await?;
+        create_segments(manager).await?;
+        create_exports(manager).await?;
+        create_full_text_index(manager).await
+    }
+}
+
+/// SQLite cannot add the integer key to a table in place, so the items move to a new one.
+async fn rebuild_items(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    let backend = manager.get_database_backend();
+    let db = manager.get_connection();
+    manager.create_table(items_table()).await?;
+    let content_bytes = match backend {
+        DatabaseBackend::Postgres => "OCTET_LENGTH(content)",
+        _ => "LENGTH(CAST(content AS BLOB))",
+    };
+    db.execute_unprepared(&format!(
+        "INSERT INTO library_items_next ({COPIED}, updated_at, tags_text, content_bytes) \
+         SELECT {COPIED}, created_at, '', {content_bytes} FROM library_items ORDER BY created_at"
+    ))
+    .await?;
+    db.execute_unprepared("DROP TABLE library_items").await?;
+    db.execute_unprepared("ALTER TABLE library_items_next RENAME TO library_items")
+        .await?;
+    let items = Alias::new("library_items");
+    let mut unique = index(
+        "library_items_user_source_unique",
+        items.clone(),
+        &["user_id", "source_ref"],
+    );
+    manager.create_index(unique.unique().to_owned()).await?;
+    for (name, columns) in [
+        ("library_items_user_created", &["user_id", "created_at"][..]),
+        ("library_items_user_title", &["user_id", "title"][..]),
+        (
+            "library_items_user_exported",
+            &["user_id", "last_exported"][..],
+        ),
+        ("library_items_user_rating", &["user_id", "rating"][..]),
+        ("library_items_user_file", &["user_id", "file_name"][..]),
+        (
+            "library_items_user_processed",
+            &["user_id", "processed_at"][..],
+        ),
+        // Covers the stats and the filtered counts, so neither reads a row.
+        (
+            "library_items_user_figures",
+            &[
+                "user_id",
+                "source_type",
+                "gwth_level",
+                "rating",
+                "is_starred",
+                "last_exported",
+                "created_at",
+                "duration_seconds",
+                "content_bytes",
+                "section_id",
+            ][..],
+        ),
+    ] {
+        manager
+            .create_index(index(name, items.clone(), columns))
+            .await?;
+    }
+    Ok(())
+}
+
+async fn create_tags(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(LibraryTags::Table)
+                .col(
+                    ColumnDef::new(LibraryTags::Id)
+                        .string()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(ColumnDef::new(LibraryTags::UserId).string().not_null())
+                .col(ColumnDef::new(LibraryTags::Name).string().not_null())
+                .col(ColumnDef::new(LibraryTags::NameKey).string().not_null())
+                .col(
+                    ColumnDef::new(LibraryTags::CreatedAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .to_owned(),
+        )
+        .await?;
+    let mut unique = index(
+        "library_tags_user_key_unique",
+        LibraryTags::Table,
+        &["user_id", "name_key"],
+    );
+    manager.create_index(unique.unique().to_owned()).await?;
+    manager
+        .create_table(
+            Table::create()
+                .table(LibraryItemTags::Table)
+                .col(
+                    ColumnDef::new(LibraryItemTags::ItemSeq)
+                        .big_integer()
+                        .not_null(),
+                )
+                .col(ColumnDef::new(LibraryItemTags::TagId).string().not_null())
+                .primary_key(
+                    Index::create()
+                        .col(LibraryItemTags::ItemSeq)
+                        .col(LibraryItemTags::TagId),
+                )
+                .to_owned(),
+        )
+        .await?;
+    manager
+        .create_index(index(
+            "library_item_tags_tag",
+            LibraryItemTags::Table,
+            &["tag_id", "item_seq"],
         ))
         .await?;
-        db.execute_unprepared("DROP TABLE library_items").await?;
-        db.execute_unprepared("ALTER TABLE library_items_next RENAME TO library_items")
-            .await?;
-        let items = Alias::new("library_items");
-        let mut unique = index(
-            "library_items_user_source_unique",
-            items.clone(),
-            &["user_id", "source_ref"],
-        );
-        manager.create_index(unique.unique().to_owned()).await?;
-        for (name, columns) in [
-            ("library_items_user_created", &["user_id", "created_at"][..]),
-            ("library_items_user_title", &["user_id", "title"][..]),
-            (
-                "library_items_user_exported",
-                &["user_id", "last_exported"][..],
-            ),
-            ("library_items_user_rating", &["user_id", "rating"][..]),
-            ("library_items_user_file", &["user_id", "file_name"][..]),
-            (
-                "library_items_user_processed",
-                &["user_id", "processed_at"][..],
-            ),
-            // Covers the stats and the filtered counts, so neither reads a row.
-            (
-                "library_items_user_figures",
-                &[
-                    "user_id",
-                    "source_type",
-                    "gwth_level",
-                    "rating",
-                    "is_starred",
-                    "last_exported",
-                    "created_at",
-                    "duration_seconds",
-                    "content_bytes",
-                    "section_id",
-                ][..],
-            ),
-        ] {
-            manager
-                .create_index(index(name, items.clone(), columns))
-                .await?;
-        }
+    Ok(())
+}
 
-        manager
-            .create_table(
-                Table::create()
-                    .table(LibraryTags::Table)
-                    .col(
-                        ColumnDef::new(LibraryTags::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(ColumnDef::new(LibraryTags::UserId).string().not_null())
-                    .col(ColumnDef::new(LibraryTags::Name).string().not_null())
-                    .col(ColumnDef::new(LibraryTags::NameKey).string().not_null())
-                    .col(
-                        ColumnDef::new(LibraryTags::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        let mut unique = index(
-            "library_tags_user_key_unique",
-            LibraryTags::Table,
-            &["user_id", "name_key"],
-        );
-        manager.create_index(unique.unique().to_owned()).await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(LibraryItemTags::Table)
-                    .col(
-                        ColumnDef::new(LibraryItemTags::ItemSeq)
-                            .big_integer()
-                            .not_null(),
-                    )
-                    .col(ColumnDef::new(LibraryItemTags::TagId).string().not_null())
-                    .primary_key(
-                        Index::create()
-                            .col(LibraryItemTags::ItemSeq)
-                            .col(LibraryItemTags::TagId),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(index(
-                "library_item_tags_tag",
-                LibraryItemTags::Table,
-                &["tag_id", "item_seq"],
-            ))
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(LibrarySections::Table)
-                    .col(
-                        ColumnDef::new(LibrarySections::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(ColumnDef::new(LibrarySections::UserId).string().not_null())
-                    .col(ColumnDef::new(LibrarySections::Title).string().not_null())
-                    .col(
-                        ColumnDef::new(LibrarySections::Description)
-                            .text()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(LibrarySections::Position)
-                            .integer()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(LibrarySections::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(index(
-                "library_sections_user_position",
-                LibrarySections::Table,
-                &["user_id", "position"],
-            ))
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(LibrarySegments::Table)
-                    .col(
-                        ColumnDef::new(LibrarySegments::ItemSeq)
-                            .big_integer()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(ColumnDef::new(LibrarySegments::Segments).text().not_null())
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(LibraryExports::Table)
-                    .col(
-                        ColumnDef::new(LibraryExports::Id)
-                            .string()
-                            .not_null()
-                            .primary_key(),
-                    )
-                    .col(ColumnDef::new(LibraryExports::UserId).string().not_null())
-                    .col(ColumnDef::new(LibraryExports::Format).string().not_null())
-                    .col(ColumnDef::new(LibraryExports::Bundle).boolean().not_null())
-                    .col(ColumnDef::new(LibraryExports::Filename).string().not_null())
-                    .col(
-                        ColumnDef::new(LibraryExports::CreatedAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(LibraryExports::ExpiresAt)
-                            .timestamp_with_time_zone()
-                            .not_null(),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(index(
-                "library_exports_user_expires",
-                LibraryExports::Table,
-                &["user_id", "expires_at"],
-            ))
-            .await?;
-        manager
-            .create_table(
-                Table::create()
-                    .table(LibraryExportItems::Table)
-                    .col(
-                        ColumnDef::new(LibraryExportItems::ExportId)
-                            .string()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(LibraryExportItems::ItemSeq)
-                            .big_integer()
-                            .not_null(),
-                    )
-                    .col(
-                        ColumnDef::new(LibraryExportItems::Position)
-                            .integer()
-                            .not_null(),
-                    )
-                    .primary_key(
-                        Index::create()
-                            .col(LibraryExportItems::ExportId)
-                            .col(LibraryExportItems::ItemSeq),
-                    )
-                    .to_owned(),
-            )
-            .await?;
-        manager
-            .create_index(index(
-                "library_export_items_item",
-                LibraryExportItems::Table,
-                &["item_seq"],
-            ))
-            .await?;
+async fn create_sections(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(LibrarySections::Table)
+                .col(
+                    ColumnDef::new(LibrarySections::Id)
+                        .string()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(ColumnDef::new(LibrarySections::UserId).string().not_null())
+                .col(ColumnDef::new(LibrarySections::Title).string().not_null())
+                .col(
+                    ColumnDef::new(LibrarySections::Description)
+                        .text()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(LibrarySections::Position)
+                        .integer()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(LibrarySections::CreatedAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .to_owned(),
+        )
+        .await?;
+    manager
+        .create_index(index(
+            "library_sections_user_position",
+            LibrarySections::Table,
+            &["user_id", "position"],
+        ))
+        .await?;
+    Ok(())
+}
 
-        let statements: &[&str] = match backend {
-            DatabaseBackend::Postgres => &POSTGRES_FTS,
-            _ => &SQLITE_FTS,
-        };
-        for statement in statements {
-            db.execute_unprepared(statement).await?;
-        }
-        Ok(())
+async fn create_segments(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(LibrarySegments::Table)
+                .col(
+                    ColumnDef::new(LibrarySegments::ItemSeq)
+                        .big_integer()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(ColumnDef::new(LibrarySegments::Segments).text().not_null())
+                .to_owned(),
+        )
+        .await?;
+    Ok(())
+}
+
+async fn create_exports(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    manager
+        .create_table(
+            Table::create()
+                .table(LibraryExports::Table)
+                .col(
+                    ColumnDef::new(LibraryExports::Id)
+                        .string()
+                        .not_null()
+                        .primary_key(),
+                )
+                .col(ColumnDef::new(LibraryExports::UserId).string().not_null())
+                .col(ColumnDef::new(LibraryExports::Format).string().not_null())
+                .col(ColumnDef::new(LibraryExports::Bundle).boolean().not_null())
+                .col(ColumnDef::new(LibraryExports::Filename).string().not_null())
+                .col(
+                    ColumnDef::new(LibraryExports::CreatedAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(LibraryExports::ExpiresAt)
+                        .timestamp_with_time_zone()
+                        .not_null(),
+                )
+                .to_owned(),
+        )
+        .await?;
+    manager
+        .create_index(index(
+            "library_exports_user_expires",
+            LibraryExports::Table,
+            &["user_id", "expires_at"],
+        ))
+        .await?;
+    manager
+        .create_table(
+            Table::create()
+                .table(LibraryExportItems::Table)
+                .col(
+                    ColumnDef::new(LibraryExportItems::ExportId)
+                        .string()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(LibraryExportItems::ItemSeq)
+                        .big_integer()
+                        .not_null(),
+                )
+                .col(
+                    ColumnDef::new(LibraryExportItems::Position)
+                        .integer()
+                        .not_null(),
+                )
+                .primary_key(
+                    Index::create()
+                        .col(LibraryExportItems::ExportId)
+                        .col(LibraryExportItems::ItemSeq),
+                )
+                .to_owned(),
+        )
+        .await?;
+    manager
+        .create_index(index(
+            "library_export_items_item",
+            LibraryExportItems::Table,
+            &["item_seq"],
+        ))
+        .await?;
+    Ok(())
+}
+
+async fn create_full_text_index(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    let backend = manager.get_database_backend();
+    let db = manager.get_connection();
+    let statements: &[&str] = match backend {
+        DatabaseBackend::Postgres => &POSTGRES_FTS,
+        _ => &SQLITE_FTS,
+    };
+    for statement in statements {
+        db.execute_unprepared(statement).await?;
     }
+    Ok(())
 }

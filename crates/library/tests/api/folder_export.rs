@@ -133,19 +133,33 @@ fn stem_of(dir: &Path, id: &str) -> String {
         .unwrap_or_else(|| panic!("no note of {id} in {:?}", files_in(dir)))
 }
 
+/// The notes' file stems, as the first run named them.
+struct Stems {
+    talk: String,
+    notes: String,
+    pdf: String,
+}
+
 async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
     let vault = fill(app).await;
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().join("Scribevault");
+    let stems = first_run_writes_a_note_per_item(app, &vault, &dir).await;
+    reruns_write_only_what_changed(app, &vault, &dir, &stems).await;
+    deleted_items_go_and_the_users_files_stay(app, &vault, &dir, &stems).await;
+    told_to_a_run_replaces_local_edits(app, &dir, &stems).await;
+    another_account_sees_only_its_own(app, folder.path(), &dir).await;
+}
 
+async fn first_run_writes_a_note_per_item(app: &TestApp, vault: &Vault, dir: &Path) -> Stems {
     // First run: a note per item, attachments beside, nothing of Bob's.
-    let first = export(app, ALICE, &dir).await;
+    let first = export(app, ALICE, dir).await;
     assert_eq!(first.items, 3);
     assert_eq!(counts(&first), summary(7, 0, 0), "{first:?}");
     assert!(first.kept_local_edits.is_empty());
-    let talk = stem_of(&dir, &vault.talk);
-    let notes = stem_of(&dir, &vault.notes);
-    let pdf = stem_of(&dir, &vault.pdf);
+    let talk = stem_of(dir, &vault.talk);
+    let notes = stem_of(dir, &vault.notes);
+    let pdf = stem_of(dir, &vault.pdf);
     assert!(talk.starts_with("talk-soil-roots-"), "{talk}");
     let mut expected = vec![
         format!("{talk}.md"),
@@ -157,8 +171,14 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
         format!("attachments/{pdf}.pdf"),
     ];
     expected.sort();
-    assert_eq!(files_in(&dir), expected);
+    assert_eq!(files_in(dir), expected);
 
+    check_talk_note(dir, vault, &talk);
+    check_pdf_and_plain_notes(dir, &pdf, &notes);
+    Stems { talk, notes, pdf }
+}
+
+fn check_talk_note(dir: &Path, vault: &Vault, talk: &str) {
     let (front, body) = read_note(&dir.join(format!("{talk}.md")));
     assert_eq!(front.title, "Talk: soil & roots");
     assert_eq!(front.aliases, ["Talk: soil & roots"]);
@@ -188,6 +208,9 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
     )
     .unwrap();
     assert_eq!(segments[1]["end"], 61.0);
+}
+
+fn check_pdf_and_plain_notes(dir: &Path, pdf: &str, notes: &str) {
     let (pdf_front, pdf_body) = read_note(&dir.join(format!("{pdf}.md")));
     assert_eq!(pdf_front.title, "A converted paper");
     assert!(
@@ -201,19 +224,22 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
     let (notes_front, notes_body) = read_note(&dir.join(format!("{notes}.md")));
     assert!(notes_front.tags.is_empty() && notes_front.rating.is_none());
     assert_eq!(notes_body, "\n# Notes\n\nMulch.\n");
-    for file in files_in(&dir) {
+    for file in files_in(dir) {
         let bytes = std::fs::read(dir.join(&file)).unwrap();
         assert!(
             !String::from_utf8_lossy(&bytes).contains("Bob's secret"),
             "{file} holds another user's item"
         );
     }
+}
 
+async fn reruns_write_only_what_changed(app: &TestApp, vault: &Vault, dir: &Path, stems: &Stems) {
+    let Stems { talk, .. } = stems;
     // The user's own files in the folder, and a rerun with nothing changed: nothing written.
     std::fs::write(dir.join("my own note.md"), "mine").unwrap();
     std::fs::write(dir.join("attachments/mine.txt"), "mine too").unwrap();
     let talk_written_at = modified(&dir.join(format!("{talk}.md")));
-    let second = export(app, ALICE, &dir).await;
+    let second = export(app, ALICE, dir).await;
     assert_eq!(counts(&second), summary(0, 7, 0), "{second:?}");
     assert_eq!(modified(&dir.join(format!("{talk}.md"))), talk_written_at);
 
@@ -228,16 +254,24 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
     )
     .await
     .unwrap();
-    let third = export(app, ALICE, &dir).await;
+    let third = export(app, ALICE, dir).await;
     assert_eq!(counts(&third), summary(1, 6, 0), "{third:?}");
     let (renamed, _) = read_note(&dir.join(format!("{talk}.md")));
     assert_eq!(renamed.title, "Roots, renamed");
     assert_eq!(renamed.aliases, ["Roots, renamed"]);
-    assert_eq!(stem_of(&dir, &vault.talk), talk);
+    assert_eq!(stem_of(dir, &vault.talk), *talk);
+}
 
+async fn deleted_items_go_and_the_users_files_stay(
+    app: &TestApp,
+    vault: &Vault,
+    dir: &Path,
+    stems: &Stems,
+) {
+    let Stems { notes, pdf, .. } = stems;
     // A deleted item's files go; the user's files stay.
     app.delete(ALICE, &vault.pdf).await.unwrap();
-    let fourth = export(app, ALICE, &dir).await;
+    let fourth = export(app, ALICE, dir).await;
     assert_eq!(counts(&fourth), summary(0, 5, 2), "{fourth:?}");
     assert!(!dir.join(format!("{pdf}.md")).exists());
     assert!(!dir.join(format!("attachments/{pdf}.pdf")).exists());
@@ -256,15 +290,18 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
     app.update_content(ALICE, &vault.notes, "# Notes\n\nMulch and compost.")
         .await
         .unwrap();
-    let fifth = export(app, ALICE, &dir).await;
+    let fifth = export(app, ALICE, dir).await;
     assert_eq!(counts(&fifth), summary(0, 4, 0), "{fifth:?}");
     assert_eq!(fifth.kept_local_edits, [format!("{notes}.md")]);
     assert_eq!(std::fs::read_to_string(&notes_path).unwrap(), "my edit");
     app.delete(ALICE, &vault.notes).await.unwrap();
-    let sixth = export(app, ALICE, &dir).await;
+    let sixth = export(app, ALICE, dir).await;
     assert_eq!(counts(&sixth), summary(0, 4, 0), "{sixth:?}");
     assert_eq!(std::fs::read_to_string(&notes_path).unwrap(), "my edit");
+}
 
+async fn told_to_a_run_replaces_local_edits(app: &TestApp, dir: &Path, stems: &Stems) {
+    let talk = &stems.talk;
     // Told to, a run replaces local edits: a deleted note is written again.
     std::fs::remove_file(dir.join(format!("{talk}.md"))).unwrap();
     std::fs::write(dir.join(format!("attachments/{talk}.srt")), "edited").unwrap();
@@ -272,7 +309,7 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
         .await
         .export(
             ALICE,
-            &dir,
+            dir,
             FolderExportOptions {
                 overwrite_local_edits: true,
             },
@@ -285,19 +322,21 @@ async fn a_vault_becomes_a_folder_that_follows_it(app: &TestApp) {
             .unwrap()
             .starts_with("1\n")
     );
+}
 
+async fn another_account_sees_only_its_own(app: &TestApp, folder: &Path, dir: &Path) {
     // Another account's run into this folder is refused; in its own folder it sees only its
     // own item.
     let refused = exporter(app)
         .await
-        .export(BOB, &dir, FolderExportOptions::default())
+        .export(BOB, dir, FolderExportOptions::default())
         .await
         .unwrap_err();
     assert!(
         matches!(refused, FolderExportError::AnotherAccountsFolder(_)),
         "{refused}"
     );
-    let bobs = folder.path().join("Bob");
+    let bobs = folder.join("Bob");
     let bob = export(app, BOB, &bobs).await;
     assert_eq!((bob.items, bob.written), (1, 1));
     let only = files_in(&bobs);

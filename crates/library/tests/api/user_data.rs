@@ -26,6 +26,17 @@ struct Vault {
 /// tags on an item and seeded ones, a section holding an item, two exports, and an object
 /// under `exports/`.
 async fn fill_vault(app: &TestApp, user: &str, word: &str) -> Vault {
+    let [first, second, saved] = ingest_and_save(app, user, word).await;
+    tag_and_file_in_a_section(app, user, word, (&first, &second)).await;
+    let links = export_one_and_both(app, user, (&first, &second)).await;
+    Vault {
+        items: vec![first, second, saved],
+        links,
+    }
+}
+
+/// An audio transcript with segments, a plain one, and a text file saved from the SPA.
+async fn ingest_and_save(app: &TestApp, user: &str, word: &str) -> [String; 3] {
     let segments_path = format!("transcripts/job-{user}/file-1.segments.json");
     app.put_blob(
         user,
@@ -71,7 +82,16 @@ async fn fill_vault(app: &TestApp, user: &str, word: &str) -> Vault {
         .remove(0);
     assert_eq!(saved.source_type(), pb::SourceType::Text);
 
-    app.tag(user, &first, &["soil", word]).await;
+    [first, second, saved.id]
+}
+
+async fn tag_and_file_in_a_section(
+    app: &TestApp,
+    user: &str,
+    word: &str,
+    (first, second): (&str, &str),
+) {
+    app.tag(user, first, &["soil", word]).await;
     app.client
         .clone()
         .init_tags(as_user(user, pb::InitTagsRequest {}))
@@ -93,21 +113,28 @@ async fn fill_vault(app: &TestApp, user: &str, word: &str) -> Vault {
     app.metadata(
         user,
         pb::UpdateTranscriptMetadataRequest {
-            id: second.clone(),
+            id: second.to_owned(),
             section_id: Some(section.id),
             ..pb::UpdateTranscriptMetadataRequest::default()
         },
     )
     .await
     .expect("put the item in the section");
+}
 
+/// A one-item export and a bulk export (their signed links), and an object under `exports/`.
+async fn export_one_and_both(
+    app: &TestApp,
+    user: &str,
+    (first, second): (&str, &str),
+) -> Vec<String> {
     let one = app
         .client
         .clone()
         .export_transcript(as_user(
             user,
             pb::ExportTranscriptRequest {
-                id: first.clone(),
+                id: first.to_owned(),
                 format: "srt".to_owned(),
             },
         ))
@@ -120,7 +147,7 @@ async fn fill_vault(app: &TestApp, user: &str, word: &str) -> Vault {
         .export_transcripts_bulk(as_user(
             user,
             pb::ExportTranscriptsBulkRequest {
-                ids: vec![first.clone(), second.clone()],
+                ids: vec![first.to_owned(), second.to_owned()],
                 format: "markdown".to_owned(),
             },
         ))
@@ -130,10 +157,7 @@ async fn fill_vault(app: &TestApp, user: &str, word: &str) -> Vault {
     // An object in the library's own folder (none is written there today; any would be the
     // user's exports).
     app.put_blob(user, "exports/kept.zip", b"PK").await;
-    Vault {
-        items: vec![first, second, saved.id],
-        links: vec![one.download_url, bulk.download_url],
-    }
+    vec![one.download_url, bulk.download_url]
 }
 
 async fn delete_user_data(app: &TestApp, user: &str) -> pb::DeleteUserDataResponse {
@@ -213,6 +237,64 @@ async fn deleting_a_users_data_leaves_nothing_of_theirs_on_postgresql() {
     deletion_removes_the_caller_only(app).await;
 }
 
+/// Alice finds nothing; her links lead nowhere.
+async fn alice_finds_nothing(app: &TestApp, alice: &Vault) {
+    assert!(app.all_items(ALICE).await.is_empty());
+    assert_eq!(app.stats(ALICE).await.total_transcripts, 0);
+    let tags = app
+        .client
+        .clone()
+        .list_tags(as_user(ALICE, pb::ListTagsRequest {}))
+        .await
+        .unwrap()
+        .into_inner()
+        .tags;
+    assert!(tags.is_empty(), "{tags:?}");
+    let sections = app
+        .client
+        .clone()
+        .list_syllabus_sections(as_user(ALICE, pb::ListSyllabusSectionsRequest {}))
+        .await
+        .unwrap()
+        .into_inner()
+        .sections;
+    assert!(sections.is_empty(), "{sections:?}");
+    for id in &alice.items {
+        assert_eq!(
+            app.content(ALICE, id).await.unwrap_err().code(),
+            Code::NotFound
+        );
+    }
+    for link in &alice.links {
+        assert_eq!(
+            follow(app, ALICE, link).await.unwrap_err().code(),
+            Code::NotFound
+        );
+    }
+    assert!(app.titles(ALICE, &[("q", "aliceword")]).await.is_empty());
+}
+
+/// Bob keeps everything: items, search with segments, tags, section, exports.
+async fn bob_keeps_everything(app: &TestApp, bob: &Vault) {
+    assert_eq!(app.all_items(BOB).await.len(), 3);
+    assert_eq!(app.stats(BOB).await.total_transcripts, 3);
+    let hits = app.query(BOB, &[("q", "garlic")]).await.unwrap();
+    assert_eq!(hits.transcripts.len(), 1);
+    assert_eq!(hits.transcripts[0].matches.len(), 1, "his segments stay");
+    assert_eq!(app.hit_set(BOB, &[("q", "bobword")]).await.len(), 3);
+    for link in &bob.links {
+        follow(app, BOB, link)
+            .await
+            .expect("his exports still download");
+    }
+    assert!(
+        app.content(BOB, &bob.items[0])
+            .await
+            .unwrap()
+            .contains("bobword")
+    );
+}
+
 async fn deletion_removes_the_caller_only(app: TestApp) {
     let bob = fill_vault(&app, BOB, "bobword").await;
     let (only_bob, bob_documents) = counts(&app).await;
@@ -267,59 +349,8 @@ async fn deletion_removes_the_caller_only(app: TestApp) {
     );
     assert_eq!(objects_of(&app, BOB).await, bob_objects);
 
-    // Alice finds nothing; her links lead nowhere.
-    assert!(app.all_items(ALICE).await.is_empty());
-    assert_eq!(app.stats(ALICE).await.total_transcripts, 0);
-    let tags = app
-        .client
-        .clone()
-        .list_tags(as_user(ALICE, pb::ListTagsRequest {}))
-        .await
-        .unwrap()
-        .into_inner()
-        .tags;
-    assert!(tags.is_empty(), "{tags:?}");
-    let sections = app
-        .client
-        .clone()
-        .list_syllabus_sections(as_user(ALICE, pb::ListSyllabusSectionsRequest {}))
-        .await
-        .unwrap()
-        .into_inner()
-        .sections;
-    assert!(sections.is_empty(), "{sections:?}");
-    for id in &alice.items {
-        assert_eq!(
-            app.content(ALICE, id).await.unwrap_err().code(),
-            Code::NotFound
-        );
-    }
-    for link in &alice.links {
-        assert_eq!(
-            follow(&app, ALICE, link).await.unwrap_err().code(),
-            Code::NotFound
-        );
-    }
-    assert!(app.titles(ALICE, &[("q", "aliceword")]).await.is_empty());
-
-    // Bob keeps everything: items, search with segments, tags, section, exports.
-    assert_eq!(app.all_items(BOB).await.len(), 3);
-    assert_eq!(app.stats(BOB).await.total_transcripts, 3);
-    let hits = app.query(BOB, &[("q", "garlic")]).await.unwrap();
-    assert_eq!(hits.transcripts.len(), 1);
-    assert_eq!(hits.transcripts[0].matches.len(), 1, "his segments stay");
-    assert_eq!(app.hit_set(BOB, &[("q", "bobword")]).await.len(), 3);
-    for link in &bob.links {
-        follow(&app, BOB, link)
-            .await
-            .expect("his exports still download");
-    }
-    assert!(
-        app.content(BOB, &bob.items[0])
-            .await
-            .unwrap()
-            .contains("bobword")
-    );
+    alice_finds_nothing(&app, &alice).await;
+    bob_keeps_everything(&app, &bob).await;
 
     // A second call finds nothing and succeeds.
     let again = delete_user_data(&app, ALICE).await;

@@ -251,6 +251,14 @@ async fn gwth_level_and_gwth_tags_stay_one_fact() {
 async fn sections_are_created_ordered_assigned_and_deleted() {
     let app = spawn_app().await;
     let ids = seed(&app).await;
+    let (basics, advanced) = create_basics_and_advanced(&app).await;
+    assign_alpha_to(&app, &ids[0], &advanced).await;
+    reorder_and_rename(&app, &basics, &advanced).await;
+    another_user_cannot_touch_the_sections(&app, &advanced).await;
+    delete_keeps_the_items(&app, &advanced).await;
+}
+
+async fn create_basics_and_advanced(app: &TestApp) -> (pb::SyllabusSection, pb::SyllabusSection) {
     let mut client = app.client.clone();
     let create = |title: &str| pb::CreateSyllabusSectionRequest {
         title: title.to_owned(),
@@ -267,10 +275,14 @@ async fn sections_are_created_ordered_assigned_and_deleted() {
         .unwrap()
         .into_inner();
     assert_eq!((basics.position, advanced.position), (0, 1));
+    (basics, advanced)
+}
+
+async fn assign_alpha_to(app: &TestApp, alpha: &str, advanced: &pb::SyllabusSection) {
     app.metadata(
         ALICE,
         pb::UpdateTranscriptMetadataRequest {
-            id: ids[0].clone(),
+            id: alpha.to_owned(),
             section_id: Some(advanced.id.clone()),
             ..pb::UpdateTranscriptMetadataRequest::default()
         },
@@ -285,6 +297,14 @@ async fn sections_are_created_ordered_assigned_and_deleted() {
         app.titles(ALICE, &[("sectionId", "none")]).await,
         ["Charlie", "Bravo"]
     );
+}
+
+async fn reorder_and_rename(
+    app: &TestApp,
+    basics: &pb::SyllabusSection,
+    advanced: &pb::SyllabusSection,
+) {
+    let mut client = app.client.clone();
     let reordered = client
         .reorder_syllabus_sections(as_user(
             ALICE,
@@ -317,6 +337,10 @@ async fn sections_are_created_ordered_assigned_and_deleted() {
         (renamed.title.as_str(), renamed.description.as_str()),
         ("Foundations", "about Basics")
     );
+}
+
+async fn another_user_cannot_touch_the_sections(app: &TestApp, advanced: &pb::SyllabusSection) {
+    let mut client = app.client.clone();
     // Bob can neither see, use, reorder nor delete Alice's sections.
     let bob_sections = client
         .list_syllabus_sections(as_user(BOB, pb::ListSyllabusSectionsRequest {}))
@@ -358,6 +382,10 @@ async fn sections_are_created_ordered_assigned_and_deleted() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::InvalidArgument);
+}
+
+async fn delete_keeps_the_items(app: &TestApp, advanced: &pb::SyllabusSection) {
+    let mut client = app.client.clone();
     client
         .delete_syllabus_section(as_user(
             ALICE,
@@ -443,7 +471,11 @@ async fn suggestions_prefer_the_users_tags_and_follow_similar_ratings() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), Code::NotFound);
+    a_batch_processes_each_item_once_until_it_changes(&app, &other).await;
+}
 
+/// The batch works through what is not processed yet, and again through what was edited since.
+async fn a_batch_processes_each_item_once_until_it_changes(app: &TestApp, edited: &str) {
     let batch = |limit| {
         let mut client = app.client.clone();
         async move {
@@ -463,11 +495,41 @@ async fn suggestions_prefer_the_users_tags_and_follow_similar_ratings() {
     assert_eq!((second.processed, second.remaining), (1, 0));
     let third = batch(50).await;
     assert_eq!((third.processed, third.remaining), (0, 0));
-    app.update_content(ALICE, &other, "Filing tax returns, now with more receipts.")
+    app.update_content(ALICE, edited, "Filing tax returns, now with more receipts.")
         .await
         .unwrap();
     let after_edit = batch(50).await;
     assert_eq!(after_edit.processed, 1, "an edited item is processed again");
+}
+
+/// A stored transcript's path makes an AUDIO item linked to it; any other path is a name.
+fn assert_saved_as_audio_or_text(saved: &[pb::Transcript]) {
+    let kinds: Vec<(&str, pb::SourceType, Option<&str>)> = saved
+        .iter()
+        .map(|item| {
+            (
+                item.title.as_str(),
+                item.source_type(),
+                item.file_name.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "Converted",
+                pb::SourceType::Audio,
+                Some("transcripts/job/f.txt")
+            ),
+            ("Notes", pb::SourceType::Text, Some("../../etc/passwd")),
+            (
+                "Reading list",
+                pb::SourceType::Text,
+                Some("notes/Reading list.md")
+            ),
+        ]
+    );
 }
 
 #[tokio::test]
@@ -508,32 +570,7 @@ async fn saved_files_link_to_stored_transcripts_and_keep_other_paths_as_names() 
     )
     .await
     .unwrap();
-    let kinds: Vec<(&str, pb::SourceType, Option<&str>)> = saved
-        .iter()
-        .map(|item| {
-            (
-                item.title.as_str(),
-                item.source_type(),
-                item.file_name.as_deref(),
-            )
-        })
-        .collect();
-    assert_eq!(
-        kinds,
-        [
-            (
-                "Converted",
-                pb::SourceType::Audio,
-                Some("transcripts/job/f.txt")
-            ),
-            ("Notes", pb::SourceType::Text, Some("../../etc/passwd")),
-            (
-                "Reading list",
-                pb::SourceType::Text,
-                Some("notes/Reading list.md")
-            ),
-        ]
-    );
+    assert_saved_as_audio_or_text(&saved);
     let hits = app.query(ALICE, &[("q", "garden")]).await.unwrap();
     assert_eq!(hits.transcripts[0].matches.len(), 1, "segments came along");
     // Bob's path of Alice's transcript is not his stored file: kept as a name, TEXT.

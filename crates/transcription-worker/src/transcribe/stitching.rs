@@ -130,16 +130,7 @@ pub fn transcribe_windows(
     // peak memory does not creep up with the heap's history (scribevault_ggml::heap).
     scribevault_ggml::heap::map_large_allocations();
     let mut out = FileTranscript::default();
-    // With VAD, the speech of consecutive windows is gathered into one buffer of at most a
-    // window's length before whisper hears it: whisper pays a whole 30 s encoder pass for the
-    // last few seconds of each call, and a window that is mostly silence would otherwise be a
-    // call of its own. The buffer is allocated once and kept for the whole file.
-    let capacity = options.window_seconds.max(2) as usize * WHISPER_SAMPLE_RATE as usize;
-    let mut speech = SpeechBatch::default();
-    if detector.is_some() {
-        // A window's speech with the pauses put between its pieces can pass the window's length.
-        speech.packed.reserve_exact(capacity + capacity / 8);
-    }
+    let mut speech = SpeechBatch::for_windows(options.window_seconds, detector.is_some());
     out.decode_time = started.elapsed();
     loop {
         if abort.load(Ordering::Relaxed) {
@@ -173,28 +164,19 @@ pub fn transcribe_windows(
                 abort,
                 &mut out,
             )?;
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+            report_progress(progress, to);
             continue;
         };
         let detecting = Instant::now();
         let spans = detector.spans(windows.samples())?;
         out.vad_time += detecting.elapsed();
-        let needed = SpeechLayout::packed_len(windows.samples().len(), &spans);
-        if !speech.packed.is_empty() && speech.packed.len() + needed > capacity {
+        if speech.would_overflow(SpeechLayout::packed_len(windows.samples().len(), &spans)) {
             speech.flush(transcriber, progress, abort, &mut out)?;
         }
-        if speech.packed.is_empty() {
-            speech.from = from;
-        }
         let offset = usize::try_from(window.offset).unwrap_or(usize::MAX);
-        speech
-            .layout
-            .append(windows.samples(), offset, &spans, &mut speech.packed);
-        speech.to = to;
+        speech.append(windows.samples(), offset, &spans, (from, to));
         if speech.packed.is_empty() {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+            report_progress(progress, to);
         }
     }
     speech.flush(transcriber, progress, abort, &mut out)?;
@@ -207,17 +189,63 @@ pub fn transcribe_windows(
     Ok(out)
 }
 
+/// Records that the file has been heard up to `to` percent.
+fn report_progress(progress: &AtomicU32, to: f64) {
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    progress.fetch_max(to.clamp(0.0, 100.0) as u32, Ordering::Relaxed);
+}
+
 /// The packed speech of one or more windows, waiting for whisper, with where it came from in
 /// the file and the share of the file it covers.
+///
+/// With VAD, the speech of consecutive windows is gathered into one buffer of at most a
+/// window's length before whisper hears it: whisper pays a whole 30 s encoder pass for the
+/// last few seconds of each call, and a window that is mostly silence would otherwise be a
+/// call of its own. The buffer is allocated once and kept for the whole file.
 #[derive(Default)]
 struct SpeechBatch {
     packed: Vec<f32>,
     layout: SpeechLayout,
     from: f64,
     to: f64,
+    capacity: usize,
 }
 
 impl SpeechBatch {
+    fn for_windows(window_seconds: u32, with_vad: bool) -> Self {
+        let capacity = window_seconds.max(2) as usize * WHISPER_SAMPLE_RATE as usize;
+        let mut batch = Self {
+            capacity,
+            ..Self::default()
+        };
+        if with_vad {
+            // A window's speech with the pauses put between its pieces can pass the window's
+            // length.
+            batch.packed.reserve_exact(capacity + capacity / 8);
+        }
+        batch
+    }
+
+    /// Whether `needed` more samples would take the batch past a window's length.
+    fn would_overflow(&self, needed: usize) -> bool {
+        !self.packed.is_empty() && self.packed.len() + needed > self.capacity
+    }
+
+    /// Adds a window's speech (`spans` of `samples`, which start at `offset` in the file) that
+    /// covers the file from `from` to `to` percent.
+    fn append(
+        &mut self,
+        samples: &[f32],
+        offset: usize,
+        spans: &[(usize, usize)],
+        (from, to): (f64, f64),
+    ) {
+        if self.packed.is_empty() {
+            self.from = from;
+        }
+        self.layout.append(samples, offset, spans, &mut self.packed);
+        self.to = to;
+    }
     /// Transcribes what has been gathered (if anything) and empties the batch, keeping its
     /// allocation.
     fn flush(

@@ -108,31 +108,7 @@ impl Transcriber {
             // No audio, no text; whisper.cpp would refuse the call and fail the file.
             return Ok(Vec::new());
         }
-        let best_of = if pass == Pass::Retry {
-            RETRY_BEST_OF
-        } else {
-            1
-        };
-        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of });
-        params.set_n_threads(i32::try_from(self.options.threads.max(1)).unwrap_or(1));
-        params.set_language(Some(self.language.for_window()));
-        params.set_no_context(self.options.no_context || pass == Pass::Retry);
-        params.set_n_max_text_ctx(i32::try_from(self.options.max_text_context).unwrap_or(i32::MAX));
-        if pass == Pass::Retry {
-            params.set_temperature(RETRY_TEMPERATURE);
-        } else if !self.options.temperature_fallback {
-            params.set_temperature_inc(0.0);
-        }
-        if self.options.trim_audio_ctx
-            && let Some(audio_ctx) = trimmed_audio_ctx(pcm.len())
-        {
-            params.set_audio_ctx(audio_ctx);
-        }
-        params.set_token_timestamps(true);
-        params.set_print_progress(false);
-        params.set_print_realtime(false);
-        params.set_print_timestamps(false);
-        params.set_print_special(false);
+        let mut params = full_params(&self.options, self.language.for_window(), pcm.len(), pass);
         params.set_progress_callback_safe(move |value: i32| progress.report(value));
         let abort_flag = abort.clone();
         // whisper-rs 0.16's `set_abort_callback_safe` boxes the closure as `Box<dyn FnMut>` but
@@ -146,6 +122,15 @@ impl Transcriber {
             return Err(EngineError::Aborted);
         }
         outcome.map_err(|e| EngineError::Whisper(e.to_string()))?;
+        let segments = self.read_segments()?;
+        let detected = whisper_rs::get_lang_str(self.state.full_lang_id_from_state());
+        self.language.after_window(detected, !segments.is_empty());
+        Ok(segments)
+    }
+
+    /// The segments of the last call, without blanks, each with its words and how sure whisper
+    /// was of it.
+    fn read_segments(&self) -> Result<Vec<Decoded>, EngineError> {
         let mut segments = Vec::new();
         for segment in self.state.as_iter() {
             let text = segment
@@ -192,8 +177,6 @@ impl Transcriber {
                 no_speech_prob: segment.no_speech_probability(),
             });
         }
-        let detected = whisper_rs::get_lang_str(self.state.full_lang_id_from_state());
-        self.language.after_window(detected, !segments.is_empty());
         Ok(segments)
     }
 
@@ -303,6 +286,41 @@ pub fn transcribe(
         abort,
     )?;
     Ok(decoded.into_iter().map(|decoded| decoded.segment).collect())
+}
+
+/// Whisper's parameters for one call, before the progress and abort callbacks.
+fn full_params<'a>(
+    options: &DecodeOptions,
+    language: &'a str,
+    samples: usize,
+    pass: Pass,
+) -> FullParams<'a, 'a> {
+    let best_of = if pass == Pass::Retry {
+        RETRY_BEST_OF
+    } else {
+        1
+    };
+    let mut params = FullParams::new(SamplingStrategy::Greedy { best_of });
+    params.set_n_threads(i32::try_from(options.threads.max(1)).unwrap_or(1));
+    params.set_language(Some(language));
+    params.set_no_context(options.no_context || pass == Pass::Retry);
+    params.set_n_max_text_ctx(i32::try_from(options.max_text_context).unwrap_or(i32::MAX));
+    if pass == Pass::Retry {
+        params.set_temperature(RETRY_TEMPERATURE);
+    } else if !options.temperature_fallback {
+        params.set_temperature_inc(0.0);
+    }
+    if options.trim_audio_ctx
+        && let Some(audio_ctx) = trimmed_audio_ctx(samples)
+    {
+        params.set_audio_ctx(audio_ctx);
+    }
+    params.set_token_timestamps(true);
+    params.set_print_progress(false);
+    params.set_print_realtime(false);
+    params.set_print_timestamps(false);
+    params.set_print_special(false);
+    params
 }
 
 #[cfg(test)]

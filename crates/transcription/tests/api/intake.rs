@@ -154,6 +154,24 @@ async fn another_users_job_and_files_are_not_found() {
     );
 }
 
+/// A request to transcribe the uploads named `ids` now.
+fn start_request(user: &str, ids: &[&str]) -> tonic::Request<pb::StartTranscriptionRequest> {
+    let files = ids
+        .iter()
+        .map(|id| file(id, &format!("uploads/{id}.mp3")))
+        .collect();
+    as_user(
+        user,
+        pb::StartTranscriptionRequest {
+            files,
+            model: MODEL.to_owned(),
+            output_format: String::new(),
+            skip_vault: false,
+            language: None,
+        },
+    )
+}
+
 #[tokio::test]
 async fn a_request_that_would_pass_the_cap_on_waiting_files_is_refused_as_a_whole() {
     let mut app = spawn_app_with(scribevault_transcription::TranscriptionConfig {
@@ -162,22 +180,7 @@ async fn a_request_that_would_pass_the_cap_on_waiting_files_is_refused_as_a_whol
     })
     .await;
     app.start("alice", &["a", "b"]).await;
-    let start = |user: &str, ids: &[&str]| {
-        let files = ids
-            .iter()
-            .map(|id| file(id, &format!("uploads/{id}.mp3")))
-            .collect();
-        as_user(
-            user,
-            pb::StartTranscriptionRequest {
-                files,
-                model: MODEL.to_owned(),
-                output_format: String::new(),
-                skip_vault: false,
-                language: None,
-            },
-        )
-    };
+    let start = start_request;
     for id in ["c", "d", "e"] {
         app.upload("alice", &format!("uploads/{id}.mp3")).await;
         app.upload("bob", &format!("uploads/{id}.mp3")).await;

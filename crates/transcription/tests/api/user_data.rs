@@ -146,19 +146,16 @@ async fn deleting_a_users_data_leaves_nothing_of_theirs_on_postgresql() {
     deletion_removes_the_caller_only(app).await;
 }
 
-async fn deletion_removes_the_caller_only(mut app: TestApp) {
-    // Bob: one file completed (with its transcript stored), one waiting.
-    let bob_job = app.start("bob", &["b1", "b2"]).await.job_id;
-    let b1 = app.claim("bob", &bob_job, "b1").await;
-    app.complete("bob", &bob_job, "b1", b1.claim_token, "# b1")
-        .await;
-    store_transcript(&app, "bob", &bob_job, "b1").await;
-    let only_bob = app.db.table_counts().await.unwrap();
-    let bob_objects = objects_of(&app, "bob").await;
-    let bob_job_before = without_estimates(app.job("bob", &bob_job).await.unwrap());
-
-    // Alice: her default language, a completed file with its transcript, one a worker holds,
-    // one queued, and a scheduled job.
+/// Alice: her default language, a completed file with its transcript, one a worker holds,
+/// one queued, and a scheduled job. Answers her job, the scheduled one, and the held file's
+/// claim.
+async fn alice_in_every_table(
+    app: &mut TestApp,
+) -> (
+    String,
+    pb::StartTranscriptionResponse,
+    pb::ClaimTranscriptionFileResponse,
+) {
     app.client
         .set_transcription_preferences(as_user(
             "alice",
@@ -172,44 +169,25 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
         .start("alice", &["done", "running", "queued"])
         .await
         .job_id;
-    let scheduled = schedule_later(&mut app, "alice", &["later"]).await;
+    let scheduled = schedule_later(app, "alice", &["later"]).await;
     let done = app.claim("alice", &job, "done").await;
     app.complete("alice", &job, "done", done.claim_token, "# done")
         .await;
-    store_transcript(&app, "alice", &job, "done").await;
+    store_transcript(app, "alice", &job, "done").await;
     let running = app.claim("alice", &job, "running").await;
     assert!(running.claimed);
-    assert_eq!(waiting(&mut app, "alice").await, 3);
-    let with_alice = app.db.table_counts().await.unwrap();
-    // Every table holds some of Alice's rows, so the comparison below covers every table.
-    for (table, count) in &with_alice {
-        assert!(
-            *count > only_bob[table],
-            "{table} holds none of alice's rows: the test would not see them kept"
-        );
-    }
-    let alice_rows: i64 = with_alice
-        .iter()
-        .map(|(table, count)| count - only_bob[table])
-        .sum();
-    // The hand-offs of the two completed files were queued then.
-    assert_eq!(app.next_ingest().await.title, "Title of b1");
-    assert_eq!(app.next_ingest().await.title, "Title of done");
+    assert_eq!(waiting(app, "alice").await, 3);
+    (job, scheduled, running)
+}
 
-    let deleted = delete_user_data(&mut app, "alice").await;
-    assert_eq!(deleted.rows_deleted, u64::try_from(alice_rows).unwrap());
-    assert_eq!(
-        deleted.blobs_deleted, 3,
-        "the completed file's three outputs"
-    );
-
-    // The worker holding a file of hers is told to stop it, whatever run it is on.
+/// The worker holding a file of hers is told to stop it, whatever run it is on.
+async fn the_worker_holding_her_file_is_told_to_stop(app: &mut TestApp, job: &str) {
     let order = app.next_order().await;
     assert_eq!(order.user_id, "alice");
     assert_eq!(
         order.control(),
         Some(WorkerControl::StopTranscription {
-            job_id: job.clone(),
+            job_id: job.to_owned(),
             file_id: "running".to_owned(),
             claim_token: None,
         })
@@ -220,30 +198,22 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
             .is_err(),
         "only the held file is ordered to stop"
     );
+}
 
-    // Every table is back to Bob's rows alone; of Alice's objects, only the uploads stay
-    // (storage owns `uploads/`).
-    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
-    assert_eq!(
-        objects_of(&app, "alice").await,
-        [
-            "users/alice/uploads/done.mp3",
-            "users/alice/uploads/later.mp3",
-            "users/alice/uploads/queued.mp3",
-            "users/alice/uploads/running.mp3",
-        ]
-    );
-    assert_eq!(objects_of(&app, "bob").await, bob_objects);
-
-    // A queued file is not transcribed: its claim is answered not found (the worker then
-    // drops the message). The held one's reports and completion are refused the same way, so
-    // nothing goes to the Vault.
+/// A queued file is not transcribed: its claim is answered not found (the worker then drops
+/// the message). The held one's reports and completion are refused the same way, so nothing
+/// goes to the Vault.
+async fn her_files_are_refused_and_nothing_reaches_the_vault(
+    app: &mut TestApp,
+    (job, scheduled): (&str, &pb::StartTranscriptionResponse),
+    running: &pb::ClaimTranscriptionFileResponse,
+) {
     let claim = app
         .client
         .claim_transcription_file(as_user(
             "alice",
             pb::ClaimTranscriptionFileRequest {
-                job_id: job.clone(),
+                job_id: job.to_owned(),
                 file_id: "queued".to_owned(),
                 take_turns: false,
             },
@@ -269,7 +239,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
         .report_transcription_progress(as_user(
             "alice",
             pb::ReportTranscriptionProgressRequest {
-                job_id: job.clone(),
+                job_id: job.to_owned(),
                 file_id: "running".to_owned(),
                 claim_token: running.claim_token,
                 progress: 50,
@@ -283,7 +253,7 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
         .complete_transcription_file(as_user(
             "alice",
             pb::CompleteTranscriptionFileRequest {
-                job_id: job.clone(),
+                job_id: job.to_owned(),
                 file_id: "running".to_owned(),
                 claim_token: running.claim_token,
                 transcript_path: format!("transcripts/{job}/running.txt"),
@@ -299,6 +269,61 @@ async fn deletion_removes_the_caller_only(mut app: TestApp) {
             .is_err(),
         "nothing is handed to the Vault"
     );
+}
+
+async fn deletion_removes_the_caller_only(mut app: TestApp) {
+    // Bob: one file completed (with its transcript stored), one waiting.
+    let bob_job = app.start("bob", &["b1", "b2"]).await.job_id;
+    let b1 = app.claim("bob", &bob_job, "b1").await;
+    app.complete("bob", &bob_job, "b1", b1.claim_token, "# b1")
+        .await;
+    store_transcript(&app, "bob", &bob_job, "b1").await;
+    let only_bob = app.db.table_counts().await.unwrap();
+    let bob_objects = objects_of(&app, "bob").await;
+    let bob_job_before = without_estimates(app.job("bob", &bob_job).await.unwrap());
+
+    let (job, scheduled, running) = alice_in_every_table(&mut app).await;
+    let with_alice = app.db.table_counts().await.unwrap();
+    // Every table holds some of Alice's rows, so the comparison below covers every table.
+    for (table, count) in &with_alice {
+        assert!(
+            *count > only_bob[table],
+            "{table} holds none of alice's rows: the test would not see them kept"
+        );
+    }
+    let alice_rows: i64 = with_alice
+        .iter()
+        .map(|(table, count)| count - only_bob[table])
+        .sum();
+    // The hand-offs of the two completed files were queued then.
+    assert_eq!(app.next_ingest().await.title, "Title of b1");
+    assert_eq!(app.next_ingest().await.title, "Title of done");
+
+    let deleted = delete_user_data(&mut app, "alice").await;
+    assert_eq!(deleted.rows_deleted, u64::try_from(alice_rows).unwrap());
+    assert_eq!(
+        deleted.blobs_deleted, 3,
+        "the completed file's three outputs"
+    );
+
+    the_worker_holding_her_file_is_told_to_stop(&mut app, &job).await;
+
+    // Every table is back to Bob's rows alone; of Alice's objects, only the uploads stay
+    // (storage owns `uploads/`).
+    assert_eq!(app.db.table_counts().await.unwrap(), only_bob);
+    assert_eq!(
+        objects_of(&app, "alice").await,
+        [
+            "users/alice/uploads/done.mp3",
+            "users/alice/uploads/later.mp3",
+            "users/alice/uploads/queued.mp3",
+            "users/alice/uploads/running.mp3",
+        ]
+    );
+    assert_eq!(objects_of(&app, "bob").await, bob_objects);
+
+    her_files_are_refused_and_nothing_reaches_the_vault(&mut app, (&job, &scheduled), &running)
+        .await;
 
     // Alice finds nothing; Bob keeps everything and can go on.
     assert_eq!(waiting(&mut app, "alice").await, 0);

@@ -173,6 +173,19 @@ impl CaptionsSetup {
             .into_inner()
             .segments
     }
+
+    async fn content(&self, id: &str) -> String {
+        self.library
+            .clone()
+            .get_transcript_content(as_user(
+                "alice",
+                library_pb::GetTranscriptContentRequest { id: id.to_owned() },
+            ))
+            .await
+            .unwrap()
+            .into_inner()
+            .content
+    }
 }
 
 fn english_video(id: &str, uploader: &[&str], automatic: &[&str]) -> FakeVideo {
@@ -228,19 +241,7 @@ async fn the_uploaders_captions_become_the_vault_item_at_once_before_the_automat
         Some(library_pb::TranscriptSource::CaptionsUploader.into())
     );
     assert_eq!(item.source_type(), library_pb::SourceType::Audio);
-    let content = setup
-        .library
-        .clone()
-        .get_transcript_content(as_user(
-            "alice",
-            library_pb::GetTranscriptContentRequest {
-                id: item.id.clone(),
-            },
-        ))
-        .await
-        .unwrap()
-        .into_inner()
-        .content;
+    let content = setup.content(&item.id).await;
     assert!(
         content.starts_with("Hi, I'm Vanessa from SpeakEnglishWithVanessa.com. Today, I have"),
         "{content}"

@@ -80,18 +80,45 @@ async fn jobs_are_checked_and_belong_to_their_owner() {
     }
 }
 
-#[tokio::test]
-async fn a_user_at_the_cap_on_unfinished_download_jobs_is_refused_and_no_one_else_is() {
-    // A yt-dlp that never finishes keeps every job pending or running.
-    let tools = tempfile::tempdir().unwrap();
-    let hanging = tools.path().join("yt-dlp");
+/// A yt-dlp that never finishes, which keeps every job pending or running.
+fn hanging_ytdlp(dir: &std::path::Path) -> String {
+    let hanging = dir.join("yt-dlp");
     std::fs::write(&hanging, "#!/bin/sh\nexec sleep 30\n").unwrap();
     std::fs::set_permissions(
         &hanging,
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
     .unwrap();
-    let hanging = hanging.to_string_lossy().into_owned();
+    hanging.to_string_lossy().into_owned()
+}
+
+/// The capped channel as one of `user`'s sources: its id and its videos' ids.
+async fn source_and_its_videos(app: &TestApp, user: &str) -> (String, Vec<String>) {
+    let source = add_source(app, user, "https://www.youtube.com/@capped").await;
+    let ids: Vec<String> = app
+        .client
+        .clone()
+        .list_source_videos(as_user(
+            user,
+            pb::ListSourceVideosRequest {
+                source_id: source.id.clone(),
+                page_token: String::new(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .videos
+        .into_iter()
+        .map(|video| video.youtube_video_id)
+        .collect();
+    (source.id, ids)
+}
+
+#[tokio::test]
+async fn a_user_at_the_cap_on_unfinished_download_jobs_is_refused_and_no_one_else_is() {
+    let tools = tempfile::tempdir().unwrap();
+    let hanging = hanging_ytdlp(tools.path());
     let youtube = FakeYouTube::start().await;
     youtube.add_channel(FakeChannel::generated(&channel_id(9), "Capped", 3).with_handle("capped"));
     let app = spawn_app_with(
@@ -105,25 +132,7 @@ async fn a_user_at_the_cap_on_unfinished_download_jobs_is_refused_and_no_one_els
     .await;
     let mut sources = Vec::new();
     for user in ["alice", "bob"] {
-        let source = add_source(&app, user, "https://www.youtube.com/@capped").await;
-        let ids: Vec<String> = app
-            .client
-            .clone()
-            .list_source_videos(as_user(
-                user,
-                pb::ListSourceVideosRequest {
-                    source_id: source.id.clone(),
-                    page_token: String::new(),
-                },
-            ))
-            .await
-            .unwrap()
-            .into_inner()
-            .videos
-            .into_iter()
-            .map(|video| video.youtube_video_id)
-            .collect();
-        sources.push((source.id, ids));
+        sources.push(source_and_its_videos(&app, user).await);
     }
     let (alice_source, ids) = &sources[0];
     let refusal = "You have 2 download jobs not yet finished; at most 2 may be active at once. Wait for some to finish or cancel them.";
