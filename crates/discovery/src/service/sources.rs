@@ -53,17 +53,15 @@ impl Discovery {
         Ok(source)
     }
 
-    /// The source, and whether it is new (an existing one is answered, synced, only when
-    /// `reuse_existing` is set).
-    async fn add_source_for(
+    /// The source `target` names, as the API describes it, not stored yet.
+    async fn describe_source(
         &self,
         user: &UserId,
         url: &str,
         target: &YouTubeTarget,
-        reuse_existing: bool,
-    ) -> Result<(Source, bool), DiscoveryError> {
+    ) -> Result<Source, DiscoveryError> {
         let now = Utc::now();
-        let mut source = match target {
+        let source = match target {
             YouTubeTarget::Playlist(id) => {
                 let playlist = self
                     .youtube
@@ -107,6 +105,19 @@ impl Discovery {
                 }
             }
         };
+        Ok(source)
+    }
+
+    /// The source, and whether it is new (an existing one is answered, synced, only when
+    /// `reuse_existing` is set).
+    async fn add_source_for(
+        &self,
+        user: &UserId,
+        url: &str,
+        target: &YouTubeTarget,
+        reuse_existing: bool,
+    ) -> Result<(Source, bool), DiscoveryError> {
+        let mut source = self.describe_source(user, url, target).await?;
         // Checked before the read, so adding a source twice spends nothing on its videos; the
         // unique index decides if two adds race.
         if let Some(existing) = self
