@@ -5,6 +5,8 @@
 //! migrations table (`seaql_migrations_<service>`), so services can share one database in
 //! monolithic mode without seeing each other's history.
 
+mod sqlite_vec;
+
 use std::time::Duration;
 
 use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend};
@@ -65,6 +67,7 @@ pub async fn connect_with_pool(
     }
     if is_sqlite {
         create_sqlite_parent_dir(url);
+        sqlite_vec::register();
     }
     let mut options = ConnectOptions::new(url.to_owned());
     options
