@@ -60,12 +60,8 @@ export interface Hit {
   matches?: Array<{ start: number; end: number; text: string }>;
 }
 
-/**
- * An in-memory Vault speaking docs/vault-api.md: it filters, pages (20 a page), records every
- * request, and fails a call on demand (`fail.<call> = {status, message?}`).
- */
-export function vaultBackend(initial: LibraryTranscript[], options: { contents?: Record<string, string>; hits?: Record<string, Hit> } = {}) {
-  const state = {
+function vaultState(initial: LibraryTranscript[], options: VaultOptions) {
+  return {
     items: initial.map((entry) => ({ ...entry })),
     contents: { ...(options.contents ?? {}) } as Record<string, string>,
     hits: options.hits ?? ({}),
@@ -75,6 +71,17 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
     suggestions: {} as Record<string, Suggestions>,
     statsCalls: 0,
   };
+}
+
+interface VaultOptions {
+  contents?: Record<string, string>;
+  hits?: Record<string, Hit>;
+}
+
+type VaultState = ReturnType<typeof vaultState>;
+
+/** The state with the small helpers every handler group uses. */
+function vaultKit(state: VaultState) {
   const failure = (key: FailKey) => {
     const fail = state.fail[key];
     if (!fail) return null;
@@ -85,37 +92,52 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
   const find = (id: unknown) => state.items.find((candidate) => candidate.id === id);
   const notFound = () => errorResponse(404, 'Transcript not found', 'NOT_FOUND');
   const record = (method: string, path: string, body?: unknown) => state.calls.push({ method, path, body });
+  return { state, failure, find, notFound, record };
+}
 
-  server.use(
-    http.get('/api/library/transcripts', ({ request }) => {
-      const params = new URL(request.url).searchParams;
-      state.lists.push(params);
-      const failed = failure('list');
-      if (failed) return failed;
-      const page = Number(params.get('page') ?? 1);
-      const limit = Number(params.get('limit') ?? 20);
-      const q = params.get('q');
-      const tags = params.getAll('tags');
-      const types = params.getAll('sourceType');
-      const ratings = params.getAll('rating').map(Number);
-      const starred = params.get('isStarred');
-      const after = params.get('createdAfter');
-      const path = params.get('path');
-      const needsReview = params.get('needsReview');
-      const matching = state.items.filter(
-        (entry) =>
-          (!q || `${entry.title} ${state.contents[entry.id] ?? ''}`.toLowerCase().includes(q.toLowerCase())) &&
-          tags.every((tag) => entry.tags.includes(tag)) &&
-          (types.length === 0 || types.includes(entry.sourceType ?? '')) &&
-          (ratings.length === 0 || ratings.includes(entry.rating ?? 0)) &&
-          (starred === null || String(entry.isStarred) === starred) &&
-          (!after || entry.createdAt >= after) &&
-          (!path || entry.fileName === path) &&
-          (needsReview === null || String(entry.needsReview) === needsReview),
-      );
-      const data = matching.slice((page - 1) * limit, page * limit).map((entry) => (q && state.hits[entry.id] ? { ...entry, ...state.hits[entry.id] } : entry));
-      return HttpResponse.json<Schema<'TranscriptPage'>>({ data, meta: { page, limit, total: matching.length, hasMore: page * limit < matching.length } });
-    }),
+type VaultKit = ReturnType<typeof vaultKit>;
+
+/** Whether an item passes the list's query parameters (q, tags, sourceType, rating, isStarred, createdAfter, path, needsReview). */
+function matchesList(entry: LibraryTranscript, params: URLSearchParams, contents: Record<string, string>) {
+  const q = params.get('q');
+  const tags = params.getAll('tags');
+  const types = params.getAll('sourceType');
+  const ratings = params.getAll('rating').map(Number);
+  const starred = params.get('isStarred');
+  const after = params.get('createdAfter');
+  const path = params.get('path');
+  const needsReview = params.get('needsReview');
+  return (
+    (!q || `${entry.title} ${contents[entry.id] ?? ''}`.toLowerCase().includes(q.toLowerCase())) &&
+    tags.every((tag) => entry.tags.includes(tag)) &&
+    (types.length === 0 || types.includes(entry.sourceType ?? '')) &&
+    (ratings.length === 0 || ratings.includes(entry.rating ?? 0)) &&
+    (starred === null || String(entry.isStarred) === starred) &&
+    (!after || entry.createdAt >= after) &&
+    (!path || entry.fileName === path) &&
+    (needsReview === null || String(entry.needsReview) === needsReview)
+  );
+}
+
+/** GET /library/transcripts: filters, pages (20 a page) and records every request. */
+function listHandler({ state, failure }: VaultKit) {
+  return http.get('/api/library/transcripts', ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    state.lists.push(params);
+    const failed = failure('list');
+    if (failed) return failed;
+    const page = Number(params.get('page') ?? 1);
+    const limit = Number(params.get('limit') ?? 20);
+    const q = params.get('q');
+    const matching = state.items.filter((entry) => matchesList(entry, params, state.contents));
+    const data = matching.slice((page - 1) * limit, page * limit).map((entry) => (q && state.hits[entry.id] ? { ...entry, ...state.hits[entry.id] } : entry));
+    return HttpResponse.json<Schema<'TranscriptPage'>>({ data, meta: { page, limit, total: matching.length, hasMore: page * limit < matching.length } });
+  });
+}
+
+/** One item's reads: the item, its content and its suggestions. */
+function itemReadHandlers({ state, failure, find, notFound }: VaultKit) {
+  return [
     http.get('/api/library/transcripts/:id', ({ params }) => failure('item') ?? (find(params.id) ? HttpResponse.json<Schema<'Envelope_TranscriptView'>>({ data: find(params.id)! }) : notFound())),
     http.get('/api/library/transcripts/:id/content', ({ params }) =>
       failure('content') ?? (find(params.id) ? HttpResponse.json<Schema<'Envelope_ContentView'>>({ data: { content: state.contents[params.id as string] ?? '' } }) : notFound()),
@@ -123,6 +145,12 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
     http.get('/api/library/transcripts/:id/suggestions', ({ params }) =>
       failure('suggestions') ?? HttpResponse.json<Schema<'Envelope_SuggestionsView'>>({ data: state.suggestions[params.id as string] ?? { suggestedTags: [], suggestedRating: 3 } }),
     ),
+  ];
+}
+
+/** One item's writes: metadata, content and delete. */
+function itemWriteHandlers({ state, failure, find, notFound, record }: VaultKit) {
+  return [
     http.put('/api/library/transcripts/:id/metadata', async ({ params, request }) => {
       const body = (await request.json()) as Partial<LibraryTranscript>;
       record('PUT', `metadata/${params.id as string}`, body);
@@ -148,6 +176,12 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
       state.items = state.items.filter((candidate) => candidate.id !== params.id);
       return HttpResponse.json<Schema<'Envelope_DeletedView'>>({ data: { id: params.id as string, deleted: true } });
     }),
+  ];
+}
+
+/** Exports (one item, bulk) and the processing batch. */
+function exportHandlers({ failure, find, notFound, record }: VaultKit) {
+  return [
     http.post('/api/library/transcripts/:id/export', async ({ params, request }) => {
       const body = (await request.json()) as { format: string };
       record('POST', `export/${params.id as string}`, body);
@@ -173,6 +207,12 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
       record('POST', `process?${new URL(request.url).searchParams.toString()}`);
       return failure('process') ?? HttpResponse.json<Schema<'Envelope_BatchView'>>({ data: { processed: 3, remaining: 0 } });
     }),
+  ];
+}
+
+/** The library-wide reads and the tag seeding: stats, tags and syllabus sections. */
+function libraryHandlers({ state, failure }: VaultKit) {
+  return [
     http.post('/api/library/system/init-tags', () => HttpResponse.json<Schema<'Envelope_CreatedTagsView'>>({ data: { created: 5 } })),
     http.get('/api/library/stats', () => {
       state.statsCalls += 1;
@@ -189,8 +229,17 @@ export function vaultBackend(initial: LibraryTranscript[], options: { contents?:
     http.get('/api/library/syllabus-sections', () =>
       HttpResponse.json<Schema<'Envelope_Vec_SectionView'>>({ data: [{ id: 'sec-1', title: 'Gardening basics', description: '', position: 0, itemCount: 0 }] }),
     ),
-  );
-  return state;
+  ];
+}
+
+/**
+ * An in-memory Vault speaking docs/vault-api.md: it filters, pages (20 a page), records every
+ * request, and fails a call on demand (`fail.<call> = {status, message?}`).
+ */
+export function vaultBackend(initial: LibraryTranscript[], options: VaultOptions = {}) {
+  const kit = vaultKit(vaultState(initial, options));
+  server.use(listHandler(kit), ...itemReadHandlers(kit), ...itemWriteHandlers(kit), ...exportHandlers(kit), ...libraryHandlers(kit));
+  return kit.state;
 }
 
 export const toasts = (store: AppStore) => store.getState().toast.items.map(({ title, description }) => ({ title, description }));

@@ -28,9 +28,10 @@ function item(id: string, title: string, extra: Partial<LibraryTranscript> = {})
   };
 }
 
-/** Just enough of the Vault, the PDF conversion and vault save, recording the calls. */
-function backend(items: LibraryTranscript[] = []) {
-  const state = {
+type BackendState = ReturnType<typeof backendState>;
+
+function backendState(items: LibraryTranscript[]) {
+  return {
     lists: [] as URLSearchParams[],
     uploads: [] as Array<{ name: string; template: string | null }>,
     saves: [] as unknown[],
@@ -38,7 +39,11 @@ function backend(items: LibraryTranscript[] = []) {
     contents: Object.fromEntries(items.map((entry) => [entry.id, `# ${entry.title}\n\nText layer only.`])) as Record<string, string>,
     reprocessFailure: null as null | { status: number; message?: string },
   };
-  server.use(
+}
+
+/** The Vault's reads: the list, one item, its content and suggestions, stats, tags, sections. */
+function vaultReadHandlers(items: LibraryTranscript[], state: BackendState) {
+  return [
     http.get('/api/library/transcripts', ({ request }) => {
       const params = new URL(request.url).searchParams;
       state.lists.push(params);
@@ -52,6 +57,12 @@ function backend(items: LibraryTranscript[] = []) {
     ),
     http.get('/api/library/tags', () => HttpResponse.json<Schema<'Envelope_Vec_TagView'>>({ data: [] })),
     http.get('/api/library/syllabus-sections', () => HttpResponse.json<Schema<'Envelope_Vec_SectionView'>>({ data: [] })),
+  ];
+}
+
+/** The conversion's templates and the PDF upload, whose files carry their fate in their bytes. */
+function convertHandlers(state: BackendState) {
+  return [
     http.get('/api/convert/templates', () =>
       HttpResponse.json<Schema<'Envelope_Vec_TemplateView'>>({ data: [{ id: 'tpl-1', name: 'Plain', body: '# {{title}}\n{{content}}', createdAt: '', updatedAt: '' }] }),
     ),
@@ -80,6 +91,12 @@ function backend(items: LibraryTranscript[] = []) {
         },
       });
     }),
+  ];
+}
+
+/** Vault save and the OCR reprocessing of one item. */
+function vaultWriteHandlers(state: BackendState) {
+  return [
     http.post('/api/vault/save', async ({ request }) => {
       const body = (await request.json()) as { files: Array<{ title: string }> };
       state.saves.push(body);
@@ -110,7 +127,13 @@ function backend(items: LibraryTranscript[] = []) {
         data: { id, title: 'Scanned', content: state.contents[id], markdownPath: `converted/pdfs/${id}.md`, pdfPath: `converted/pdfs/${id}.pdf`, pages: 2, ocrPages: [], unknownPlaceholders: [] },
       });
     }),
-  );
+  ];
+}
+
+/** Just enough of the Vault, the PDF conversion and vault save, recording the calls. */
+function backend(items: LibraryTranscript[] = []) {
+  const state = backendState(items);
+  server.use(...vaultReadHandlers(items, state), ...convertHandlers(state), ...vaultWriteHandlers(state));
   return state;
 }
 

@@ -160,6 +160,16 @@ describe('item player', () => {
     await user.click(within(player).getByRole('button', { name: 'Play from 0:07' }));
     expect(media.time).toBe(7);
   });
+});
+
+describe('item player: the keyboard and the address', () => {
+  let media: ReturnType<typeof fakeMedia>;
+  beforeEach(() => {
+    media = fakeMedia();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   it('plays, pauses and skips with the keyboard inside the player, never while typing', async () => {
     backend();

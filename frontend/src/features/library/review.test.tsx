@@ -144,6 +144,12 @@ describe("'Needs review'", () => {
     expect(within(dialog).queryByTestId('review-panel')).not.toBeInTheDocument();
     expect(within(dialog).queryByTestId('needs-review')).not.toBeInTheDocument();
   });
+});
+
+describe("'Needs review': marking as reviewed", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   it("'Mark as reviewed' waits for the server, then the badge, the panel and the filtered card go", async () => {
     const backend = vaultBackend([

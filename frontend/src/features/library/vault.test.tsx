@@ -75,7 +75,9 @@ describe('/vault list', () => {
       await screen.findByText('More than 1,000 results for “garden”: showing the newest 1,000. Add words to narrow it.'),
     ).toBeInTheDocument();
   });
+});
 
+describe('/vault list: errors, the empty Vault and the download groups', () => {
   it("shows 'Error loading vault' with Refresh Page, the toast and 'Failed to fetch transcripts' when the list fails", async () => {
     const backend = vaultBackend([]);
     backend.fail.list = { status: 500 };
@@ -127,7 +129,9 @@ describe('/vault list', () => {
     await user.click(within(groups[0]).getByRole('button', { name: /Not Downloaded/ }));
     expect(cardTitles()).toEqual(['New export', 'Also new']);
   });
+});
 
+describe('/vault list: paging and tabs', () => {
   it('loads more: page 1 replaces, later pages append', async () => {
     const first = Array.from({ length: 20 }, (_, index) => transcript(`a${index}`, `Item ${index}`));
     const backend = vaultBackend([...first, transcript('b1', 'Page two item')]);
@@ -199,7 +203,9 @@ describe('/vault list', () => {
       expect(lastList(backend).get('createdAfter')).toBeNull();
     });
   });
+});
 
+describe('/vault list: filters', () => {
   it('filters: repeated keys from the tag list, source types, ratings and starred; each change goes back to page 1', async () => {
     const first = Array.from({ length: 20 }, (_, index) =>
       transcript(`a${index}`, `Item ${index}`, index < 2 ? { tags: ['talk', 'soil'], sourceType: index === 0 ? 'PDF' : 'AUDIO', rating: 4 } : {}),
@@ -263,7 +269,9 @@ describe('/vault list', () => {
     await waitFor(() => expect(backend.lists.length).toBe(asked + 1));
     expect(lastList(backend).get('page')).toBe('1');
   });
+});
 
+describe('/vault list: search', () => {
   it('search: sends q without sortBy, shows sanitised highlights and the time of each audio match', async () => {
     const backend = vaultBackend(
       [transcript('t1', 'Garden talk'), transcript('t2', 'Budget meeting', { sourceType: 'PDF' })],
@@ -311,7 +319,9 @@ describe('/vault list', () => {
     await waitFor(() => expect(lastList(backend).get('q')).toBeNull());
     expect(lastList(backend).get('sortBy')).toBe('createdAt');
   });
+});
 
+describe('/vault list: selection and export', () => {
   it('selects items and exports them as one zip through the download link; list and stats are fetched again', async () => {
     const backend = vaultBackend([
       transcript('t1', 'Welcome talk'),
@@ -370,7 +380,9 @@ describe('/vault list', () => {
       expect(toasts(store)).toContainEqual({ title: 'Failed to export selected transcripts', description: 'ids must hold 1 to 500 ids' }),
     );
   });
+});
 
+describe('/vault list: actions, stats and live updates', () => {
   it('stars an item from its card', async () => {
     const backend = vaultBackend([transcript('t1', 'Welcome talk')]);
     const { user } = renderWithProviders({ route: '/vault' });

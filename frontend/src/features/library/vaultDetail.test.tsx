@@ -76,7 +76,9 @@ describe('/vault detail view', () => {
     const dialog = await openDetail(user, 'Welcome talk');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to fetch transcript content');
   });
+});
 
+describe('/vault detail view: editing the details', () => {
   it('edits the details (title, author, growth level, section), sending only what changed', async () => {
     const backend = vaultBackend([transcript('t1', 'Welcome talk')], { contents: { t1: 'Body' } });
     const { user } = renderWithProviders({ route: '/vault' });
@@ -132,7 +134,9 @@ describe('/vault detail view', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Clear rating' }));
     await waitFor(() => expect(backend.calls).toContainEqual({ method: 'PUT', path: 'metadata/t1', body: { rating: null } }));
   });
+});
 
+describe('/vault detail view: tags and content', () => {
   it('offers the suggested tags and rating; adds a suggested tag, a typed tag, and removes one', async () => {
     const backend = vaultBackend([transcript('t1', 'Welcome talk', { tags: ['talk'] })]);
     backend.suggestions.t1 = { suggestedTags: ['soil', 'talk', 'garden'], suggestedRating: 4 };
@@ -194,7 +198,9 @@ describe('/vault detail view', () => {
     expect(await within(dialog).findByRole('heading', { name: 'New heading', level: 2 })).toBeInTheDocument();
     expect(backend.calls).toContainEqual({ method: 'PUT', path: 'content/t1', body: { content: '## New heading' } });
   });
+});
 
+describe('/vault detail view: export and delete', () => {
   it('exports the item in a chosen format (srt and vtt only for audio) through the download link', async () => {
     const backend = vaultBackend([transcript('t1', 'Welcome talk'), transcript('p1', 'A PDF', { sourceType: 'PDF' })]);
     const downloads = captureDownloads();
