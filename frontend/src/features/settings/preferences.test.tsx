@@ -119,7 +119,9 @@ describe('/settings Preferences', () => {
     expect(screen.getByRole('radio', { name: 'List' })).toBeChecked();
     expect(saveButton()).not.toBeInTheDocument();
   });
+});
 
+describe('/settings Preferences: saving and limits', () => {
   it('saves the full object, toasts it, clears dirty and applies the theme to <html>', async () => {
     const backend = settingsBackend();
     const { user } = await renderPreferences();
@@ -191,7 +193,9 @@ describe('/settings Preferences', () => {
     await user.click(screen.getByRole('switch', { name: 'Auto cleanup' }));
     expect(screen.queryByLabelText('Delete MP3s after (days)')).not.toBeInTheDocument();
   });
+});
 
+describe('/settings Preferences: reset and errors', () => {
   it('resets after a confirmation and toasts it', async () => {
     const backend = settingsBackend({ ...DEFAULT_USER_SETTINGS, theme: 'dark', defaultView: 'grid' });
     const { user } = await renderPreferences();

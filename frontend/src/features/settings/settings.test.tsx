@@ -217,7 +217,9 @@ describe('Scheduled Syncs', () => {
     await waitFor(() => expect(backend.created).toHaveLength(1));
     expect(backend.created[0]).toEqual({ sourceId: 'src-1', frequency: 'MONTHLY', timeOfDay: '07:05', timezone: 'Asia/Tokyo', useCaptions: false });
   });
+});
 
+describe('Scheduled Syncs: the list and its actions', () => {
   it('lists schedules under Active and Inactive Schedules, each card with its source, badge, type, time, frequency, next and last run', async () => {
     schedulesBackend([
       schedule({ id: 'a', lastRunAt: new Date(Date.now() - 5 * 60_000 - 10_000).toISOString() }),
@@ -293,7 +295,9 @@ describe('Scheduled Syncs', () => {
     expect(await within(cardOf('Demo Channel')).findByText('Weekly')).toBeInTheDocument();
     expect(within(cardOf('Demo Channel')).getByText('18:30')).toBeInTheDocument();
   });
+});
 
+describe('Scheduled Syncs: captions, delete and sync now', () => {
   it("starts a new schedule's 'Use YouTube captions when available' from the Settings default", async () => {
     browserTimeZoneIs('UTC');
     server.use(

@@ -130,7 +130,9 @@ describe('Settings → Webhooks', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Add webhook' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('private or reserved address');
   });
+});
 
+describe('Settings → Webhooks: tests, switching off and secrets', () => {
   it('sends a test and shows its result, switches a webhook off and deletes one after confirming', async () => {
     const backend = webhooksBackend([webhook()]);
     const { user } = await renderWebhooks();
