@@ -61,6 +61,25 @@ impl WorkItem for DownloadWork {
     }
 }
 
+/// A Vault item to cut into chunks and embed for search by meaning, queued by the library
+/// after an ingest. Embedding is idempotent (it replaces the item's vectors), so a redelivery
+/// only costs time.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct LibraryEmbed {
+    pub user_id: String,
+    pub item_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub traceparent: Option<String>,
+}
+
+impl WorkItem for LibraryEmbed {
+    const QUEUE: &'static str = "library.embed";
+    fn traceparent(&self) -> Option<&str> {
+        self.traceparent.as_deref()
+    }
+}
+
 /// A finished piece of content for a user's Vault. Ingest is idempotent on
 /// (`user_id`, `source_ref`), so a redelivered message never makes a second item.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -558,6 +577,23 @@ pub struct LibraryStats {
     pub this_month: u64,
     pub export: ExportStats,
     pub distributions: Distributions,
+    /// Search by meaning: whether the server does it and how far the back-fill has come.
+    /// Absent from the `statsUpdate` event (it changes as items are embedded, not as they
+    /// are made); `GET /api/library/stats` has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meaning: Option<MeaningIndex>,
+}
+
+/// How many of a user's items search by meaning can find yet.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MeaningIndex {
+    /// Whether this server searches by meaning (an embedding model and a database with a
+    /// vector extension).
+    pub enabled: bool,
+    /// Items with vectors.
+    pub embedded_items: u64,
+    pub total_items: u64,
 }
 
 /// The export part of the stats: what has left the Vault.

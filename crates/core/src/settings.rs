@@ -57,6 +57,7 @@ whisper_window_seconds = 120
 whisper_no_context = false
 whisper_max_text_context = 128
 library_ingest_concurrency = 1
+embedding_threads = 1
 export_link_seconds = 600
 youtube_daily_quota = 10000
 youtube_units_per_user_per_day = 2000
@@ -87,6 +88,9 @@ const S3_MIN_PART_SIZE: u64 = 5 * 1024 * 1024;
 /// The Silero VAD model's file name in the model directory (`scripts/install-vad-model.sh`
 /// builds it from the `silero-vad` wheel).
 pub const VAD_MODEL_FILE: &str = "ggml-silero-v6.2.0.bin";
+
+/// The sentence-embedding model's file in the model directory.
+pub const EMBEDDING_MODEL_FILE: &str = "e5-small-q4.bin";
 
 /// A setting that cannot be used; the message names the environment key.
 #[derive(Debug, thiserror::Error)]
@@ -229,6 +233,13 @@ pub struct Settings {
     /// The ggml Silero VAD model; unset: `<model dir>/ggml-silero-v6.2.0.bin`.
     #[serde(default)]
     pub vad_model: Option<PathBuf>,
+    /// The sentence-embedding model search by meaning uses; unset:
+    /// `<model dir>/e5-small-q4.bin`. Without it, search finds words only.
+    #[serde(default)]
+    pub embedding_model: Option<PathBuf>,
+    /// Threads one embedding call uses (the back-fill runs one call at a time, so
+    /// transcription keeps the other cores).
+    pub embedding_threads: u32,
     /// Long audio is transcribed in windows of at most this many seconds, cut at the quietest
     /// moment near their end, so memory does not grow with the file (at least 30).
     pub whisper_window_seconds: u32,
@@ -640,8 +651,13 @@ impl Settings {
                 "must be at least 1",
             ));
         }
-        if self.whisper_threads == 0 {
-            return Err(invalid("SCRIBEVAULT_WHISPER_THREADS", "must be at least 1"));
+        if self.whisper_threads == 0 || self.embedding_threads == 0 {
+            let key = if self.whisper_threads == 0 {
+                "SCRIBEVAULT_WHISPER_THREADS"
+            } else {
+                "SCRIBEVAULT_EMBEDDING_THREADS"
+            };
+            return Err(invalid(key, "must be at least 1"));
         }
         if self.whisper_concurrency == 0 {
             return Err(invalid(
@@ -722,33 +738,6 @@ impl Settings {
             )
         })
     }
-
-    /// The database URL, defaulting to a SQLite file in the data dir.
-    #[must_use]
-    pub fn effective_database_url(&self) -> String {
-        self.database_url.clone().unwrap_or_else(|| {
-            format!(
-                "sqlite://{}?mode=rwc",
-                self.data_dir.join("scribevault.db").display()
-            )
-        })
-    }
-
-    /// The Silero VAD model's path.
-    #[must_use]
-    pub fn effective_vad_model(&self) -> PathBuf {
-        self.vad_model
-            .clone()
-            .unwrap_or_else(|| self.effective_model_dir().join(VAD_MODEL_FILE))
-    }
-
-    /// Where Whisper models are looked up.
-    #[must_use]
-    pub fn effective_model_dir(&self) -> PathBuf {
-        self.whisper_model_dir
-            .clone()
-            .unwrap_or_else(|| self.data_dir.join("models"))
-    }
 }
 
 fn invalid(key: &'static str, reason: impl Into<String>) -> SettingsError {
@@ -793,5 +782,6 @@ pub fn list(value: &str) -> impl Iterator<Item = &str> {
         .filter(|entry| !entry.is_empty())
 }
 
+mod paths;
 #[cfg(test)]
 mod tests;

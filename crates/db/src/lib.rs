@@ -203,6 +203,30 @@ impl TestDatabase {
         })
     }
 
+    /// Whether this is a PostgreSQL database.
+    #[must_use]
+    pub fn is_postgres(&self) -> bool {
+        self.postgres.is_some()
+    }
+
+    /// Whether this database's server offers pgvector (always false for SQLite, whose
+    /// vectors are sqlite-vec's).
+    pub async fn has_pgvector(&self) -> bool {
+        use sea_orm::Statement;
+        if !self.is_postgres() {
+            return false;
+        }
+        let Ok(db) = connect(&self.url).await else {
+            return false;
+        };
+        db.query_one_raw(Statement::from_string(
+            sea_orm::DatabaseBackend::Postgres,
+            "SELECT name FROM pg_available_extensions WHERE name = 'vector'",
+        ))
+        .await
+        .is_ok_and(|row| row.is_some())
+    }
+
     /// Every table with its number of rows, the migrations' bookkeeping left out. Listed from
     /// the schema, so a table added later is counted without a change here: what a test of
     /// "deletes everything of a user" compares before and after.

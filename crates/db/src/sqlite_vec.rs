@@ -22,8 +22,7 @@ pub fn register() {
         // declares it without parameters, so the pointer is retyped to what it is, as
         // sqlite-vec's own docs register it.
         unsafe {
-            let init: EntryPoint =
-                std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
+            let init: EntryPoint = std::mem::transmute(sqlite_vec::sqlite3_vec_init as *const ());
             libsqlite3_sys::sqlite3_auto_extension(Some(init));
         }
     });

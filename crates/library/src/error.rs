@@ -29,6 +29,13 @@ pub enum LibraryError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sea_orm::DbErr),
+    /// A search by meaning alone was asked of a server that cannot do it; the message says
+    /// what it lacks.
+    #[error("{0}")]
+    MeaningOff(String),
+    /// The embedding engine failed.
+    #[error("embedding: {0}")]
+    Embedding(String),
 }
 
 impl ServiceError for LibraryError {
@@ -39,6 +46,8 @@ impl ServiceError for LibraryError {
             Self::InvalidArgument(_) => ErrorCode::BadRequest,
             Self::Blob(_) => ErrorCode::Unavailable,
             Self::Database(_) => ErrorCode::Internal,
+            Self::MeaningOff(_) => ErrorCode::NotConfigured,
+            Self::Embedding(_) => ErrorCode::Unavailable,
         }
     }
 }

@@ -7,10 +7,12 @@ use scribevault_core::identity::caller;
 use scribevault_proto::library::v1 as pb;
 use tonic::{Request, Response, Status};
 
-use crate::domain::listing::{ItemFilter, ListRequest, SectionFilter, SortKey, SortOrder};
+use crate::domain::listing::{
+    ItemFilter, ListRequest, SearchMode, SectionFilter, SortKey, SortOrder,
+};
 use crate::domain::{
-    Change, LibraryItem, LibraryStats, ListedItem, MetadataChanges, NewLibraryItem, Section,
-    Segment, SourceType, TranscriptReview,
+    Change, FoundBy, LibraryItem, LibraryStats, ListedItem, MetadataChanges, NewLibraryItem,
+    Section, Segment, SourceType, TranscriptReview,
 };
 use crate::service::{Library, VaultFile};
 
@@ -50,6 +52,7 @@ fn to_proto(item: LibraryItem) -> pb::Transcript {
         whisper_job_id: item.whisper_job_id,
         language: item.language,
         review: item.review.as_ref().map(pb::TranscriptReview::from),
+        found_by: pb::FoundBy::Unspecified.into(),
     }
 }
 
@@ -65,6 +68,12 @@ fn listed_to_proto(listed: ListedItem) -> pb::Transcript {
     let mut transcript = to_proto(listed.item);
     if let Some(hit) = listed.hit {
         transcript.highlights = hit.highlights;
+        transcript.found_by = match hit.found_by {
+            FoundBy::Keyword => pb::FoundBy::Keyword,
+            FoundBy::Meaning => pb::FoundBy::Meaning,
+            FoundBy::Both => pb::FoundBy::Both,
+        }
+        .into();
         transcript.matches = hit.matches.into_iter().map(match_to_proto).collect();
     }
     transcript
@@ -100,6 +109,7 @@ fn stats_to_proto(stats: LibraryStats) -> pb::GetLibraryStatsResponse {
         rating_distribution: counts(stats.distributions.rating),
         gwth_level_distribution: counts(stats.distributions.gwth_level),
         source_type_distribution: counts(stats.distributions.source_type),
+        meaning: None,
     }
 }
 
@@ -142,6 +152,17 @@ impl TryFrom<pb::ListTranscriptsRequest> for ListRequest {
                 ));
             }
         };
+        let search_mode = match pb::SearchMode::try_from(query.search_mode) {
+            Ok(pb::SearchMode::Unspecified) => None,
+            Ok(pb::SearchMode::Keyword) => Some(SearchMode::Keyword),
+            Ok(pb::SearchMode::Semantic) => Some(SearchMode::Semantic),
+            Ok(pb::SearchMode::Hybrid) => Some(SearchMode::Hybrid),
+            Err(_) => {
+                return Err(Status::invalid_argument(
+                    "search_mode is not a known SearchMode",
+                ));
+            }
+        };
         let filter = query.filter.unwrap_or_default();
         let section = filter.section.map(|section| match section {
             pb::item_filter::Section::SectionId(id) => SectionFilter::In(id),
@@ -153,6 +174,7 @@ impl TryFrom<pb::ListTranscriptsRequest> for ListRequest {
             sort,
             order,
             search: query.search,
+            search_mode,
             filter: ItemFilter {
                 tags: filter.tags,
                 source_types: filter
@@ -223,9 +245,14 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         request: Request<pb::GetLibraryStatsRequest>,
     ) -> Result<Response<pb::GetLibraryStatsResponse>, Status> {
         let user = caller(&request)?;
-        Ok(Response::new(stats_to_proto(
-            self.library.stats(&user).await?,
-        )))
+        let mut stats = stats_to_proto(self.library.stats(&user).await?);
+        let meaning = self.library.meaning_progress(&user).await?;
+        stats.meaning = Some(pb::MeaningIndex {
+            enabled: meaning.enabled,
+            embedded_items: meaning.embedded,
+            total_items: meaning.total,
+        });
+        Ok(Response::new(stats))
     }
 
     async fn get_transcript_content(

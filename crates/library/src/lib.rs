@@ -19,7 +19,7 @@ mod service;
 mod startup;
 mod store;
 
-pub use config::LibraryConfig;
+pub use config::{EmbeddingConfig, LibraryConfig};
 pub use error::LibraryError;
 pub use export::folder::{
     FolderExportError, FolderExportSummary, MANIFEST_FILE as FOLDER_EXPORT_MANIFEST,

@@ -10,6 +10,7 @@ use sea_orm::DatabaseConnection;
 use crate::config::LibraryConfig;
 use crate::error::LibraryError;
 use crate::grpc::LibraryGrpc;
+use crate::jobs::embed::{run_backfill, run_embed_consumer};
 use crate::jobs::ingest::run_ingest_consumer;
 use crate::service::Library;
 use crate::store::LibraryStore;
@@ -42,8 +43,25 @@ impl LibraryServer {
         config: LibraryConfig,
     ) -> Result<Self, LibraryError> {
         let store = LibraryStore::open(db).await?;
+        let mut library = Library::new(store, dependencies.blobs, dependencies.events, &config);
+        if let Some(embedding) = &config.embedding {
+            match scribevault_embed::Embedder::load(&embedding.model, embedding.threads) {
+                Ok(embedder) => {
+                    library = library.with_embedder(Arc::new(embedder), dependencies.work.clone());
+                }
+                Err(error) => {
+                    tracing::warn!(error = %error, "search finds words only");
+                }
+            }
+        }
+        if library.searches_by_meaning() {
+            tracing::info!(
+                model = scribevault_embed::MODEL_NAME,
+                "search by meaning is on"
+            );
+        }
         Ok(Self {
-            library: Library::new(store, dependencies.blobs, dependencies.events, &config),
+            library,
             work: dependencies.work,
             config,
         })
@@ -61,17 +79,44 @@ impl LibraryServer {
         let (stop_consumer, consumer_stopped) = tokio::sync::oneshot::channel::<()>();
         let consumer = tokio::spawn(run_ingest_consumer(
             self.library.clone(),
-            self.work,
+            self.work.clone(),
             self.config.ingest_concurrency,
             async move {
                 let _ = consumer_stopped.await;
             },
         ));
+        let (stop_meaning, meaning_stopped) = tokio::sync::watch::channel(false);
+        let meaning = self.library.searches_by_meaning().then(|| {
+            let embedding = self.config.embedding.clone().unwrap_or_else(|| {
+                crate::config::EmbeddingConfig::for_tests(std::path::PathBuf::new())
+            });
+            let stopped = |mut receiver: tokio::sync::watch::Receiver<bool>| async move {
+                let _ = receiver.wait_for(|stop| *stop).await;
+            };
+            (
+                tokio::spawn(run_embed_consumer(
+                    self.library.clone(),
+                    self.work.clone(),
+                    stopped(meaning_stopped.clone()),
+                )),
+                tokio::spawn(run_backfill(
+                    self.library.clone(),
+                    embedding.backfill_pause,
+                    embedding.backfill_idle,
+                    stopped(meaning_stopped),
+                )),
+            )
+        });
         let grpc = LibraryServiceServer::new(LibraryGrpc::new(self.library))
             .max_decoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES)
             .max_encoding_message_size(scribevault_proto::library::MAX_MESSAGE_BYTES);
         let result = scribevault_proto::server::serve(listener, grpc, shutdown).await;
         let _ = stop_consumer.send(());
+        let _ = stop_meaning.send(true);
+        if let Some((consumer, backfill)) = meaning {
+            let _ = consumer.await;
+            let _ = backfill.await;
+        }
         if let Err(error) = consumer.await {
             tracing::error!(error = %error, "the ingest consumer panicked");
         }

@@ -318,6 +318,7 @@ impl<'a> Catalog<'a> {
                     sort_by: library_pb::SortKey::CreatedAt as i32,
                     sort_order: library_pb::SortOrder::Descending as i32,
                     search: None,
+                    search_mode: library_pb::SearchMode::Unspecified as i32,
                     filter: Some(filter.clone()),
                 })
                 .await?

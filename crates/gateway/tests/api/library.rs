@@ -154,10 +154,38 @@ async fn a_listed_item_is_the_transcript_view_and_only_search_hits_carry_their_c
         hit["matches"],
         json!([{ "start": 1.0, "end": 2.5, "text": "the word said" }])
     );
+    assert_eq!(hit["foundBy"], "meaning");
+    let mode = app
+        .library
+        .list_transcripts
+        .received()
+        .last()
+        .map(|request| request.message.search_mode());
+    assert_eq!(mode, Some(pb::SearchMode::Unspecified), "hybrid unless asked");
+    let semantic = app
+        .get("/api/library/transcripts?q=word&searchMode=semantic", &token)
+        .await;
+    assert_eq!(semantic.status, 200, "{}", semantic.body);
+    let mode = app
+        .library
+        .list_transcripts
+        .received()
+        .last()
+        .map(|request| request.message.search_mode());
+    assert_eq!(mode, Some(pb::SearchMode::Semantic));
+    let unknown = app
+        .get("/api/library/transcripts?q=word&searchMode=fuzzy", &token)
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    assert_eq!(
+        unknown.body["error"]["message"],
+        "searchMode must be keyword, semantic or hybrid, not \"fuzzy\""
+    );
 
     // A blank search is no search.
     let blank = app.get("/api/library/transcripts?q=%20", &token).await;
     assert!(blank.body["data"][0].get("highlights").is_none());
+    assert!(blank.body["data"][0].get("foundBy").is_none());
 }
 
 #[tokio::test]
@@ -265,6 +293,11 @@ async fn the_stats_map_the_libraries_counts_into_the_cards_view() {
             rating_distribution: vec![count("4", 7), count("5", 1)],
             gwth_level_distribution: vec![count("2", 9)],
             source_type_distribution: vec![count("AUDIO", 10), count("PDF", 2)],
+            meaning: Some(pb::MeaningIndex {
+                enabled: true,
+                embedded_items: 9,
+                total_items: 12,
+            }),
         }));
 
     let answer = app.get("/api/library/stats", &token).await;
@@ -289,6 +322,7 @@ async fn the_stats_map_the_libraries_counts_into_the_cards_view() {
                 "gwthLevel": { "2": 9 },
                 "sourceType": { "AUDIO": 10, "PDF": 2 },
             },
+            "meaning": { "enabled": true, "embeddedItems": 9, "totalItems": 12 },
         }})
     );
     assert_eq!(app.library.get_library_stats.received().len(), 1);

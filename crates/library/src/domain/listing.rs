@@ -31,6 +31,19 @@ pub enum SortOrder {
     Desc,
 }
 
+/// How a search finds items (docs/adr/0026-meaning-search.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchMode {
+    /// The words as typed, by the full-text index.
+    Keyword,
+    /// By meaning alone: the query's vector against each item's chunks.
+    Semantic,
+    /// Both rankings fused (reciprocal rank fusion); keyword alone while an item's vectors
+    /// are missing or search by meaning is off.
+    #[default]
+    Hybrid,
+}
+
 /// Whether the items in a section, or in none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SectionFilter {
@@ -69,6 +82,8 @@ pub struct ListRequest {
     pub order: Option<SortOrder>,
     /// The full-text part as typed; blank is no search.
     pub search: Option<String>,
+    /// How the search finds items; absent is [`SearchMode::Hybrid`].
+    pub search_mode: Option<SearchMode>,
     pub filter: ItemFilter,
 }
 
@@ -83,6 +98,9 @@ pub struct ListQuery {
     pub filter: ItemFilter,
     /// The full-text part, when the client searched.
     pub search: Option<SearchQuery>,
+    /// The search as typed, for its vector.
+    pub search_text: Option<String>,
+    pub search_mode: SearchMode,
 }
 
 impl ListQuery {
@@ -127,6 +145,10 @@ impl ListQuery {
             return Err("sectionId must not be empty".into());
         }
         let search = request.search.as_deref().and_then(SearchQuery::parse);
+        let search_text = search
+            .as_ref()
+            .and(request.search.as_deref())
+            .map(|text| text.trim().to_owned());
         let sort = match (request.sort, &search) {
             (Some(SortKey::Relevance), None) => {
                 return Err("sortBy relevance needs a search (q)".into());
@@ -142,6 +164,8 @@ impl ListQuery {
             order: request.order.unwrap_or(SortOrder::Desc),
             filter,
             search,
+            search_text,
+            search_mode: request.search_mode.unwrap_or_default(),
         })
     }
 

@@ -2,6 +2,7 @@
 //! stats here; what a list asks for in `listing.rs`, tag names in `tags.rs`, and tag and rating
 //! suggestions in `suggestions.rs`.
 
+pub mod chunks;
 pub mod listing;
 pub mod suggestions;
 pub mod tags;
@@ -67,12 +68,24 @@ pub struct LibraryItem {
     pub review: Option<TranscriptReview>,
 }
 
+/// Which ranking found a hit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FoundBy {
+    #[default]
+    Keyword,
+    /// By meaning alone: none of its words matched.
+    Meaning,
+    Both,
+}
+
 /// A search hit's extras: why it matched.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HitContext {
+    pub found_by: FoundBy,
     /// Snippets with `<mark>…</mark>`, HTML-escaped around the marks.
     pub highlights: Vec<String>,
-    /// For audio: the transcript segments that contain the words.
+    /// For audio: the transcript segments that contain the words; for a hit found by meaning,
+    /// the stretch nearest the query (with its times when the item has them).
     pub matches: Vec<Segment>,
 }
 

@@ -6,6 +6,7 @@ use sea_orm_migration::prelude::*;
 mod audio_path;
 mod item_column;
 mod language;
+mod meaning;
 mod review;
 mod search_newest_first;
 mod sort_indexes;
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(transcript_source::TranscriptSource),
             Box::new(language::ITEM_LANGUAGE),
             Box::new(review::ITEM_REVIEW),
+            Box::new(meaning::Meaning),
         ]
     }
 }

@@ -5,12 +5,12 @@ use scribevault_blob::{BlobError, collect_body, owned_key};
 use scribevault_core::UserId;
 
 use super::Library;
-use crate::domain::listing::{ListQuery, ListRequest};
+use crate::domain::listing::{ListQuery, ListRequest, SearchMode};
 use crate::domain::tags::clean_tags;
 use crate::domain::{
-    Change, HitContext, IngestedTranscript, ItemPage, LibraryItem, ListedItem, MAX_CONTENT_BYTES,
-    MetadataChanges, NewLibraryItem, ReplacementTranscript, Segment, SourceType, TranscriptSource,
-    UNTITLED, check_score, clean_name,
+    Change, FoundBy, HitContext, IngestedTranscript, ItemPage, LibraryItem, ListedItem,
+    MAX_CONTENT_BYTES, MetadataChanges, NewLibraryItem, ReplacementTranscript, Segment, SourceType,
+    TranscriptSource, UNTITLED, check_score, clean_name,
 };
 use crate::error::LibraryError;
 use crate::search::{SearchQuery, highlights, matching_segments};
@@ -52,6 +52,20 @@ impl Library {
         request: ListRequest,
     ) -> Result<ItemPage, LibraryError> {
         let query = ListQuery::check(request).map_err(invalid)?;
+        let searched = query
+            .search
+            .as_ref()
+            .filter(|search| search.has_positive_terms());
+        if let (Some(search), Some(text)) = (searched, &query.search_text)
+            && query.search_mode != SearchMode::Keyword
+        {
+            if self.searches_by_meaning() {
+                return self.list_with_meaning(user, &query, search, text).await;
+            }
+            if query.search_mode == SearchMode::Semantic {
+                return Err(LibraryError::MeaningOff(self.meaning_off_reason()));
+            }
+        }
         let (stored, total) = self.store.page(user.as_str(), &query).await?;
         let items = match &query.search {
             Some(search) => self.with_hit_context(search, stored).await?,
@@ -63,6 +77,64 @@ impl Library {
                 })
                 .collect(),
         };
+        Ok(ItemPage {
+            items,
+            page: query.page,
+            limit: query.limit,
+            total: total.count,
+            has_more: u64::from(query.page) * u64::from(query.limit) < total.count,
+            total_capped: total.capped,
+        })
+    }
+
+    /// A search that uses meaning, alone or fused with the keyword ranking.
+    async fn list_with_meaning(
+        &self,
+        user: &UserId,
+        query: &ListQuery,
+        search: &SearchQuery,
+        text: &str,
+    ) -> Result<ItemPage, LibraryError> {
+        let near = self.near_chunks(user, text).await?;
+        let (stored, total, mut found) = self
+            .store
+            .page_with_meaning(user.as_str(), query, search, near)
+            .await?;
+        let seqs: std::collections::HashMap<String, i64> = stored
+            .iter()
+            .map(|stored| (stored.item.id.clone(), stored.seq))
+            .collect();
+        let mut items = self.with_hit_context(search, stored).await?;
+        for listed in &mut items {
+            let Some(hit) = listed.hit.as_mut() else {
+                continue;
+            };
+            let Some(seq) = seqs.get(&listed.item.id).copied() else {
+                continue;
+            };
+            let by_keyword = found.by_keyword.contains(&seq);
+            let Some(chunk) = found.nearest.remove(&seq) else {
+                continue;
+            };
+            hit.found_by = if by_keyword {
+                FoundBy::Both
+            } else {
+                FoundBy::Meaning
+            };
+            if hit.matches.is_empty()
+                && let (Some(start_ms), Some(end_ms)) = (chunk.start_ms, chunk.end_ms)
+            {
+                hit.matches.push(Segment {
+                    start_ms,
+                    end_ms,
+                    text: chunk.text.clone(),
+                    words: Vec::new(),
+                });
+            }
+            if !by_keyword {
+                hit.highlights = vec![crate::search::marked_html(&chunk.text)];
+            }
+        }
         Ok(ItemPage {
             items,
             page: query.page,
@@ -99,6 +171,7 @@ impl Library {
                 ListedItem {
                     item: stored.item,
                     hit: Some(HitContext {
+                        found_by: FoundBy::Keyword,
                         highlights: highlights(&title, &snippet),
                         matches,
                     }),
@@ -190,6 +263,7 @@ impl Library {
         if created {
             self.announce(user, ItemChange::Created, &item.id, &item.title)
                 .await;
+            self.queue_embedding(user, &item.id, false).await;
         }
         Ok(IngestedTranscript { item, created })
     }
@@ -219,6 +293,7 @@ impl Library {
             .ok_or(LibraryError::NotFound)?;
         self.announce(user, ItemChange::Updated, &item.id, &item.title)
             .await;
+        self.queue_embedding(user, &item.id, true).await;
         Ok(item)
     }
 
@@ -320,6 +395,7 @@ impl Library {
             .ok_or(LibraryError::NotFound)?;
         self.announce(user, ItemChange::Updated, &item.id, &item.title)
             .await;
+        self.queue_embedding(user, &item.id, true).await;
         Ok(item)
     }
 

@@ -8,6 +8,7 @@ mod events;
 mod exports;
 pub mod folder_export;
 mod items;
+mod meaning;
 mod organise;
 mod processing;
 mod review;
@@ -37,6 +38,10 @@ pub struct Library {
     link_ttl: chrono::Duration,
     /// Users with a `statsUpdate` scheduled (see `events.rs`).
     stats_pending: Arc<Mutex<HashSet<String>>>,
+    /// The sentence-embedding model, when search by meaning is on (`meaning.rs`).
+    embedder: Option<Arc<scribevault_embed::Embedder>>,
+    /// Where items to embed are queued (`library.embed`).
+    embed_work: Option<Arc<dyn scribevault_bus::WorkQueue>>,
 }
 
 impl Library {
@@ -57,6 +62,8 @@ impl Library {
             link_ttl: chrono::Duration::from_std(config.export_link_ttl)
                 .unwrap_or_else(|_| chrono::Duration::minutes(10)),
             stats_pending: Arc::default(),
+            embedder: None,
+            embed_work: None,
         }
     }
 }

@@ -141,6 +141,7 @@ impl Library {
                     },
                 )
                 .await?;
+            self.queue_embedding(user, &id, true).await;
             return Ok(item);
         }
         let linked = match linked_source_type(&path) {

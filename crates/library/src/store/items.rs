@@ -546,6 +546,7 @@ impl LibraryStore {
             .exec(&transaction)
             .await?;
         Segments::delete_by_id(row.seq).exec(&transaction).await?;
+        super::vectors::delete_for_items(&transaction, self.vectors, &row.seq.to_string()).await?;
         ExportItems::delete_many()
             .filter(ExportItemColumn::ItemSeq.eq(row.seq))
             .exec(&transaction)

@@ -40,7 +40,7 @@ struct NewestRow {
 }
 
 /// Orders `select` as the list asks (items without a value last) and cuts its page.
-fn order_page(select: &mut SelectStatement, query: &ListQuery) {
+pub(super) fn order_page(select: &mut SelectStatement, query: &ListQuery) {
     let order = match query.order {
         SortOrder::Asc => Order::Asc,
         SortOrder::Desc => Order::Desc,
@@ -193,6 +193,49 @@ impl LibraryStore {
         order_page(&mut select, query);
         let rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
         Ok((Self::with_tags(&self.db, rows).await?, total))
+    }
+
+    /// The newest [`SEARCH_WINDOW`] keyword matches of `search` under `filter`, best first, and
+    /// whether there were more: the keyword side of a hybrid search.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub(super) async fn keyword_ranking(
+        &self,
+        user_id: &str,
+        filter: &crate::domain::listing::ItemFilter,
+        search: &SearchQuery,
+    ) -> Result<(Vec<i64>, bool), DbErr> {
+        let walk_rank = self.search.window_rank();
+        let mut window = Query::select();
+        window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
+        match &walk_rank {
+            Some(rank) => window.expr_as(rank.clone(), Alias::new("rank")),
+            None => window.expr_as(
+                Expr::cust("CAST(NULL AS DOUBLE PRECISION)"),
+                Alias::new("rank"),
+            ),
+        };
+        window.from(Items);
+        super::filters::apply(&mut window, user_id, filter);
+        self.search.restrict(&mut window, search);
+        window
+            .order_by_expr(self.search.newest_first(), Order::Desc)
+            .limit(SEARCH_WINDOW + 1);
+        let walked = self.walk_window(&window, search).await?;
+        let mut ranks: HashMap<i64, f64> = walked
+            .iter()
+            .map(|row| (row.seq, row.rank.unwrap_or(f64::MIN)))
+            .collect();
+        let mut seqs: Vec<i64> = walked.into_iter().map(|row| row.seq).collect();
+        let capped = seqs.len() as u64 > SEARCH_WINDOW;
+        seqs.truncate(usize::try_from(SEARCH_WINDOW).unwrap_or(usize::MAX));
+        if walk_rank.is_none() {
+            ranks = self.search.ranks(&self.db, search, &seqs).await?;
+        }
+        let rank = |seq: &i64| ranks.get(seq).copied().unwrap_or(f64::MIN);
+        seqs.sort_by(|a, b| rank(b).total_cmp(&rank(a)).then(b.cmp(a)));
+        Ok((seqs, capped))
     }
 
     /// The rows of the window query `window`: the newest [`SEARCH_WINDOW`] + 1 matches, from

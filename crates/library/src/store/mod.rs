@@ -8,6 +8,7 @@ mod filters;
 mod folder_export;
 mod items;
 mod listing;
+mod meaning_listing;
 mod retranscribe;
 mod review;
 mod sections;
@@ -15,6 +16,7 @@ mod stats;
 mod suggestions;
 mod tags;
 mod user_data;
+mod vectors;
 
 use std::sync::Arc;
 
@@ -34,12 +36,14 @@ pub use items::{Edited, ItemText, StoredItem};
 pub use review::ReviewCleared;
 pub use sections::ReorderRefusal;
 pub use suggestions::Processed;
+pub use vectors::{NearChunk, VectorSupport};
 
 /// The library's tables and its search index.
 #[derive(Clone)]
 pub struct LibraryStore {
     db: DatabaseConnection,
     search: Arc<dyn FullTextIndex>,
+    vectors: VectorSupport,
 }
 
 /// One `COUNT(*)`.
@@ -56,7 +60,12 @@ impl LibraryStore {
     pub async fn open(db: DatabaseConnection) -> Result<Self, DbErr> {
         Migrator::up(&db, None).await?;
         let search = Arc::from(index_for(db.get_database_backend()));
-        Ok(Self { db, search })
+        let vectors = vectors::prepare(&db).await;
+        Ok(Self {
+            db,
+            search,
+            vectors,
+        })
     }
 
     /// A transaction that writes. On SQLite it is `BEGIN IMMEDIATE`: a deferred transaction

@@ -108,6 +108,7 @@ impl Default for Totals {
     fn default() -> Self {
         Self {
             stats: LibraryStats {
+                meaning: None,
                 total_transcripts: 0,
                 total_duration: 0.0,
                 storage_used: 0,

@@ -96,6 +96,8 @@ impl LibraryStore {
             limit: limit + 1,
             sort: SortKey::Relevance,
             order: SortOrder::Desc,
+            search_text: None,
+            search_mode: crate::domain::listing::SearchMode::Keyword,
             filter: ItemFilter {
                 min_rating: Some(1),
                 ..ItemFilter::default()

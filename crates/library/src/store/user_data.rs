@@ -23,7 +23,8 @@ fn item_seqs_of(user_id: &str) -> SelectStatement {
 
 impl LibraryStore {
     /// Deletes every row of the user's, in one transaction: the rows that hang off their items
-    /// (tags on items, segments, places in exports), their exports, items, sections and tags.
+    /// (tags on items, segments, places in exports, chunks and their vectors), their exports,
+    /// items, sections and tags.
     /// The search index follows the items (FTS5's triggers on SQLite; the `tsvector` is a
     /// column of the item on PostgreSQL). Answers how many rows went.
     ///
@@ -61,6 +62,7 @@ impl LibraryStore {
             )
             .exec(&transaction)
             .await?;
+        let meaning = super::vectors::delete_for_user(&transaction, self.vectors, user_id).await?;
         let exports = Exports::delete_many()
             .filter(ExportColumn::UserId.eq(user_id))
             .exec(&transaction)
@@ -78,17 +80,18 @@ impl LibraryStore {
             .exec(&transaction)
             .await?;
         transaction.commit().await?;
-        Ok([
-            item_tags,
-            segments,
-            export_items,
-            exports,
-            items,
-            sections,
-            tags,
-        ]
-        .iter()
-        .map(|deleted| deleted.rows_affected)
-        .sum())
+        Ok(meaning
+            + [
+                item_tags,
+                segments,
+                export_items,
+                exports,
+                items,
+                sections,
+                tags,
+            ]
+            .iter()
+            .map(|deleted| deleted.rows_affected)
+            .sum::<u64>())
     }
 }

@@ -47,6 +47,11 @@ pub async fn spawn_app_with(config: LibraryConfig) -> TestApp {
 /// The library on a fresh PostgreSQL database, or `None` (after a loud message) when no server
 /// is configured outside CI.
 pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
+    spawn_app_on_postgres_with(test_name, LibraryConfig::for_tests()).await
+}
+
+/// As [`spawn_app_on_postgres`], with `config`.
+pub async fn spawn_app_on_postgres_with(test_name: &str, config: LibraryConfig) -> Option<TestApp> {
     let admin = scribevault_test_support::real_server(
         scribevault_test_support::POSTGRES_URL_ENV,
         test_name,
@@ -54,7 +59,36 @@ pub async fn spawn_app_on_postgres(test_name: &str) -> Option<TestApp> {
     let db = TestDatabase::postgres(&admin)
         .await
         .expect("create a PostgreSQL test database");
-    Some(spawn_app_on(db, LibraryConfig::for_tests()).await)
+    Some(spawn_app_on(db, config).await)
+}
+
+/// The test config with search by meaning on the real model, or `None` (after a loud
+/// message) outside CI when the model is not installed.
+pub fn config_with_meaning(test_name: &str) -> Option<LibraryConfig> {
+    let model = scribevault_test_support::embedding_model(test_name)?;
+    Some(LibraryConfig {
+        embedding: Some(scribevault_library::EmbeddingConfig::for_tests(model)),
+        ..LibraryConfig::for_tests()
+    })
+}
+
+/// Waits until `count` items have their vectors.
+///
+/// # Panics
+/// When they do not within a minute.
+pub async fn embedded(app: &TestApp, count: i64) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let counts = app.db.table_counts().await.expect("table counts");
+        if counts.get("library_item_vectors").copied().unwrap_or(0) >= count {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{count} items were not embedded in time: {counts:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 /// The library over `db` with `config`, started the way `crates/scribevault/src/targets.rs`
@@ -132,6 +166,15 @@ pub fn list_request(pairs: &[(&str, &str)]) -> pb::ListTranscriptsRequest {
             "sortBy" => request.sort_by = sort_key(value),
             "sortOrder" => request.sort_order = sort_order_of(value),
             "q" => request.search = Some(value.to_owned()),
+            "searchMode" => {
+                request.search_mode = match value {
+                    "keyword" => pb::SearchMode::Keyword,
+                    "semantic" => pb::SearchMode::Semantic,
+                    "hybrid" => pb::SearchMode::Hybrid,
+                    _ => panic!("no search mode {value}"),
+                }
+                .into();
+            }
             "tags" => filter.tags.push(value.to_owned()),
             "sourceType" => filter.source_types.push(
                 pb::SourceType::from_str_name(&format!("SOURCE_TYPE_{value}"))

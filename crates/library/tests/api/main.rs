@@ -8,6 +8,7 @@ mod exports;
 mod folder_export;
 mod helpers;
 mod ingest;
+mod meaning;
 mod retranscribe;
 mod review;
 mod search;

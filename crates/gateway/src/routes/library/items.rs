@@ -1,7 +1,7 @@
 //! The Vault's items: the list and search, one item, its edits, and saves into the Vault.
 
 use actix_web::{HttpRequest, HttpResponse, web};
-use scribevault_bus::contract::{Distributions, ExportStats, LibraryStats};
+use scribevault_bus::contract::{Distributions, ExportStats, LibraryStats, MeaningIndex};
 use scribevault_proto::library::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, OpenApi, ToSchema};
@@ -30,6 +30,11 @@ pub struct ListQuery {
     sort_order: Option<String>,
     /// Full-text search: words, `"a phrase"`, `-excluded`, `prefix*`.
     q: Option<String>,
+    /// How `q` finds items: `keyword` (the words as typed), `semantic` (by meaning, in any
+    /// language; 503 when the server has no embedding model) or `hybrid` (default: both
+    /// rankings fused; keyword alone while meaning is off or an item has no vectors yet).
+    #[param(rename = "searchMode")]
+    search_mode: Option<String>,
     /// Items carrying every one of these tags.
     tags: Option<Vec<String>>,
     /// `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`; repeat for any of several.
@@ -159,6 +164,11 @@ pub async fn stats(services: UserClients) -> Result<HttpResponse, ApiError> {
             gwth_level: counts(stats.gwth_level_distribution),
             source_type: counts(stats.source_type_distribution),
         },
+        meaning: stats.meaning.map(|meaning| MeaningIndex {
+            enabled: meaning.enabled,
+            embedded_items: meaning.embedded_items,
+            total_items: meaning.total_items,
+        }),
     }))
 }
 

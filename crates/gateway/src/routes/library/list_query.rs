@@ -43,6 +43,7 @@ pub(super) fn list_request(query: &str) -> Result<pb::ListTranscriptsRequest, Ap
             "sortBy" => request.sort_by = sort_key(value)?.into(),
             "sortOrder" => request.sort_order = sort_order(value)?.into(),
             "q" => request.search = Some(value.to_owned()),
+            "searchMode" => request.search_mode = search_mode(value)?.into(),
             "tags" => filter.tags.push(value.to_owned()),
             "sourceType" => filter
                 .source_types
@@ -96,6 +97,18 @@ fn sort_order(value: &str) -> Result<pb::SortOrder, ApiError> {
         "asc" => Ok(pb::SortOrder::Ascending),
         other => Err(refused(format!(
             "sortOrder must be asc or desc, not {other:?}"
+        ))),
+    }
+}
+
+fn search_mode(value: &str) -> Result<pb::SearchMode, ApiError> {
+    match value {
+        "" => Ok(pb::SearchMode::Unspecified),
+        "keyword" => Ok(pb::SearchMode::Keyword),
+        "semantic" => Ok(pb::SearchMode::Semantic),
+        "hybrid" => Ok(pb::SearchMode::Hybrid),
+        other => Err(refused(format!(
+            "searchMode must be keyword, semantic or hybrid, not {other:?}"
         ))),
     }
 }
@@ -163,7 +176,8 @@ mod tests {
             "tags=Soil&tags=compost&sourceType=AUDIO&sourceType=PDF_SOURCE&isStarred=true\
              &rating=4&rating=5&minRating=3&gwthLevel=2&exported=false&createdAfter=2026-11-01\
              &createdBefore=2026-11-23T12:00:00%2B01:00&sectionId=none&page=3&limit=50\
-             &sortBy=title&sortOrder=asc&q=two%20words&path=notes/a.md&needsReview=true",
+             &sortBy=title&sortOrder=asc&q=two%20words&path=notes/a.md&needsReview=true\
+             &searchMode=semantic",
         )
         .unwrap();
         assert_eq!(
@@ -174,6 +188,7 @@ mod tests {
                 sort_by: pb::SortKey::Title.into(),
                 sort_order: pb::SortOrder::Ascending.into(),
                 search: Some("two words".into()),
+                search_mode: pb::SearchMode::Semantic.into(),
                 filter: Some(pb::ItemFilter {
                     tags: vec!["Soil".into(), "compost".into()],
                     source_types: vec![

@@ -73,9 +73,23 @@ pub struct TranscriptView {
     /// Search hits only: the matching passages, `<mark>`ed.
     #[serde(skip_serializing_if = "Option::is_none")]
     highlights: Option<Vec<String>>,
-    /// Search hits on AUDIO items only: the matching segments.
+    /// Search hits on AUDIO items only: the matching segments; for a hit found by meaning,
+    /// the stretch nearest the query, so the player starts where it is said.
     #[serde(skip_serializing_if = "Option::is_none")]
     matches: Option<Vec<SegmentMatchView>>,
+    /// Search hits only: `keyword`, `meaning` (found by meaning alone: none of its words
+    /// matched) or `both`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found_by: Option<FoundByView>,
+}
+
+/// Which ranking found a search hit.
+#[derive(Serialize, ToSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+pub enum FoundByView {
+    Keyword,
+    Meaning,
+    Both,
 }
 
 /// Where in a recording a search hit was said (seconds).
@@ -90,6 +104,11 @@ impl TranscriptView {
     /// A search hit: the item with its highlights and, for audio, its matching segments.
     pub(super) fn hit(item: pb::Transcript) -> Result<Self, ApiError> {
         let highlights = item.highlights.clone();
+        let found_by = match item.found_by() {
+            pb::FoundBy::Meaning => FoundByView::Meaning,
+            pb::FoundBy::Both => FoundByView::Both,
+            pb::FoundBy::Keyword | pb::FoundBy::Unspecified => FoundByView::Keyword,
+        };
         let matches = item
             .matches
             .iter()
@@ -102,6 +121,7 @@ impl TranscriptView {
         let mut view = Self::try_from(item)?;
         view.highlights = Some(highlights);
         view.matches = (view.source_type == SourceType::Audio).then_some(matches);
+        view.found_by = Some(found_by);
         Ok(view)
     }
 }
@@ -136,6 +156,7 @@ impl TryFrom<pb::Transcript> for TranscriptView {
             whisper_job_id: item.whisper_job_id,
             highlights: None,
             matches: None,
+            found_by: None,
         })
     }
 }

@@ -376,5 +376,6 @@ pub fn transcript(id: &str) -> library_pb::Transcript {
         transcript_source: Some(library_pb::TranscriptSource::CaptionsAuto.into()),
         whisper_job_id: Some("job-9".to_owned()),
         review: None,
+        found_by: library_pb::FoundBy::Meaning.into(),
     }
 }
