@@ -2256,6 +2256,7 @@ export interface components {
                 thisMonth: number;
                 export: components["schemas"]["ExportStats"];
                 distributions: components["schemas"]["Distributions"];
+                meaning?: null | components["schemas"]["MeaningIndex"];
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2511,8 +2512,12 @@ export interface components {
                 review?: null | components["schemas"]["ReviewView"];
                 /** @description Search hits only: the matching passages, `<mark>`ed. */
                 highlights?: string[] | null;
-                /** @description Search hits on AUDIO items only: the matching segments. */
+                /**
+                 * @description Search hits on AUDIO items only: the matching segments; for a hit found by meaning,
+                 *     the stretch nearest the query, so the player starts where it is said.
+                 */
                 matches?: components["schemas"]["SegmentMatchView"][] | null;
+                foundBy?: null | components["schemas"]["FoundByView"];
             };
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -2793,8 +2798,12 @@ export interface components {
                 review?: null | components["schemas"]["ReviewView"];
                 /** @description Search hits only: the matching passages, `<mark>`ed. */
                 highlights?: string[] | null;
-                /** @description Search hits on AUDIO items only: the matching segments. */
+                /**
+                 * @description Search hits on AUDIO items only: the matching segments; for a hit found by meaning,
+                 *     the stretch nearest the query, so the player starts where it is said.
+                 */
                 matches?: components["schemas"]["SegmentMatchView"][] | null;
+                foundBy?: null | components["schemas"]["FoundByView"];
             }[];
         };
         /** @description The `{"data": …}` envelope of every successful answer. */
@@ -3021,6 +3030,11 @@ export interface components {
              */
             language?: string | null;
         };
+        /**
+         * @description Which ranking found a search hit.
+         * @enum {string}
+         */
+        FoundByView: "keyword" | "meaning" | "both";
         /** @description The process is alive. */
         Health: {
             /** @description Always `ok`. */
@@ -3114,6 +3128,7 @@ export interface components {
             thisMonth: number;
             export: components["schemas"]["ExportStats"];
             distributions: components["schemas"]["Distributions"];
+            meaning?: null | components["schemas"]["MeaningIndex"];
         };
         /** @description `libraryUpdate`. */
         LibraryUpdate: {
@@ -3157,6 +3172,21 @@ export interface components {
             failed: components["schemas"]["FailedConversionView"][];
             /** @description Placeholders of the template that are not known (kept as written). */
             unknownPlaceholders: string[];
+        };
+        /** @description How many of a user's items search by meaning can find yet. */
+        MeaningIndex: {
+            /**
+             * @description Whether this server searches by meaning (an embedding model and a database with a
+             *     vector extension).
+             */
+            enabled: boolean;
+            /**
+             * Format: u-int64
+             * @description Items with vectors.
+             */
+            embeddedItems: number;
+            /** Format: u-int64 */
+            totalItems: number;
         };
         /**
          * @description How serious a message from the operators is.
@@ -3896,8 +3926,12 @@ export interface components {
             review?: null | components["schemas"]["ReviewView"];
             /** @description Search hits only: the matching passages, `<mark>`ed. */
             highlights?: string[] | null;
-            /** @description Search hits on AUDIO items only: the matching segments. */
+            /**
+             * @description Search hits on AUDIO items only: the matching segments; for a hit found by meaning,
+             *     the stretch nearest the query, so the player starts where it is said.
+             */
             matches?: components["schemas"]["SegmentMatchView"][] | null;
+            foundBy?: null | components["schemas"]["FoundByView"];
         };
         /** @description `transcriptionComplete`. */
         TranscriptionComplete: {
@@ -5895,6 +5929,12 @@ export interface operations {
                 sortOrder?: string;
                 /** @description Full-text search: words, `"a phrase"`, `-excluded`, `prefix*`. */
                 q?: string;
+                /**
+                 * @description How `q` finds items: `keyword` (the words as typed), `semantic` (by meaning, in any
+                 *     language; 503 when the server has no embedding model) or `hybrid` (default: both
+                 *     rankings fused; keyword alone while meaning is off or an item has no vectors yet).
+                 */
+                searchMode?: string;
                 /** @description Items carrying every one of these tags. */
                 tags?: string[];
                 /** @description `AUDIO`, `PDF`, `PDF_SOURCE`, `WEBSITE`, `WEBSITE_CONTENT`, `IMAGE` or `TEXT`; repeat for any of several. */
