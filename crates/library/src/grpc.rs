@@ -415,6 +415,20 @@ impl pb::library_service_server::LibraryService for LibraryGrpc {
         }))
     }
 
+    async fn get_related_transcripts(
+        &self,
+        request: Request<pb::GetRelatedTranscriptsRequest>,
+    ) -> Result<Response<pb::GetRelatedTranscriptsResponse>, Status> {
+        let user = caller(&request)?;
+        let related = self
+            .library
+            .related(&user, &request.into_inner().id)
+            .await?;
+        Ok(Response::new(pb::GetRelatedTranscriptsResponse {
+            transcripts: related.into_iter().map(to_proto).collect(),
+        }))
+    }
+
     async fn init_tags(
         &self,
         request: Request<pb::InitTagsRequest>,

@@ -161,9 +161,16 @@ async fn a_listed_item_is_the_transcript_view_and_only_search_hits_carry_their_c
         .received()
         .last()
         .map(|request| request.message.search_mode());
-    assert_eq!(mode, Some(pb::SearchMode::Unspecified), "hybrid unless asked");
+    assert_eq!(
+        mode,
+        Some(pb::SearchMode::Unspecified),
+        "hybrid unless asked"
+    );
     let semantic = app
-        .get("/api/library/transcripts?q=word&searchMode=semantic", &token)
+        .get(
+            "/api/library/transcripts?q=word&searchMode=semantic",
+            &token,
+        )
         .await;
     assert_eq!(semantic.status, 200, "{}", semantic.body);
     let mode = app

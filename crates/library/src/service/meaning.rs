@@ -14,6 +14,9 @@ use crate::domain::chunks::chunks_of;
 use crate::error::LibraryError;
 use crate::store::{NearChunk, VectorSupport};
 
+/// Items an item's "Related" lists.
+const RELATED_ITEMS: usize = 5;
+
 /// Chunks a query reads: enough for the best few hundred items.
 const NEAREST_CHUNKS: u32 = 200;
 
@@ -175,6 +178,34 @@ impl Library {
             tokio::time::sleep(pause).await;
         }
         Ok(embedded)
+    }
+
+    /// The five items of the user's nearest by meaning to their item `id`; none while it has
+    /// no vectors yet.
+    ///
+    /// # Errors
+    /// [`LibraryError::NotFound`] for an id that is not the caller's;
+    /// [`LibraryError::MeaningOff`] when the server cannot search by meaning.
+    pub async fn related(
+        &self,
+        user: &UserId,
+        id: &str,
+    ) -> Result<Vec<crate::domain::LibraryItem>, LibraryError> {
+        let stored = self
+            .store
+            .find(user.as_str(), id)
+            .await?
+            .ok_or(LibraryError::NotFound)?;
+        if !self.searches_by_meaning() {
+            return Err(LibraryError::MeaningOff(self.meaning_off_reason()));
+        }
+        Ok(self
+            .store
+            .related_items(user.as_str(), stored.seq, RELATED_ITEMS)
+            .await?
+            .into_iter()
+            .map(|stored| stored.item)
+            .collect())
     }
 
     /// How many of the user's items can be found by meaning yet.

@@ -142,9 +142,71 @@ impl LibraryStore {
     }
 }
 
+impl LibraryStore {
+    /// The `count` items nearest by meaning to the user's item `seq`: nearest to the mean of
+    /// its chunks' vectors. Empty while the item has none.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn related_items(
+        &self,
+        user_id: &str,
+        seq: i64,
+        count: usize,
+    ) -> Result<Vec<StoredItem>, DbErr> {
+        let vectors = self.item_vectors(seq).await?;
+        let Some(centroid) = centroid(&vectors) else {
+            return Ok(Vec::new());
+        };
+        let wanted = Ord::max(u32::try_from(count * 20).unwrap_or(u32::MAX), 50);
+        let mut seen = HashSet::from([seq]);
+        let nearest: Vec<i64> = self
+            .nearest_chunks(user_id, &centroid, wanted)
+            .await?
+            .into_iter()
+            .map(|chunk| chunk.item_seq)
+            .filter(|item| seen.insert(*item))
+            .take(count)
+            .collect();
+        if nearest.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut select = row_select();
+        select.and_where(Expr::col((Items, Column::Seq)).is_in(nearest.iter().copied()));
+        select.and_where(Expr::col((Items, Column::UserId)).eq(user_id));
+        let mut rows: Vec<ItemRow> = Self::rows(&self.db, &select).await?;
+        rows.sort_by_key(|row| nearest.iter().position(|seq| *seq == row.seq));
+        Self::with_tags(&self.db, rows).await
+    }
+}
+
+/// The unit-length mean of `vectors`, or `None` when there are none.
+fn centroid(vectors: &[Vec<f32>]) -> Option<Vec<f32>> {
+    let first = vectors.first()?;
+    let mut sum = vec![0.0_f32; first.len()];
+    for vector in vectors {
+        for (total, x) in sum.iter_mut().zip(vector) {
+            *total += x;
+        }
+    }
+    let norm = sum.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm <= f32::EPSILON {
+        return None;
+    }
+    Some(sum.into_iter().map(|x| x / norm).collect())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::fuse;
+    use super::{centroid, fuse};
+
+    #[test]
+    fn the_centroid_is_the_unit_mean_and_nothing_has_none() {
+        let mean = centroid(&[vec![1.0, 0.0], vec![0.0, 1.0]]).unwrap();
+        assert!((mean[0] - mean[1]).abs() < 1e-6 && (mean[0] - 0.707_106_8).abs() < 1e-5);
+        assert!(centroid(&[]).is_none());
+        assert!(centroid(&[vec![0.0, 0.0]]).is_none());
+    }
 
     #[test]
     fn an_item_both_rankings_found_comes_before_one_either_found_alone() {

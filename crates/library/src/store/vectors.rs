@@ -336,6 +336,74 @@ impl LibraryStore {
         ))
     }
 
+    /// The vectors of the chunks of the item `seq`.
+    ///
+    /// # Errors
+    /// Database failure.
+    pub async fn item_vectors(&self, seq: i64) -> Result<Vec<Vec<f32>>, DbErr> {
+        #[derive(FromQueryResult)]
+        struct Id {
+            id: i64,
+        }
+        #[derive(FromQueryResult)]
+        struct Blob {
+            embedding: Vec<u8>,
+        }
+        #[derive(FromQueryResult)]
+        struct Text {
+            embedding: String,
+        }
+        let backend = self.db.get_database_backend();
+        match self.vectors {
+            VectorSupport::Missing => Ok(Vec::new()),
+            VectorSupport::SqliteVec => {
+                let ids = Id::find_by_statement(Statement::from_sql_and_values(
+                    backend,
+                    "SELECT id FROM library_chunks WHERE item_seq = ? ORDER BY position",
+                    [seq.into()],
+                ))
+                .all(&self.db)
+                .await?;
+                let mut vectors = Vec::with_capacity(ids.len());
+                for id in ids {
+                    let blob = Blob::find_by_statement(Statement::from_sql_and_values(
+                        backend,
+                        "SELECT embedding FROM library_chunk_vectors WHERE rowid = ?",
+                        [id.id.into()],
+                    ))
+                    .one(&self.db)
+                    .await?;
+                    if let Some(blob) = blob {
+                        vectors.push(
+                            blob.embedding
+                                .chunks_exact(4)
+                                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                                .collect(),
+                        );
+                    }
+                }
+                Ok(vectors)
+            }
+            VectorSupport::PgVector => Ok(Text::find_by_statement(Statement::from_sql_and_values(
+                backend,
+                "SELECT CAST(embedding AS TEXT) AS embedding FROM library_chunks \
+                 WHERE item_seq = $1 AND embedding IS NOT NULL ORDER BY position",
+                [seq.into()],
+            ))
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(|row| {
+                row.embedding
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .split(',')
+                    .filter_map(|x| x.trim().parse().ok())
+                    .collect()
+            })
+            .collect()),
+        }
+    }
+
     /// The user's `k` chunks nearest to `query`, nearest first.
     ///
     /// # Errors

@@ -282,3 +282,58 @@ async fn meaning_alone_is_refused_by_a_server_without_a_model_and_keywords_still
     );
     assert_eq!(app.titles(ALICE, &[("q", "garlic")]).await, ["Raised beds"]);
 }
+
+#[tokio::test]
+async fn related_items_are_the_owners_nearest_by_meaning() {
+    let Some(app) = app_with_meaning("related_items_are_the_owners_nearest_by_meaning").await
+    else {
+        return;
+    };
+    fill(&app).await;
+    let bread = [
+        ("q", "how to bake bread at home"),
+        ("searchMode", "semantic"),
+    ];
+    let episode = app
+        .query(ALICE, &bread)
+        .await
+        .unwrap()
+        .transcripts
+        .into_iter()
+        .find(|hit| hit.title == "Episode 12")
+        .unwrap();
+    let related = app
+        .client
+        .clone()
+        .get_related_transcripts(crate::helpers::as_user(
+            ALICE,
+            pb::GetRelatedTranscriptsRequest {
+                id: episode.id.clone(),
+            },
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .transcripts;
+    let titles: Vec<&str> = related.iter().map(|item| item.title.as_str()).collect();
+    assert_eq!(
+        titles.len(),
+        3,
+        "Alice's other items, never the item itself: {titles:?}"
+    );
+    assert_eq!(
+        titles[0], "Folge 3",
+        "the German bread item is nearest: {titles:?}"
+    );
+    assert!(!titles.contains(&"Bob bakes"), "{titles:?}");
+    let strangers = app
+        .client
+        .clone()
+        .get_related_transcripts(crate::helpers::as_user(
+            BOB,
+            pb::GetRelatedTranscriptsRequest { id: episode.id },
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(strangers.code(), Code::NotFound);
+}

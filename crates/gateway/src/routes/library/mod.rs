@@ -6,6 +6,7 @@ mod exports;
 mod items;
 mod list_query;
 mod organise;
+mod related;
 mod review;
 mod whisper;
 
@@ -181,6 +182,7 @@ impl OpenApi for Docs {
         document.merge(audio::Docs::openapi());
         document.merge(whisper::Docs::openapi());
         document.merge(review::Docs::openapi());
+        document.merge(related::Docs::openapi());
         document
     }
 }
@@ -192,4 +194,5 @@ pub(super) fn routes() -> RouteList {
         .merge(audio::routes())
         .merge(whisper::routes())
         .merge(review::routes())
+        .merge(related::routes())
 }

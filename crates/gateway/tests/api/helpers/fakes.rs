@@ -194,6 +194,13 @@ impl LibraryService for FakeLibrary {
         Err(unfaked())
     }
 
+    async fn get_related_transcripts(
+        &self,
+        _request: Request<library_pb::GetRelatedTranscriptsRequest>,
+    ) -> Result<Response<library_pb::GetRelatedTranscriptsResponse>, Status> {
+        Err(unfaked())
+    }
+
     async fn init_tags(
         &self,
         _request: Request<library_pb::InitTagsRequest>,
