@@ -29,30 +29,12 @@ const STATUS_BADGE: Record<InvitationStatus, { label: string; className: string 
 
 /** Invitations: create one (its link is shown once), see which are pending, used or expired, revoke. */
 export function InvitationsPanel() {
-  const dispatch = useAppDispatch();
-  const showError = useErrorToast();
   const { data: invitations = [], isLoading, error, refetch, fulfilledTimeStamp } = useGetInvitationsQuery();
-  const [revokeInvitation, revokeState] = useRevokeInvitationMutation();
+  const { revoking, setRevoking, removingId, remove, revokeBusy } = useInvitationRemoval();
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<Invitation | null>(null);
-  const [removingId, setRemovingId] = useState<string | null>(null);
   const headingId = useId();
   // Pending or expired as of the list's answer (a render must not read the clock).
   const asOf = fulfilledTimeStamp ?? 0;
-
-  /** Revokes a pending invitation (asked first, in a dialog) or removes a used or expired one. */
-  async function remove(invitation: Invitation, pending: boolean) {
-    setRemovingId(invitation.id);
-    try {
-      await revokeInvitation(invitation.id).unwrap();
-      dispatch(showToast({ title: pending ? 'Invitation revoked' : 'Invitation removed', variant: 'success' }));
-    } catch (failure) {
-      showError(failure, ADMIN_ERRORS.revokeInvitation);
-    } finally {
-      setRemovingId(null);
-      if (pending) setRevoking(null);
-    }
-  }
 
   return (
     <section className="card admin-section" aria-labelledby={headingId}>
@@ -76,64 +58,13 @@ export function InvitationsPanel() {
       ) : invitations.length === 0 ? (
         <p className="card-body muted">No invitations yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table invitations-table">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Status</th>
-                <th scope="col">Used by</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {invitations.map((invitation) => {
-                const status = invitationStatus(invitation, asOf);
-                const badge = STATUS_BADGE[status];
-                const created = formatDateTime(invitation.createdAt);
-                const busy = removingId === invitation.id;
-                return (
-                  <tr key={invitation.id} data-testid="invitation-row" data-invitation-id={invitation.id}>
-                    <td data-label="Created">{created}</td>
-                    <td data-label="Expires">{formatDateTime(invitation.expiresAt)}</td>
-                    <td data-label="Status">
-                      <span className={`badge ${badge.className}`}>{badge.label}</span>
-                    </td>
-                    <td data-label="Used by">
-                      {invitation.usedBy ? <span className="user-email">{invitation.usedBy}</span> : <span className="muted">-</span>}
-                    </td>
-                    <td className="cell-actions">
-                      {status === 'pending' ? (
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-danger-outline"
-                          aria-label={`Revoke the invitation created ${created}`}
-                          disabled={busy}
-                          onClick={() => setRevoking(invitation)}
-                        >
-                          <Trash2 size={14} aria-hidden="true" /> Revoke
-                        </button>
-                      ) : (
-                        <button
-                          type="button"
-                          className="btn btn-sm btn-outline"
-                          aria-label={`Remove the invitation created ${created}`}
-                          disabled={busy}
-                          onClick={() => void remove(invitation, false)}
-                        >
-                          {busy ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Trash2 size={14} aria-hidden="true" />} Remove
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <InvitationsTable
+          invitations={invitations}
+          asOf={asOf}
+          removingId={removingId}
+          onRevoke={setRevoking}
+          onRemove={(invitation) => void remove(invitation, false)}
+        />
       )}
       {creating && <CreateInvitationDialog onClose={() => setCreating(false)} />}
       {revoking && (
@@ -142,12 +73,128 @@ export function InvitationsPanel() {
           description={`The link created ${formatDateTime(revoking.createdAt)} stops working; nobody can sign up with it any more.`}
           confirmLabel="Revoke invitation"
           busyLabel="Revoking..."
-          busy={revokeState.isLoading}
+          busy={revokeBusy}
           onConfirm={() => void remove(revoking, true)}
           onClose={() => setRevoking(null)}
         />
       )}
     </section>
+  );
+}
+
+/**
+ * The invitation a confirm dialog asks about, the one being removed, and the removal itself: a
+ * pending invitation is revoked after the dialog, a used or expired one is removed at once.
+ */
+function useInvitationRemoval() {
+  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
+  const [revokeInvitation, revokeState] = useRevokeInvitationMutation();
+  const [revoking, setRevoking] = useState<Invitation | null>(null);
+  const [removingId, setRemovingId] = useState<string | null>(null);
+
+  async function remove(invitation: Invitation, pending: boolean) {
+    setRemovingId(invitation.id);
+    try {
+      await revokeInvitation(invitation.id).unwrap();
+      dispatch(showToast({ title: pending ? 'Invitation revoked' : 'Invitation removed', variant: 'success' }));
+    } catch (failure) {
+      showError(failure, ADMIN_ERRORS.revokeInvitation);
+    } finally {
+      setRemovingId(null);
+      if (pending) setRevoking(null);
+    }
+  }
+
+  return { revoking, setRevoking, removingId, remove, revokeBusy: revokeState.isLoading };
+}
+
+interface InvitationsTableProps {
+  invitations: Invitation[];
+  /** The time the list was answered, which decides pending or expired. */
+  asOf: number;
+  removingId: string | null;
+  onRevoke: (invitation: Invitation) => void;
+  onRemove: (invitation: Invitation) => void;
+}
+
+function InvitationsTable({ invitations, asOf, removingId, onRevoke, onRemove }: InvitationsTableProps) {
+  return (
+    <div className="table-wrap">
+      <table className="table invitations-table">
+        <thead>
+          <tr>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Status</th>
+            <th scope="col">Used by</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {invitations.map((invitation) => (
+            <InvitationRow
+              key={invitation.id}
+              invitation={invitation}
+              status={invitationStatus(invitation, asOf)}
+              busy={removingId === invitation.id}
+              onRevoke={() => onRevoke(invitation)}
+              onRemove={() => onRemove(invitation)}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+interface InvitationRowProps {
+  invitation: Invitation;
+  status: InvitationStatus;
+  busy: boolean;
+  onRevoke: () => void;
+  onRemove: () => void;
+}
+
+function InvitationRow({ invitation, status, busy, onRevoke, onRemove }: InvitationRowProps) {
+  const badge = STATUS_BADGE[status];
+  const created = formatDateTime(invitation.createdAt);
+  return (
+    <tr data-testid="invitation-row" data-invitation-id={invitation.id}>
+      <td data-label="Created">{created}</td>
+      <td data-label="Expires">{formatDateTime(invitation.expiresAt)}</td>
+      <td data-label="Status">
+        <span className={`badge ${badge.className}`}>{badge.label}</span>
+      </td>
+      <td data-label="Used by">
+        {invitation.usedBy ? <span className="user-email">{invitation.usedBy}</span> : <span className="muted">-</span>}
+      </td>
+      <td className="cell-actions">
+        {status === 'pending' ? (
+          <button
+            type="button"
+            className="btn btn-sm btn-danger-outline"
+            aria-label={`Revoke the invitation created ${created}`}
+            disabled={busy}
+            onClick={onRevoke}
+          >
+            <Trash2 size={14} aria-hidden="true" /> Revoke
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-sm btn-outline"
+            aria-label={`Remove the invitation created ${created}`}
+            disabled={busy}
+            onClick={onRemove}
+          >
+            {busy ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Trash2 size={14} aria-hidden="true" />} Remove
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }
 

@@ -134,21 +134,16 @@ function UsersSection() {
   );
 }
 
-function UserRow({
-  user,
-  isSelf,
-  busy,
-  onChange,
-  onEditCap,
-  onDelete,
-}: {
+interface UserRowProps {
   user: AdminUser;
   isSelf: boolean;
   busy: boolean;
   onChange: (changes: AdminUserChanges, done: string) => void;
   onEditCap: () => void;
   onDelete: () => void;
-}) {
+}
+
+function UserRow({ user, isSelf, busy, onChange, onEditCap, onDelete }: UserRowProps) {
   return (
     <tr data-testid="user-row" data-user-id={user.id} className={user.disabled ? 'row-disabled' : undefined}>
       <td className="cell-title" data-label="Email">
@@ -188,43 +183,50 @@ function UserRow({
         <span className={`badge ${user.disabled ? 'badge-danger' : 'badge-success'}`}>{user.disabled ? 'Disabled' : 'Active'}</span>
       </td>
       <td className="cell-actions">
-        <DropdownMenu.Root modal={false}>
-          <DropdownMenu.Trigger asChild>
-            <button type="button" className="icon-button" aria-label={`Actions for ${user.email}`} disabled={busy}>
-              {busy ? <LoaderCircle className="spin" size={18} aria-hidden="true" /> : <MoreVertical size={18} aria-hidden="true" />}
-            </button>
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
-            <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-              {isSelf && <DropdownMenu.Label className="menu-label">{NOT_ON_YOURSELF}: only the storage cap</DropdownMenu.Label>}
-              <DropdownMenu.Item
-                className="menu-item"
-                disabled={isSelf}
-                onSelect={() => onChange({ disabled: !user.disabled }, user.disabled ? 'User enabled' : 'User disabled')}
-              >
-                {user.disabled ? <UserCheck size={16} aria-hidden="true" /> : <UserX size={16} aria-hidden="true" />}
-                {user.disabled ? 'Enable' : 'Disable'}
-              </DropdownMenu.Item>
-              <DropdownMenu.Item
-                className="menu-item"
-                disabled={isSelf}
-                onSelect={() => onChange({ isAdmin: !user.isAdmin }, user.isAdmin ? 'Admin rights removed' : 'Admin rights given')}
-              >
-                {user.isAdmin ? <ShieldOff size={16} aria-hidden="true" /> : <ShieldCheck size={16} aria-hidden="true" />}
-                {user.isAdmin ? 'Remove admin' : 'Make admin'}
-              </DropdownMenu.Item>
-              <DropdownMenu.Item className="menu-item" onSelect={onEditCap}>
-                <HardDrive size={16} aria-hidden="true" /> Storage cap...
-              </DropdownMenu.Item>
-              <DropdownMenu.Separator className="menu-separator" />
-              <DropdownMenu.Item className="menu-item menu-item-danger" disabled={isSelf} onSelect={onDelete}>
-                <Trash2 size={16} aria-hidden="true" /> Delete user
-              </DropdownMenu.Item>
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
+        <UserActionsMenu user={user} isSelf={isSelf} busy={busy} onChange={onChange} onEditCap={onEditCap} onDelete={onDelete} />
       </td>
     </tr>
+  );
+}
+
+/** The row's ⋮ menu; on the admin's own row only the storage cap can be changed. */
+function UserActionsMenu({ user, isSelf, busy, onChange, onEditCap, onDelete }: UserRowProps) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" className="icon-button" aria-label={`Actions for ${user.email}`} disabled={busy}>
+          {busy ? <LoaderCircle className="spin" size={18} aria-hidden="true" /> : <MoreVertical size={18} aria-hidden="true" />}
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+          {isSelf && <DropdownMenu.Label className="menu-label">{NOT_ON_YOURSELF}: only the storage cap</DropdownMenu.Label>}
+          <DropdownMenu.Item
+            className="menu-item"
+            disabled={isSelf}
+            onSelect={() => onChange({ disabled: !user.disabled }, user.disabled ? 'User enabled' : 'User disabled')}
+          >
+            {user.disabled ? <UserCheck size={16} aria-hidden="true" /> : <UserX size={16} aria-hidden="true" />}
+            {user.disabled ? 'Enable' : 'Disable'}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className="menu-item"
+            disabled={isSelf}
+            onSelect={() => onChange({ isAdmin: !user.isAdmin }, user.isAdmin ? 'Admin rights removed' : 'Admin rights given')}
+          >
+            {user.isAdmin ? <ShieldOff size={16} aria-hidden="true" /> : <ShieldCheck size={16} aria-hidden="true" />}
+            {user.isAdmin ? 'Remove admin' : 'Make admin'}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-item" onSelect={onEditCap}>
+            <HardDrive size={16} aria-hidden="true" /> Storage cap...
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item className="menu-item menu-item-danger" disabled={isSelf} onSelect={onDelete}>
+            <Trash2 size={16} aria-hidden="true" /> Delete user
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }
 
