@@ -43,37 +43,10 @@ export const TOKEN_EXPIRY_CHOICES: ReadonlyArray<{ days: number | null; label: s
  * shows when each was last used, and a token is revoked at once.
  */
 export function ApiTokensCard() {
-  const dispatch = useAppDispatch();
-  const showError = useErrorToast();
   const { data: tokens = [], isLoading, error, refetch } = useListApiTokensQuery();
-  const [revokeToken, revokeState] = useRevokeApiTokenMutation();
-  const [updateToken] = useUpdateApiTokenMutation();
+  const { revoking, setRevoking, revoke, revokeBusy, changingId, setSaveToVault } = useApiTokenActions();
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<ApiToken | null>(null);
-  const [changingId, setChangingId] = useState<string | null>(null);
   const headingId = useId();
-
-  async function revoke(token: ApiToken) {
-    try {
-      await revokeToken(token.id).unwrap();
-      dispatch(showToast({ title: 'Token revoked', description: `“${token.name}” no longer works.`, variant: 'success' }));
-      setRevoking(null);
-    } catch (failure) {
-      showError(failure, TOKEN_ERRORS.revoke);
-      setRevoking(null);
-    }
-  }
-
-  async function setSaveToVault(token: ApiToken, saveToVault: boolean) {
-    setChangingId(token.id);
-    try {
-      await updateToken({ id: token.id, change: { saveToVault } }).unwrap();
-    } catch (failure) {
-      showError(failure, TOKEN_ERRORS.update);
-    } finally {
-      setChangingId(null);
-    }
-  }
 
   return (
     <section className="card account-card-section api-tokens" aria-labelledby={headingId}>
@@ -99,54 +72,12 @@ export function ApiTokensCard() {
       ) : tokens.length === 0 ? (
         <p className="card-body muted">No tokens yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="table api-tokens-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Keep in Vault</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {tokens.map((token) => (
-                <tr key={token.id} data-testid="api-token-row">
-                  <td data-label="Name">
-                    <span className="api-token-name">{token.name}</span>
-                    {token.expired && <span className="badge badge-neutral">Expired</span>}
-                  </td>
-                  <td data-label="Created">{formatDateTime(token.createdAt)}</td>
-                  <td data-label="Last used">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : <span className="muted">Never</span>}</td>
-                  <td data-label="Expires">{token.expiresAt ? formatDateTime(token.expiresAt) : <span className="muted">Never</span>}</td>
-                  <td data-label="Keep in Vault">
-                    <input
-                      type="checkbox"
-                      checked={token.saveToVault}
-                      disabled={changingId === token.id}
-                      aria-label={`Keep transcriptions made with “${token.name}” in the Vault`}
-                      onChange={(event) => void setSaveToVault(token, event.target.checked)}
-                    />
-                  </td>
-                  <td className="cell-actions">
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-danger-outline"
-                      aria-label={`Revoke the token “${token.name}”`}
-                      onClick={() => setRevoking(token)}
-                    >
-                      <Trash2 size={14} aria-hidden="true" /> Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ApiTokensTable
+          tokens={tokens}
+          changingId={changingId}
+          onSaveToVault={(token, saveToVault) => void setSaveToVault(token, saveToVault)}
+          onRevoke={setRevoking}
+        />
       )}
       {creating && <CreateTokenDialog onClose={() => setCreating(false)} />}
       {revoking && (
@@ -155,12 +86,121 @@ export function ApiTokensCard() {
           description={`Anything that uses “${revoking.name}” stops working at once. This cannot be undone.`}
           confirmLabel="Revoke token"
           busyLabel="Revoking..."
-          busy={revokeState.isLoading}
+          busy={revokeBusy}
           onConfirm={() => void revoke(revoking)}
           onClose={() => setRevoking(null)}
         />
       )}
     </section>
+  );
+}
+
+/** The token a confirm dialog asks to revoke, the revocation, and the one whose Vault choice is being saved. */
+function useApiTokenActions() {
+  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
+  const [revokeToken, revokeState] = useRevokeApiTokenMutation();
+  const [updateToken] = useUpdateApiTokenMutation();
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
+  const [changingId, setChangingId] = useState<string | null>(null);
+
+  async function revoke(token: ApiToken) {
+    try {
+      await revokeToken(token.id).unwrap();
+      dispatch(showToast({ title: 'Token revoked', description: `“${token.name}” no longer works.`, variant: 'success' }));
+      setRevoking(null);
+    } catch (failure) {
+      showError(failure, TOKEN_ERRORS.revoke);
+      setRevoking(null);
+    }
+  }
+
+  async function setSaveToVault(token: ApiToken, saveToVault: boolean) {
+    setChangingId(token.id);
+    try {
+      await updateToken({ id: token.id, change: { saveToVault } }).unwrap();
+    } catch (failure) {
+      showError(failure, TOKEN_ERRORS.update);
+    } finally {
+      setChangingId(null);
+    }
+  }
+
+  return { revoking, setRevoking, revoke, revokeBusy: revokeState.isLoading, changingId, setSaveToVault };
+}
+
+interface ApiTokensTableProps {
+  tokens: ApiToken[];
+  /** The token whose Vault choice is being saved. */
+  changingId: string | null;
+  onSaveToVault: (token: ApiToken, saveToVault: boolean) => void;
+  onRevoke: (token: ApiToken) => void;
+}
+
+function ApiTokensTable({ tokens, changingId, onSaveToVault, onRevoke }: ApiTokensTableProps) {
+  return (
+    <div className="table-wrap">
+      <table className="table api-tokens-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Keep in Vault</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((token) => (
+            <ApiTokenRow
+              key={token.id}
+              token={token}
+              changing={changingId === token.id}
+              onSaveToVault={(saveToVault) => onSaveToVault(token, saveToVault)}
+              onRevoke={() => onRevoke(token)}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+interface ApiTokenRowProps {
+  token: ApiToken;
+  changing: boolean;
+  onSaveToVault: (saveToVault: boolean) => void;
+  onRevoke: () => void;
+}
+
+function ApiTokenRow({ token, changing, onSaveToVault, onRevoke }: ApiTokenRowProps) {
+  return (
+    <tr data-testid="api-token-row">
+      <td data-label="Name">
+        <span className="api-token-name">{token.name}</span>
+        {token.expired && <span className="badge badge-neutral">Expired</span>}
+      </td>
+      <td data-label="Created">{formatDateTime(token.createdAt)}</td>
+      <td data-label="Last used">{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : <span className="muted">Never</span>}</td>
+      <td data-label="Expires">{token.expiresAt ? formatDateTime(token.expiresAt) : <span className="muted">Never</span>}</td>
+      <td data-label="Keep in Vault">
+        <input
+          type="checkbox"
+          checked={token.saveToVault}
+          disabled={changing}
+          aria-label={`Keep transcriptions made with “${token.name}” in the Vault`}
+          onChange={(event) => onSaveToVault(event.target.checked)}
+        />
+      </td>
+      <td className="cell-actions">
+        <button type="button" className="btn btn-sm btn-danger-outline" aria-label={`Revoke the token “${token.name}”`} onClick={onRevoke}>
+          <Trash2 size={14} aria-hidden="true" /> Revoke
+        </button>
+      </td>
+    </tr>
   );
 }
 

@@ -245,72 +245,22 @@ function HostedAuth({ kind }: { kind: AuthPageKind }) {
  */
 function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: string }) {
   const copy = COPY[kind];
-  const dispatch = useAppDispatch();
-  const [login, loginState] = useLoginMutation();
-  const [signup, signupState] = useSignupMutation();
-  const busy = loginState.isLoading || signupState.isLoading;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  /** Set once the server asked for a code: what it said, shown above the code field. */
-  const [totpPrompt, setTotpPrompt] = useState<string | null>(null);
+  const { busy, fieldErrors, serverError, totpPrompt, submitCredentials, submitCode, backToCredentials } = useLocalAuth(kind, invitation);
   const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId() };
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    setServerError(null);
-    const errors = validateCredentials(kind, email, password);
-    setFieldErrors(errors);
-    if (errors.email || errors.password) return;
-    const credentials = { email: email.trim(), password };
-    try {
-      // Sign-in and sign-up set the browser's refresh cookie: made holding the refresh lock, so no
-      // refresh of another tab clears it while the call is out.
-      const session = await withSessionCall(() =>
-        (kind === 'sign-in' ? login(credentials) : signup(invitation ? { ...credentials, invitation } : credentials)).unwrap(),
-      );
-      dispatch(localSignedIn(toLocalSession(session)));
-      announceSignIn(dispatch, session);
-    } catch (error) {
-      if (kind === 'sign-in' && isTotpRequired(error)) {
-        setTotpPrompt(errorMessage(error, TOTP_MESSAGES.prompt));
-        return;
-      }
-      setServerError(errorMessage(error, copy.fallbackError));
-    }
+  if (kind === 'sign-in' && totpPrompt !== null) {
+    return <TotpStep prompt={totpPrompt} busy={busy} onSubmit={(code) => submitCode(email, password, code)} onBack={backToCredentials} />;
   }
 
-  if (kind === 'sign-in' && totpPrompt !== null) {
-    return (
-      <TotpStep
-        prompt={totpPrompt}
-        busy={busy}
-        onSubmit={async (code) => {
-          try {
-            const session = await withSessionCall(() => login({ email: email.trim(), password, code }).unwrap());
-            dispatch(localSignedIn(toLocalSession(session)));
-            announceSignIn(dispatch, session);
-            return null;
-          } catch (error) {
-            if (isTotpRequired(error)) return errorMessage(error, TOTP_MESSAGES.fallbackError);
-            // Anything else (the password no longer works, too many attempts): back to the first
-            // step with what the server said.
-            setServerError(errorMessage(error, copy.fallbackError));
-            setTotpPrompt(null);
-            return null;
-          }
-        }}
-        onBack={() => {
-          setServerError(null);
-          setTotpPrompt(null);
-        }}
-      />
-    );
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void submitCredentials(email, password);
   }
 
   return (
-    <form className="auth-form" noValidate onSubmit={(event) => void onSubmit(event)}>
+    <form className="auth-form" noValidate onSubmit={onSubmit}>
       {serverError && (
         <div className="alert alert-error" role="alert">
           {serverError}
@@ -358,6 +308,71 @@ function LocalAuthForm({ kind, invitation }: { kind: AuthPageKind; invitation?: 
       </button>
     </form>
   );
+}
+
+/**
+ * Signing in or up with a password, and the code step a two-factor account adds to signing in:
+ * `totpPrompt` is set once the server asked for a code, with what it said.
+ */
+function useLocalAuth(kind: AuthPageKind, invitation: string | undefined) {
+  const copy = COPY[kind];
+  const dispatch = useAppDispatch();
+  const [login, loginState] = useLoginMutation();
+  const [signup, signupState] = useSignupMutation();
+  const busy = loginState.isLoading || signupState.isLoading;
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [totpPrompt, setTotpPrompt] = useState<string | null>(null);
+
+  function signedIn(session: AuthSession) {
+    dispatch(localSignedIn(toLocalSession(session)));
+    announceSignIn(dispatch, session);
+  }
+
+  async function submitCredentials(email: string, password: string) {
+    setServerError(null);
+    const errors = validateCredentials(kind, email, password);
+    setFieldErrors(errors);
+    if (errors.email || errors.password) return;
+    const credentials = { email: email.trim(), password };
+    try {
+      // Sign-in and sign-up set the browser's refresh cookie: made holding the refresh lock, so no
+      // refresh of another tab clears it while the call is out.
+      signedIn(
+        await withSessionCall(() =>
+          (kind === 'sign-in' ? login(credentials) : signup(invitation ? { ...credentials, invitation } : credentials)).unwrap(),
+        ),
+      );
+    } catch (error) {
+      if (kind === 'sign-in' && isTotpRequired(error)) {
+        setTotpPrompt(errorMessage(error, TOTP_MESSAGES.prompt));
+        return;
+      }
+      setServerError(errorMessage(error, copy.fallbackError));
+    }
+  }
+
+  /** Answers the server's message for a wrong code, for the code step to show. */
+  async function submitCode(email: string, password: string, code: string): Promise<string | null> {
+    try {
+      signedIn(await withSessionCall(() => login({ email: email.trim(), password, code }).unwrap()));
+      return null;
+    } catch (error) {
+      if (isTotpRequired(error)) return errorMessage(error, TOTP_MESSAGES.fallbackError);
+      // Anything else (the password no longer works, too many attempts): back to the first
+      // step with what the server said.
+      setServerError(errorMessage(error, copy.fallbackError));
+      setTotpPrompt(null);
+      return null;
+    }
+  }
+
+  function backToCredentials() {
+    setServerError(null);
+    setTotpPrompt(null);
+  }
+
+  return { busy, fieldErrors, serverError, totpPrompt, submitCredentials, submitCode, backToCredentials };
 }
 
 /** Checks a typed code before it is sent: null when it is 6 digits. */
@@ -420,30 +435,7 @@ function TotpStep({
   onSubmit: (code: string) => Promise<string | null>;
   onBack: () => void;
 }) {
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const [serverError, setServerError] = useState<string | null>(null);
-  /** The member chose to type a recovery code: a text keyboard on phones. */
-  const [recovery, setRecovery] = useState(false);
-  const ids = { code: useId(), prompt: useId(), error: useId() };
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    setServerError(null);
-    const invalid = validateSecondFactorCode(code);
-    setFieldError(invalid);
-    if (invalid) {
-      document.getElementById(ids.code)?.focus();
-      return;
-    }
-    const refused = await onSubmit(normalizeSecondFactorCode(code));
-    if (refused) {
-      setServerError(refused);
-      setCode('');
-      document.getElementById(ids.code)?.focus();
-    }
-  }
+  const { ids, code, changeCode, fieldError, serverError, recovery, chooseRecoveryCode, submit } = useTotpEntry(busy, onSubmit);
 
   return (
     <form className="auth-form" noValidate aria-label="Two-factor code" onSubmit={(event) => void submit(event)}>
@@ -471,10 +463,7 @@ function TotpStep({
           // The field appears in answer to the user's own submit: focus moves to it.
           autoFocus
           value={code}
-          onChange={(event) => {
-            setCode(event.target.value);
-            setFieldError(null);
-          }}
+          onChange={(event) => changeCode(event.target.value)}
           aria-invalid={fieldError ? true : undefined}
           aria-describedby={fieldError ? ids.error : serverError ? undefined : ids.prompt}
         />
@@ -484,7 +473,7 @@ function TotpStep({
           </p>
         )}
         {!recovery && (
-          <button type="button" className="btn btn-link field-hint" onClick={() => (setRecovery(true), document.getElementById(ids.code)?.focus())}>
+          <button type="button" className="btn btn-link field-hint" onClick={chooseRecoveryCode}>
             {TOTP_MESSAGES.recoveryHint}
           </button>
         )}
@@ -498,4 +487,44 @@ function TotpStep({
       </button>
     </form>
   );
+}
+
+/** The code as typed, its check before it is sent, and the server's refusal of it. */
+function useTotpEntry(busy: boolean, onSubmit: (code: string) => Promise<string | null>) {
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<string | null>(null);
+  /** The member chose to type a recovery code: a text keyboard on phones. */
+  const [recovery, setRecovery] = useState(false);
+  const ids = { code: useId(), prompt: useId(), error: useId() };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    setServerError(null);
+    const invalid = validateSecondFactorCode(code);
+    setFieldError(invalid);
+    if (invalid) {
+      document.getElementById(ids.code)?.focus();
+      return;
+    }
+    const refused = await onSubmit(normalizeSecondFactorCode(code));
+    if (refused) {
+      setServerError(refused);
+      setCode('');
+      document.getElementById(ids.code)?.focus();
+    }
+  }
+
+  function changeCode(value: string) {
+    setCode(value);
+    setFieldError(null);
+  }
+
+  function chooseRecoveryCode() {
+    setRecovery(true);
+    document.getElementById(ids.code)?.focus();
+  }
+
+  return { ids, code, changeCode, fieldError, serverError, recovery, chooseRecoveryCode, submit };
 }
