@@ -14,7 +14,7 @@ use crate::domain::{
 };
 use crate::error::LibraryError;
 use crate::search::{SearchQuery, highlights, matching_segments};
-use crate::store::{Edited, StoredItem};
+use crate::store::{Edited, PageTotal, StoredItem};
 use scribevault_bus::contract::ItemChange;
 
 fn invalid(message: String) -> LibraryError {
@@ -29,6 +29,18 @@ fn check_content(content: &str) -> Result<(), LibraryError> {
         )));
     }
     Ok(())
+}
+
+/// The page `items` are of `query`, with the totals the store counted.
+fn page_of(query: &ListQuery, items: Vec<ListedItem>, total: PageTotal) -> ItemPage {
+    ItemPage {
+        items,
+        page: query.page,
+        limit: query.limit,
+        total: total.count,
+        has_more: u64::from(query.page) * u64::from(query.limit) < total.count,
+        total_capped: total.capped,
+    }
 }
 
 /// The item a metadata edit left, or why there is none.
@@ -77,14 +89,7 @@ impl Library {
                 })
                 .collect(),
         };
-        Ok(ItemPage {
-            items,
-            page: query.page,
-            limit: query.limit,
-            total: total.count,
-            has_more: u64::from(query.page) * u64::from(query.limit) < total.count,
-            total_capped: total.capped,
-        })
+        Ok(page_of(&query, items, total))
     }
 
     /// A search that uses meaning, alone or fused with the keyword ranking.
@@ -135,14 +140,7 @@ impl Library {
                 hit.highlights = vec![crate::search::marked_html(&chunk.text)];
             }
         }
-        Ok(ItemPage {
-            items,
-            page: query.page,
-            limit: query.limit,
-            total: total.count,
-            has_more: u64::from(query.page) * u64::from(query.limit) < total.count,
-            total_capped: total.capped,
-        })
+        Ok(page_of(query, items, total))
     }
 
     /// A search's hits with what they are shown with: their highlights and, for audio, the

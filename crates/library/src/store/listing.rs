@@ -136,21 +136,7 @@ impl LibraryStore {
         } else {
             None
         };
-        let mut window = Query::select();
-        window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
-        match &walk_rank {
-            Some(rank) => window.expr_as(rank.clone(), Alias::new("rank")),
-            None => window.expr_as(
-                Expr::cust("CAST(NULL AS DOUBLE PRECISION)"),
-                Alias::new("rank"),
-            ),
-        };
-        window.from(Items);
-        super::filters::apply(&mut window, user_id, &query.filter);
-        self.search.restrict(&mut window, search);
-        window
-            .order_by_expr(self.search.newest_first(), Order::Desc)
-            .limit(SEARCH_WINDOW + 1);
+        let window = self.window_select(user_id, &query.filter, search, walk_rank.as_ref());
         let walked = self.walk_window(&window, search).await?;
         let mut ranks: HashMap<i64, f64> = walked
             .iter()
@@ -207,21 +193,7 @@ impl LibraryStore {
         search: &SearchQuery,
     ) -> Result<(Vec<i64>, bool), DbErr> {
         let walk_rank = self.search.window_rank();
-        let mut window = Query::select();
-        window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
-        match &walk_rank {
-            Some(rank) => window.expr_as(rank.clone(), Alias::new("rank")),
-            None => window.expr_as(
-                Expr::cust("CAST(NULL AS DOUBLE PRECISION)"),
-                Alias::new("rank"),
-            ),
-        };
-        window.from(Items);
-        super::filters::apply(&mut window, user_id, filter);
-        self.search.restrict(&mut window, search);
-        window
-            .order_by_expr(self.search.newest_first(), Order::Desc)
-            .limit(SEARCH_WINDOW + 1);
+        let window = self.window_select(user_id, filter, search, walk_rank.as_ref());
         let walked = self.walk_window(&window, search).await?;
         let mut ranks: HashMap<i64, f64> = walked
             .iter()
@@ -236,6 +208,33 @@ impl LibraryStore {
         let rank = |seq: &i64| ranks.get(seq).copied().unwrap_or(f64::MIN);
         seqs.sort_by(|a, b| rank(b).total_cmp(&rank(a)).then(b.cmp(a)));
         Ok((seqs, capped))
+    }
+
+    /// The window query: the newest [`SEARCH_WINDOW`] + 1 matches of `search` under `filter`,
+    /// with `rank` where the engine ranks as it walks.
+    fn window_select(
+        &self,
+        user_id: &str,
+        filter: &crate::domain::listing::ItemFilter,
+        search: &SearchQuery,
+        rank: Option<&sea_orm::sea_query::SimpleExpr>,
+    ) -> SelectStatement {
+        let mut window = Query::select();
+        window.expr_as(Expr::col((Items, Column::Seq)), Alias::new("seq"));
+        match rank {
+            Some(rank) => window.expr_as(rank.clone(), Alias::new("rank")),
+            None => window.expr_as(
+                Expr::cust("CAST(NULL AS DOUBLE PRECISION)"),
+                Alias::new("rank"),
+            ),
+        };
+        window.from(Items);
+        super::filters::apply(&mut window, user_id, filter);
+        self.search.restrict(&mut window, search);
+        window
+            .order_by_expr(self.search.newest_first(), Order::Desc)
+            .limit(SEARCH_WINDOW + 1);
+        window
     }
 
     /// The rows of the window query `window`: the newest [`SEARCH_WINDOW`] + 1 matches, from

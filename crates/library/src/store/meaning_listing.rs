@@ -203,7 +203,10 @@ mod tests {
     #[test]
     fn the_centroid_is_the_unit_mean_and_nothing_has_none() {
         let mean = centroid(&[vec![1.0, 0.0], vec![0.0, 1.0]]).unwrap();
-        assert!((mean[0] - mean[1]).abs() < 1e-6 && (mean[0] - 0.707_106_8).abs() < 1e-5);
+        assert!(
+            (mean[0] - mean[1]).abs() < 1e-6
+                && (mean[0] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-5
+        );
         assert!(centroid(&[]).is_none());
         assert!(centroid(&[vec![0.0, 0.0]]).is_none());
     }

@@ -33,6 +33,7 @@ use crate::search::{FullTextIndex, index_for};
 pub use audio::ItemAudio;
 pub use exports::{ExportRecord, NewExport};
 pub use items::{Edited, ItemText, StoredItem};
+pub use listing::PageTotal;
 pub use review::ReviewCleared;
 pub use sections::ReorderRefusal;
 pub use suggestions::Processed;
