@@ -108,260 +108,326 @@ const COMPLETED: &str = "SELECT count(*) AS n FROM transcription_files WHERE sta
 const VAULT_ITEMS: &str = "SELECT count(*) AS n FROM library_items";
 const UNFINISHED: &str = "SELECT (SELECT count(*) FROM transcription_files WHERE status NOT IN ('completed', 'failed')) + (SELECT count(*) FROM download_jobs WHERE status NOT IN ('COMPLETED', 'FAILED')) AS n";
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "restarts PostgreSQL and RabbitMQ: run alone by scripts/chaos.sh"]
-async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
-    let started = Instant::now();
-    let rounds: usize = std::env::var("SCRIBEVAULT_CHAOS_ROUNDS")
+/// The rounds to run: `SCRIBEVAULT_CHAOS_ROUNDS`, else [`DEFAULT_ROUNDS`].
+fn rounds_to_run() -> usize {
+    std::env::var("SCRIBEVAULT_CHAOS_ROUNDS")
         .ok()
         .and_then(|value| value.parse().ok())
-        .unwrap_or(DEFAULT_ROUNDS);
-    let postgres = required_env("SCRIBEVAULT_CHAOS_POSTGRES_URL");
-    let amqp = required_env("SCRIBEVAULT_CHAOS_AMQP_URL");
-    let control = required_env("SCRIBEVAULT_CHAOS_CONTROL");
-    let s3 = required_env(scribevault_test_support::S3_ENDPOINT_ENV);
-    let ytdlp = ytdlp("chaos").expect("yt-dlp and ffmpeg (scripts/install-media-tools.sh)");
+        .unwrap_or(DEFAULT_ROUNDS)
+}
 
-    let database = scribevault_db::TestDatabase::postgres(&postgres)
-        .await
-        .expect("create the harness's database");
-    let db = scribevault_db::connect(&database.url)
-        .await
-        .expect("connect to the harness's database");
+/// What `scripts/chaos.sh` hands the harness: servers of its own, the script itself (to restart
+/// them), and yt-dlp.
+struct ChaosEnv {
+    postgres: String,
+    amqp: String,
+    control: String,
+    s3: String,
+    ytdlp: String,
+}
 
-    // The outside world: a channel whose videos are served slowly enough to kill discovery
-    // while yt-dlp downloads one.
-    let media = MediaServer::start().await;
-    let youtube = FakeYouTube::start().await;
-    let videos_needed = rounds + 2;
-    youtube.add_channel(
-        FakeChannel::generated(&channel_id(2121), "Chaos Radio", videos_needed)
-            .with_handle("chaosradio"),
-    );
-
-    let mut cluster = Cluster::start(cluster::Settings {
-        database_url: database.url.clone(),
-        amqp,
-        s3,
-        ytdlp,
-        youtube_base: youtube.base_url(),
-        watch_url: media.watch_url(),
-    })
-    .await;
-    let api = Arc::new(Api::new(cluster.http_base()));
-    let users = [
-        api.sign_up("chaos-one@example.com").await,
-        api.sign_up("chaos-two@example.com").await,
-    ];
-    // Each member's webhook hears of every Vault item made for them.
-    let receiver = receiver::Receiver::default();
-    let hook_url = receiver.start().await;
-    for (token, _) in &users {
-        let (status, body) = api
-            .send(
-                reqwest::Method::POST,
-                "/api/webhooks",
-                token,
-                Some(&json!({ "url": hook_url, "events": ["item.created"] })),
-            )
-            .await;
-        assert_eq!(status, 201, "webhook: {body}");
+impl ChaosEnv {
+    fn read() -> Self {
+        Self {
+            postgres: required_env("SCRIBEVAULT_CHAOS_POSTGRES_URL"),
+            amqp: required_env("SCRIBEVAULT_CHAOS_AMQP_URL"),
+            control: required_env("SCRIBEVAULT_CHAOS_CONTROL"),
+            s3: required_env(scribevault_test_support::S3_ENDPOINT_ENV),
+            ytdlp: ytdlp("chaos").expect("yt-dlp and ffmpeg (scripts/install-media-tools.sh)"),
+        }
     }
-    let (source_id, video_ids) = api.add_source(&users[0].0, "@chaosradio").await;
-    for (n, id) in video_ids.iter().enumerate() {
-        let body = tagged_mp3(n % 4, &format!("chaos video {n}"));
-        // About 6 s per video: long enough to find yt-dlp at work and kill its parent.
-        let chunk = body.len() / 30 + 1;
-        media.add_slow_audio(id, body, chunk, Duration::from_millis(200));
-    }
+}
 
-    let ledger = Arc::new(Ledger::default());
-    let load = load::spawn(
-        Arc::clone(&api),
-        users.to_vec(),
-        Arc::clone(&ledger),
-        db.clone(),
-    );
+/// The deployment under chaos, its two members and their source, and what the harness keeps
+/// across the rounds.
+struct Harness {
+    cluster: Cluster,
+    db: DatabaseConnection,
+    api: Arc<Api>,
+    users: [(String, String); 2],
+    ledger: Arc<Ledger>,
+    /// `scripts/chaos.sh`, which restarts RabbitMQ and PostgreSQL.
+    control: String,
+    source_id: String,
+    video_ids: Vec<String>,
+    /// Helpers that outlived the process that started them.
+    orphans: Vec<String>,
+}
 
-    let mut orphans = Vec::new();
-    let mut moments = Vec::new();
-    for round in 0..rounds {
-        for disruption in ROUND {
-            let began = Instant::now();
-            let hit = match disruption {
-                Disruption::WorkerMidFile => {
-                    let hit = wait_count_above(
-                        &db,
-                        TRANSCRIBING_NOW,
-                        0,
-                        MOMENT_TIMEOUT,
-                        Duration::from_millis(100),
-                    )
-                    .await;
-                    cluster.kill("transcription-worker").await;
-                    cluster.restart("transcription-worker").await;
-                    hit
-                }
-                Disruption::TranscriptionService => {
-                    let hit = wait_count_above(
-                        &db,
-                        TRANSCRIBING_NOW,
-                        0,
-                        MOMENT_TIMEOUT,
-                        Duration::from_millis(100),
-                    )
-                    .await;
-                    cluster.kill("transcription").await;
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    cluster.restart("transcription").await;
-                    hit
-                }
-                Disruption::DiscoveryMidDownload => {
-                    let video = &video_ids[round % video_ids.len()];
-                    let (status, body) = api
-                        .send(
-                            reqwest::Method::POST,
-                            "/api/downloads",
-                            &users[0].0,
-                            Some(&json!({ "sourceId": source_id, "videoIds": [video], "transcribe": true, "model": "small" })),
-                        )
-                        .await;
-                    assert_eq!(status, 201, "download job: {body}");
-                    ledger.download_jobs.fetch_add(1, Ordering::Relaxed);
-                    let discovery = cluster.pid("discovery");
-                    let deadline = Instant::now() + MOMENT_TIMEOUT;
-                    let mut fetching = Vec::new();
-                    while Instant::now() < deadline && fetching.is_empty() {
-                        fetching = procfs::descendants_named(discovery, &["yt-dlp"]);
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                    }
-                    // Let it get into the file before the kill.
-                    tokio::time::sleep(Duration::from_millis(700)).await;
-                    let children = procfs::descendants(discovery);
-                    cluster.kill("discovery").await;
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    for pid in children {
-                        if let Some(name) = procfs::alive_helper(pid) {
-                            orphans.push(format!(
-                                "round {}: {name} (pid {pid}) still ran 1 s after discovery was killed",
-                                round + 1
-                            ));
-                            procfs::kill(pid);
-                        }
-                    }
-                    cluster.restart("discovery").await;
-                    !fetching.is_empty()
-                }
-                Disruption::LibraryMidIngest => {
-                    // Files complete while the library is down, so a backlog of ingests waits
-                    // on the queue; the restarted library is killed as soon as it has stored
-                    // the first of them, in the middle of the rest.
-                    cluster.kill("library").await;
-                    let completed = count(&db, COMPLETED).await.unwrap_or(0);
-                    wait_count_above(
-                        &db,
-                        COMPLETED,
-                        completed + 1,
-                        MOMENT_TIMEOUT,
-                        Duration::from_millis(200),
-                    )
-                    .await;
-                    let items = count(&db, VAULT_ITEMS).await.unwrap_or(0);
-                    cluster.restart("library").await;
-                    let hit = wait_count_above(
-                        &db,
-                        VAULT_ITEMS,
-                        items,
-                        Duration::from_secs(20),
-                        Duration::from_millis(10),
-                    )
-                    .await;
-                    cluster.kill("library").await;
-                    cluster.restart("library").await;
-                    hit
-                }
-                Disruption::WebhooksWhileItemsAreMade => {
-                    // Killed as an item appears (its event on the way in), and kept down until
-                    // another is made, whose event must wait for the restarted service.
-                    let items = count(&db, VAULT_ITEMS).await.unwrap_or(0);
-                    wait_count_above(
-                        &db,
-                        VAULT_ITEMS,
-                        items,
-                        MOMENT_TIMEOUT,
-                        Duration::from_millis(50),
-                    )
-                    .await;
-                    cluster.kill("webhooks").await;
-                    let items = count(&db, VAULT_ITEMS).await.unwrap_or(0);
-                    let hit = wait_count_above(
-                        &db,
-                        VAULT_ITEMS,
-                        items,
-                        MOMENT_TIMEOUT,
-                        Duration::from_millis(200),
-                    )
-                    .await;
-                    cluster.restart("webhooks").await;
-                    hit
-                }
-                Disruption::RabbitMq => {
-                    restart_server(&control, "restart-rabbitmq").await;
-                    true
-                }
-                Disruption::PostgreSql => {
-                    restart_server(&control, "restart-postgres").await;
-                    true
-                }
-            };
-            moments.push((disruption, hit));
-            eprintln!(
-                "chaos: round {}/{rounds}: {disruption:?} ({}, {:.1} s) — {}",
-                round + 1,
-                if hit {
-                    "at the moment"
-                } else {
-                    "moment not seen"
-                },
-                began.elapsed().as_secs_f64(),
-                ledger.summary(),
-            );
-            // Let the load run on between two disruptions.
-            tokio::time::sleep(Duration::from_secs(2)).await;
+impl Harness {
+    /// Starts every target, signs up two members whose webhooks go to `receiver`, and adds
+    /// the channel as the first one's source, its videos served slowly by `media`.
+    async fn start(
+        env: ChaosEnv,
+        (database_url, db): (String, DatabaseConnection),
+        (media, youtube): (&MediaServer, &FakeYouTube),
+        receiver: &receiver::Receiver,
+    ) -> Self {
+        let cluster = Cluster::start(cluster::Settings {
+            database_url,
+            amqp: env.amqp,
+            s3: env.s3,
+            ytdlp: env.ytdlp,
+            youtube_base: youtube.base_url(),
+            watch_url: media.watch_url(),
+        })
+        .await;
+        let api = Arc::new(Api::new(cluster.http_base()));
+        let users = [
+            api.sign_up("chaos-one@example.com").await,
+            api.sign_up("chaos-two@example.com").await,
+        ];
+        // Each member's webhook hears of every Vault item made for them.
+        let hook_url = receiver.start().await;
+        for (token, _) in &users {
+            let (status, body) = api
+                .send(
+                    reqwest::Method::POST,
+                    "/api/webhooks",
+                    token,
+                    Some(&json!({ "url": hook_url, "events": ["item.created"] })),
+                )
+                .await;
+            assert_eq!(status, 201, "webhook: {body}");
+        }
+        let (source_id, video_ids) = api.add_source(&users[0].0, "@chaosradio").await;
+        for (n, id) in video_ids.iter().enumerate() {
+            let body = tagged_mp3(n % 4, &format!("chaos video {n}"));
+            // About 6 s per video: long enough to find yt-dlp at work and kill its parent.
+            let chunk = body.len() / 30 + 1;
+            media.add_slow_audio(id, body, chunk, Duration::from_millis(200));
+        }
+        Self {
+            cluster,
+            db,
+            api,
+            users,
+            ledger: Arc::new(Ledger::default()),
+            control: env.control,
+            source_id,
+            video_ids,
+            orphans: Vec::new(),
         }
     }
 
-    // The load stops; everything accepted must come to an end by itself.
-    ledger.stop.store(true, Ordering::Relaxed);
-    load.await.expect("the load task");
+    /// Every disruption of a round, `rounds` times, the load running on between two; returns
+    /// each disruption with whether it struck at its moment.
+    async fn run_rounds(&mut self, rounds: usize) -> Vec<(Disruption, bool)> {
+        let mut moments = Vec::new();
+        for round in 0..rounds {
+            for disruption in ROUND {
+                let began = Instant::now();
+                let hit = self.disrupt(disruption, round).await;
+                moments.push((disruption, hit));
+                eprintln!(
+                    "chaos: round {}/{rounds}: {disruption:?} ({}, {:.1} s) — {}",
+                    round + 1,
+                    if hit {
+                        "at the moment"
+                    } else {
+                        "moment not seen"
+                    },
+                    began.elapsed().as_secs_f64(),
+                    self.ledger.summary(),
+                );
+                // Let the load run on between two disruptions.
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+        }
+        moments
+    }
+
+    /// Causes `disruption` (in round `round`, counted from 0); whether it struck at its moment.
+    async fn disrupt(&mut self, disruption: Disruption, round: usize) -> bool {
+        match disruption {
+            Disruption::WorkerMidFile => {
+                let hit = self.wait_for_a_file_in_transcription().await;
+                self.cluster.kill("transcription-worker").await;
+                self.cluster.restart("transcription-worker").await;
+                hit
+            }
+            Disruption::TranscriptionService => {
+                let hit = self.wait_for_a_file_in_transcription().await;
+                self.cluster.kill("transcription").await;
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                self.cluster.restart("transcription").await;
+                hit
+            }
+            Disruption::DiscoveryMidDownload => self.kill_discovery_mid_download(round).await,
+            Disruption::LibraryMidIngest => self.kill_the_library_mid_ingest().await,
+            Disruption::WebhooksWhileItemsAreMade => {
+                self.kill_webhooks_while_items_are_made().await
+            }
+            Disruption::RabbitMq => {
+                restart_server(&self.control, "restart-rabbitmq").await;
+                true
+            }
+            Disruption::PostgreSql => {
+                restart_server(&self.control, "restart-postgres").await;
+                true
+            }
+        }
+    }
+
+    /// Waits until a worker holds a file (or [`MOMENT_TIMEOUT`]); whether one did.
+    async fn wait_for_a_file_in_transcription(&self) -> bool {
+        wait_count_above(
+            &self.db,
+            TRANSCRIBING_NOW,
+            0,
+            MOMENT_TIMEOUT,
+            Duration::from_millis(100),
+        )
+        .await
+    }
+
+    /// Starts a download job and kills discovery once its yt-dlp is into the file; a helper of
+    /// discovery's still alive a second later is an orphan (and is killed). Whether yt-dlp was
+    /// seen at work.
+    async fn kill_discovery_mid_download(&mut self, round: usize) -> bool {
+        let video = &self.video_ids[round % self.video_ids.len()];
+        let (status, body) = self
+            .api
+            .send(
+                reqwest::Method::POST,
+                "/api/downloads",
+                &self.users[0].0,
+                Some(&json!({ "sourceId": self.source_id, "videoIds": [video], "transcribe": true, "model": "small" })),
+            )
+            .await;
+        assert_eq!(status, 201, "download job: {body}");
+        self.ledger.download_jobs.fetch_add(1, Ordering::Relaxed);
+        let discovery = self.cluster.pid("discovery");
+        let deadline = Instant::now() + MOMENT_TIMEOUT;
+        let mut fetching = Vec::new();
+        while Instant::now() < deadline && fetching.is_empty() {
+            fetching = procfs::descendants_named(discovery, &["yt-dlp"]);
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // Let it get into the file before the kill.
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        let children = procfs::descendants(discovery);
+        self.cluster.kill("discovery").await;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        for pid in children {
+            if let Some(name) = procfs::alive_helper(pid) {
+                self.orphans.push(format!(
+                    "round {}: {name} (pid {pid}) still ran 1 s after discovery was killed",
+                    round + 1
+                ));
+                procfs::kill(pid);
+            }
+        }
+        self.cluster.restart("discovery").await;
+        !fetching.is_empty()
+    }
+
+    /// Files complete while the library is down, so a backlog of ingests waits on the queue;
+    /// the restarted library is killed as soon as it has stored the first of them, in the
+    /// middle of the rest. Whether it stored one before the kill.
+    async fn kill_the_library_mid_ingest(&mut self) -> bool {
+        let db = &self.db;
+        self.cluster.kill("library").await;
+        let completed = count(db, COMPLETED).await.unwrap_or(0);
+        wait_count_above(
+            db,
+            COMPLETED,
+            completed + 1,
+            MOMENT_TIMEOUT,
+            Duration::from_millis(200),
+        )
+        .await;
+        let items = count(db, VAULT_ITEMS).await.unwrap_or(0);
+        self.cluster.restart("library").await;
+        let hit = wait_count_above(
+            db,
+            VAULT_ITEMS,
+            items,
+            Duration::from_secs(20),
+            Duration::from_millis(10),
+        )
+        .await;
+        self.cluster.kill("library").await;
+        self.cluster.restart("library").await;
+        hit
+    }
+
+    /// Killed as an item appears (its event on the way in), and kept down until another is
+    /// made, whose event must wait for the restarted service. Whether that other was made.
+    async fn kill_webhooks_while_items_are_made(&mut self) -> bool {
+        let db = &self.db;
+        let items = count(db, VAULT_ITEMS).await.unwrap_or(0);
+        wait_count_above(
+            db,
+            VAULT_ITEMS,
+            items,
+            MOMENT_TIMEOUT,
+            Duration::from_millis(50),
+        )
+        .await;
+        self.cluster.kill("webhooks").await;
+        let items = count(db, VAULT_ITEMS).await.unwrap_or(0);
+        let hit = wait_count_above(
+            db,
+            VAULT_ITEMS,
+            items,
+            MOMENT_TIMEOUT,
+            Duration::from_millis(200),
+        )
+        .await;
+        self.cluster.restart("webhooks").await;
+        hit
+    }
+
+    /// Helpers still running once nothing is left to do, started by any of our processes, are
+    /// orphans too.
+    fn note_leftover_helpers(&mut self, media: &MediaServer) {
+        let leftovers = procfs::leftover_helpers(&media.watch_url(), &self.cluster.pids());
+        self.orphans.extend(
+            leftovers
+                .iter()
+                .map(|(pid, name)| format!("{name} (pid {pid}) still runs at the end")),
+        );
+    }
+}
+
+/// Once the load has stopped, waits for every file and job to end, every completed file to
+/// reach the Vault and every item its webhook (each within its own deadline); returns how long
+/// that took.
+async fn drain(db: &DatabaseConnection, receiver: &receiver::Receiver) -> Duration {
     let drain_started = Instant::now();
     let deadline = drain_started + DRAIN_TIMEOUT;
-    while count(&db, UNFINISHED).await != Some(0) && Instant::now() < deadline {
+    while count(db, UNFINISHED).await != Some(0) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     // Completed files reach the Vault through the ingest queue; give the last ones time.
     let vault_deadline = Instant::now() + Duration::from_secs(60);
-    while count(&db, MISSING_FROM_VAULT).await != Some(0) && Instant::now() < vault_deadline {
+    while count(db, MISSING_FROM_VAULT).await != Some(0) && Instant::now() < vault_deadline {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     // Every item's webhook delivery; one whose attempt a kill cut short is tried again once
     // its claim runs out (the webhook timeout and 30 s).
     let hooks_deadline = Instant::now() + Duration::from_secs(90);
-    while undelivered(&db, &receiver)
+    while undelivered(db, receiver)
         .await
         .is_some_and(|missing| !missing.is_empty())
         && Instant::now() < hooks_deadline
     {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
-    let drained = drain_started.elapsed();
-    // Time for a late duplicate to show itself.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    drain_started.elapsed()
+}
 
-    let mut report = check(&db, &api, &users, &ledger).await;
-    let received = receiver.received();
+/// Adds to `report` the Vault items no webhook delivery reached (lost) and those delivered
+/// under more than one delivery id (duplicates).
+async fn add_webhook_findings(
+    report: &mut Report,
+    db: &DatabaseConnection,
+    receiver: &receiver::Receiver,
+    received: &receiver::Received,
+) {
     report.lost.extend(
-        undelivered(&db, &receiver)
+        undelivered(db, receiver)
             .await
             .unwrap_or_default()
             .into_iter()
@@ -379,17 +445,29 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
                 )
             }),
     );
-    // Helpers still running once nothing is left to do, started by any of our processes.
-    let leftovers = procfs::leftover_helpers(&media.watch_url(), &cluster.pids());
-    orphans.extend(
-        leftovers
-            .iter()
-            .map(|(pid, name)| format!("{name} (pid {pid}) still runs at the end")),
-    );
-    let hits = moments.iter().filter(|(_, hit)| *hit).count();
+}
+
+/// How the run went, besides the report: for the figures line.
+struct Run {
+    rounds: usize,
+    moments: Vec<(Disruption, bool)>,
+    drained: Duration,
+    started: Instant,
+}
+
+/// Prints the run's figures on one line (`scripts/chaos.sh` keeps it), then every finding.
+fn print_figures_and_findings(
+    run: &Run,
+    harness: &Harness,
+    report: &Report,
+    received: &receiver::Received,
+) {
+    let ledger = &harness.ledger;
+    let hits = run.moments.iter().filter(|(_, hit)| *hit).count();
     eprintln!(
-        "chaos figures: rounds={rounds} disruptions={} at_the_moment={hits} webhook_deliveries={} webhook_repeats={} uploads_accepted={} uploads_refused={} starts_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} take_backs={} retries={} vault_edits={} vault_edits_refused={} orphans={} drain={:.0}s elapsed={:.0}s",
-        moments.len(),
+        "chaos figures: rounds={} disruptions={} at_the_moment={hits} webhook_deliveries={} webhook_repeats={} uploads_accepted={} uploads_refused={} starts_refused={} accepted={} completed={} failed_with_reason={} failed_without_reason={} unfinished={} lost={} duplicates={} download_jobs={} download_jobs_completed={} download_jobs_failed={} take_backs={} retries={} vault_edits={} vault_edits_refused={} orphans={} drain={:.0}s elapsed={:.0}s",
+        run.rounds,
+        run.moments.len(),
         received.ids_by_item.len(),
         received.repeats,
         ledger.uploads_accepted.load(Ordering::Relaxed),
@@ -409,14 +487,14 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
         report.retries,
         ledger.edits.load(Ordering::Relaxed),
         ledger.edits_refused.load(Ordering::Relaxed),
-        orphans.len(),
-        drained.as_secs_f64(),
-        started.elapsed().as_secs_f64(),
+        harness.orphans.len(),
+        run.drained.as_secs_f64(),
+        run.started.elapsed().as_secs_f64(),
     );
     for (what, list) in [
         ("lost", &report.lost),
         ("duplicate", &report.duplicates),
-        ("orphan", &orphans),
+        ("orphan", &harness.orphans),
         ("unfinished", &report.unfinished_rows),
         ("failed", &report.failures),
     ] {
@@ -424,7 +502,67 @@ async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
             eprintln!("chaos: {what}: {line}");
         }
     }
-    drop(cluster);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "restarts PostgreSQL and RabbitMQ: run alone by scripts/chaos.sh"]
+async fn chaos_rounds_lose_nothing_and_duplicate_nothing() {
+    let started = Instant::now();
+    let rounds = rounds_to_run();
+    let env = ChaosEnv::read();
+    let database = scribevault_db::TestDatabase::postgres(&env.postgres)
+        .await
+        .expect("create the harness's database");
+    let db = scribevault_db::connect(&database.url)
+        .await
+        .expect("connect to the harness's database");
+
+    // The outside world: a channel whose videos are served slowly enough to kill discovery
+    // while yt-dlp downloads one.
+    let media = MediaServer::start().await;
+    let youtube = FakeYouTube::start().await;
+    let videos_needed = rounds + 2;
+    youtube.add_channel(
+        FakeChannel::generated(&channel_id(2121), "Chaos Radio", videos_needed)
+            .with_handle("chaosradio"),
+    );
+    let receiver = receiver::Receiver::default();
+    let mut harness = Harness::start(
+        env,
+        (database.url.clone(), db),
+        (&media, &youtube),
+        &receiver,
+    )
+    .await;
+    let load = load::spawn(
+        Arc::clone(&harness.api),
+        harness.users.to_vec(),
+        Arc::clone(&harness.ledger),
+        harness.db.clone(),
+    );
+
+    let moments = harness.run_rounds(rounds).await;
+
+    // The load stops; everything accepted must come to an end by itself.
+    harness.ledger.stop.store(true, Ordering::Relaxed);
+    load.await.expect("the load task");
+    let drained = drain(&harness.db, &receiver).await;
+    // Time for a late duplicate to show itself.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+
+    let mut report = check(&harness.db, &harness.api, &harness.users, &harness.ledger).await;
+    let received = receiver.received();
+    add_webhook_findings(&mut report, &harness.db, &receiver, &received).await;
+    harness.note_leftover_helpers(&media);
+    let run = Run {
+        rounds,
+        moments,
+        drained,
+        started,
+    };
+    print_figures_and_findings(&run, &harness, &report, &received);
+    drop(harness.cluster);
+    let orphans = harness.orphans;
     assert!(report.lost.is_empty(), "lost: {:?}", report.lost);
     assert!(
         report.duplicates.is_empty(),
