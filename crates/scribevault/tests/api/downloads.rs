@@ -16,8 +16,8 @@ use crate::helpers::{SocketClient, TestApp, audio, model_dir};
 
 struct Setup {
     app: TestApp,
-    _media: MediaServer,
-    _youtube: FakeYouTube,
+    media: MediaServer,
+    youtube: FakeYouTube,
     _models: tempfile::TempDir,
     alice: String,
     alice_id: String,
@@ -76,8 +76,8 @@ async fn setup(test: &str) -> Option<Setup> {
     }
     Some(Setup {
         app,
-        _media: media,
-        _youtube: youtube,
+        media,
+        youtube,
         _models: models,
         alice,
         alice_id,
@@ -129,7 +129,12 @@ async fn a_channels_audio_flows_into_the_vault_with_progress_on_the_owners_socke
     for id in &s.video_ids {
         assert_eq!(status_body["data"][id]["hasMp3"], true, "{status_body}");
     }
-    // The transcripts arrive in the Vault on their own.
+    assert_the_transcripts_arrive_on_their_own(&s).await;
+    assert_bob_sees_none_of_the_download(&s, &job_id).await;
+}
+
+/// The transcripts arrive in the Vault with no manual step, and the job shows it finished.
+async fn assert_the_transcripts_arrive_on_their_own(s: &Setup) {
     let vault = s
         .app
         .wait_for_vault_total(&s.alice, 2, Duration::from_secs(240))
@@ -149,7 +154,11 @@ async fn a_channels_audio_flows_into_the_vault_with_progress_on_the_owners_socke
     let (_, jobs) = s.app.get("/api/downloads", Some(&s.alice)).await;
     assert_eq!(jobs["data"][0]["status"], "COMPLETED");
     assert_eq!(jobs["data"][0]["progress"], 100);
-    // Bob sees none of it.
+}
+
+/// Bob sees none of Alice's download job, cannot cancel or retry it, nor download from her
+/// source.
+async fn assert_bob_sees_none_of_the_download(s: &Setup, job_id: &str) {
     let (_, bob_jobs) = s.app.get("/api/downloads", Some(&s.bob)).await;
     assert_eq!(bob_jobs["data"], json!([]));
     for (method, path) in [
@@ -171,11 +180,8 @@ async fn a_channels_audio_flows_into_the_vault_with_progress_on_the_owners_socke
     assert_eq!(status, 404, "bob cannot download from alice's source");
 }
 
-#[tokio::test]
-async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
-    let Some(s) = setup("schedules").await else {
-        return;
-    };
+/// A schedule without a source, with an impossible time or an unknown field is refused.
+async fn assert_bad_schedules_are_refused(s: &Setup) {
     let app = &s.app;
     let (status, body) = app
         .post_json(
@@ -203,7 +209,11 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
         .send(Method::POST, "/api/schedules", Some(&s.alice), Some(&json!({ "sourceId": s.source_id, "frequency": "DAILY", "timeOfDay": "09:00", "evil": true })))
         .await;
     assert_eq!(status, 400, "unknown fields are refused: {body}");
-    let (status, body) = app
+}
+
+/// A weekly schedule of Alice's source, active and not run yet; returns its id.
+async fn create_a_weekly_schedule(s: &Setup) -> String {
+    let (status, body) = s.app
         .post_json("/api/schedules", &json!({ "sourceId": s.source_id, "frequency": "WEEKLY", "timeOfDay": "07:30", "timezone": "America/New_York" }), Some(&s.alice))
         .await;
     assert_eq!(status, 201, "{body}");
@@ -213,8 +223,13 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
     assert_eq!(schedule["isActive"], true);
     assert!(schedule["nextRunAt"].is_string());
     assert_eq!(schedule["lastRunAt"], Value::Null);
-    let id = schedule["id"].as_str().unwrap().to_owned();
-    let (status, body) = app
+    schedule["id"].as_str().unwrap().to_owned()
+}
+
+/// Paused, a schedule has no next run; run by hand it records the run.
+async fn assert_a_paused_schedule_runs_by_hand(s: &Setup, id: &str) {
+    let (status, body) = s
+        .app
         .send(
             Method::PATCH,
             &format!("/api/schedules/{id}"),
@@ -230,7 +245,8 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
         ),
         (Some(false), Value::Null)
     );
-    let (status, body) = app
+    let (status, body) = s
+        .app
         .post_json(
             &format!("/api/schedules/{id}/run"),
             &json!({}),
@@ -240,12 +256,17 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["meta"]["newVideos"], 0);
     assert!(body["data"]["lastRunAt"].is_string());
+}
+
+/// Bob can neither change, delete, run nor list Alice's schedule.
+async fn assert_bob_cannot_touch_the_schedule(s: &Setup, id: &str) {
     for (method, path) in [
         (Method::PATCH, format!("/api/schedules/{id}")),
         (Method::DELETE, format!("/api/schedules/{id}")),
         (Method::POST, format!("/api/schedules/{id}/run")),
     ] {
-        let (status, body) = app
+        let (status, body) = s
+            .app
             .send(
                 method,
                 &path,
@@ -256,8 +277,20 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
         assert_eq!(status, 404, "{path}: {body}");
         assert_eq!(body["error"]["message"], "Schedule not found");
     }
-    let (_, bob_list) = app.get("/api/schedules", Some(&s.bob)).await;
+    let (_, bob_list) = s.app.get("/api/schedules", Some(&s.bob)).await;
     assert_eq!(bob_list["data"], json!([]));
+}
+
+#[tokio::test]
+async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
+    let Some(s) = setup("schedules").await else {
+        return;
+    };
+    let app = &s.app;
+    assert_bad_schedules_are_refused(&s).await;
+    let id = create_a_weekly_schedule(&s).await;
+    assert_a_paused_schedule_runs_by_hand(&s, &id).await;
+    assert_bob_cannot_touch_the_schedule(&s, &id).await;
     let (status, _) = app
         .send(
             Method::DELETE,
@@ -273,18 +306,10 @@ async fn schedules_over_rest_validate_toggle_run_and_stay_private() {
     assert_eq!(status, 401);
 }
 
-#[tokio::test]
-async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
-    let Some(s) = setup("settings").await else {
-        return;
-    };
-    let app = &s.app;
-    let mut socket = SocketClient::connect(&app.base, &s.alice_id, &s.alice).await;
-    socket
-        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
-        .await;
-    // Download-complete notifications on (the default): a finished job's toast arrives.
-    let (status, body) = app
+/// Download-complete notifications on (the default): a finished job's toast arrives.
+async fn assert_a_finished_download_is_toasted(s: &Setup, socket: &mut SocketClient) {
+    let (status, body) = s
+        .app
         .post_json(
             "/api/downloads",
             &json!({ "sourceId": s.source_id, "videoIds": [s.video_ids[0]] }),
@@ -299,9 +324,13 @@ async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
         .await;
     assert_eq!(toast["data"]["message"], "1 of 1 video downloaded");
     assert_eq!(toast["data"]["category"], "downloadComplete");
-    // Off, and it stays off for the rest of the test: later jobs' progress still arrives, their
-    // toasts never do (asserted at the end, whenever they would have come).
-    let (status, body) = app
+}
+
+/// Turns download-complete toasts off and downloads the second video, until its progress
+/// says it completed (its toast is checked for at the end of the test).
+async fn download_with_toasts_off(s: &Setup, socket: &mut SocketClient) {
+    let (status, body) = s
+        .app
         .send(
             Method::PATCH,
             "/api/user/settings",
@@ -310,7 +339,8 @@ async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = app
+    let (status, body) = s
+        .app
         .post_json(
             "/api/downloads",
             &json!({ "sourceId": s.source_id, "videoIds": [s.video_ids[1]] }),
@@ -326,17 +356,12 @@ async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
                 && line["data"]["status"] == "COMPLETED"
         })
         .await;
+}
 
-    // autoDownload on: a sync that finds a new video starts a job for it.
-    app.send(
-        Method::PATCH,
-        "/api/user/settings",
-        Some(&s.alice),
-        Some(&json!({ "autoDownload": true, "notifications": { "scheduledSync": false } })),
-    )
-    .await;
+/// The channel publishes a third episode, with its audio on the media server.
+fn publish_a_new_episode(s: &Setup) {
     let new_video = video_id(40_404);
-    s._youtube.publish(
+    s.youtube.publish(
         &channel_id(404),
         vec![FakeVideo::public(
             &new_video,
@@ -345,10 +370,15 @@ async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
             "PT1M",
         )],
     );
-    s._media.add_audio(
+    s.media.add_audio(
         &new_video,
         std::fs::read(audio("sample-03-meeting.mp3")).unwrap(),
     );
+}
+
+/// A schedule run by hand finds the new episode and starts a download job of it.
+async fn assert_a_sync_downloads_the_new_episode(s: &Setup) {
+    let app = &s.app;
     let (status, body) = app
         .post_json(
             "/api/schedules",
@@ -370,6 +400,33 @@ async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
     let (_, jobs) = app.get("/api/downloads", Some(&s.alice)).await;
     assert_eq!(jobs["data"].as_array().unwrap().len(), 3, "{jobs}");
     assert_eq!(jobs["data"][0]["totalVideos"], 1);
+}
+
+#[tokio::test]
+async fn settings_decide_notifications_and_a_sync_downloads_what_it_finds() {
+    let Some(s) = setup("settings").await else {
+        return;
+    };
+    let app = &s.app;
+    let mut socket = SocketClient::connect(&app.base, &s.alice_id, &s.alice).await;
+    socket
+        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+        .await;
+    assert_a_finished_download_is_toasted(&s, &mut socket).await;
+    // Off, and it stays off for the rest of the test: later jobs' progress still arrives, their
+    // toasts never do (asserted at the end, whenever they would have come).
+    download_with_toasts_off(&s, &mut socket).await;
+
+    // autoDownload on: a sync that finds a new video starts a job for it.
+    app.send(
+        Method::PATCH,
+        "/api/user/settings",
+        Some(&s.alice),
+        Some(&json!({ "autoDownload": true, "notifications": { "scheduledSync": false } })),
+    )
+    .await;
+    publish_a_new_episode(&s);
+    assert_a_sync_downloads_the_new_episode(&s).await;
     // The scheduled-sync notification was switched off.
     socket.drain(Duration::from_secs(1)).await;
     assert!(

@@ -77,51 +77,54 @@ async fn transcribed_item(app: &TestApp, token: &str) -> String {
     vault["data"][0]["id"].as_str().unwrap().to_owned()
 }
 
-#[tokio::test]
-async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
-    if !feedparser_installed("a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope") {
-        return;
-    }
-    let (app, _models) = spawn_pipeline_app(&[]).await;
-    let (token, _) = app.sign_up("listener@example.com").await;
-    let item = transcribed_item(&app, &token).await;
+/// The caller's whole-Vault feed, as made.
+struct VaultFeed {
+    id: String,
+    url: String,
+    /// The enclosure URL of its one episode.
+    enclosure: String,
+}
 
-    // The whole Vault as a feed: feedparser reads it, every rule holds.
+/// The whole Vault as a feed: feedparser reads it, every rule holds.
+async fn check_the_vault_feed_with_feedparser(app: &TestApp, token: &str, item: &str) -> VaultFeed {
     let (status, created) = app
-        .post_json("/api/feeds", &json!({ "scope": "vault" }), Some(&token))
+        .post_json("/api/feeds", &json!({ "scope": "vault" }), Some(token))
         .await;
     assert_eq!(status, 201, "{created}");
-    let feed_id = created["data"]["id"].as_str().unwrap().to_owned();
+    let id = created["data"]["id"].as_str().unwrap().to_owned();
     let url = created["data"]["url"].as_str().unwrap().to_owned();
     assert!(url.starts_with(&app.base) && url.ends_with(".xml"), "{url}");
     let found = feed_check(&url, 1).await;
     assert_eq!(found["title"], "Vault");
     let episode = &found["episodes"][0];
-    assert_eq!(episode["guid"], item.as_str(), "the GUID is the item's id");
+    assert_eq!(episode["guid"], item, "the GUID is the item's id");
     assert_eq!(episode["title"], "Welcome <&> episode");
     assert!(episode["segments"].as_u64().unwrap() > 0);
     // The GUID does not change between fetches.
-    assert_eq!(
-        feed_check(&url, 1).await["episodes"][0]["guid"],
-        item.as_str()
-    );
+    assert_eq!(feed_check(&url, 1).await["episodes"][0]["guid"], item);
     let enclosure = episode["enclosure"].as_str().unwrap().to_owned();
+    VaultFeed { id, url, enclosure }
+}
 
-    // The list names the feed (never its URL) and records the fetch.
-    let (status, listed) = app.get("/api/feeds", Some(&token)).await;
+/// The list names the feed (never its URL) and records the fetch.
+async fn assert_the_list_names_the_feed_not_its_url(app: &TestApp, token: &str) {
+    let (status, listed) = app.get("/api/feeds", Some(token)).await;
     assert_eq!(status, 200);
     let feeds = listed["data"]["feeds"].as_array().unwrap();
     assert_eq!(feeds.len(), 1);
     assert_eq!(feeds[0]["scope"], "vault");
     assert!(feeds[0].get("url").is_none(), "{listed}");
     assert!(feeds[0]["lastFetchedAt"].is_string(), "{listed}");
+}
 
-    // A tag feed: the item has no such tag, so its files are not reachable through it.
+/// A tag feed: the item has no such tag, so its files are not reachable through it; once
+/// tagged, it is in the tag feed.
+async fn assert_a_tag_feed_holds_only_tagged_items(app: &TestApp, token: &str, item: &str) {
     let (status, tagged) = app
         .post_json(
             "/api/feeds",
             &json!({ "scope": "tag", "id": "interviews" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 201, "{tagged}");
@@ -131,7 +134,7 @@ async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
     for format in ["mp3", "srt", "vtt", "json"] {
         assert_eq!(
             status_of(
-                &app,
+                app,
                 reqwest::Method::GET,
                 &format!("{tag_items}{item}.{format}")
             )
@@ -140,33 +143,37 @@ async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
             "{format} of an item outside the tag"
         );
     }
-    // Once tagged, it is in the tag feed.
     let (status, body) = app
         .send(
             reqwest::Method::PUT,
             &format!("/api/library/transcripts/{item}/metadata"),
-            Some(&token),
+            Some(token),
             Some(&json!({ "tags": ["Interviews"] })),
         )
         .await;
     assert_eq!(status, 200, "{body}");
     feed_check(tag_url, 1).await;
+}
 
-    // A source feed needs a source of the caller's.
+/// A source feed needs a source of the caller's.
+async fn assert_a_source_feed_needs_a_source_of_the_callers(app: &TestApp, token: &str) {
     let (status, body) = app
         .post_json(
             "/api/feeds",
             &json!({ "scope": "source", "id": "no-such-source" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 404, "{body}");
     let (status, body) = app
-        .post_json("/api/feeds", &json!({ "scope": "source" }), Some(&token))
+        .post_json("/api/feeds", &json!({ "scope": "source" }), Some(token))
         .await;
     assert_eq!(status, 400, "{body}");
+}
 
-    // Another member sees none of it, and cannot revoke or rotate it.
+/// Another member sees none of it, and cannot revoke or rotate it; their own Vault feed has no
+/// episodes, and their secret does not reach the item.
+async fn assert_another_member_cannot_reach_the_feed(app: &TestApp, feed_id: &str, item: &str) {
     let (other, _) = app.sign_up("other@example.com").await;
     let (_, theirs) = app.get("/api/feeds", Some(&other)).await;
     assert_eq!(theirs["data"]["feeds"], json!([]));
@@ -187,7 +194,6 @@ async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
         )
         .await;
     assert_eq!(status, 404);
-    // Their own Vault feed has no episodes, and their secret does not reach the item.
     let (_, own) = app
         .post_json("/api/feeds", &json!({ "scope": "vault" }), Some(&other))
         .await;
@@ -195,55 +201,77 @@ async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
     feed_check(own_url, 0).await;
     let own_items = own_url.trim_end_matches(".xml").to_owned() + "/items/";
     assert_eq!(
-        status_of(
-            &app,
-            reqwest::Method::GET,
-            &format!("{own_items}{item}.mp3")
-        )
-        .await,
+        status_of(app, reqwest::Method::GET, &format!("{own_items}{item}.mp3")).await,
         404
     );
+}
 
-    // Rotating ends the old URL at once; revoking ends the new one and its files.
+/// Rotating ends the old URL at once; revoking ends the new one and its files.
+async fn assert_rotating_and_revoking_end_the_urls(
+    app: &TestApp,
+    token: &str,
+    feed: &VaultFeed,
+    item: &str,
+) {
     let (status, rotated) = app
         .post_json(
-            &format!("/api/feeds/{feed_id}/rotate"),
+            &format!("/api/feeds/{}/rotate", feed.id),
             &json!({}),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 200, "{rotated}");
     let rotated_url = rotated["data"]["url"].as_str().unwrap().to_owned();
-    assert_ne!(rotated_url, url);
-    assert_eq!(status_of(&app, reqwest::Method::GET, &url).await, 404);
-    assert_eq!(status_of(&app, reqwest::Method::GET, &enclosure).await, 404);
+    assert_ne!(rotated_url, feed.url);
+    assert_eq!(status_of(app, reqwest::Method::GET, &feed.url).await, 404);
     assert_eq!(
-        status_of(&app, reqwest::Method::GET, &rotated_url).await,
+        status_of(app, reqwest::Method::GET, &feed.enclosure).await,
+        404
+    );
+    assert_eq!(
+        status_of(app, reqwest::Method::GET, &rotated_url).await,
         200
     );
     let (status, _) = app
         .send(
             reqwest::Method::DELETE,
-            &format!("/api/feeds/{feed_id}"),
-            Some(&token),
+            &format!("/api/feeds/{}", feed.id),
+            Some(token),
             None,
         )
         .await;
     assert_eq!(status, 204);
     assert_eq!(
-        status_of(&app, reqwest::Method::GET, &rotated_url).await,
+        status_of(app, reqwest::Method::GET, &rotated_url).await,
         404
     );
     assert_eq!(
-        status_of(&app, reqwest::Method::HEAD, &rotated_url).await,
+        status_of(app, reqwest::Method::HEAD, &rotated_url).await,
         404
     );
     let rotated_enclosure =
         rotated_url.trim_end_matches(".xml").to_owned() + &format!("/items/{item}.mp3");
     assert_eq!(
-        status_of(&app, reqwest::Method::HEAD, &rotated_enclosure).await,
+        status_of(app, reqwest::Method::HEAD, &rotated_enclosure).await,
         404
     );
+}
+
+#[tokio::test]
+async fn a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope() {
+    if !feedparser_installed("a_feed_passes_feedparser_and_apples_rules_and_stays_in_its_scope") {
+        return;
+    }
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (token, _) = app.sign_up("listener@example.com").await;
+    let item = transcribed_item(&app, &token).await;
+
+    let feed = check_the_vault_feed_with_feedparser(&app, &token, &item).await;
+    assert_the_list_names_the_feed_not_its_url(&app, &token).await;
+    assert_a_tag_feed_holds_only_tagged_items(&app, &token, &item).await;
+    assert_a_source_feed_needs_a_source_of_the_callers(&app, &token).await;
+    assert_another_member_cannot_reach_the_feed(&app, &feed.id, &item).await;
+    assert_rotating_and_revoking_end_the_urls(&app, &token, &feed, &item).await;
 }
 
 /// The review's G5: a leaked API token (an assistant's, a script's) could mint a feed or a

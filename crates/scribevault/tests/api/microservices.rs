@@ -9,7 +9,7 @@ use scribevault_db::TestDatabase;
 use scribevault_test_support::{AMQP_URL_ENV, POSTGRES_URL_ENV, real_server};
 use serde_json::{Value, json};
 
-use crate::helpers::{ANY_PORT, TestApp, spawn_process};
+use crate::helpers::{ANY_PORT, Process, SocketClient, TestApp, spawn_process};
 
 /// Drops what differs between runs by nature (generated ids, timestamps).
 fn normalise(mut value: Value) -> Value {
@@ -156,10 +156,14 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
         "the conversation did real work"
     );
 
-    // And the bus between processes: a completed file enqueued on RabbitMQ becomes a Vault
-    // item in the library process, which announces it on the event exchange.
+    assert_a_queued_file_becomes_one_announced_item(&distributed, &amqp).await;
+}
+
+/// The bus between processes: a completed file enqueued on RabbitMQ becomes a Vault item in
+/// the library process, which announces it on the event exchange; a redelivery adds nothing.
+async fn assert_a_queued_file_becomes_one_announced_item(distributed: &TestApp, amqp: &str) {
     let (token, user) = distributed.sign_up("bus@example.com").await;
-    let bus = RabbitMqBus::connect(&amqp, 5).await.unwrap();
+    let bus = RabbitMqBus::connect(amqp, 5).await.unwrap();
     let mut events = bus.subscribe().await.unwrap();
     let message = json!({ "userId": user, "sourceRef": "file-from-queue", "title": "Queued talk", "sourceType": "AUDIO", "content": "queued words" });
     bus.enqueue("library.ingest", message.to_string().into_bytes())
@@ -191,6 +195,199 @@ async fn gateway_and_library_as_separate_processes_answer_like_all() {
     );
 }
 
+/// The samples the distributed pipeline transcribes (the long one first, so a worker is busy
+/// with it when it is killed).
+const PIPELINE_SAMPLES: [&str; 5] = [
+    "long-01-bread",
+    "sample-01-welcome",
+    "sample-02-subscribe",
+    "sample-03-meeting",
+    "sample-04-noisy",
+];
+
+/// The distributed pipeline's processes, two clients of its two gateway replicas, and what
+/// must outlive them (fields drop in order: the processes before their database).
+struct DistributedPipeline {
+    processes: Vec<Process>,
+    app_one: TestApp,
+    app_two: TestApp,
+    /// The environment of a process that dials storage, transcription and library.
+    service_env: Vec<(String, String)>,
+    _models: tempfile::TempDir,
+    _data_dir: tempfile::TempDir,
+    _database: TestDatabase,
+}
+
+/// What every process of the distributed pipeline is configured with.
+fn pipeline_common_env(
+    database: &TestDatabase,
+    amqp: &str,
+    s3: &str,
+    data_dir: &std::path::Path,
+    models: &std::path::Path,
+) -> Vec<(String, String)> {
+    env(&[
+        ("SCRIBEVAULT_DATABASE_URL", database.url.clone()),
+        ("SCRIBEVAULT_AMQP_URL", amqp.to_owned()),
+        ("SCRIBEVAULT_S3_ENDPOINT", s3.to_owned()),
+        (
+            "SCRIBEVAULT_S3_BUCKET",
+            scribevault_test_support::unique_name("pipeline").replace('_', "-"),
+        ),
+        ("AWS_ACCESS_KEY_ID", "test".to_owned()),
+        ("AWS_SECRET_ACCESS_KEY", "test".to_owned()),
+        ("SCRIBEVAULT_DATA_DIR", data_dir.display().to_string()),
+        (
+            "SCRIBEVAULT_WHISPER_MODEL_DIR",
+            models.display().to_string(),
+        ),
+        ("SCRIBEVAULT_WHISPER_THREADS", "1".to_owned()),
+        ("SCRIBEVAULT_WORKER_STALE_SECONDS", "3".to_owned()),
+    ])
+}
+
+/// Starts storage, transcription and library, then two gateway replicas dialing them (no
+/// worker yet).
+async fn start_distributed_pipeline(postgres: &str, amqp: &str, s3: &str) -> DistributedPipeline {
+    let database = TestDatabase::postgres(postgres)
+        .await
+        .expect("create a test database");
+    let data_dir = tempfile::tempdir().unwrap();
+    let models = crate::helpers::model_dir();
+    let common = pipeline_common_env(&database, amqp, s3, data_dir.path(), models.path());
+    // Each service binds a port of its own choosing and says which; the processes that dial
+    // it are started after it, with the address it announced.
+    let mut processes = Vec::new();
+    let mut service_env = common.clone();
+    for (service, key) in [
+        ("storage", "SCRIBEVAULT_STORAGE_GRPC_ADDR"),
+        ("transcription", "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR"),
+        ("library", "SCRIBEVAULT_LIBRARY_GRPC_ADDR"),
+    ] {
+        let mut own_env = common.clone();
+        own_env.extend(env(&[(key, ANY_PORT.to_owned())]));
+        let process = spawn_process(service, &own_env, &[service]).await;
+        service_env.extend(env(&[(key, process.addr(service))]));
+        processes.push(process);
+    }
+    let library_addr = processes[2].addr("library");
+    let mut gateway_env = service_env.clone();
+    gateway_env.extend(env(&[("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned())]));
+    let gateway_one = spawn_process("gateway", &gateway_env, &["http"]).await;
+    let gateway_two = spawn_process("gateway", &gateway_env, &["http"]).await;
+    let client_of = |gateway: &Process| {
+        TestApp::from_parts(
+            gateway.http_base(),
+            library_addr.clone(),
+            tempfile::tempdir().unwrap(),
+            Vec::new(),
+        )
+    };
+    let (app_one, app_two) = (client_of(&gateway_one), client_of(&gateway_two));
+    processes.extend([gateway_one, gateway_two]);
+    DistributedPipeline {
+        processes,
+        app_one,
+        app_two,
+        service_env,
+        _models: models,
+        _data_dir: data_dir,
+        _database: database,
+    }
+}
+
+/// Uploads every sample through the second gateway and starts one job of them all through the
+/// first; returns the job's id.
+async fn upload_and_start_the_samples(pipeline: &DistributedPipeline, token: &str) -> String {
+    let mut files = Vec::new();
+    for name in PIPELINE_SAMPLES {
+        let (status, body) = pipeline
+            .app_two
+            .upload(
+                token,
+                &crate::helpers::audio(&format!("{name}.mp3")),
+                Some(name),
+            )
+            .await;
+        assert_eq!(status, 200, "{name}: {body}");
+        files.push(json!({ "id": name, "mp3Path": body["data"]["mp3Path"], "title": name }));
+    }
+    let (status, started) = pipeline
+        .app_one
+        .post_json(
+            "/api/transcription/start",
+            &json!({ "files": files }),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    started["data"]["jobId"].as_str().unwrap().to_owned()
+}
+
+/// Every file completes, both replicas' sockets hear of each, and each is exactly one Vault
+/// item.
+async fn assert_every_sample_completes_once(
+    pipeline: &DistributedPipeline,
+    sockets: &mut [SocketClient; 2],
+    token: &str,
+    job: &str,
+) {
+    let finished = pipeline
+        .app_one
+        .wait_for_job(token, job, Duration::from_secs(300))
+        .await;
+    for file in finished["files"].as_array().unwrap() {
+        assert_eq!(file["status"], "completed", "{file}");
+    }
+    for socket in sockets.iter_mut() {
+        for name in PIPELINE_SAMPLES {
+            socket
+                .seen_or_wait_for(Duration::from_secs(30), |line| {
+                    line["name"] == "transcriptionComplete" && line["data"]["fileId"] == name
+                })
+                .await;
+        }
+    }
+    pipeline
+        .app_two
+        .wait_for_vault_total(token, PIPELINE_SAMPLES.len(), Duration::from_secs(60))
+        .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (_, vault) = pipeline
+        .app_two
+        .get("/api/library/transcripts", Some(token))
+        .await;
+    assert_eq!(
+        vault["meta"]["total"],
+        PIPELINE_SAMPLES.len(),
+        "each file exactly once in the Vault: {vault}"
+    );
+    assert_transcripts_match_their_references(&pipeline.app_one, &vault, token).await;
+}
+
+/// Each Vault item's text is within 20 % word error rate of its sample's reference.
+async fn assert_transcripts_match_their_references(app: &TestApp, vault: &Value, token: &str) {
+    for item in vault["data"].as_array().unwrap() {
+        let name = item["title"].as_str().unwrap();
+        let (_, content) = app
+            .get(
+                &format!(
+                    "/api/library/transcripts/{}/content",
+                    item["id"].as_str().unwrap()
+                ),
+                Some(token),
+            )
+            .await;
+        let reference =
+            std::fs::read_to_string(crate::helpers::audio(&format!("{name}.txt"))).unwrap();
+        let wer = scribevault_test_support::word_error_rate(
+            &reference,
+            &crate::pipeline::body_text(content["data"]["content"].as_str().unwrap()),
+        );
+        assert!(wer < 0.20, "{name}: WER {wer:.3}");
+    }
+}
+
 /// The whole pipeline as separate processes on PostgreSQL, RabbitMQ and an S3 server: two
 /// gateway replicas (each delivers events to its own sockets), storage, transcription, library
 /// and workers. A worker is killed mid-file; the file is taken over and completes; every file
@@ -209,112 +406,21 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
     ) else {
         return;
     };
-    let database = TestDatabase::postgres(&postgres)
-        .await
-        .expect("create a test database");
-    let data_dir = tempfile::tempdir().unwrap();
-    let models = crate::helpers::model_dir();
-    let common = vec![
-        ("SCRIBEVAULT_DATABASE_URL", database.url.clone()),
-        ("SCRIBEVAULT_AMQP_URL", amqp.clone()),
-        ("SCRIBEVAULT_S3_ENDPOINT", s3.clone()),
-        (
-            "SCRIBEVAULT_S3_BUCKET",
-            scribevault_test_support::unique_name("pipeline").replace('_', "-"),
-        ),
-        ("AWS_ACCESS_KEY_ID", "test".to_owned()),
-        ("AWS_SECRET_ACCESS_KEY", "test".to_owned()),
-        (
-            "SCRIBEVAULT_DATA_DIR",
-            data_dir.path().display().to_string(),
-        ),
-        (
-            "SCRIBEVAULT_WHISPER_MODEL_DIR",
-            models.path().display().to_string(),
-        ),
-        ("SCRIBEVAULT_WHISPER_THREADS", "1".to_owned()),
-        ("SCRIBEVAULT_WORKER_STALE_SECONDS", "3".to_owned()),
-    ];
-    let with = |extra: &[(&str, String)]| {
-        let mut all = env(&common);
-        all.extend(env(extra));
-        all
-    };
-    // Each service binds a port of its own choosing and says which; the processes that dial
-    // it are started after it, with the address it announced.
-    let mut processes = Vec::new();
-    let mut service_addrs = Vec::new();
-    for (service, key) in [
-        ("storage", "SCRIBEVAULT_STORAGE_GRPC_ADDR"),
-        ("transcription", "SCRIBEVAULT_TRANSCRIPTION_GRPC_ADDR"),
-        ("library", "SCRIBEVAULT_LIBRARY_GRPC_ADDR"),
-    ] {
-        let process =
-            spawn_process(service, &with(&[(key, ANY_PORT.to_owned())]), &[service]).await;
-        service_addrs.push((key, process.addr(service)));
-        processes.push(process);
-    }
-    let library_addr = service_addrs[2].1.clone();
-    let with_services = |extra: &[(&str, String)]| {
-        let mut all = with(&service_addrs);
-        all.extend(env(extra));
-        all
-    };
-    let gateway_env = with_services(&[("SCRIBEVAULT_HTTP_ADDR", ANY_PORT.to_owned())]);
-    let gateway_one = spawn_process("gateway", &gateway_env, &["http"]).await;
-    let gateway_two = spawn_process("gateway", &gateway_env, &["http"]).await;
-    let app_one = TestApp::from_parts(
-        gateway_one.http_base(),
-        library_addr.clone(),
-        tempfile::tempdir().unwrap(),
-        Vec::new(),
-    );
-    let app_two = TestApp::from_parts(
-        gateway_two.http_base(),
-        library_addr,
-        tempfile::tempdir().unwrap(),
-        Vec::new(),
-    );
-    processes.extend([gateway_one, gateway_two]);
-    let mut first_worker = spawn_worker(&with_services(&[])).await;
+    let mut pipeline = start_distributed_pipeline(&postgres, &amqp, &s3).await;
+    let mut first_worker = spawn_worker(&pipeline.service_env).await;
 
-    let (token, user) = app_one.sign_up("distributed@example.com").await;
-    let mut socket_one = crate::helpers::SocketClient::connect(&app_one.base, &user, &token).await;
-    let mut socket_two = crate::helpers::SocketClient::connect(&app_two.base, &user, &token).await;
-    for socket in [&mut socket_one, &mut socket_two] {
+    let (token, user) = pipeline.app_one.sign_up("distributed@example.com").await;
+    let mut sockets = [
+        SocketClient::connect(&pipeline.app_one.base, &user, &token).await,
+        SocketClient::connect(&pipeline.app_two.base, &user, &token).await,
+    ];
+    for socket in &mut sockets {
         socket
             .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
             .await;
     }
-    let names = [
-        "long-01-bread",
-        "sample-01-welcome",
-        "sample-02-subscribe",
-        "sample-03-meeting",
-        "sample-04-noisy",
-    ];
-    let mut files = Vec::new();
-    for name in names {
-        let (status, body) = app_two
-            .upload(
-                &token,
-                &crate::helpers::audio(&format!("{name}.mp3")),
-                Some(name),
-            )
-            .await;
-        assert_eq!(status, 200, "{name}: {body}");
-        files.push(json!({ "id": name, "mp3Path": body["data"]["mp3Path"], "title": name }));
-    }
-    let (status, started) = app_one
-        .post_json(
-            "/api/transcription/start",
-            &json!({ "files": files }),
-            Some(&token),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
-    let job = started["data"]["jobId"].as_str().unwrap().to_owned();
-    socket_two
+    let job = upload_and_start_the_samples(&pipeline, &token).await;
+    sockets[1]
         .wait_for(Duration::from_secs(120), |line| {
             line["name"] == "transcriptionProgress"
                 && line["data"]["progress"].as_u64().unwrap_or(0) > 0
@@ -323,58 +429,17 @@ async fn pipeline_as_separate_processes_survives_a_killed_worker() {
 
     // The only worker dies mid-file; two new ones share the queue from now on.
     first_worker.kill().await;
-    processes.push(spawn_worker(&with_services(&[])).await);
-    processes.push(spawn_worker(&with_services(&[])).await);
+    for _ in 0..2 {
+        let worker = spawn_worker(&pipeline.service_env).await;
+        pipeline.processes.push(worker);
+    }
 
-    let finished = app_one
-        .wait_for_job(&token, &job, Duration::from_secs(300))
-        .await;
-    for file in finished["files"].as_array().unwrap() {
-        assert_eq!(file["status"], "completed", "{file}");
-    }
-    for socket in [&mut socket_one, &mut socket_two] {
-        for name in names {
-            socket
-                .seen_or_wait_for(Duration::from_secs(30), |line| {
-                    line["name"] == "transcriptionComplete" && line["data"]["fileId"] == name
-                })
-                .await;
-        }
-    }
-    app_two
-        .wait_for_vault_total(&token, names.len(), Duration::from_secs(60))
-        .await;
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let (_, vault) = app_two.get("/api/library/transcripts", Some(&token)).await;
-    assert_eq!(
-        vault["meta"]["total"],
-        names.len(),
-        "each file exactly once in the Vault: {vault}"
-    );
-    for item in vault["data"].as_array().unwrap() {
-        let name = item["title"].as_str().unwrap();
-        let (_, content) = app_one
-            .get(
-                &format!(
-                    "/api/library/transcripts/{}/content",
-                    item["id"].as_str().unwrap()
-                ),
-                Some(&token),
-            )
-            .await;
-        let reference =
-            std::fs::read_to_string(crate::helpers::audio(&format!("{name}.txt"))).unwrap();
-        let wer = scribevault_test_support::word_error_rate(
-            &reference,
-            &crate::pipeline::body_text(content["data"]["content"].as_str().unwrap()),
-        );
-        assert!(wer < 0.20, "{name}: WER {wer:.3}");
-    }
+    assert_every_sample_completes_once(&pipeline, &mut sockets, &token, &job).await;
 }
 
 /// A worker is ready once its liveness probe answers; the probe must say SERVING while whisper
 /// is idle (Kubernetes restarts a worker whose probe fails).
-async fn spawn_worker(env: &[(String, String)]) -> crate::helpers::Process {
+async fn spawn_worker(env: &[(String, String)]) -> Process {
     let mut env = env.to_vec();
     env.push((
         "SCRIBEVAULT_WORKER_HEALTH_ADDR".into(),

@@ -78,18 +78,8 @@ fn reference(name: &str) -> String {
     std::fs::read_to_string(audio(&format!("{name}.txt"))).unwrap()
 }
 
-#[tokio::test]
-async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() {
-    if !openai_installed("the_openai_client_transcribes_in_every_format_and_gets_openai_errors") {
-        return;
-    }
-    let (app, _models) = spawn_pipeline_app(&[]).await;
-    let (session, _) = app.sign_up("openai@example.com").await;
-    let token = api_token(&app, &session, false).await;
-
-    let out = run_client(&app, &token, "sample-01-welcome.mp3", "formats").await;
-    let spoken = reference("sample-01-welcome");
-
+/// `/v1/models` names `whisper-1` and the installed models.
+fn assert_the_models_are_listed(out: &Value) {
     let models: Vec<&str> = out["models"]
         .as_array()
         .unwrap()
@@ -98,9 +88,13 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
         .collect();
     assert!(models.contains(&"whisper-1"), "{models:?}");
     assert!(models.contains(&"small"), "{models:?}");
+}
 
+/// `json` and `text` carry the spoken words; `verbose_json` adds ordered word times, the
+/// language and the duration.
+fn assert_the_text_formats_agree(out: &Value, spoken: &str) {
     let text = out["json"].as_str().unwrap();
-    let wer = word_error_rate(&spoken, text);
+    let wer = word_error_rate(spoken, text);
     assert!(wer < 0.25, "WER {wer} for {text:?}");
     assert_eq!(out["text"].as_str().unwrap().trim(), text.trim());
 
@@ -129,17 +123,11 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
         (5.0..9.0).contains(&duration),
         "7.5 s of audio, got {duration}"
     );
+}
 
-    let srt = out["srt"].as_str().unwrap();
-    assert!(srt.starts_with("1\n00:00:0"), "{srt}");
-    assert!(srt.contains(" --> "), "{srt}");
-    let vtt = out["vtt"].as_str().unwrap();
-    assert!(vtt.starts_with("WEBVTT\n\n00:00:0"), "{vtt}");
-
-    let wav = out["wav"].as_str().unwrap();
-    assert!(word_error_rate(&spoken, wav) < 0.25, "{wav:?}");
-
-    // The client hands over the body's `error` object as `error.body`.
+/// The client hands over the body's `error` object as `error.body`: each bad request gets the
+/// class, status and `param` OpenAI's API would answer.
+fn assert_the_errors_are_openais(out: &Value, spoken: &str) {
     // Not one of the containers taken: 415 before any decoder runs, naming the ones taken.
     let not_audio = &out["not_audio"];
     assert_eq!(not_audio["status"], 415, "{not_audio}");
@@ -161,7 +149,7 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
     );
     assert_eq!(out["bad_language"]["error"]["param"], "language");
     let english = out["english"].as_str().unwrap();
-    assert!(word_error_rate(&spoken, english) < 0.25, "{english:?}");
+    assert!(word_error_rate(spoken, english) < 0.25, "{english:?}");
     assert_eq!(out["bad_format"]["status"], 400, "{}", out["bad_format"]);
     assert_eq!(out["bad_format"]["error"]["param"], "response_format");
     assert_eq!(
@@ -169,12 +157,14 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
         "{}",
         out["bad_token"]
     );
+}
 
-    // This token does not keep transcriptions: the Vault stays empty. An absence needs a
-    // witness, not a pause: a file the same user transcribes afterwards the usual way is handed
-    // to the library after the ones above, so once it is in the Vault they would be too.
+/// This token does not keep transcriptions: the Vault stays empty. An absence needs a
+/// witness, not a pause: a file the same user transcribes afterwards the usual way is handed
+/// to the library after the ones above, so once it is in the Vault they would be too.
+async fn assert_the_vault_holds_only_a_later_witness(app: &TestApp, session: &str) {
     let (status, body) = app
-        .upload(&session, &audio("sample-02-subscribe.mp3"), Some("witness"))
+        .upload(session, &audio("sample-02-subscribe.mp3"), Some("witness"))
         .await;
     assert_eq!(status, 200, "{body}");
     let (status, started) = app
@@ -185,14 +175,41 @@ async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() 
                 "model": "small",
                 "outputFormat": "markdown"
             }),
-            Some(&session),
+            Some(session),
         )
         .await;
     assert_eq!(status, 200, "{started}");
     let vault = app
-        .wait_for_vault_total(&session, 1, Duration::from_secs(300))
+        .wait_for_vault_total(session, 1, Duration::from_secs(300))
         .await;
     assert_eq!(vault["data"][0]["title"], "witness", "{vault}");
+}
+
+#[tokio::test]
+async fn the_openai_client_transcribes_in_every_format_and_gets_openai_errors() {
+    if !openai_installed("the_openai_client_transcribes_in_every_format_and_gets_openai_errors") {
+        return;
+    }
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (session, _) = app.sign_up("openai@example.com").await;
+    let token = api_token(&app, &session, false).await;
+
+    let out = run_client(&app, &token, "sample-01-welcome.mp3", "formats").await;
+    let spoken = reference("sample-01-welcome");
+    assert_the_models_are_listed(&out);
+    assert_the_text_formats_agree(&out, &spoken);
+
+    let srt = out["srt"].as_str().unwrap();
+    assert!(srt.starts_with("1\n00:00:0"), "{srt}");
+    assert!(srt.contains(" --> "), "{srt}");
+    let vtt = out["vtt"].as_str().unwrap();
+    assert!(vtt.starts_with("WEBVTT\n\n00:00:0"), "{vtt}");
+
+    let wav = out["wav"].as_str().unwrap();
+    assert!(word_error_rate(&spoken, wav) < 0.25, "{wav:?}");
+
+    assert_the_errors_are_openais(&out, &spoken);
+    assert_the_vault_holds_only_a_later_witness(&app, &session).await;
 }
 
 #[tokio::test]

@@ -38,19 +38,12 @@ pub fn body_text(markdown: &str) -> String {
         .join(" ")
 }
 
-#[tokio::test]
-async fn every_sample_becomes_a_vault_item_with_live_progress() {
-    let (app, _models) = spawn_pipeline_app(&[]).await;
-    let (token, user) = app.sign_up("listener@example.com").await;
-    let mut socket = SocketClient::connect(&app.base, &user, &token).await;
-    socket
-        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
-        .await;
-
+/// Uploads every sample and starts one markdown job of them; returns the job's id.
+async fn upload_and_start_the_samples(app: &TestApp, token: &str) -> String {
     let mut files = Vec::new();
     for (index, name) in SAMPLES.iter().enumerate() {
         let (status, body) = app
-            .upload(&token, &audio(&format!("{name}.mp3")), Some(name))
+            .upload(token, &audio(&format!("{name}.mp3")), Some(name))
             .await;
         assert_eq!(status, 200, "{name}: {body}");
         files.push(json!({ "id": format!("file-{index}"), "mp3Path": body["data"]["mp3Path"], "title": name }));
@@ -59,13 +52,20 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
         .post_json(
             "/api/transcription/start",
             &json!({ "files": files, "model": "small", "outputFormat": "markdown" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 200, "{started}");
-    let job_id = started["data"]["jobId"].as_str().unwrap().to_owned();
     assert_eq!(started["data"]["files"][0]["status"], "pending");
+    started["data"]["jobId"].as_str().unwrap().to_owned()
+}
 
+/// Waits for every sample's completion event (none may fail) and checks the long file
+/// reported progress on the way; returns each completion's data by file id.
+async fn wait_for_every_completion(
+    socket: &mut SocketClient,
+    job_id: &str,
+) -> std::collections::HashMap<String, Value> {
     let mut completed = std::collections::HashMap::new();
     while completed.len() < SAMPLES.len() {
         let line = socket
@@ -81,7 +81,7 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
             line["name"], "transcriptionComplete",
             "no file may fail: {line}"
         );
-        assert_eq!(line["data"]["jobId"], job_id.as_str());
+        assert_eq!(line["data"]["jobId"], job_id);
         assert!(line["data"]["processingTime"].as_u64().unwrap() > 0);
         assert!(
             line["data"]["transcriptPath"]
@@ -101,9 +101,16 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
             .any(|event| event["fileId"] == "file-4" && event["progress"].as_u64().unwrap() > 0),
         "the long file reports progress as it goes: {progress:?}"
     );
+    completed
+}
 
-    // Each file became exactly one Vault item, announced on the socket (the library ingests
-    // after the completion event, so wait for its announcement), with the spoken text.
+/// Each file became exactly one Vault item, announced on the socket (the library ingests
+/// after the completion event, so wait for its announcement), with the spoken text.
+async fn assert_each_sample_is_one_vault_item(
+    app: &TestApp,
+    socket: &mut SocketClient,
+    token: &str,
+) {
     for name in SAMPLES {
         socket
             .seen_or_wait_for(Duration::from_secs(30), |line| {
@@ -114,7 +121,7 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
             .await;
     }
     let (_, vault) = app
-        .get("/api/library/transcripts?limit=50", Some(&token))
+        .get("/api/library/transcripts?limit=50", Some(token))
         .await;
     assert_eq!(vault["meta"]["total"], SAMPLES.len(), "{vault}");
     for name in SAMPLES {
@@ -132,7 +139,7 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
                     "/api/library/transcripts/{}/content",
                     item["id"].as_str().unwrap()
                 ),
-                Some(&token),
+                Some(token),
             )
             .await;
         let markdown = content["data"]["content"].as_str().unwrap();
@@ -147,14 +154,15 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
             "{name}: WER {wer:.3}\nreference: {reference}\ngot: {markdown}"
         );
     }
+}
 
-    // The transcript files can be read back through the API, and the job shows it all.
-    let done = &completed["file-0"];
+/// The transcript file of the completed file `done` can be read back through the API.
+async fn assert_the_transcript_file_reads_back(app: &TestApp, token: &str, done: &Value) {
     let text = app
         .http
         .get(app.url("/api/files"))
         .query(&[("path", done["transcriptPath"].as_str().unwrap())])
-        .bearer_auth(&token)
+        .bearer_auth(token)
         .send()
         .await
         .unwrap();
@@ -166,10 +174,13 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
             .to_lowercase()
             .contains("welcome")
     );
-    // The worker's segments reached the Vault: a search says where in the recording a word was
-    // said, and the transcription screen finds the item by its transcript path.
+}
+
+/// The worker's segments reached the Vault: a search says where in the recording a word was
+/// said, and the transcription screen finds the item by its transcript path.
+async fn assert_search_finds_the_segments_and_the_path(app: &TestApp, token: &str, done: &Value) {
     let (status, hits) = app
-        .get("/api/library/transcripts?q=welcome", Some(&token))
+        .get("/api/library/transcripts?q=welcome", Some(token))
         .await;
     assert_eq!(status, 200, "{hits}");
     let hit = &hits["data"][0];
@@ -191,11 +202,30 @@ async fn every_sample_becomes_a_vault_item_with_live_progress() {
     let (_, by_path) = app
         .get(
             &format!("/api/library/transcripts?path={}", url_encode(path)),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(by_path["meta"]["total"], 1, "{by_path}");
     assert_eq!(by_path["data"][0]["title"], "sample-01-welcome");
+}
+
+#[tokio::test]
+async fn every_sample_becomes_a_vault_item_with_live_progress() {
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (token, user) = app.sign_up("listener@example.com").await;
+    let mut socket = SocketClient::connect(&app.base, &user, &token).await;
+    socket
+        .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
+        .await;
+
+    let job_id = upload_and_start_the_samples(&app, &token).await;
+    let completed = wait_for_every_completion(&mut socket, &job_id).await;
+    assert_each_sample_is_one_vault_item(&app, &mut socket, &token).await;
+
+    // The transcript files can be read back through the API, and the job shows it all.
+    let done = &completed["file-0"];
+    assert_the_transcript_file_reads_back(&app, &token, done).await;
+    assert_search_finds_the_segments_and_the_path(&app, &token, done).await;
 
     let job = app
         .wait_for_job(&token, &job_id, Duration::from_secs(5))

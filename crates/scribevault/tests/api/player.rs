@@ -74,111 +74,112 @@ async fn transcribed_item(app: &TestApp, email: &str) -> (String, String, Vec<u8
     (token, id, std::fs::read(file).unwrap())
 }
 
-#[tokio::test]
-async fn an_audio_item_streams_with_ranges_to_its_owner_only() {
-    let (app, _models) = spawn_pipeline_app(&[]).await;
-    let (token, id, mp3) = transcribed_item(&app, "listener@example.com").await;
-    let size = mp3.len();
-    let path = format!("/api/library/transcripts/{id}/audio");
+/// The owner's view of a transcribed audio item: its audio path and the MP3 it must stream.
+struct OwnedAudio<'a> {
+    app: &'a TestApp,
+    token: String,
+    /// `/api/library/transcripts/{id}/audio`.
+    path: String,
+    mp3: Vec<u8>,
+}
 
-    // The whole file.
-    let (status, headers, body) = fetch(&app, Method::GET, &path, Some(&token), &[]).await;
-    assert_eq!(status, 200);
-    assert_eq!(body, mp3);
-    assert_eq!(header(&headers, &CONTENT_TYPE), "audio/mpeg");
-    assert_eq!(header(&headers, &ACCEPT_RANGES), "bytes");
-    assert_eq!(header(&headers, &CONTENT_LENGTH), size.to_string());
-    assert!(header(&headers, &CACHE_CONTROL).contains("private"));
-    let etag = header(&headers, &ETAG).to_owned();
-    assert!(etag.starts_with('"'), "a strong ETag: {etag:?}");
-    assert!(!header(&headers, &LAST_MODIFIED).is_empty());
-
-    // One range of each form.
-    for (range, first, last) in [
-        ("bytes=0-99".to_owned(), 0, 99),
-        (format!("bytes={}-", size - 50), size - 50, size - 1),
-        ("bytes=-10".to_owned(), size - 10, size - 1),
-        (format!("bytes=1000-{}", size + 5000), 1000, size - 1),
-    ] {
-        let (status, headers, body) =
-            fetch(&app, Method::GET, &path, Some(&token), &[(RANGE, &range)]).await;
-        assert_eq!(status, 206, "{range}");
-        assert_eq!(
-            header(&headers, &CONTENT_RANGE),
-            format!("bytes {first}-{last}/{size}"),
-            "{range}"
-        );
-        assert_eq!(
-            header(&headers, &CONTENT_LENGTH),
-            (last - first + 1).to_string()
-        );
-        assert_eq!(body, mp3[first..=last], "{range}");
+impl OwnedAudio<'_> {
+    /// The owner's request of the audio with `headers`.
+    async fn fetch(
+        &self,
+        method: Method,
+        headers: &[(reqwest::header::HeaderName, &str)],
+    ) -> (u16, reqwest::header::HeaderMap, Vec<u8>) {
+        fetch(self.app, method, &self.path, Some(&self.token), headers).await
     }
 
-    // Unsatisfiable: 416 with the size.
-    let (status, headers, _) = fetch(
-        &app,
-        Method::GET,
-        &path,
-        Some(&token),
-        &[(RANGE, &format!("bytes={size}-"))],
-    )
-    .await;
-    assert_eq!(status, 416);
-    assert_eq!(header(&headers, &CONTENT_RANGE), format!("bytes */{size}"));
+    /// The whole file, with the headers a player needs; returns its ETag.
+    async fn assert_the_whole_file_streams(&self) -> String {
+        let (status, headers, body) = self.fetch(Method::GET, &[]).await;
+        assert_eq!(status, 200);
+        assert_eq!(body, self.mp3);
+        assert_eq!(header(&headers, &CONTENT_TYPE), "audio/mpeg");
+        assert_eq!(header(&headers, &ACCEPT_RANGES), "bytes");
+        assert_eq!(
+            header(&headers, &CONTENT_LENGTH),
+            self.mp3.len().to_string()
+        );
+        assert!(header(&headers, &CACHE_CONTROL).contains("private"));
+        let etag = header(&headers, &ETAG).to_owned();
+        assert!(etag.starts_with('"'), "a strong ETag: {etag:?}");
+        assert!(!header(&headers, &LAST_MODIFIED).is_empty());
+        etag
+    }
 
-    // Several ranges, or a stale If-Range: the whole file.
-    let (status, _, body) = fetch(
-        &app,
-        Method::GET,
-        &path,
-        Some(&token),
-        &[(RANGE, "bytes=0-1,5-9")],
-    )
-    .await;
-    assert_eq!((status, body.len()), (200, size));
-    let (status, _, body) = fetch(
-        &app,
-        Method::GET,
-        &path,
-        Some(&token),
-        &[(RANGE, "bytes=0-1"), (IF_RANGE, "\"stale\"")],
-    )
-    .await;
-    assert_eq!((status, body.len()), (200, size));
-    let (status, _, body) = fetch(
-        &app,
-        Method::GET,
-        &path,
-        Some(&token),
-        &[(RANGE, "bytes=0-1"), (IF_RANGE, &etag)],
-    )
-    .await;
-    assert_eq!((status, body), (206, mp3[..2].to_vec()));
+    /// One range of each form, then an unsatisfiable one: 416 with the size.
+    async fn assert_each_range_form_is_served(&self) {
+        let (mp3, size) = (&self.mp3, self.mp3.len());
+        for (range, first, last) in [
+            ("bytes=0-99".to_owned(), 0, 99),
+            (format!("bytes={}-", size - 50), size - 50, size - 1),
+            ("bytes=-10".to_owned(), size - 10, size - 1),
+            (format!("bytes=1000-{}", size + 5000), 1000, size - 1),
+        ] {
+            let (status, headers, body) = self.fetch(Method::GET, &[(RANGE, &range)]).await;
+            assert_eq!(status, 206, "{range}");
+            assert_eq!(
+                header(&headers, &CONTENT_RANGE),
+                format!("bytes {first}-{last}/{size}"),
+                "{range}"
+            );
+            assert_eq!(
+                header(&headers, &CONTENT_LENGTH),
+                (last - first + 1).to_string()
+            );
+            assert_eq!(body, mp3[first..=last], "{range}");
+        }
 
-    // HEAD: the headers of the GET, no body.
-    let (status, headers, body) = fetch(&app, Method::HEAD, &path, Some(&token), &[]).await;
-    assert_eq!(status, 200);
-    assert_eq!(header(&headers, &CONTENT_LENGTH), size.to_string());
-    assert_eq!(header(&headers, &ACCEPT_RANGES), "bytes");
-    assert!(body.is_empty());
-    let (status, headers, _) = fetch(
-        &app,
-        Method::HEAD,
-        &path,
-        Some(&token),
-        &[(RANGE, "bytes=0-9")],
-    )
-    .await;
-    assert_eq!(status, 206);
-    assert_eq!(
-        header(&headers, &CONTENT_RANGE),
-        format!("bytes 0-9/{size}")
-    );
+        let (status, headers, _) = self
+            .fetch(Method::GET, &[(RANGE, &format!("bytes={size}-"))])
+            .await;
+        assert_eq!(status, 416);
+        assert_eq!(header(&headers, &CONTENT_RANGE), format!("bytes */{size}"));
+    }
 
-    // Another member, and nobody, get nothing.
+    /// Several ranges, or a stale If-Range: the whole file; a current If-Range: the range.
+    async fn assert_several_ranges_or_a_stale_if_range_get_the_whole_file(&self, etag: &str) {
+        let size = self.mp3.len();
+        let (status, _, body) = self.fetch(Method::GET, &[(RANGE, "bytes=0-1,5-9")]).await;
+        assert_eq!((status, body.len()), (200, size));
+        let (status, _, body) = self
+            .fetch(
+                Method::GET,
+                &[(RANGE, "bytes=0-1"), (IF_RANGE, "\"stale\"")],
+            )
+            .await;
+        assert_eq!((status, body.len()), (200, size));
+        let (status, _, body) = self
+            .fetch(Method::GET, &[(RANGE, "bytes=0-1"), (IF_RANGE, etag)])
+            .await;
+        assert_eq!((status, body), (206, self.mp3[..2].to_vec()));
+    }
+
+    /// HEAD: the headers of the GET, no body.
+    async fn assert_head_answers_the_headers_of_the_get(&self) {
+        let size = self.mp3.len();
+        let (status, headers, body) = self.fetch(Method::HEAD, &[]).await;
+        assert_eq!(status, 200);
+        assert_eq!(header(&headers, &CONTENT_LENGTH), size.to_string());
+        assert_eq!(header(&headers, &ACCEPT_RANGES), "bytes");
+        assert!(body.is_empty());
+        let (status, headers, _) = self.fetch(Method::HEAD, &[(RANGE, "bytes=0-9")]).await;
+        assert_eq!(status, 206);
+        assert_eq!(
+            header(&headers, &CONTENT_RANGE),
+            format!("bytes 0-9/{size}")
+        );
+    }
+}
+
+/// Another member, and nobody, get nothing of item `id`; returns the other member's token.
+async fn assert_strangers_get_no_audio(app: &TestApp, id: &str, path: &str) -> String {
     let (stranger, _) = app.sign_up("stranger@example.com").await;
-    let (status, body) = app.get(&path, Some(&stranger)).await;
+    let (status, body) = app.get(path, Some(&stranger)).await;
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"]["code"], "NOT_FOUND");
     let (status, body) = app
@@ -188,32 +189,37 @@ async fn an_audio_item_streams_with_ranges_to_its_owner_only() {
         )
         .await;
     assert_eq!(status, 404, "{body}");
-    let (status, _) = app.get(&path, None).await;
+    let (status, _) = app.get(path, None).await;
     assert_eq!(status, 401);
+    stranger
+}
 
-    // A non-AUDIO item has no recording.
+/// A non-AUDIO item has no recording.
+async fn assert_a_non_audio_item_has_no_recording(app: &TestApp, token: &str) {
     let (_, saved) = app
         .post_json(
             "/api/vault/save",
             &json!({"files": [{"title": "Notes", "content": "words", "path": "converted/transcripts/notes.md"}]}),
-            Some(&token),
+            Some(token),
         )
         .await;
     let notes = saved["data"][0]["id"].as_str().unwrap();
     let (status, body) = app
         .get(
             &format!("/api/library/transcripts/{notes}/audio"),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 404, "{body}");
     assert_eq!(body["error"]["code"], "NOT_FOUND");
+}
 
-    // The timed segments, with word times.
+/// The timed segments, with word times, for the owner only.
+async fn assert_the_segments_have_word_times(app: &TestApp, id: &str, token: &str, stranger: &str) {
     let (status, segments) = app
         .get(
             &format!("/api/library/transcripts/{id}/segments"),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 200, "{segments}");
@@ -225,10 +231,33 @@ async fn an_audio_item_streams_with_ranges_to_its_owner_only() {
     let (status, _) = app
         .get(
             &format!("/api/library/transcripts/{id}/segments"),
-            Some(&stranger),
+            Some(stranger),
         )
         .await;
     assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn an_audio_item_streams_with_ranges_to_its_owner_only() {
+    let (app, _models) = spawn_pipeline_app(&[]).await;
+    let (token, id, mp3) = transcribed_item(&app, "listener@example.com").await;
+    let audio = OwnedAudio {
+        app: &app,
+        token: token.clone(),
+        path: format!("/api/library/transcripts/{id}/audio"),
+        mp3,
+    };
+
+    let etag = audio.assert_the_whole_file_streams().await;
+    audio.assert_each_range_form_is_served().await;
+    audio
+        .assert_several_ranges_or_a_stale_if_range_get_the_whole_file(&etag)
+        .await;
+    audio.assert_head_answers_the_headers_of_the_get().await;
+
+    let stranger = assert_strangers_get_no_audio(&app, &id, &audio.path).await;
+    assert_a_non_audio_item_has_no_recording(&app, &token).await;
+    assert_the_segments_have_word_times(&app, &id, &token, &stranger).await;
 }
 
 #[tokio::test]
