@@ -120,13 +120,10 @@ async fn transcripts_convert_with_a_template_and_save_to_the_vault() {
     assert_eq!(saved["data"][0]["sourceType"], "AUDIO");
 }
 
-#[tokio::test]
-async fn pdfs_convert_save_as_pdf_items_and_bad_files_get_their_status() {
-    let app = TestApp::spawn().await;
-    let (alice, _) = app.sign_up("alice@example.com").await;
-    let (bob, _) = app.sign_up("bob@example.com").await;
-
-    let (status, body) = upload_pdf(&app, &alice, "guide.pdf", fixture("chromium.pdf"), None).await;
+/// Converts the browser-printed guide and saves it to the Vault as a PDF item; returns the
+/// item's id.
+async fn convert_and_save_the_guide(app: &TestApp, alice: &str) -> String {
+    let (status, body) = upload_pdf(app, alice, "guide.pdf", fixture("chromium.pdf"), None).await;
     assert_eq!(status, 200, "{body}");
     let converted = &body["data"];
     assert_eq!(converted["title"], "Browser Printed Guide");
@@ -144,13 +141,57 @@ async fn pdfs_convert_save_as_pdf_items_and_bad_files_get_their_status() {
         .post_json(
             "/api/vault/save",
             &json!({"files": [{"title": converted["title"], "content": converted["content"], "path": markdown_path}]}),
-            Some(&alice),
+            Some(alice),
         )
         .await;
     assert_eq!(status, 200, "{saved}");
     let item = &saved["data"][0];
     assert_eq!(item["sourceType"], "PDF");
-    let item_id = item["id"].as_str().unwrap();
+    item["id"].as_str().unwrap().to_owned()
+}
+
+/// Files that are not PDFs, locked, bombs or cut short each get their status and message (a
+/// damaged one with what could be recovered).
+async fn assert_bad_files_get_their_status(app: &TestApp, alice: &str) {
+    for (name, expected, message) in [
+        ("random.pdf", 400, "The file is not a PDF"),
+        ("encrypted.pdf", 422, "This PDF is password-protected"),
+    ] {
+        let (status, body) = upload_pdf(app, alice, name, fixture(name), None).await;
+        assert_eq!(status, expected, "{name}: {body}");
+        assert_eq!(body["error"]["message"], message, "{name}");
+    }
+    // A flate bomb (1 MB inflating to 1 GiB, scripts/make-pdf-fixtures.py): refused before it
+    // is parsed, with what happened.
+    let (status, body) = upload_pdf(app, alice, "bomb.pdf", fixture("bomb.pdf"), None).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        body["error"]["message"],
+        "This PDF's compressed content expands to more than 512 MB; it was not converted"
+    );
+    let (status, body) = upload_pdf(app, alice, "cut.pdf", fixture("truncated.pdf"), None).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("This PDF is damaged")
+    );
+    assert!(
+        body["error"]["recovered"]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Composting turns kitchen scraps"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn pdfs_convert_save_as_pdf_items_and_bad_files_get_their_status() {
+    let app = TestApp::spawn().await;
+    let (alice, _) = app.sign_up("alice@example.com").await;
+    let (bob, _) = app.sign_up("bob@example.com").await;
+    let item_id = convert_and_save_the_guide(&app, &alice).await;
 
     // Another user's item: 404. A malformed body: 400.
     let (status, _) = app
@@ -170,37 +211,7 @@ async fn pdfs_convert_save_as_pdf_items_and_bad_files_get_their_status() {
         .await;
     assert_eq!(status, 400, "{body}");
 
-    for (name, expected, message) in [
-        ("random.pdf", 400, "The file is not a PDF"),
-        ("encrypted.pdf", 422, "This PDF is password-protected"),
-    ] {
-        let (status, body) = upload_pdf(&app, &alice, name, fixture(name), None).await;
-        assert_eq!(status, expected, "{name}: {body}");
-        assert_eq!(body["error"]["message"], message, "{name}");
-    }
-    // A flate bomb (1 MB inflating to 1 GiB, scripts/make-pdf-fixtures.py): refused before it
-    // is parsed, with what happened.
-    let (status, body) = upload_pdf(&app, &alice, "bomb.pdf", fixture("bomb.pdf"), None).await;
-    assert_eq!(status, 422, "{body}");
-    assert_eq!(
-        body["error"]["message"],
-        "This PDF's compressed content expands to more than 512 MB; it was not converted"
-    );
-    let (status, body) = upload_pdf(&app, &alice, "cut.pdf", fixture("truncated.pdf"), None).await;
-    assert_eq!(status, 422, "{body}");
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("This PDF is damaged")
-    );
-    assert!(
-        body["error"]["recovered"]["content"]
-            .as_str()
-            .unwrap()
-            .contains("Composting turns kitchen scraps"),
-        "{body}"
-    );
+    assert_bad_files_get_their_status(&app, &alice).await;
     let (status, body) = app
         .send(
             Method::POST,

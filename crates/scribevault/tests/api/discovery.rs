@@ -78,16 +78,9 @@ async fn a_channel_search_answers_the_specs_shape() {
     assert!(body["data"]["resetsAt"].is_string());
 }
 
-#[tokio::test]
-async fn bad_input_and_api_failures_get_clear_statuses_and_readyz_stays_up() {
-    let youtube = FakeYouTube::start().await;
-    youtube.add_channel(
-        FakeChannel::generated(&channel_id(302), "Errors", 120).with_handle("@Errors"),
-    );
-    youtube.set_daily_quota("tiny-key", 2);
-    let app = app_with(&youtube, Some("tiny-key")).await;
-    let (token, _) = app.sign_up("errors@example.com").await;
-
+/// Empty, foreign and unknown channel URLs, bad limits, a malformed body and a missing token
+/// each get their status and message.
+async fn assert_bad_search_input_gets_clear_statuses(app: &TestApp, token: &str) {
     for (body, status, message) in [
         (
             json!({ "channelUrl": "   " }),
@@ -107,7 +100,7 @@ async fn bad_input_and_api_failures_get_clear_statuses_and_readyz_stays_up() {
         ),
     ] {
         let (got, answer) = app
-            .post_json("/api/youtube-discovery/channel-videos", &body, Some(&token))
+            .post_json("/api/youtube-discovery/channel-videos", &body, Some(token))
             .await;
         assert_eq!(
             (got, answer["error"]["message"].as_str()),
@@ -115,14 +108,14 @@ async fn bad_input_and_api_failures_get_clear_statuses_and_readyz_stays_up() {
             "{body}"
         );
     }
-    let (status, _) = search(&app, &token, "@Errors", "?limit=abc").await;
+    let (status, _) = search(app, token, "@Errors", "?limit=abc").await;
     assert_eq!(status, 400);
-    let (status, _) = search(&app, &token, "@Errors", "?limit=42").await;
+    let (status, _) = search(app, token, "@Errors", "?limit=42").await;
     assert_eq!(status, 400);
     let malformed = app
         .http
         .post(app.url("/api/youtube-discovery/channel-videos"))
-        .bearer_auth(&token)
+        .bearer_auth(token)
         .header("content-type", "application/json")
         .body("{\"channelUrl\": ")
         .send()
@@ -137,8 +130,12 @@ async fn bad_input_and_api_failures_get_clear_statuses_and_readyz_stays_up() {
         )
         .await;
     assert_eq!(status, 401);
+}
 
-    let (status, body) = search(&app, &token, "@Errors", "?limit=200").await;
+/// A search the key's quota cannot pay for gets 429 with when it resets, and `/readyz` stays
+/// up.
+async fn assert_a_spent_quota_gets_429(app: &TestApp, token: &str) {
+    let (status, body) = search(app, token, "@Errors", "?limit=200").await;
     assert_eq!(status, 429, "{body}");
     let message = body["error"]["message"].as_str().unwrap();
     assert!(
@@ -150,32 +147,57 @@ async fn bad_input_and_api_failures_get_clear_statuses_and_readyz_stays_up() {
         200,
         "an API failure is not unreadiness"
     );
+}
+
+/// A search by an instance with `key` (or none) gets `status` and a message containing
+/// `names_the_key`, and `/readyz` stays up.
+async fn assert_a_key_problem_is_named(
+    youtube: &FakeYouTube,
+    (key, email): (Option<&str>, &str),
+    status: u16,
+    names_the_key: &str,
+) {
+    let app = app_with(youtube, key).await;
+    let (token, _) = app.sign_up(email).await;
+    let (got, body) = search(&app, &token, "@Errors", "").await;
+    assert_eq!(got, status, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(names_the_key)
+    );
+    assert_eq!(app.get("/readyz", None).await.0, 200);
+}
+
+#[tokio::test]
+async fn bad_input_and_api_failures_get_clear_statuses_and_readyz_stays_up() {
+    let youtube = FakeYouTube::start().await;
+    youtube.add_channel(
+        FakeChannel::generated(&channel_id(302), "Errors", 120).with_handle("@Errors"),
+    );
+    youtube.set_daily_quota("tiny-key", 2);
+    let app = app_with(&youtube, Some("tiny-key")).await;
+    let (token, _) = app.sign_up("errors@example.com").await;
+    assert_bad_search_input_gets_clear_statuses(&app, &token).await;
+    assert_a_spent_quota_gets_429(&app, &token).await;
 
     let bad_key = FakeYouTube::start().await;
     bad_key.invalidate_key("revoked-key");
-    let app = app_with(&bad_key, Some("revoked-key")).await;
-    let (token, _) = app.sign_up("badkey@example.com").await;
-    let (status, body) = search(&app, &token, "@Errors", "").await;
-    assert_eq!(status, 502, "{body}");
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("SCRIBEVAULT_YOUTUBE_API_KEY")
-    );
-    assert_eq!(app.get("/readyz", None).await.0, 200);
-
-    let app = app_with(&bad_key, None).await;
-    let (token, _) = app.sign_up("nokey@example.com").await;
-    let (status, body) = search(&app, &token, "@Errors", "").await;
-    assert_eq!(status, 503, "{body}");
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("set SCRIBEVAULT_YOUTUBE_API_KEY")
-    );
-    assert_eq!(app.get("/readyz", None).await.0, 200);
+    assert_a_key_problem_is_named(
+        &bad_key,
+        (Some("revoked-key"), "badkey@example.com"),
+        502,
+        "SCRIBEVAULT_YOUTUBE_API_KEY",
+    )
+    .await;
+    assert_a_key_problem_is_named(
+        &bad_key,
+        (None, "nokey@example.com"),
+        503,
+        "set SCRIBEVAULT_YOUTUBE_API_KEY",
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -234,6 +256,116 @@ async fn an_export_downloads_a_named_csv() {
     );
 }
 
+/// Alice adds the demo channel: it is described, and announced as created on her socket;
+/// returns its id.
+async fn add_the_demo_channel(app: &TestApp, alice: &str, socket: &mut SocketClient) -> String {
+    let (status, body) = app
+        .post_json(
+            "/api/sources",
+            &json!({ "url": "https://www.youtube.com/@scribevault-demo" }),
+            Some(alice),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let source = body["data"].clone();
+    assert_eq!(source["type"], "CHANNEL");
+    assert_eq!(source["title"], "Scribevault Demo");
+    assert!(source["thumbnailUrl"].as_str().unwrap().starts_with("http"));
+    let event = socket
+        .wait_for(Duration::from_secs(10), |line| {
+            line["name"] == "sourceUpdate"
+        })
+        .await;
+    assert_eq!(event["data"]["type"], "created");
+    assert_eq!(event["data"]["source"]["title"], "Scribevault Demo");
+    source["id"].as_str().unwrap().to_owned()
+}
+
+/// The same channel again is a conflict; the list holds it once, for a caller with a token.
+async fn assert_a_source_is_added_once(app: &TestApp, alice: &str) {
+    let (status, _) = app
+        .post_json(
+            "/api/sources",
+            &json!({ "url": "@scribevault-demo" }),
+            Some(alice),
+        )
+        .await;
+    assert_eq!(status, 409);
+    let (status, body) = app.get("/api/sources", Some(alice)).await;
+    assert_eq!((status, body["data"].as_array().unwrap().len()), (200, 1));
+    assert_eq!(
+        app.get("/api/sources", None).await.0,
+        401,
+        "sources need a token"
+    );
+}
+
+/// The source's 120 videos come in pages of 50 by page token; a token that is not one is 400.
+async fn assert_the_videos_page_by_token(app: &TestApp, alice: &str, id: &str) {
+    let (status, first) = app
+        .get(&format!("/api/sources/{id}/videos"), Some(alice))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(first["data"].as_array().unwrap().len(), 50);
+    assert_eq!(first["meta"]["hasMore"], true);
+    let token = first["meta"]["nextPageToken"].as_str().unwrap();
+    let (_, second) = app
+        .get(
+            &format!("/api/sources/{id}/videos?pageToken={token}"),
+            Some(alice),
+        )
+        .await;
+    assert_eq!(second["data"].as_array().unwrap().len(), 50);
+    let (_, third) = app
+        .get(
+            &format!(
+                "/api/sources/{id}/videos?pageToken={}",
+                second["meta"]["nextPageToken"].as_str().unwrap()
+            ),
+            Some(alice),
+        )
+        .await;
+    assert_eq!(third["data"].as_array().unwrap().len(), 20);
+    assert_eq!(
+        third["meta"],
+        json!({ "nextPageToken": null, "hasMore": false })
+    );
+    let (status, _) = app
+        .get(
+            &format!("/api/sources/{id}/videos?pageToken=%27%20OR%201%3D1"),
+            Some(alice),
+        )
+        .await;
+    assert_eq!(status, 400);
+}
+
+/// Bob can neither read, delete nor list Alice's source.
+async fn assert_bob_gets_nothing_of_the_source(app: &TestApp, bob: &str, id: &str) {
+    assert_eq!(
+        app.get(&format!("/api/sources/{id}/videos"), Some(bob))
+            .await
+            .0,
+        404
+    );
+    assert_eq!(
+        app.send(
+            reqwest::Method::DELETE,
+            &format!("/api/sources/{id}"),
+            Some(bob),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert!(
+        app.get("/api/sources", Some(bob)).await.1["data"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+}
+
 #[tokio::test]
 async fn sources_are_scoped_to_their_owner_and_announced_on_their_socket() {
     let youtube = FakeYouTube::start().await;
@@ -246,102 +378,11 @@ async fn sources_are_scoped_to_their_owner_and_announced_on_their_socket() {
         .wait_for(Duration::from_secs(10), |line| line["kind"] == "connect")
         .await;
 
-    let (status, body) = app
-        .post_json(
-            "/api/sources",
-            &json!({ "url": "https://www.youtube.com/@scribevault-demo" }),
-            Some(&alice),
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    let source = body["data"].clone();
-    assert_eq!(source["type"], "CHANNEL");
-    assert_eq!(source["title"], "Scribevault Demo");
-    assert!(source["thumbnailUrl"].as_str().unwrap().starts_with("http"));
-    let id = source["id"].as_str().unwrap().to_owned();
-    let event = socket
-        .wait_for(Duration::from_secs(10), |line| {
-            line["name"] == "sourceUpdate"
-        })
-        .await;
-    assert_eq!(event["data"]["type"], "created");
-    assert_eq!(event["data"]["source"]["title"], "Scribevault Demo");
+    let id = add_the_demo_channel(&app, &alice, &mut socket).await;
+    assert_a_source_is_added_once(&app, &alice).await;
+    assert_the_videos_page_by_token(&app, &alice, &id).await;
+    assert_bob_gets_nothing_of_the_source(&app, &bob, &id).await;
 
-    let (status, _) = app
-        .post_json(
-            "/api/sources",
-            &json!({ "url": "@scribevault-demo" }),
-            Some(&alice),
-        )
-        .await;
-    assert_eq!(status, 409);
-    let (status, body) = app.get("/api/sources", Some(&alice)).await;
-    assert_eq!((status, body["data"].as_array().unwrap().len()), (200, 1));
-    assert_eq!(
-        app.get("/api/sources", None).await.0,
-        401,
-        "sources need a token"
-    );
-
-    let (status, first) = app
-        .get(&format!("/api/sources/{id}/videos"), Some(&alice))
-        .await;
-    assert_eq!(status, 200);
-    assert_eq!(first["data"].as_array().unwrap().len(), 50);
-    assert_eq!(first["meta"]["hasMore"], true);
-    let token = first["meta"]["nextPageToken"].as_str().unwrap();
-    let (_, second) = app
-        .get(
-            &format!("/api/sources/{id}/videos?pageToken={token}"),
-            Some(&alice),
-        )
-        .await;
-    assert_eq!(second["data"].as_array().unwrap().len(), 50);
-    let (_, third) = app
-        .get(
-            &format!(
-                "/api/sources/{id}/videos?pageToken={}",
-                second["meta"]["nextPageToken"].as_str().unwrap()
-            ),
-            Some(&alice),
-        )
-        .await;
-    assert_eq!(third["data"].as_array().unwrap().len(), 20);
-    assert_eq!(
-        third["meta"],
-        json!({ "nextPageToken": null, "hasMore": false })
-    );
-    let (status, _) = app
-        .get(
-            &format!("/api/sources/{id}/videos?pageToken=%27%20OR%201%3D1"),
-            Some(&alice),
-        )
-        .await;
-    assert_eq!(status, 400);
-
-    assert_eq!(
-        app.get(&format!("/api/sources/{id}/videos"), Some(&bob))
-            .await
-            .0,
-        404
-    );
-    assert_eq!(
-        app.send(
-            reqwest::Method::DELETE,
-            &format!("/api/sources/{id}"),
-            Some(&bob),
-            None
-        )
-        .await
-        .0,
-        404
-    );
-    assert!(
-        app.get("/api/sources", Some(&bob)).await.1["data"]
-            .as_array()
-            .unwrap()
-            .is_empty()
-    );
     assert_eq!(
         app.send(
             reqwest::Method::DELETE,

@@ -130,18 +130,9 @@ async fn rating_editing_and_deleting_work_for_the_owner() {
     );
 }
 
-/// User B gets 404 (never 403, never the data) for user A's items on every library endpoint,
-/// and A's item is untouched afterwards.
-#[tokio::test]
-async fn another_users_items_are_not_found_on_every_endpoint() {
-    let app = TestApp::spawn().await;
-    let (token_a, user_a) = app.sign_up("alice@example.com").await;
-    let (token_b, _) = app.sign_up("bob@example.com").await;
-    let id = app
-        .ingest(&user_a, "alice-file", "Alice's secret", "alice's words")
-        .await;
-
-    let attempts = [
+/// Every call user B tries on user A's item `id`: (method, path, body).
+fn attempts_on(id: &str) -> [(Method, String, Option<serde_json::Value>); 9] {
+    [
         (
             Method::GET,
             format!("/api/library/transcripts/{id}/content"),
@@ -183,8 +174,21 @@ async fn another_users_items_are_not_found_on_every_endpoint() {
             format!("/api/library/transcripts/{id}"),
             None,
         ),
-    ];
-    for (method, path, body) in attempts {
+    ]
+}
+
+/// User B gets 404 (never 403, never the data) for user A's items on every library endpoint,
+/// and A's item is untouched afterwards.
+#[tokio::test]
+async fn another_users_items_are_not_found_on_every_endpoint() {
+    let app = TestApp::spawn().await;
+    let (token_a, user_a) = app.sign_up("alice@example.com").await;
+    let (token_b, _) = app.sign_up("bob@example.com").await;
+    let id = app
+        .ingest(&user_a, "alice-file", "Alice's secret", "alice's words")
+        .await;
+
+    for (method, path, body) in attempts_on(&id) {
         let (status, answer) = app
             .send(method.clone(), &path, Some(&token_b), body.as_ref())
             .await;
@@ -216,6 +220,108 @@ async fn another_users_items_are_not_found_on_every_endpoint() {
     );
 }
 
+/// Bad query keys and values answer 400 naming what is wrong; a phrase search finds the item
+/// with its words highlighted.
+async fn assert_queries_are_checked_and_phrases_found(app: &TestApp, token: &str, id: &str) {
+    for (query, named) in [
+        ("colour=red", "colour"),
+        ("limit=500", "limit"),
+        ("rating=7", "rating"),
+        ("isStarred=yes", "isStarred"),
+        ("createdAfter=someday", "createdAfter"),
+        ("sortBy=relevance", "relevance"),
+    ] {
+        let (status, answer) = app
+            .get(&format!("/api/library/transcripts?{query}"), Some(token))
+            .await;
+        assert_eq!(status, 400, "{query}: {answer}");
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains(named),
+            "{query}: {answer}"
+        );
+    }
+    let (status, answer) = app
+        .get("/api/library/transcripts?q=%22cover%20crops", Some(token))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"][0]["id"], id);
+    let highlights = answer["data"][0]["highlights"].as_array().unwrap();
+    assert!(
+        highlights
+            .iter()
+            .any(|h| h.as_str().unwrap().contains("<mark>")),
+        "{answer}"
+    );
+}
+
+/// Bad metadata bodies answer 400 naming the field; a good one is saved (the GWTH level
+/// becomes a tag).
+async fn assert_metadata_is_checked_and_saved(app: &TestApp, token: &str, id: &str) {
+    let path = format!("/api/library/transcripts/{id}/metadata");
+    for (body, named) in [
+        (json!({ "rating": 9 }), "rating"),
+        (json!({ "gwthLevel": 0 }), "gwthLevel"),
+        (json!({ "colour": "red" }), "colour"),
+        (json!({ "title": "" }), "title"),
+    ] {
+        let (status, answer) = app.send(Method::PUT, &path, Some(token), Some(&body)).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["error"]["message"].as_str().unwrap().contains(named),
+            "{answer}"
+        );
+    }
+    let (status, item) = app
+        .send(
+            Method::PUT,
+            &path,
+            Some(token),
+            Some(&json!({ "isStarred": true, "gwthLevel": 2, "tags": ["soil"], "rating": null })),
+        )
+        .await;
+    assert_eq!(status, 200, "{item}");
+    assert_eq!(item["data"]["isStarred"], true);
+    assert_eq!(item["data"]["tags"], json!(["gwth-2", "soil"]));
+}
+
+/// Exports the item as markdown and downloads the link with no bearer header (the signature
+/// is enough); returns the link.
+async fn export_and_download_without_a_bearer(app: &TestApp, token: &str, id: &str) -> String {
+    let (status, export) = app
+        .post_json(
+            &format!("/api/library/transcripts/{id}/export"),
+            &json!({ "format": "markdown" }),
+            Some(token),
+        )
+        .await;
+    assert_eq!(status, 200, "{export}");
+    let url = export["data"]["downloadUrl"].as_str().unwrap().to_owned();
+    assert_eq!(export["data"]["filename"], "Soil notes.md");
+    let response = app.http.get(app.url(&url)).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(disposition.starts_with("attachment"), "{disposition}");
+    assert!(disposition.contains("Soil notes.md"), "{disposition}");
+    let body = response.text().await.unwrap();
+    assert!(body.starts_with("---\ntitle: \"Soil: notes\"\n"), "{body}");
+    assert!(body.ends_with("Cover crops protect the soil.\n"), "{body}");
+    url
+}
+
+/// The status of a plain GET of `path`, with no bearer header.
+async fn plain_get_status(app: &TestApp, path: &str) -> u16 {
+    app.http
+        .get(app.url(path))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
 /// The Vault's REST edge: bad query keys and bodies answer 400 naming what is wrong, and an
 /// export link downloads without a bearer header, refuses a changed signature, and is gone with
 /// its item.
@@ -231,110 +337,16 @@ async fn vault_queries_are_checked_and_export_links_work_in_a_plain_browser_down
             "Cover crops protect the soil.",
         )
         .await;
+    assert_queries_are_checked_and_phrases_found(&app, &token, &id).await;
+    assert_metadata_is_checked_and_saved(&app, &token, &id).await;
 
-    for (query, named) in [
-        ("colour=red", "colour"),
-        ("limit=500", "limit"),
-        ("rating=7", "rating"),
-        ("isStarred=yes", "isStarred"),
-        ("createdAfter=someday", "createdAfter"),
-        ("sortBy=relevance", "relevance"),
-    ] {
-        let (status, answer) = app
-            .get(&format!("/api/library/transcripts?{query}"), Some(&token))
-            .await;
-        assert_eq!(status, 400, "{query}: {answer}");
-        assert!(
-            answer["error"]["message"].as_str().unwrap().contains(named),
-            "{query}: {answer}"
-        );
-    }
-    let (status, answer) = app
-        .get("/api/library/transcripts?q=%22cover%20crops", Some(&token))
-        .await;
-    assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["data"][0]["id"], id.as_str());
-    let highlights = answer["data"][0]["highlights"].as_array().unwrap();
-    assert!(
-        highlights
-            .iter()
-            .any(|h| h.as_str().unwrap().contains("<mark>")),
-        "{answer}"
-    );
-
-    for (body, named) in [
-        (json!({ "rating": 9 }), "rating"),
-        (json!({ "gwthLevel": 0 }), "gwthLevel"),
-        (json!({ "colour": "red" }), "colour"),
-        (json!({ "title": "" }), "title"),
-    ] {
-        let (status, answer) = app
-            .send(
-                Method::PUT,
-                &format!("/api/library/transcripts/{id}/metadata"),
-                Some(&token),
-                Some(&body),
-            )
-            .await;
-        assert_eq!(status, 400, "{body}: {answer}");
-        assert!(
-            answer["error"]["message"].as_str().unwrap().contains(named),
-            "{answer}"
-        );
-    }
-    let (status, item) = app
-        .send(
-            Method::PUT,
-            &format!("/api/library/transcripts/{id}/metadata"),
-            Some(&token),
-            Some(&json!({ "isStarred": true, "gwthLevel": 2, "tags": ["soil"], "rating": null })),
-        )
-        .await;
-    assert_eq!(status, 200, "{item}");
-    assert_eq!(item["data"]["isStarred"], true);
-    assert_eq!(item["data"]["tags"], json!(["gwth-2", "soil"]));
-
-    let (status, export) = app
-        .post_json(
-            &format!("/api/library/transcripts/{id}/export"),
-            &json!({ "format": "markdown" }),
-            Some(&token),
-        )
-        .await;
-    assert_eq!(status, 200, "{export}");
-    let url = export["data"]["downloadUrl"].as_str().unwrap().to_owned();
-    assert_eq!(export["data"]["filename"], "Soil notes.md");
-    // No bearer header: the signature is enough.
-    let response = app.http.get(app.url(&url)).send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    let disposition = response.headers()["content-disposition"]
-        .to_str()
-        .unwrap()
-        .to_owned();
-    assert!(disposition.starts_with("attachment"), "{disposition}");
-    assert!(disposition.contains("Soil notes.md"), "{disposition}");
-    let body = response.text().await.unwrap();
-    assert!(body.starts_with("---\ntitle: \"Soil: notes\"\n"), "{body}");
-    assert!(body.ends_with("Cover crops protect the soil.\n"), "{body}");
+    let url = export_and_download_without_a_bearer(&app, &token, &id).await;
     // A changed signature or expiry is refused.
     let tampered = url.replace("expires=", "expires=1");
-    let response = app.http.get(app.url(&tampered)).send().await.unwrap();
-    assert_eq!(response.status(), 403);
-    let response = app
-        .http
-        .get(app.url(&format!("{url}x")))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 403);
-    let response = app
-        .http
-        .get(app.url("/api/library/exports/abc"))
-        .send()
-        .await
-        .unwrap();
+    assert_eq!(plain_get_status(&app, &tampered).await, 403);
+    assert_eq!(plain_get_status(&app, &format!("{url}x")).await, 403);
     assert_eq!(
-        response.status(),
+        plain_get_status(&app, "/api/library/exports/abc").await,
         400,
         "a link without its signature is malformed"
     );
@@ -352,6 +364,9 @@ async fn vault_queries_are_checked_and_export_links_work_in_a_plain_browser_down
         )
         .await;
     assert_eq!(status, 200);
-    let response = app.http.get(app.url(&url)).send().await.unwrap();
-    assert_eq!(response.status(), 404, "the export went with its item");
+    assert_eq!(
+        plain_get_status(&app, &url).await,
+        404,
+        "the export went with its item"
+    );
 }

@@ -52,27 +52,36 @@ struct FakeIssuer {
     keys_dir: tempfile::TempDir,
 }
 
-async fn fake_issuer() -> FakeIssuer {
-    let keys_dir = tempfile::tempdir().unwrap();
-    let signing =
-        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "issuer.pem")).unwrap();
-    let mut jwk = Jwk::from_encoding_key(&signing, Algorithm::RS256).unwrap();
-    jwk.common.key_id = Some("kid-1".into());
+/// The public half of `key`, published under `kid`.
+fn jwk_of(key: &EncodingKey, kid: &str) -> Jwk {
+    let mut jwk = Jwk::from_encoding_key(key, Algorithm::RS256).unwrap();
+    jwk.common.key_id = Some(kid.into());
+    jwk
+}
 
-    let provider = MockServer::start().await;
-    let issuer = format!("{}/", provider.uri());
+/// Serves `issuer`'s discovery document and a JWKS of just `jwk` on `provider`.
+async fn publish_issuer_keys(provider: &MockServer, issuer: &str, jwk: Jwk) {
     Mock::given(method("GET"))
         .and(path("/.well-known/openid-configuration"))
         .respond_with(ResponseTemplate::new(200).set_body_json(
             json!({ "issuer": issuer, "jwks_uri": format!("{}/keys", provider.uri()) }),
         ))
-        .mount(&provider)
+        .mount(provider)
         .await;
     Mock::given(method("GET"))
         .and(path("/keys"))
         .respond_with(ResponseTemplate::new(200).set_body_json(JwkSet { keys: vec![jwk] }))
-        .mount(&provider)
+        .mount(provider)
         .await;
+}
+
+async fn fake_issuer() -> FakeIssuer {
+    let keys_dir = tempfile::tempdir().unwrap();
+    let signing =
+        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "issuer.pem")).unwrap();
+    let provider = MockServer::start().await;
+    let issuer = format!("{}/", provider.uri());
+    publish_issuer_keys(&provider, &issuer, jwk_of(&signing, "kid-1")).await;
     FakeIssuer {
         provider,
         issuer,
@@ -80,6 +89,146 @@ async fn fake_issuer() -> FakeIssuer {
         keys_dir,
     }
 }
+
+/// How often the provider has been asked for its key set so far.
+async fn key_fetches(provider: &MockServer) -> usize {
+    provider
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|request| request.url.path() == "/keys")
+        .count()
+}
+
+/// `/config.json` hands the SPA what it needs to sign in with the issuer.
+async fn assert_config_announces_the_issuer(app: &TestApp, issuer: &str) {
+    let (_, config) = app.get("/config.json", None).await;
+    assert_eq!(config["authMode"], "oidc");
+    assert_eq!(
+        config["domain"],
+        issuer.trim_end_matches('/'),
+        "an http issuer with a port is handed over whole"
+    );
+    assert_eq!(config["clientId"], "spa-client-id");
+    assert_eq!(config["audience"], AUDIENCE);
+}
+
+/// A token signed with a shared secret, under the issuer's key id (algorithm confusion).
+fn hs256_token(issuer: &str) -> String {
+    let mut header = Header::new(Algorithm::HS256);
+    header.kid = Some("kid-1".into());
+    jsonwebtoken::encode(&header, &json!({ "sub": "auth0|alice", "iss": issuer, "aud": AUDIENCE, "exp": chrono::Utc::now().timestamp() + 600 }), &EncodingKey::from_secret(b"guessable")).unwrap()
+}
+
+/// `valid`'s claims under an `alg: none` header, with no signature.
+fn unsigned_token(valid: &str) -> String {
+    use base64::Engine as _;
+    let (_, rest) = valid.split_once('.').unwrap();
+    let payload = rest.split('.').next().unwrap();
+    format!(
+        "{}.{payload}.",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(br#"{"alg":"none","typ":"JWT","kid":"kid-1"}"#)
+    )
+}
+
+/// Every way a token can be wrong, by name: each must get a 401.
+fn refused_tokens(
+    signing: &EncodingKey,
+    attacker: &EncodingKey,
+    issuer: &str,
+    valid: &str,
+) -> Vec<(&'static str, String)> {
+    let rs256 = |key, kid, issuer, audience, expires_in| {
+        token(key, Algorithm::RS256, kid, issuer, audience, expires_in)
+    };
+    vec![
+        (
+            "another issuer",
+            rs256(
+                signing,
+                Some("kid-1"),
+                "https://evil.example/",
+                AUDIENCE,
+                600,
+            ),
+        ),
+        (
+            "another audience",
+            rs256(signing, Some("kid-1"), issuer, "https://other.api", 600),
+        ),
+        (
+            "expired",
+            rs256(signing, Some("kid-1"), issuer, AUDIENCE, -600),
+        ),
+        (
+            "signed by another key",
+            rs256(attacker, Some("kid-1"), issuer, AUDIENCE, 600),
+        ),
+        ("HS256", hs256_token(issuer)),
+        ("alg none", unsigned_token(valid)),
+        ("no kid", rs256(signing, None, issuer, AUDIENCE, 600)),
+    ]
+}
+
+/// Unknown key ids do not turn into a flood of fetches: within the refetch interval the key
+/// set is fetched once, however many arrive.
+async fn assert_unknown_kids_fetch_keys_once(
+    app: &TestApp,
+    provider: &MockServer,
+    attacker: &EncodingKey,
+    issuer: &str,
+) {
+    for _ in 0..5 {
+        let unknown = token(
+            attacker,
+            Algorithm::RS256,
+            Some("kid-unknown"),
+            issuer,
+            AUDIENCE,
+            600,
+        );
+        assert_eq!(app.get(PROTECTED, Some(&unknown)).await.0, 401);
+    }
+    assert_eq!(
+        key_fetches(provider).await,
+        1,
+        "only the first use fetched keys"
+    );
+}
+
+/// The issuer rotates its keys: after the interval a token with the new kid triggers one
+/// refetch and is accepted.
+async fn assert_a_rotated_key_is_accepted_after_one_refetch(
+    app: &TestApp,
+    provider: &MockServer,
+    keys_dir: &std::path::Path,
+    issuer: &str,
+) {
+    let rotated = EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir, "rotated.pem")).unwrap();
+    provider.reset().await;
+    publish_issuer_keys(provider, issuer, jwk_of(&rotated, "kid-2")).await;
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let after_rotation = token(
+        &rotated,
+        Algorithm::RS256,
+        Some("kid-2"),
+        issuer,
+        AUDIENCE,
+        600,
+    );
+    let (status, body) = app.get(PROTECTED, Some(&after_rotation)).await;
+    assert_eq!(status, 200, "rotated key accepted after a refetch: {body}");
+    assert_eq!(
+        key_fetches(provider).await,
+        1,
+        "exactly one refetch since the rotation"
+    );
+}
+
+/// An endpoint that needs a signed-in caller.
+const PROTECTED: &str = "/api/library/transcripts";
 
 #[tokio::test]
 async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
@@ -100,18 +249,8 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
         ("SCRIBEVAULT_OIDC_JWKS_REFETCH_SECONDS", "2"),
     ])
     .await;
+    assert_config_announces_the_issuer(&app, &issuer).await;
 
-    let (_, config) = app.get("/config.json", None).await;
-    assert_eq!(config["authMode"], "oidc");
-    assert_eq!(
-        config["domain"],
-        issuer.trim_end_matches('/'),
-        "an http issuer with a port is handed over whole"
-    );
-    assert_eq!(config["clientId"], "spa-client-id");
-    assert_eq!(config["audience"], AUDIENCE);
-
-    let protected = "/api/library/transcripts";
     let valid = token(
         &signing,
         Algorithm::RS256,
@@ -120,142 +259,16 @@ async fn rs256_tokens_of_the_issuer_are_accepted_and_everything_else_refused() {
         AUDIENCE,
         600,
     );
-    let (status, body) = app.get(protected, Some(&valid)).await;
+    let (status, body) = app.get(PROTECTED, Some(&valid)).await;
     assert_eq!(status, 200, "{body}");
-
-    let hs256 = {
-        let mut header = Header::new(Algorithm::HS256);
-        header.kid = Some("kid-1".into());
-        jsonwebtoken::encode(&header, &json!({ "sub": "auth0|alice", "iss": issuer, "aud": AUDIENCE, "exp": chrono::Utc::now().timestamp() + 600 }), &EncodingKey::from_secret(b"guessable")).unwrap()
-    };
-    let unsigned = {
-        let (_, rest) = valid.split_once('.').unwrap();
-        let payload = rest.split('.').next().unwrap();
-        use base64::Engine as _;
-        format!(
-            "{}.{payload}.",
-            base64::engine::general_purpose::URL_SAFE_NO_PAD
-                .encode(br#"{"alg":"none","typ":"JWT","kid":"kid-1"}"#)
-        )
-    };
-    let refused = [
-        (
-            "another issuer",
-            token(
-                &signing,
-                Algorithm::RS256,
-                Some("kid-1"),
-                "https://evil.example/",
-                AUDIENCE,
-                600,
-            ),
-        ),
-        (
-            "another audience",
-            token(
-                &signing,
-                Algorithm::RS256,
-                Some("kid-1"),
-                &issuer,
-                "https://other.api",
-                600,
-            ),
-        ),
-        (
-            "expired",
-            token(
-                &signing,
-                Algorithm::RS256,
-                Some("kid-1"),
-                &issuer,
-                AUDIENCE,
-                -600,
-            ),
-        ),
-        (
-            "signed by another key",
-            token(
-                &attacker,
-                Algorithm::RS256,
-                Some("kid-1"),
-                &issuer,
-                AUDIENCE,
-                600,
-            ),
-        ),
-        ("HS256", hs256),
-        ("alg none", unsigned),
-        (
-            "no kid",
-            token(&signing, Algorithm::RS256, None, &issuer, AUDIENCE, 600),
-        ),
-    ];
-    for (name, token) in refused {
-        let (status, body) = app.get(protected, Some(&token)).await;
+    for (name, token) in refused_tokens(&signing, &attacker, &issuer, &valid) {
+        let (status, body) = app.get(PROTECTED, Some(&token)).await;
         assert_eq!(status, 401, "{name} must be refused: {body}");
     }
 
-    // Unknown key ids do not turn into a flood of fetches: within the refetch interval the key
-    // set is fetched once, however many arrive.
-    let key_fetches = || async {
-        provider
-            .received_requests()
-            .await
-            .unwrap()
-            .iter()
-            .filter(|request| request.url.path() == "/keys")
-            .count()
-    };
-    for _ in 0..5 {
-        let unknown = token(
-            &attacker,
-            Algorithm::RS256,
-            Some("kid-unknown"),
-            &issuer,
-            AUDIENCE,
-            600,
-        );
-        assert_eq!(app.get(protected, Some(&unknown)).await.0, 401);
-    }
-    assert_eq!(key_fetches().await, 1, "only the first use fetched keys");
-
-    // The issuer rotates its keys: after the interval a token with the new kid triggers one
-    // refetch and is accepted.
-    let rotated =
-        EncodingKey::from_rsa_pem(&rsa_private_key_pem(keys_dir.path(), "rotated.pem")).unwrap();
-    let mut rotated_jwk = Jwk::from_encoding_key(&rotated, Algorithm::RS256).unwrap();
-    rotated_jwk.common.key_id = Some("kid-2".into());
-    provider.reset().await;
-    Mock::given(method("GET"))
-        .and(path("/.well-known/openid-configuration"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(
-            json!({ "issuer": issuer, "jwks_uri": format!("{}/keys", provider.uri()) }),
-        ))
-        .mount(&provider)
+    assert_unknown_kids_fetch_keys_once(&app, &provider, &attacker, &issuer).await;
+    assert_a_rotated_key_is_accepted_after_one_refetch(&app, &provider, keys_dir.path(), &issuer)
         .await;
-    Mock::given(method("GET"))
-        .and(path("/keys"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(JwkSet {
-            keys: vec![rotated_jwk],
-        }))
-        .mount(&provider)
-        .await;
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
-    let after_rotation = token(
-        &rotated,
-        Algorithm::RS256,
-        Some("kid-2"),
-        &issuer,
-        AUDIENCE,
-        600,
-    );
-    let (status, body) = app.get(protected, Some(&after_rotation)).await;
-    assert_eq!(status, 200, "rotated key accepted after a refetch: {body}");
-    assert_eq!(
-        key_fetches().await,
-        1,
-        "exactly one refetch since the rotation"
-    );
 
     let (status, body) = app
         .post_json(

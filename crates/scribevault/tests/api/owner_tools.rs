@@ -129,19 +129,14 @@ async fn log_in_with_code(app: &TestApp, code: Option<&str>) -> (u16, Value) {
     app.post_json("/api/auth/login", &body, None).await
 }
 
-#[tokio::test]
-async fn an_authenticator_code_guards_sign_in_once_turned_on() {
-    let app = TestApp::spawn().await;
-    let (token, _) = app.sign_up("ada@example.org").await;
-    let (_, account) = app.get("/api/account", Some(&token)).await;
-    assert_eq!(account["data"]["twoFactorEnabled"], false);
-
-    // A session alone does not set up a factor: the password is asked.
+/// A session alone does not set up a factor: the password is asked. Returns the new secret,
+/// after checking the `otpauth://` URL an authenticator app scans.
+async fn set_up_a_factor_with_the_password(app: &TestApp, token: &str) -> String {
     let (status, refused) = app
         .post_json(
             "/api/auth/2fa/setup",
             &json!({ "password": "not it" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 400, "{refused}");
@@ -149,7 +144,7 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
         .post_json(
             "/api/auth/2fa/setup",
             &json!({ "password": "correct horse battery" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 200, "{setup}");
@@ -159,41 +154,50 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
         url.starts_with("otpauth://totp/Scribevault:ada%40example.org?"),
         "{url}"
     );
-    // Until confirmed, nothing changes.
-    assert_eq!(log_in_with_code(&app, None).await.0, 200);
+    secret
+}
+
+/// Until confirmed, nothing changes; a wrong code does not turn it on, a current one does and
+/// hands out ten recovery codes.
+async fn assert_a_current_code_confirms_the_factor(app: &TestApp, token: &str, secret: &str) {
+    assert_eq!(log_in_with_code(app, None).await.0, 200);
     let (status, _) = app
         .post_json(
             "/api/auth/2fa/enable",
             &json!({ "code": "000000" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 400, "a wrong code does not turn it on");
     let (status, body) = app
         .post_json(
             "/api/auth/2fa/enable",
-            &json!({ "code": code_at(&secret, now()) }),
-            Some(&token),
+            &json!({ "code": code_at(secret, now()) }),
+            Some(token),
         )
         .await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["data"]["twoFactorEnabled"], true);
     assert_eq!(body["data"]["recoveryCodes"].as_array().unwrap().len(), 10);
+}
 
-    let (status, asked) = log_in_with_code(&app, None).await;
+/// Sign-in asks for the code, refuses a wrong one, takes each code once, and never asks a
+/// caller with a wrong password.
+async fn assert_sign_in_takes_each_code_once(app: &TestApp, secret: &str) {
+    let (status, asked) = log_in_with_code(app, None).await;
     assert_eq!(status, 401, "{asked}");
     assert_eq!(asked["error"]["totpRequired"], true);
-    let (status, wrong) = log_in_with_code(&app, Some("123456")).await;
+    let (status, wrong) = log_in_with_code(app, Some("123456")).await;
     assert_eq!(
         (status, &wrong["error"]["totpRequired"]),
         (401, &json!(true)),
         "{wrong}"
     );
     // A code of the next step (the confirming one is used up), then the same again: once only.
-    let next = code_at(&secret, now() + 30);
-    let (status, body) = log_in_with_code(&app, Some(&next)).await;
+    let next = code_at(secret, now() + 30);
+    let (status, body) = log_in_with_code(app, Some(&next)).await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = log_in_with_code(&app, Some(&next)).await;
+    let (status, _) = log_in_with_code(app, Some(&next)).await;
     assert_eq!(status, 401, "a code works once");
     // A wrong password never reaches the question.
     let (status, body) = app
@@ -205,50 +209,68 @@ async fn an_authenticator_code_guards_sign_in_once_turned_on() {
         .await;
     assert_eq!(status, 401);
     assert!(body["error"].get("totpRequired").is_none(), "{body}");
+}
 
-    // Turning it off needs the password and a current code.
+/// Turning it off needs the password and a current code.
+async fn assert_turning_off_needs_a_current_code(app: &TestApp, token: &str, secret: &str) {
     let (status, _) = app
         .post_json(
             "/api/auth/2fa/disable",
             &json!({ "password": "correct horse battery", "code": "000000" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     assert_eq!(status, 400);
     let (status, body) = app
         .post_json(
             "/api/auth/2fa/disable",
-            &json!({ "password": "correct horse battery", "code": code_at(&secret, now()) }),
-            Some(&token),
+            &json!({ "password": "correct horse battery", "code": code_at(secret, now()) }),
+            Some(token),
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(log_in_with_code(&app, None).await.0, 200);
+    assert_eq!(log_in_with_code(app, None).await.0, 200);
+}
 
-    // The owner who lost the phone: the command line's password reset turns the code off.
+/// The owner who lost the phone: the command line's password reset turns the code off.
+async fn assert_a_command_line_reset_turns_the_code_off(app: &TestApp, token: &str) {
     let (_, setup) = app
         .post_json(
             "/api/auth/2fa/setup",
             &json!({ "password": "correct horse battery" }),
-            Some(&token),
+            Some(token),
         )
         .await;
     let secret = setup["data"]["secret"].as_str().unwrap().to_owned();
     app.post_json(
         "/api/auth/2fa/enable",
         &json!({ "code": code_at(&secret, now()) }),
-        Some(&token),
+        Some(token),
     )
     .await;
-    assert_eq!(log_in_with_code(&app, None).await.0, 401);
-    let reset = admin(&app, &["reset-password", "ada@example.org"]).await;
+    assert_eq!(log_in_with_code(app, None).await.0, 401);
+    let reset = admin(app, &["reset-password", "ada@example.org"]).await;
     let password = reset
         .lines()
         .find_map(|line| line.strip_prefix("New password for ada@example.org: "))
         .unwrap()
         .to_owned();
-    let (status, body) = log_in(&app, "ada@example.org", &password).await;
+    let (status, body) = log_in(app, "ada@example.org", &password).await;
     assert_eq!(status, 200, "no code asked after the reset: {body}");
+}
+
+#[tokio::test]
+async fn an_authenticator_code_guards_sign_in_once_turned_on() {
+    let app = TestApp::spawn().await;
+    let (token, _) = app.sign_up("ada@example.org").await;
+    let (_, account) = app.get("/api/account", Some(&token)).await;
+    assert_eq!(account["data"]["twoFactorEnabled"], false);
+
+    let secret = set_up_a_factor_with_the_password(&app, &token).await;
+    assert_a_current_code_confirms_the_factor(&app, &token, &secret).await;
+    assert_sign_in_takes_each_code_once(&app, &secret).await;
+    assert_turning_off_needs_a_current_code(&app, &token, &secret).await;
+    assert_a_command_line_reset_turns_the_code_off(&app, &token).await;
 }
 
 /// Turns a second factor on for ada (signed in with `token`); answers its secret and its

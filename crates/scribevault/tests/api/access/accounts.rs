@@ -151,83 +151,74 @@ async fn the_admins_storage_cap_bounds_what_a_member_may_choose() {
     assert_eq!(status, 400);
 }
 
-#[tokio::test]
-async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_else() {
-    let app = TestApp::spawn().await;
-    let (owner, _) = app.sign_up("owner@example.org").await;
-    let mut members = Vec::new();
-    for email in ["leaving@example.org", "staying@example.org"] {
-        let (token, id) = app.sign_up(email).await;
-        let (status, _) = app
-            .post_json(
-                "/api/vault/save",
-                &json!({"files": [{"title": format!("Notes of {email}"), "content": "words", "path": "converted/transcripts/n.md"}]}),
-                Some(&token),
-            )
-            .await;
-        assert_eq!(status, 200);
-        let (status, _) = app
-            .post_json(
-                "/api/convert/templates",
-                &json!({"name": "T", "body": "{{content}}"}),
-                Some(&token),
-            )
-            .await;
-        assert_eq!(status, 201);
-        let (status, uploaded) = app
-            .upload(
-                &token,
-                &crate::helpers::audio("sample-02-subscribe.mp3"),
-                None,
-            )
-            .await;
-        assert_eq!(status, 200, "{uploaded}");
-        members.push((token, id));
-    }
-    let (leaving, leaving_id) = members[0].clone();
-    let (staying, staying_id) = members[1].clone();
-    leave_something_in_every_gateway_store(&app, &leaving).await;
-    let blobs_of = |id: &str| {
-        walk(app.data_dir.path())
-            .into_iter()
-            .filter(|path| path.to_string_lossy().contains(id))
-            .count()
-    };
-    assert!(blobs_of(&leaving_id) > 0 && blobs_of(&staying_id) > 0);
-
-    let (status, body) = app
-        .send(
-            Method::DELETE,
-            &format!("/api/admin/users/{leaving_id}"),
-            Some(&owner),
+/// Signs up a member who saves a Vault item, makes a template and uploads an MP3; returns
+/// (token, user id).
+async fn sign_up_a_member_with_data(app: &TestApp, email: &str) -> (String, String) {
+    let (token, id) = app.sign_up(email).await;
+    let (status, _) = app
+        .post_json(
+            "/api/vault/save",
+            &json!({"files": [{"title": format!("Notes of {email}"), "content": "words", "path": "converted/transcripts/n.md"}]}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, _) = app
+        .post_json(
+            "/api/convert/templates",
+            &json!({"name": "T", "body": "{{content}}"}),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let (status, uploaded) = app
+        .upload(
+            &token,
+            &crate::helpers::audio("sample-02-subscribe.mp3"),
             None,
         )
         .await;
-    assert_eq!(status, 204, "{body}");
+    assert_eq!(status, 200, "{uploaded}");
+    (token, id)
+}
 
-    let left: Vec<_> = walk(app.data_dir.path())
+/// The files under the data dir whose path names the user `id`.
+fn files_naming(app: &TestApp, id: &str) -> Vec<std::path::PathBuf> {
+    walk(app.data_dir.path())
         .into_iter()
-        .filter(|path| path.to_string_lossy().contains(&leaving_id))
-        .collect();
+        .filter(|path| path.to_string_lossy().contains(id))
+        .collect()
+}
+
+/// No file, row, session or password of the deleted account is left.
+async fn assert_nothing_of_the_deleted_account_is_left(
+    app: &TestApp,
+    (leaving, leaving_id): (&str, &str),
+    staying_id: &str,
+) {
+    let left = files_naming(app, leaving_id);
     assert!(
         left.is_empty(),
         "no file of the deleted account is left: {left:?}"
     );
-    assert!(blobs_of(&staying_id) > 0);
-    let (status, _) = app.get("/api/library/transcripts", Some(&leaving)).await;
+    assert!(!files_naming(app, staying_id).is_empty());
+    let (status, _) = app.get("/api/library/transcripts", Some(leaving)).await;
     assert!(status == 401 || status == 403, "{status}");
-    let rows = rows_naming(&app, &leaving_id).await;
+    let rows = rows_naming(app, leaving_id).await;
     assert!(
         rows.is_empty(),
         "the deleted member's id is left in these tables: {rows:?}"
     );
     assert!(
-        !rows_naming(&app, &staying_id).await.is_empty(),
+        !rows_naming(app, staying_id).await.is_empty(),
         "the scan finds a member who stays"
     );
-    let (status, _) = log_in(&app, "leaving@example.org", PASSWORD).await;
+    let (status, _) = log_in(app, "leaving@example.org", PASSWORD).await;
     assert_eq!(status, 401);
-    // What the services hold for the deleted user, asked directly.
+}
+
+/// What the library service holds for the deleted user, asked directly.
+async fn assert_the_library_holds_nothing_of(app: &TestApp, leaving_id: &str) {
     let mut library =
         scribevault_proto::library::v1::library_service_client::LibraryServiceClient::connect(
             format!("http://{}", app.library_grpc),
@@ -237,7 +228,7 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
     let mut request =
         tonic::Request::new(scribevault_proto::library::v1::ListTranscriptsRequest::default());
     signed_as(
-        &leaving_id,
+        leaving_id,
         "/scribevault.library.v1.LibraryService/ListTranscripts",
         &mut request,
     );
@@ -251,10 +242,14 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
         0,
         "no Vault item of the deleted account"
     );
+}
 
-    let (_, items) = app.get("/api/library/transcripts", Some(&staying)).await;
+/// The member who stays keeps their item, template and upload, and the owner's list holds
+/// the two accounts left.
+async fn assert_the_staying_member_keeps_everything(app: &TestApp, staying: &str, owner: &str) {
+    let (_, items) = app.get("/api/library/transcripts", Some(staying)).await;
     assert_eq!(items["meta"]["total"], 1);
-    let (_, templates) = app.get("/api/convert/templates", Some(&staying)).await;
+    let (_, templates) = app.get("/api/convert/templates", Some(staying)).await;
     assert!(
         templates["data"]
             .as_array()
@@ -263,14 +258,14 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
             .any(|t| t["name"] == "T")
     );
     let (_, uploads) = app
-        .get("/api/video-mp3/manual-uploads", Some(&staying))
+        .get("/api/video-mp3/manual-uploads", Some(staying))
         .await;
     assert_eq!(
         uploads["data"]["videos"].as_array().map_or(0, Vec::len),
         1,
         "{uploads}"
     );
-    let (_, users) = app.get("/api/admin/users", Some(&owner)).await;
+    let (_, users) = app.get("/api/admin/users", Some(owner)).await;
     let emails: Vec<&str> = users["data"]["users"]
         .as_array()
         .unwrap()
@@ -278,6 +273,32 @@ async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_el
         .map(|user| user["email"].as_str().unwrap())
         .collect();
     assert_eq!(emails, ["owner@example.org", "staying@example.org"]);
+}
+
+#[tokio::test]
+async fn deleting_an_account_removes_everything_it_owns_and_nothing_of_anyone_else() {
+    let app = TestApp::spawn().await;
+    let (owner, _) = app.sign_up("owner@example.org").await;
+    let (leaving, leaving_id) = sign_up_a_member_with_data(&app, "leaving@example.org").await;
+    let (staying, staying_id) = sign_up_a_member_with_data(&app, "staying@example.org").await;
+    leave_something_in_every_gateway_store(&app, &leaving).await;
+    assert!(
+        !files_naming(&app, &leaving_id).is_empty() && !files_naming(&app, &staying_id).is_empty()
+    );
+
+    let (status, body) = app
+        .send(
+            Method::DELETE,
+            &format!("/api/admin/users/{leaving_id}"),
+            Some(&owner),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+
+    assert_nothing_of_the_deleted_account_is_left(&app, (&leaving, &leaving_id), &staying_id).await;
+    assert_the_library_holds_nothing_of(&app, &leaving_id).await;
+    assert_the_staying_member_keeps_everything(&app, &staying, &owner).await;
 }
 
 /// A token, a feed, a webhook, settings, and a second factor with its recovery codes: one row in
