@@ -1,5 +1,5 @@
 import { AlertTriangle, Download, Eye, FileText, Library, LoaderCircle, Wand2 } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { Navigate } from 'react-router';
 import { TEMPLATE_BODY_MAX_BYTES } from '@/api/convertTemplatesApi';
 import { errorMessage } from '@/api/errors';
@@ -69,15 +69,11 @@ function NoTranscripts() {
 }
 
 function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
-  const dispatch = useAppDispatch();
-  const showError = useErrorToast();
   const [items, setItems] = useState(initialItems);
   const [template, setTemplate] = useState('');
-  const [unknownPlaceholders, setUnknownPlaceholders] = useState<string[]>([]);
   const [previewId, setPreviewId] = useState<string | null>(null);
-  const [converting, setConverting] = useState(false);
-  const [convertTranscripts] = useConvertTranscriptsMutation();
-  const [saveToVault, { isLoading: saving }] = useSaveToVaultMutation();
+  const { converting, unknownPlaceholders, convert } = useConvertRun(setItems);
+  const { saving, save } = useSaveConvertedToVault(setItems);
   const toConvert = rowsToConvert(items);
   const completed = items.filter((item) => item.status === 'completed');
   const failedCount = items.filter((item) => item.status === 'error').length;
@@ -85,8 +81,76 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
   const templateTooLong = new TextEncoder().encode(template).length > TEMPLATE_BODY_MAX_BYTES;
   const previewed = items.find((item) => item.id === previewId && item.markdownContent !== null) ?? null;
 
-  async function convert() {
-    const targets = toConvert;
+  return (
+    <div className="page convert-page">
+      <PageHeader title="PDF to Markdown" description="Turn finished transcripts into markdown, check them, and keep them in your Vault." />
+
+      <TemplateEditor template={template} onChange={setTemplate} />
+
+      {unknownPlaceholders.length > 0 && <UnknownPlaceholdersNotice names={unknownPlaceholders} />}
+
+      <section className="card" aria-labelledby="conversion-files-heading">
+        <div className="card-header">
+          <h2 id="conversion-files-heading" className="card-title">
+            Files <span className="count">{items.length}</span>
+          </h2>
+          <p className="muted conversion-summary" aria-live="polite">
+            {completed.length} converted{failedCount > 0 ? `, ${failedCount} failed` : ''}
+          </p>
+        </div>
+        <div className="table-wrap">
+          <table className="table conversion-table">
+            <FileTableHead />
+            <tbody>
+              {items.map((item) => (
+                <ConversionRow key={item.id} item={item} onPreview={() => setPreviewId(item.id)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="card-footer button-row wrap">
+          <button type="button" className="btn btn-outline" disabled={saving || converting} onClick={() => void save(completed)}>
+            {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Library size={16} aria-hidden="true" />}
+            Save to Vault
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={converting || toConvert.length === 0 || templateTooLong}
+            onClick={() => void convert(toConvert, template)}
+          >
+            {converting ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Wand2 size={16} aria-hidden="true" />}
+            {converting ? 'Converting...' : completed.length === items.length ? 'Convert all again' : `Convert (${toConvert.length})`}
+          </button>
+        </div>
+      </section>
+
+      {previewed && (
+        <MarkdownPreviewDialog
+          title={previewed.title}
+          subtitle={previewed.markdownPath ?? undefined}
+          content={previewed.markdownContent ?? ''}
+          actions={<DownloadButton item={previewed} />}
+          onClose={() => setPreviewId(null)}
+        />
+      )}
+    </div>
+  );
+}
+
+type SetItems = Dispatch<SetStateAction<ConversionItem[]>>;
+
+/**
+ * Converts rows in batches of CONVERT_BATCH_SIZE, moving each row through its states, and keeps the
+ * placeholders the server did not know in the template.
+ */
+function useConvertRun(setItems: SetItems) {
+  const dispatch = useAppDispatch();
+  const [convertTranscripts] = useConvertTranscriptsMutation();
+  const [converting, setConverting] = useState(false);
+  const [unknownPlaceholders, setUnknownPlaceholders] = useState<string[]>([]);
+
+  async function convert(targets: ConversionItem[], template: string) {
     if (targets.length === 0 || converting) return;
     setConverting(true);
     setUnknownPlaceholders([]);
@@ -129,7 +193,16 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
     }
   }
 
-  async function save() {
+  return { converting, unknownPlaceholders, convert };
+}
+
+/** Saves the converted rows not saved yet, in batches the server takes, and marks them saved. */
+function useSaveConvertedToVault(setItems: SetItems) {
+  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
+  const [saveToVault, { isLoading: saving }] = useSaveToVaultMutation();
+
+  async function save(completed: ConversionItem[]) {
     if (completed.length === 0) {
       dispatch(showToast({ title: NOTHING_TO_SAVE_MESSAGE, variant: 'warning' }));
       return;
@@ -160,63 +233,18 @@ function ConvertScreen({ initialItems }: { initialItems: ConversionItem[] }) {
     }
   }
 
+  return { saving, save };
+}
+
+function UnknownPlaceholdersNotice({ names }: { names: string[] }) {
   return (
-    <div className="page convert-page">
-      <PageHeader title="PDF to Markdown" description="Turn finished transcripts into markdown, check them, and keep them in your Vault." />
-
-      <TemplateEditor template={template} onChange={setTemplate} />
-
-      {unknownPlaceholders.length > 0 && (
-        <p className="alert alert-warning" role="status">
-          <AlertTriangle size={16} aria-hidden="true" />
-          <span>
-            The template has placeholders the server does not know; they were kept as written:{' '}
-            {unknownPlaceholders.map((name) => `{{${name}}}`).join(', ')}
-          </span>
-        </p>
-      )}
-
-      <section className="card" aria-labelledby="conversion-files-heading">
-        <div className="card-header">
-          <h2 id="conversion-files-heading" className="card-title">
-            Files <span className="count">{items.length}</span>
-          </h2>
-          <p className="muted conversion-summary" aria-live="polite">
-            {completed.length} converted{failedCount > 0 ? `, ${failedCount} failed` : ''}
-          </p>
-        </div>
-        <div className="table-wrap">
-          <table className="table conversion-table">
-            <FileTableHead />
-            <tbody>
-              {items.map((item) => (
-                <ConversionRow key={item.id} item={item} onPreview={() => setPreviewId(item.id)} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <div className="card-footer button-row wrap">
-          <button type="button" className="btn btn-outline" disabled={saving || converting} onClick={() => void save()}>
-            {saving ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Library size={16} aria-hidden="true" />}
-            Save to Vault
-          </button>
-          <button type="button" className="btn btn-primary" disabled={converting || toConvert.length === 0 || templateTooLong} onClick={() => void convert()}>
-            {converting ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Wand2 size={16} aria-hidden="true" />}
-            {converting ? 'Converting...' : completed.length === items.length ? 'Convert all again' : `Convert (${toConvert.length})`}
-          </button>
-        </div>
-      </section>
-
-      {previewed && (
-        <MarkdownPreviewDialog
-          title={previewed.title}
-          subtitle={previewed.markdownPath ?? undefined}
-          content={previewed.markdownContent ?? ''}
-          actions={<DownloadButton item={previewed} />}
-          onClose={() => setPreviewId(null)}
-        />
-      )}
-    </div>
+    <p className="alert alert-warning" role="status">
+      <AlertTriangle size={16} aria-hidden="true" />
+      <span>
+        The template has placeholders the server does not know; they were kept as written:{' '}
+        {names.map((name) => `{{${name}}}`).join(', ')}
+      </span>
+    </p>
   );
 }
 
