@@ -191,7 +191,9 @@ describe('Settings: the Users tab', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Disable' }));
     expect(backend.patched).toEqual([]);
   });
+});
 
+describe('Settings: the Users tab: storage caps, refusals and deletion', () => {
   it('sets a storage cap and removes it with an empty field', async () => {
     const backend = adminBackend();
     const { user } = await renderUsersTab();

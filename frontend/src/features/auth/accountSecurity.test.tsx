@@ -59,54 +59,54 @@ describe('Account: Sign out everywhere', () => {
   });
 });
 
+const NEW_SESSION_TOKEN = 'token-after-change';
+
+/**
+ * `POST /api/auth/password` as the gateway answers it: every session ends (the old token is
+ * refused from then on) and the answer is the token of a new one, whose cookie it sets.
+ */
+function passwordBackend(answer: 'ok' | 'wrong-current', locks?: ReturnType<typeof installFakeLocks>) {
+  const bodies: unknown[] = [];
+  const heldLocks: Array<string | null> = [];
+  server.use(
+    http.post('/api/auth/password', async ({ request }) => {
+      bodies.push(await request.json());
+      heldLocks.push(locks?.held ?? null);
+      if (answer === 'wrong-current') {
+        return errorResponse(400, 'Current password is incorrect');
+      }
+      browserSession.token = NEW_SESSION_TOKEN;
+      return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token: NEW_SESSION_TOKEN, expiresAt: '2030-01-01T00:00:00Z' } });
+    }),
+  );
+  return { bodies, heldLocks };
+}
+
+/** The Vault's list, which refuses the old session's token once the password changed. */
+function vaultBackend() {
+  const bearers: string[] = [];
+  server.use(
+    http.get('/api/library/transcripts', ({ request }) => {
+      const authorization = request.headers.get('Authorization') ?? '';
+      bearers.push(authorization);
+      if (authorization !== `Bearer ${NEW_SESSION_TOKEN}`) return errorResponse(401, 'Invalid or expired token');
+      return HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE);
+    }),
+    emptyLibraryStats(),
+  );
+  return bearers;
+}
+
+async function fillPasswordDialog(user: ReturnType<typeof renderWithProviders>['user'], current: string, next: string, confirm = next) {
+  const dialog = await screen.findByRole('dialog', { name: 'Change password' });
+  await user.type(within(dialog).getByLabelText('Current password'), current);
+  await user.type(within(dialog).getByLabelText('New password'), next);
+  await user.type(within(dialog).getByLabelText('Confirm new password'), confirm);
+  await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
+  return dialog;
+}
+
 describe('Account: Change password', () => {
-  const NEW_SESSION_TOKEN = 'token-after-change';
-
-  /**
-   * `POST /api/auth/password` as the gateway answers it: every session ends (the old token is
-   * refused from then on) and the answer is the token of a new one, whose cookie it sets.
-   */
-  function passwordBackend(answer: 'ok' | 'wrong-current', locks?: ReturnType<typeof installFakeLocks>) {
-    const bodies: unknown[] = [];
-    const heldLocks: Array<string | null> = [];
-    server.use(
-      http.post('/api/auth/password', async ({ request }) => {
-        bodies.push(await request.json());
-        heldLocks.push(locks?.held ?? null);
-        if (answer === 'wrong-current') {
-          return errorResponse(400, 'Current password is incorrect');
-        }
-        browserSession.token = NEW_SESSION_TOKEN;
-        return HttpResponse.json<Schema<'Envelope_IssuedToken'>>({ data: { token: NEW_SESSION_TOKEN, expiresAt: '2030-01-01T00:00:00Z' } });
-      }),
-    );
-    return { bodies, heldLocks };
-  }
-
-  /** The Vault's list, which refuses the old session's token once the password changed. */
-  function vaultBackend() {
-    const bearers: string[] = [];
-    server.use(
-      http.get('/api/library/transcripts', ({ request }) => {
-        const authorization = request.headers.get('Authorization') ?? '';
-        bearers.push(authorization);
-        if (authorization !== `Bearer ${NEW_SESSION_TOKEN}`) return errorResponse(401, 'Invalid or expired token');
-        return HttpResponse.json<Schema<'TranscriptPage'>>(EMPTY_PAGE);
-      }),
-      emptyLibraryStats(),
-    );
-    return bearers;
-  }
-
-  async function fillPasswordDialog(user: ReturnType<typeof renderWithProviders>['user'], current: string, next: string, confirm = next) {
-    const dialog = await screen.findByRole('dialog', { name: 'Change password' });
-    await user.type(within(dialog).getByLabelText('Current password'), current);
-    await user.type(within(dialog).getByLabelText('New password'), next);
-    await user.type(within(dialog).getByLabelText('Confirm new password'), confirm);
-    await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
-    return dialog;
-  }
-
   it('changes the password, goes on at once with the answered token (next API call, socket) and says so', async () => {
     const locks = installFakeLocks();
     const { bodies, heldLocks } = passwordBackend('ok', locks);

@@ -133,7 +133,9 @@ describe('Account: API tokens', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('You have 50 tokens');
     expect(screen.getByRole('dialog', { name: 'Create API token' })).toBeInTheDocument();
   });
+});
 
+describe('Account: API tokens: keeping transcriptions, revoking and loading', () => {
   it('turns off keeping transcriptions and revokes a token after asking', async () => {
     const backend = tokensBackend([USED]);
     const { user, card } = await renderTokens();

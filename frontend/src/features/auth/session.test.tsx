@@ -144,7 +144,9 @@ describe('restoring the session on start', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(toastTexts()).toEqual([]);
   });
+});
 
+describe('restoring the session on start: reconnecting and reloading', () => {
   it('tries again while the server cannot be reached, saying it is reconnecting, and does not sign out', async () => {
     const restored = testJwt(TEST_USER.id, { n: 3 });
     const refreshes = refreshBackend(['network', 'network', { token: restored }]);
@@ -279,7 +281,9 @@ describe('renewal of the local access token', () => {
     expect(await within(await screen.findByRole('main')).findByText('Your Vault is empty')).toBeInTheDocument();
     expect(vault).toEqual(['Bearer after-focus']);
   });
+});
 
+describe('renewal of the local access token: triggers, 401s and other tabs', () => {
   it('makes one refresh call for renewal triggers that come at once (focus, visibility, an API call)', async () => {
     const refreshes = refreshBackend([{ token: 'due-token', lifetimeMs: 10 * 60_000 }, { token: 'only-renewal' }]);
     const start = Date.now();

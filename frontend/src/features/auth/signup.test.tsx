@@ -79,7 +79,9 @@ describe('sign-up by invitation', () => {
     expect(router.state.location.pathname).toBe('/sign-up');
     expect(store.getState().auth.token).toBeNull();
   });
+});
 
+describe('sign-up by invitation: invite-only, closed and fresh instances', () => {
   it('says an invitation is needed on an invite-only instance, from sign-in and on /sign-up', async () => {
     const { user, router } = renderWithProviders({ route: '/sign-in', signedIn: false, config: INVITE_ONLY });
     expect(await screen.findByText(/Sign-up needs an invitation\./)).toBeInTheDocument();

@@ -155,7 +155,9 @@ describe('Account: two-factor sign-in', () => {
     expect(await within(dialog).findByRole('img', { name: 'QR code for your authenticator app' })).toBeInTheDocument();
     expect(backend.setups).toEqual([{ password: 'correct-horse' }]);
   });
+});
 
+describe('Account: two-factor sign-in: turning off', () => {
   it('turns off with the password and a current code; a wrong password is shown', async () => {
     const backend = twoFactorBackend(true);
     const { user, panel } = await renderAccount();
@@ -194,42 +196,42 @@ describe('Account: two-factor sign-in', () => {
   });
 });
 
+const session: Schema<'Envelope_SignedIn'> = {
+  data: { token: 'jwt-after-2fa', expiresAt: '2030-01-01T00:00:00Z', user: { id: 'u-7', email: 'ada@example.com', isAdmin: false } },
+};
+const CODE_PROMPT = 'Enter the code from your authenticator app.';
+
+function loginBackend() {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post('/api/auth/login', async ({ request }) => {
+      const body = (await request.json()) as { email: string; password: string; code?: string };
+      bodies.push(body);
+      if (body.password !== 'correct-horse') {
+        return errorResponse(401, 'Invalid email or password');
+      }
+      if (body.code === undefined) {
+        // Untyped: the gateway adds `totpRequired` to this 401, but the contract's ErrorObject does not declare it yet.
+        return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: CODE_PROMPT, totpRequired: true } }, { status: 401 });
+      }
+      if (body.code !== RIGHT_CODE) {
+        // Untyped: as above, `totpRequired` is not in the contract's ErrorObject yet.
+        return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: WRONG_CODE_MESSAGE, totpRequired: true } }, { status: 401 });
+      }
+      return HttpResponse.json<Schema<'Envelope_SignedIn'>>(session);
+    }),
+  );
+  return bodies;
+}
+
+async function signInFirstStep(user: ReturnType<typeof renderWithProviders>['user']) {
+  await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
+  await user.type(screen.getByLabelText('Password'), 'correct-horse');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+  return screen.findByLabelText('Authentication code');
+}
+
 describe('sign-in with two-factor sign-in on', () => {
-  const session: Schema<'Envelope_SignedIn'> = {
-    data: { token: 'jwt-after-2fa', expiresAt: '2030-01-01T00:00:00Z', user: { id: 'u-7', email: 'ada@example.com', isAdmin: false } },
-  };
-  const CODE_PROMPT = 'Enter the code from your authenticator app.';
-
-  function loginBackend() {
-    const bodies: unknown[] = [];
-    server.use(
-      http.post('/api/auth/login', async ({ request }) => {
-        const body = (await request.json()) as { email: string; password: string; code?: string };
-        bodies.push(body);
-        if (body.password !== 'correct-horse') {
-          return errorResponse(401, 'Invalid email or password');
-        }
-        if (body.code === undefined) {
-          // Untyped: the gateway adds `totpRequired` to this 401, but the contract's ErrorObject does not declare it yet.
-          return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: CODE_PROMPT, totpRequired: true } }, { status: 401 });
-        }
-        if (body.code !== RIGHT_CODE) {
-          // Untyped: as above, `totpRequired` is not in the contract's ErrorObject yet.
-          return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: WRONG_CODE_MESSAGE, totpRequired: true } }, { status: 401 });
-        }
-        return HttpResponse.json<Schema<'Envelope_SignedIn'>>(session);
-      }),
-    );
-    return bodies;
-  }
-
-  async function signInFirstStep(user: ReturnType<typeof renderWithProviders>['user']) {
-    await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'correct-horse');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    return screen.findByLabelText('Authentication code');
-  }
-
   it('asks for the code, shows a wrong one refused, signs in with the right one', async () => {
     const bodies = loginBackend();
     const { user, router, store } = renderWithProviders({ route: '/sign-in', signedIn: false });
@@ -286,7 +288,9 @@ describe('sign-in with two-factor sign-in on', () => {
     await waitFor(() => expect(toastTexts().some((text) => text.includes('9 recovery codes left'))).toBe(true), { timeout: 3000 });
     expect(toastTexts().some((text) => text.includes('Your two-factor sign-in changed'))).toBe(true);
   });
+});
 
+describe('sign-in with two-factor sign-in on: checks, Back and a wrong password', () => {
   it('checks the code before sending it', async () => {
     const bodies = loginBackend();
     const { user } = renderWithProviders({ route: '/sign-in', signedIn: false });
