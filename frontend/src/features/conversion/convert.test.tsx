@@ -132,7 +132,9 @@ describe('/convert-pdf', () => {
     await user.type(screen.getByLabelText('Custom template'), '# {{{{title}} by {{{{author}}');
     expect(screen.getByText(/Not a placeholder, kept as written: \{\{author\}\}/)).toBeInTheDocument();
   });
+});
 
+describe('/convert-pdf: converting', () => {
   it('converts with the template: per-row statuses, failures from `failed`, unknown placeholders reported', async () => {
     const backend = conversionBackend();
     backend.failIds.add('f2');
@@ -198,7 +200,9 @@ describe('/convert-pdf', () => {
     await user.click(screen.getByRole('button', { name: 'Convert (2)' }));
     await waitFor(() => expect(hasToast('template must be at most 64 KB')).toBe(true));
   });
+});
 
+describe('/convert-pdf: preview and download', () => {
   it('previews a converted row as sanitised markdown and downloads it as a .md file', async () => {
     conversionBackend();
     handOver();
@@ -239,7 +243,9 @@ describe('/convert-pdf', () => {
     await waitFor(() => expect(hasToast('No converted files to save')).toBe(true));
     expect(backend.saves).toEqual([]);
   });
+});
 
+describe('/convert-pdf: saving to the Vault and templates', () => {
   it('saves the completed rows to the Vault with their markdownPath and links to the Vault', async () => {
     const backend = conversionBackend();
     backend.failIds.add('f2');

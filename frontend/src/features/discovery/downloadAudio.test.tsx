@@ -149,7 +149,9 @@ describe("/sources 'Download audio'", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/downloads'));
     expect(backend.created).toEqual([{ sourceId: 'src-1', videoIds: ['vid1'], useCaptions: true }]);
   });
+});
 
+describe("/sources 'Download audio': captions, select all and refusals", () => {
   it("sends useCaptions: false when the user unticks 'Use YouTube captions when available'", async () => {
     sourceBackend(2);
     server.use(
@@ -210,39 +212,39 @@ describe("/sources 'Download audio'", () => {
   });
 });
 
+const CHANNEL: Schema<'ChannelView'> = {
+  id: 'UCdemo123',
+  title: 'Demo Channel',
+  thumbnails: { high: { url: 'https://img.example/demo.jpg' } },
+  subscriberCount: 10,
+  videoCount: 3,
+};
+
+function discoveryBackend(channel: Partial<typeof CHANNEL> = CHANNEL) {
+  const state = { sourceBodies: [] as unknown[] };
+  server.use(
+    // Untyped: one test answers a channel without its (required) id, outside the contract, to check the fallback.
+    http.post('/api/youtube-discovery/channel-videos', () =>
+      HttpResponse.json({ data: { videos: [video(1), video(2), video(3)], channel, newCount: 0 } }),
+    ),
+    http.get('/api/video-mp3/status', () => HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} })),
+    http.post('/api/sources', async ({ request }) => {
+      state.sourceBodies.push(await request.json());
+      return HttpResponse.json<Schema<'Envelope_SourceView'>>({ data: { ...SOURCE, id: 'src-found' } });
+    }),
+  );
+  return state;
+}
+
+async function searchChannel() {
+  const view = renderWithProviders({ route: '/' });
+  await screen.findByRole('heading', { name: 'Find Videos', level: 1 });
+  await view.user.type(screen.getByLabelText('YouTube channel URL'), 'https://www.youtube.com/@demo{Enter}');
+  await screen.findByTestId('channel-card');
+  return view;
+}
+
 describe("Find Videos 'Download audio'", () => {
-  const CHANNEL: Schema<'ChannelView'> = {
-    id: 'UCdemo123',
-    title: 'Demo Channel',
-    thumbnails: { high: { url: 'https://img.example/demo.jpg' } },
-    subscriberCount: 10,
-    videoCount: 3,
-  };
-
-  function discoveryBackend(channel: Partial<typeof CHANNEL> = CHANNEL) {
-    const state = { sourceBodies: [] as unknown[] };
-    server.use(
-      // Untyped: one test answers a channel without its (required) id, outside the contract, to check the fallback.
-      http.post('/api/youtube-discovery/channel-videos', () =>
-        HttpResponse.json({ data: { videos: [video(1), video(2), video(3)], channel, newCount: 0 } }),
-      ),
-      http.get('/api/video-mp3/status', () => HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} })),
-      http.post('/api/sources', async ({ request }) => {
-        state.sourceBodies.push(await request.json());
-        return HttpResponse.json<Schema<'Envelope_SourceView'>>({ data: { ...SOURCE, id: 'src-found' } });
-      }),
-    );
-    return state;
-  }
-
-  async function searchChannel() {
-    const view = renderWithProviders({ route: '/' });
-    await screen.findByRole('heading', { name: 'Find Videos', level: 1 });
-    await view.user.type(screen.getByLabelText('YouTube channel URL'), 'https://www.youtube.com/@demo{Enter}');
-    await screen.findByTestId('channel-card');
-    return view;
-  }
-
   it("needs a selection ('Please select videos to download')", async () => {
     const sources = discoveryBackend();
     const backend = downloadsBackend();

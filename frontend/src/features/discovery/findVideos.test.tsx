@@ -160,7 +160,9 @@ describe('Find Videos search', () => {
     expect(within(rowFor('Episode 3')).getByText('Drop MP3')).toBeInTheDocument();
     expect(within(rowFor('Episode 3')).getByLabelText('Attach MP3 to Episode 3')).toBeInTheDocument();
   });
+});
 
+describe('Find Videos search: All, the quota and Refresh', () => {
   it('fetches every video with All (-1) and shows the quota left before the scan', async () => {
     const calls: SearchCall[] = [];
     const resetsAt = new Date(2030, 0, 1, 9, 0).toISOString();
@@ -215,7 +217,9 @@ describe('Find Videos search', () => {
     await view.user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(await screen.findByText('No new videos found')).toBeInTheDocument();
   });
+});
 
+describe('Find Videos search: failures, empty results and coming back', () => {
   it.each([
     [400, 'Please enter a valid YouTube channel URL', 'Please enter a valid YouTube channel URL'],
     [404, 'Channel not found', 'Channel not found'],
@@ -265,9 +269,21 @@ describe('Find Videos search', () => {
   });
 });
 
-describe('Previous Searches', () => {
-  const stored = () => JSON.parse(window.localStorage.getItem('youtubeSearchHistory') ?? '[]') as Array<Record<string, unknown>>;
+function seedHistory(count: number) {
+  const entries = Array.from({ length: count }, (_, index) => ({
+    id: `h${index}`,
+    channelUrl: `https://www.youtube.com/@c${index}`,
+    channelTitle: `Channel ${index}`,
+    channelThumbnail: null,
+    searchedAt: new Date(Date.UTC(2024, 0, 1, 0, index)).toISOString(),
+    usageCount: index === 3 ? 9 : index === 7 ? 5 : 1,
+  }));
+  window.localStorage.setItem('youtubeSearchHistory', JSON.stringify(entries));
+}
 
+const stored = () => JSON.parse(window.localStorage.getItem('youtubeSearchHistory') ?? '[]') as Array<Record<string, unknown>>;
+
+describe('Previous Searches', () => {
   it('records a successful search, counts repeats, and searches again from an entry', async () => {
     const calls: SearchCall[] = [];
     server.use(searchHandler({ calls }), statusHandler());
@@ -311,18 +327,6 @@ describe('Previous Searches', () => {
     await screen.findByRole('alert', { name: 'Search failed' });
     expect(window.localStorage.getItem('youtubeSearchHistory')).toBeNull();
   });
-
-  function seedHistory(count: number) {
-    const entries = Array.from({ length: count }, (_, index) => ({
-      id: `h${index}`,
-      channelUrl: `https://www.youtube.com/@c${index}`,
-      channelTitle: `Channel ${index}`,
-      channelThumbnail: null,
-      searchedAt: new Date(Date.UTC(2024, 0, 1, 0, index)).toISOString(),
-      usageCount: index === 3 ? 9 : index === 7 ? 5 : 1,
-    }));
-    window.localStorage.setItem('youtubeSearchHistory', JSON.stringify(entries));
-  }
 
   it('shows 10 entries per tab, most recent first or most used first', async () => {
     seedHistory(30);
@@ -368,33 +372,33 @@ describe('Previous Searches', () => {
   });
 });
 
-describe('MP3 drops and uploads', () => {
-  interface UploadCall {
-    videoId: string;
-    fields: Record<string, FormDataEntryValue | null>;
-  }
+interface UploadCall {
+  videoId: string;
+  fields: Record<string, FormDataEntryValue | null>;
+}
 
-  function uploadHandler(calls: UploadCall[], gate?: Promise<void>) {
-    return http.post('/api/video-mp3/upload/:videoId', async ({ request, params }) => {
-      const form = await request.formData();
-      const fields = Object.fromEntries(['title', 'channelTitle', 'duration', 'publishedAt'].map((key) => [key, form.get(key)]));
-      calls.push({ videoId: params.videoId as string, fields });
-      await gate;
-      const mp3Path = `mp3/${params.videoId as string}.mp3`;
-      return HttpResponse.json<Schema<'Envelope_UploadView'>>({
-        data: { mp3Path, mp3FilePath: mp3Path, title: fields.title as string, size: 4, videoId: params.videoId as string, deduplicated: false },
-      });
+function uploadHandler(calls: UploadCall[], gate?: Promise<void>) {
+  return http.post('/api/video-mp3/upload/:videoId', async ({ request, params }) => {
+    const form = await request.formData();
+    const fields = Object.fromEntries(['title', 'channelTitle', 'duration', 'publishedAt'].map((key) => [key, form.get(key)]));
+    calls.push({ videoId: params.videoId as string, fields });
+    await gate;
+    const mp3Path = `mp3/${params.videoId as string}.mp3`;
+    return HttpResponse.json<Schema<'Envelope_UploadView'>>({
+      data: { mp3Path, mp3FilePath: mp3Path, title: fields.title as string, size: 4, videoId: params.videoId as string, deduplicated: false },
     });
-  }
+  });
+}
 
-  async function withResults(statuses: Statuses = { vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' } }, statusCalls?: string[]) {
-    server.use(searchHandler(), statusHandler(statuses, statusCalls));
-    const view = await renderFindVideos();
-    await searchAndWait(view);
-    await within(rowFor('Episode 1')).findByText(statuses.vid1?.hasMp3 ? 'MP3 uploaded' : 'Drop MP3');
-    return view;
-  }
+async function withUploadResults(statuses: Statuses = { vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' } }, statusCalls?: string[]) {
+  server.use(searchHandler(), statusHandler(statuses, statusCalls));
+  const view = await renderFindVideos();
+  await searchAndWait(view);
+  await within(rowFor('Episode 1')).findByText(statuses.vid1?.hasMp3 ? 'MP3 uploaded' : 'Drop MP3');
+  return view;
+}
 
+describe('MP3 drops and uploads', () => {
   it('a file dropped on the card goes to the first video without an MP3, with its details, and the row turns', async () => {
     const calls: UploadCall[] = [];
     const statusCalls: string[] = [];
@@ -403,7 +407,7 @@ describe('MP3 drops and uploads', () => {
       release = resolve;
     });
     server.use(uploadHandler(calls, gate));
-    await withResults(undefined, statusCalls);
+    await withUploadResults(undefined, statusCalls);
     drop(screen.getByTestId('videos-card'), [mp3('anything.mp3'), new File(['x'], 'notes.txt', { type: 'text/plain' })]);
     expect(await within(rowFor('Episode 2')).findByRole('progressbar', { name: 'Upload progress of Episode 2' })).toBeInTheDocument();
     await waitFor(() => expect(calls).toHaveLength(1));
@@ -421,7 +425,7 @@ describe('MP3 drops and uploads', () => {
   it("uses only a drop's first file: a non-MP3 first file is refused with 'Please drop an MP3 file'", async () => {
     const calls: UploadCall[] = [];
     server.use(uploadHandler(calls));
-    await withResults();
+    await withUploadResults();
     drop(screen.getByTestId('videos-card'), [new File(['x'], 'notes.txt', { type: 'text/plain' }), mp3()]);
     expect(await screen.findByText('Please drop an MP3 file')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
@@ -430,7 +434,7 @@ describe('MP3 drops and uploads', () => {
   it('recognises an MP3 by its name when the type is missing', async () => {
     const calls: UploadCall[] = [];
     server.use(uploadHandler(calls));
-    await withResults();
+    await withUploadResults();
     drop(screen.getByTestId('videos-card'), [mp3('voice.MP3', '')]);
     await waitFor(() => expect(calls.map((call) => call.videoId)).toEqual(['vid2']));
   });
@@ -439,16 +443,18 @@ describe('MP3 drops and uploads', () => {
     const calls: UploadCall[] = [];
     server.use(uploadHandler(calls));
     const all = { hasMp3: true, mp3FilePath: 'x.mp3' };
-    await withResults({ vid1: all, vid2: all, vid3: all });
+    await withUploadResults({ vid1: all, vid2: all, vid3: all });
     drop(screen.getByTestId('videos-card'), [mp3()]);
     expect(await screen.findByText('All videos already have MP3s uploaded')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
+});
 
+describe('MP3 drops and uploads: rows and server errors', () => {
   it('a file dropped on a row goes to that video; so does one picked with its Attach button', async () => {
     const calls: UploadCall[] = [];
     server.use(uploadHandler(calls));
-    const view = await withResults();
+    const view = await withUploadResults();
     drop(rowFor('Episode 3'), [mp3()]);
     expect(await within(rowFor('Episode 3')).findByText('MP3 uploaded')).toBeInTheDocument();
     expect(calls.map((call) => call.videoId)).toEqual(['vid3']);
@@ -461,7 +467,7 @@ describe('MP3 drops and uploads', () => {
   it("refuses a non-MP3 dropped on a row", async () => {
     const calls: UploadCall[] = [];
     server.use(uploadHandler(calls));
-    await withResults();
+    await withUploadResults();
     drop(rowFor('Episode 3'), [new File(['x'], 'clip.wav', { type: 'audio/wav' })]);
     expect(await screen.findByText('Please drop an MP3 file')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
@@ -475,7 +481,7 @@ describe('MP3 drops and uploads', () => {
           : new HttpResponse(null, { status: 500 }),
       ),
     );
-    await withResults();
+    await withUploadResults();
     drop(rowFor('Episode 2'), [mp3()]);
     expect(await within(rowFor('Episode 2')).findByText('Please select MP3 files only')).toBeInTheDocument();
     drop(rowFor('Episode 3'), [mp3()]);
@@ -485,17 +491,17 @@ describe('MP3 drops and uploads', () => {
   });
 });
 
-describe('selection and hand-offs', () => {
-  async function withResults(statuses: Statuses = {}) {
-    server.use(searchHandler(), statusHandler(statuses));
-    const view = await renderFindVideos();
-    await searchAndWait(view);
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Create Transcripts' })).toBeEnabled());
-    return view;
-  }
+async function withSelectionResults(statuses: Statuses = {}) {
+  server.use(searchHandler(), statusHandler(statuses));
+  const view = await renderFindVideos();
+  await searchAndWait(view);
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Create Transcripts' })).toBeEnabled());
+  return view;
+}
 
+describe('selection and hand-offs', () => {
   it('selects all and none with the select-all box, showing a partial selection', async () => {
-    const view = await withResults();
+    const view = await withSelectionResults();
     const all = screen.getByRole('checkbox', { name: 'Select all videos' });
     await view.user.click(screen.getByRole('checkbox', { name: 'Select Episode 1' }));
     expect(all).not.toBeChecked();
@@ -510,7 +516,7 @@ describe('selection and hand-offs', () => {
 
   it("'Download Videos as MP3' needs a selection, then hands it to /download-mp3 in selectedVideos", async () => {
     server.use(http.get('/api/video-mp3/status', () => HttpResponse.json<Schema<'Envelope_BTreeMap_String_Mp3StatusView'>>({ data: {} })));
-    const view = await withResults();
+    const view = await withSelectionResults();
     await view.user.click(screen.getByRole('button', { name: 'Download Videos as MP3' }));
     expect(await screen.findByText('Please select videos to download')).toBeInTheDocument();
     expect(view.router.state.location.pathname).toBe('/youtube-discovery');
@@ -526,23 +532,25 @@ describe('selection and hand-offs', () => {
       'Episode 3',
     ]);
   });
+});
 
+describe('selection and hand-offs: Create Transcripts', () => {
   it("'Create Transcripts' says so when no video has an MP3", async () => {
-    const view = await withResults();
+    const view = await withSelectionResults();
     await view.user.click(screen.getByRole('button', { name: 'Create Transcripts' }));
     expect(await screen.findByText('No videos have MP3 files uploaded. Please upload MP3 files first.')).toBeInTheDocument();
     expect(window.sessionStorage.getItem('videosToTranscribe')).toBeNull();
   });
 
   it("'Create Transcripts' says so when none of the selected videos has an MP3", async () => {
-    const view = await withResults({ vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' } });
+    const view = await withSelectionResults({ vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' } });
     await view.user.click(screen.getByRole('checkbox', { name: 'Select Episode 2' }));
     await view.user.click(screen.getByRole('button', { name: 'Create Transcripts' }));
     expect(await screen.findByText('None of the selected videos have MP3 files uploaded')).toBeInTheDocument();
   });
 
   it("'Create Transcripts' hands the selected videos with MP3s to /transcripts in videosToTranscribe", async () => {
-    const view = await withResults({
+    const view = await withSelectionResults({
       vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' },
       vid2: { hasMp3: true, mp3FilePath: 'mp3/vid2.mp3' },
     });
@@ -562,7 +570,7 @@ describe('selection and hand-offs', () => {
   });
 
   it("'Create Transcripts' with no selection takes every video with an MP3", async () => {
-    const view = await withResults({
+    const view = await withSelectionResults({
       vid1: { hasMp3: true, mp3FilePath: 'mp3/vid1.mp3' },
       vid3: { hasMp3: true, mp3FilePath: 'mp3/vid3.mp3' },
     });
@@ -580,61 +588,61 @@ describe('selection and hand-offs', () => {
   });
 });
 
+interface ExportCall {
+  videoIds: string[];
+  exportType: string;
+}
+
+function exportHandler(calls: ExportCall[], disposition: string | null = 'attachment; filename="demo-channel-urls.csv"') {
+  return http.post('/api/youtube-discovery/export', async ({ request }) => {
+    calls.push((await request.json()) as ExportCall);
+    const headers: Record<string, string> = { 'Content-Type': 'text/csv; charset=utf-8' };
+    if (disposition) headers['Content-Disposition'] = disposition;
+    return new HttpResponse('url\nhttps://www.youtube.com/watch?v=vid1\n', { headers });
+  });
+}
+
+function captureDownloads() {
+  const saved: Array<{ name: string; blob: Blob }> = [];
+  const blobs = new Map<string, Blob>();
+  let counter = 0;
+  Object.defineProperty(URL, 'createObjectURL', {
+    configurable: true,
+    value: (blob: Blob) => {
+      counter += 1;
+      const url = `blob:test/${counter}`;
+      blobs.set(url, blob);
+      return url;
+    },
+  });
+  Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => {} });
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push({ name: this.download, blob: blobs.get(this.href)! });
+  });
+  return saved;
+}
+
+// jsdom's Blob has no text().
+const readBlob = (blob: Blob) =>
+  new Promise<string>((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.readAsText(blob);
+  });
+
+async function withExportResults(videos = VIDEOS) {
+  server.use(searchHandler({ videos }), statusHandler());
+  const view = await renderFindVideos();
+  await searchAndWait(view);
+  return view;
+}
+
 describe('exports and copying', () => {
-  interface ExportCall {
-    videoIds: string[];
-    exportType: string;
-  }
-
-  function exportHandler(calls: ExportCall[], disposition: string | null = 'attachment; filename="demo-channel-urls.csv"') {
-    return http.post('/api/youtube-discovery/export', async ({ request }) => {
-      calls.push((await request.json()) as ExportCall);
-      const headers: Record<string, string> = { 'Content-Type': 'text/csv; charset=utf-8' };
-      if (disposition) headers['Content-Disposition'] = disposition;
-      return new HttpResponse('url\nhttps://www.youtube.com/watch?v=vid1\n', { headers });
-    });
-  }
-
-  function captureDownloads() {
-    const saved: Array<{ name: string; blob: Blob }> = [];
-    const blobs = new Map<string, Blob>();
-    let counter = 0;
-    Object.defineProperty(URL, 'createObjectURL', {
-      configurable: true,
-      value: (blob: Blob) => {
-        counter += 1;
-        const url = `blob:test/${counter}`;
-        blobs.set(url, blob);
-        return url;
-      },
-    });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: () => {} });
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push({ name: this.download, blob: blobs.get(this.href)! });
-    });
-    return saved;
-  }
-
-  // jsdom's Blob has no text().
-  const readBlob = (blob: Blob) =>
-    new Promise<string>((resolve) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(reader.result as string);
-      reader.readAsText(blob);
-    });
-
-  async function withResults(videos = VIDEOS) {
-    server.use(searchHandler({ videos }), statusHandler());
-    const view = await renderFindVideos();
-    await searchAndWait(view);
-    return view;
-  }
-
   it('exports every listed video when none is selected, saving the file named by Content-Disposition', async () => {
     const calls: ExportCall[] = [];
     server.use(exportHandler(calls));
     const saved = captureDownloads();
-    const view = await withResults();
+    const view = await withExportResults();
     await view.user.click(screen.getByRole('button', { name: 'Download URLs Only' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(calls).toEqual([{ videoIds: ['vid1', 'vid2', 'vid3'], exportType: 'urls' }]);
@@ -646,7 +654,7 @@ describe('exports and copying', () => {
     const calls: ExportCall[] = [];
     server.use(exportHandler(calls, null));
     const saved = captureDownloads();
-    const view = await withResults();
+    const view = await withExportResults();
     await view.user.click(screen.getByRole('checkbox', { name: 'Select Episode 3' }));
     await view.user.click(screen.getByRole('checkbox', { name: 'Select Episode 2' }));
     await view.user.click(screen.getByRole('button', { name: 'Download All Data' }));
@@ -658,7 +666,7 @@ describe('exports and copying', () => {
   it("says 'No videos to export' when nothing is listed", async () => {
     const calls: ExportCall[] = [];
     server.use(exportHandler(calls));
-    const view = await withResults([]);
+    const view = await withExportResults([]);
     await view.user.click(screen.getByRole('button', { name: 'Download URLs Only' }));
     expect(await screen.findByText('No videos to export')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
@@ -666,7 +674,7 @@ describe('exports and copying', () => {
 
   it("shows the server's message, else 'Failed to export videos'", async () => {
     server.use(http.post('/api/youtube-discovery/export', () => errorResponse(400, 'Too many videos')));
-    const view = await withResults();
+    const view = await withExportResults();
     await view.user.click(screen.getByRole('button', { name: 'Download All Data' }));
     expect(await screen.findByText('Too many videos')).toBeInTheDocument();
 
@@ -677,7 +685,7 @@ describe('exports and copying', () => {
 
   it('copies a URL and clears the confirmation after 2 s', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    const view = await withResults();
+    const view = await withExportResults();
     const row = rowFor('Episode 2');
     await view.user.click(within(row).getByRole('button', { name: 'Copy URL of Episode 2' }));
     expect(await navigator.clipboard.readText()).toBe('https://www.youtube.com/watch?v=vid2');
@@ -693,7 +701,7 @@ describe('exports and copying', () => {
   });
 
   it("says 'Failed to copy URL' when the clipboard refuses", async () => {
-    const view = await withResults();
+    const view = await withExportResults();
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new Error('denied'));
     await view.user.click(within(rowFor('Episode 1')).getByRole('button', { name: 'Copy URL of Episode 1' }));
     expect(await screen.findByText('Failed to copy URL')).toBeInTheDocument();

@@ -163,7 +163,9 @@ describe('/downloads list', () => {
     expect(within(broken).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
     expect(within(broken).queryByRole('button', { name: 'Cancel' })).not.toBeInTheDocument();
   });
+});
 
+describe('/downloads list: empty and failing', () => {
   it('points to Sources and Find Videos when there are no jobs', async () => {
     downloadsBackend([]);
     server.use(http.get('/api/sources', () => HttpResponse.json<Schema<'Envelope_Vec_SourceView'>>({ data: [] })));
@@ -252,7 +254,9 @@ describe('/downloads realtime (docs/product-spec.md §4)', () => {
     expect(within(item()).getByText(/^Completed Mar|^Completed [A-Z][a-z]{2} \d{2}/)).toBeInTheDocument();
     expect(screen.getByTestId('active-jobs')).toHaveTextContent('1 active');
   });
+});
 
+describe('/downloads realtime (docs/product-spec.md §4): unknown and new jobs', () => {
   it('refetches the list for an event of a job it does not know (started elsewhere)', async () => {
     const backend = downloadsBackend([job()]);
     const { socket } = await renderDownloads();
