@@ -73,7 +73,9 @@ describe('realtime connection', () => {
     expect(socket.disconnectCalls).toBe(1);
     expect(socket.connectCalls).toBe(2);
   });
+});
 
+describe('realtime connection: errors, events and sign-out', () => {
   it('toasts connect errors (once per outage) and reconnections', async () => {
     const { socket } = await renderSignedIn();
     emit(socket, 'connect_error', new Error('xhr poll error'));

@@ -58,7 +58,9 @@ describe('realtime listeners', () => {
     store.dispatch(socketConnected());
     expect(toasts(store).at(-1)).toEqual(CONNECTED);
   });
+});
 
+describe("realtime listeners: notifications and the contract's events", () => {
   it('notification and systemMessage become toasts, destructive for errors', () => {
     const store = setupStore();
     store.dispatch(realtimeEventReceived({ type: 'notification', data: { title: 'Heads up', message: 'Ready', type: 'info' } }));

@@ -286,7 +286,9 @@ describe('/transcripts running a job', () => {
     expect(counter('failed')).toBe('1');
     expect(screen.getByRole('button', { name: 'Retry Failed (1)' })).toBeInTheDocument();
   });
+});
 
+describe('/transcripts running a job: failures, overnight and single rows', () => {
   it("uses status 'error' when an error event names none", async () => {
     const seen: StartBody[] = [];
     server.use(startHandler('job-1', seen));
@@ -410,7 +412,9 @@ describe('/transcripts retry, cancel and stop', () => {
     await user.click(within(rowFor('A')).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Failed to retry')).toBeInTheDocument();
   });
+});
 
+describe('/transcripts retry, cancel and stop: cancelling and Stop All', () => {
   it('cancels a running row', async () => {
     const started: StartBody[] = [];
     let cancelBody: unknown;

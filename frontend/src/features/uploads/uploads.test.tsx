@@ -177,7 +177,9 @@ describe('/download-mp3 uploading', () => {
     await waitFor(() => expect(within(rowFor('slow')).getByText('Completed')).toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Remove slow' })).toBeEnabled();
   });
+});
 
+describe('/download-mp3 uploading: failures and the overall bar', () => {
   it("shows the server's message on a rejected file and 'Upload failed' without one", async () => {
     server.use(
       http.post('/api/video-mp3/upload', async ({ request }) => {
@@ -219,7 +221,9 @@ describe('/download-mp3 uploading', () => {
     expect(overall.querySelector<HTMLElement>('.progress-indicator')!.style.transform).toBe('translateX(-33%)');
     expect(within(overall.parentElement!).getByText('67%')).toBeInTheDocument();
   });
+});
 
+describe('/download-mp3 uploading: real progress', () => {
   it('shows real upload progress from XMLHttpRequest progress events', async () => {
     const requests: FakeXhr[] = [];
     class FakeXhr {
