@@ -15,103 +15,18 @@ const COUNT_LABEL = (count: VideoCount) => (count === ALL_VIDEOS ? 'All' : Strin
 export default function FindVideosPage() {
   const dispatch = useAppDispatch();
   const discovery = useAppSelector(selectDiscovery);
-  const [channelUrl, setChannelUrl] = useState(discovery.search?.channelUrl ?? '');
-  const [limit, setLimit] = useState<VideoCount>(discovery.search?.limit ?? DEFAULT_VIDEO_COUNT);
-  const [urlError, setUrlError] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
-  const ids = { url: useId(), count: useId(), urlError: useId(), quota: useId() };
-  const searching = discovery.status === 'loading';
-  const busy = searching || discovery.refreshing;
-  const hasResults = discovery.status === 'succeeded' && discovery.channel !== null;
-
-  function search(url: string, count: VideoCount = limit) {
-    const trimmed = url.trim();
-    if (!trimmed) {
-      setUrlError(DISCOVERY_MESSAGES.enterChannelUrl);
-      inputRef.current?.focus();
-      return;
-    }
-    setUrlError(null);
-    void dispatch(searchChannel({ channelUrl: trimmed, limit: count, refresh: false }));
-  }
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!busy) search(channelUrl);
-  }
-
-  function refresh() {
-    if (!discovery.search || busy) return;
-    void dispatch(searchChannel({ ...discovery.search, refresh: true }));
-  }
+  const channelSearch = useChannelSearch();
+  const { searching, busy, hasResults } = channelSearch;
 
   return (
     <div className="page">
       <PageHeader title="Find Videos" description="Find the videos of a YouTube channel and attach MP3s to them" />
-      <section className="card search-card" aria-label="Channel search">
-        <form className="search-form" onSubmit={onSubmit} noValidate>
-          <div className="field search-url">
-            <label htmlFor={ids.url}>YouTube channel URL</label>
-            <input
-              ref={inputRef}
-              id={ids.url}
-              type="text"
-              inputMode="url"
-              autoComplete="url"
-              spellCheck={false}
-              placeholder="https://www.youtube.com/@channel"
-              value={channelUrl}
-              aria-invalid={urlError ? true : undefined}
-              aria-describedby={urlError ? ids.urlError : undefined}
-              onChange={(event) => {
-                setChannelUrl(event.target.value);
-                if (urlError) setUrlError(null);
-              }}
-            />
-          </div>
-          <div className="field search-count">
-            <label htmlFor={ids.count}>Videos</label>
-            <select
-              id={ids.count}
-              value={limit}
-              aria-describedby={limit === ALL_VIDEOS ? ids.quota : undefined}
-              onChange={(event) => setLimit(Number(event.target.value) as VideoCount)}
-            >
-              {VIDEO_COUNTS.map((count) => (
-                <option key={count} value={count}>
-                  {COUNT_LABEL(count)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="search-buttons">
-            <button type="submit" className="btn btn-primary" disabled={busy}>
-              {searching ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Search size={16} aria-hidden="true" />}
-              {searching ? 'Searching...' : 'Search'}
-            </button>
-            {hasResults && (
-              <button type="button" className="btn btn-outline" disabled={busy} onClick={refresh}>
-                <RefreshCw className={discovery.refreshing ? 'spin' : undefined} size={16} aria-hidden="true" />
-                {discovery.refreshing ? 'Refreshing...' : 'Refresh'}
-              </button>
-            )}
-          </div>
-        </form>
-        {urlError && (
-          <p id={ids.urlError} className="field-error search-error" role="alert">
-            {urlError}
-          </p>
-        )}
-        {limit === ALL_VIDEOS && <QuotaHint id={ids.quota} />}
-      </section>
+      <ChannelSearchCard channelSearch={channelSearch} />
 
       <SearchHistoryPanel
         history={discovery.history}
         disabled={busy}
-        onPick={(entry) => {
-          setChannelUrl(entry.channelUrl);
-          search(entry.channelUrl);
-        }}
+        onPick={(entry) => channelSearch.searchAgain(entry.channelUrl)}
         onRemove={(entry) => dispatch(historyEntryRemoved(entry.id))}
         onClear={() => dispatch(historyCleared())}
       />
@@ -145,6 +60,131 @@ export default function FindVideosPage() {
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * The search form's channel URL and video count (both start from the last search), its check of
+ * the URL, and the searches it starts: a new one, a refresh of the last, or one from the history.
+ */
+function useChannelSearch() {
+  const dispatch = useAppDispatch();
+  const discovery = useAppSelector(selectDiscovery);
+  const [channelUrl, setChannelUrl] = useState(discovery.search?.channelUrl ?? '');
+  const [limit, setLimit] = useState<VideoCount>(discovery.search?.limit ?? DEFAULT_VIDEO_COUNT);
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const searching = discovery.status === 'loading';
+  const busy = searching || discovery.refreshing;
+  const hasResults = discovery.status === 'succeeded' && discovery.channel !== null;
+
+  function search(url: string, count: VideoCount = limit) {
+    const trimmed = url.trim();
+    if (!trimmed) {
+      setUrlError(DISCOVERY_MESSAGES.enterChannelUrl);
+      inputRef.current?.focus();
+      return;
+    }
+    setUrlError(null);
+    void dispatch(searchChannel({ channelUrl: trimmed, limit: count, refresh: false }));
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!busy) search(channelUrl);
+  }
+
+  function refresh() {
+    if (!discovery.search || busy) return;
+    void dispatch(searchChannel({ ...discovery.search, refresh: true }));
+  }
+
+  function changeChannelUrl(url: string) {
+    setChannelUrl(url);
+    if (urlError) setUrlError(null);
+  }
+
+  function searchAgain(url: string) {
+    setChannelUrl(url);
+    search(url);
+  }
+
+  return {
+    channelUrl,
+    changeChannelUrl,
+    limit,
+    setLimit,
+    urlError,
+    inputRef,
+    searching,
+    busy,
+    refreshing: discovery.refreshing,
+    hasResults,
+    onSubmit,
+    refresh,
+    searchAgain,
+  };
+}
+
+/** The channel URL, how many videos, Search and (once there are results) Refresh. */
+function ChannelSearchCard({ channelSearch }: { channelSearch: ReturnType<typeof useChannelSearch> }) {
+  const { channelUrl, changeChannelUrl, limit, setLimit, urlError, inputRef } = channelSearch;
+  const { searching, busy, refreshing, hasResults, onSubmit, refresh } = channelSearch;
+  const ids = { url: useId(), count: useId(), urlError: useId(), quota: useId() };
+  return (
+    <section className="card search-card" aria-label="Channel search">
+      <form className="search-form" onSubmit={onSubmit} noValidate>
+        <div className="field search-url">
+          <label htmlFor={ids.url}>YouTube channel URL</label>
+          <input
+            ref={inputRef}
+            id={ids.url}
+            type="text"
+            inputMode="url"
+            autoComplete="url"
+            spellCheck={false}
+            placeholder="https://www.youtube.com/@channel"
+            value={channelUrl}
+            aria-invalid={urlError ? true : undefined}
+            aria-describedby={urlError ? ids.urlError : undefined}
+            onChange={(event) => changeChannelUrl(event.target.value)}
+          />
+        </div>
+        <div className="field search-count">
+          <label htmlFor={ids.count}>Videos</label>
+          <select
+            id={ids.count}
+            value={limit}
+            aria-describedby={limit === ALL_VIDEOS ? ids.quota : undefined}
+            onChange={(event) => setLimit(Number(event.target.value) as VideoCount)}
+          >
+            {VIDEO_COUNTS.map((count) => (
+              <option key={count} value={count}>
+                {COUNT_LABEL(count)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="search-buttons">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {searching ? <LoaderCircle className="spin" size={16} aria-hidden="true" /> : <Search size={16} aria-hidden="true" />}
+            {searching ? 'Searching...' : 'Search'}
+          </button>
+          {hasResults && (
+            <button type="button" className="btn btn-outline" disabled={busy} onClick={refresh}>
+              <RefreshCw className={refreshing ? 'spin' : undefined} size={16} aria-hidden="true" />
+              {refreshing ? 'Refreshing...' : 'Refresh'}
+            </button>
+          )}
+        </div>
+      </form>
+      {urlError && (
+        <p id={ids.urlError} className="field-error search-error" role="alert">
+          {urlError}
+        </p>
+      )}
+      {limit === ALL_VIDEOS && <QuotaHint id={ids.quota} />}
+    </section>
   );
 }
 

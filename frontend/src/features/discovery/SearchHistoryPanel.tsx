@@ -29,20 +29,9 @@ export function SearchHistoryPanel({
   const [open, setOpen] = useState(false);
   const [tab, setTab] = useState<Tab>('recent');
   const ids = { panel: useId(), tabs: useId() };
-  const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
 
   if (history.length === 0) return null;
   const entries = tab === 'recent' ? recentSearches(history) : mostUsedSearches(history);
-
-  function onTabKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
-    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, Home: -index, End: TABS.length - 1 - index };
-    const move = moves[event.key];
-    if (move === undefined) return;
-    event.preventDefault();
-    const next = (index + move + TABS.length) % TABS.length;
-    setTab(TABS[next].value);
-    tabRefs.current[next]?.focus();
-  }
 
   return (
     <section className="card history-panel">
@@ -61,27 +50,7 @@ export function SearchHistoryPanel({
       {open && (
         <div id={ids.panel} className="history-body">
           <div className="history-toolbar">
-            <div className="tabs" role="tablist" aria-label="Previous Searches">
-              {TABS.map((item, index) => (
-                <button
-                  key={item.value}
-                  ref={(element) => {
-                    tabRefs.current[index] = element;
-                  }}
-                  type="button"
-                  role="tab"
-                  id={`${ids.tabs}-${item.value}`}
-                  aria-selected={tab === item.value}
-                  aria-controls={`${ids.tabs}-panel`}
-                  tabIndex={tab === item.value ? 0 : -1}
-                  className="tab"
-                  onClick={() => setTab(item.value)}
-                  onKeyDown={(event) => onTabKeyDown(event, index)}
-                >
-                  {item.label}
-                </button>
-              ))}
-            </div>
+            <HistoryTabs idPrefix={ids.tabs} tab={tab} onTab={setTab} />
             <button type="button" className="btn btn-sm btn-ghost" onClick={onClear}>
               <Trash2 size={14} aria-hidden="true" /> Clear History
             </button>
@@ -92,42 +61,81 @@ export function SearchHistoryPanel({
             aria-labelledby={`${ids.tabs}-${tab}`}
             className="history-entries"
           >
-            {entries.map((entry) => {
-              const name = entry.channelTitle || entry.channelUrl;
-              return (
-                <li key={entry.id} className="history-entry" data-testid="history-entry">
-                  <button
-                    type="button"
-                    className="history-pick"
-                    disabled={disabled}
-                    aria-label={`Search ${name} again`}
-                    onClick={() => onPick(entry)}
-                  >
-                    <ChannelAvatar src={entry.channelThumbnail} size={36} />
-                    <span className="history-text">
-                      <span className="history-title">{name}</span>
-                      <span className="row-meta history-url">{entry.channelUrl}</span>
-                      <span className="row-meta">
-                        Searched {formatDate(entry.searchedAt)} · {entry.usageCount}{' '}
-                        {entry.usageCount === 1 ? 'search' : 'searches'}
-                      </span>
-                    </span>
-                  </button>
-                  <button
-                    type="button"
-                    className="icon-button"
-                    aria-label={`Remove ${name} from history`}
-                    onClick={() => onRemove(entry)}
-                  >
-                    <X size={16} aria-hidden="true" />
-                  </button>
-                </li>
-              );
-            })}
+            {entries.map((entry) => (
+              <HistoryEntryItem key={entry.id} entry={entry} disabled={disabled} onPick={() => onPick(entry)} onRemove={() => onRemove(entry)} />
+            ))}
           </ul>
         </div>
       )}
     </section>
+  );
+}
+
+/** The two tabs, with the arrow, Home and End keys of a tablist; `idPrefix` ties them to their panel. */
+function HistoryTabs({ idPrefix, tab, onTab }: { idPrefix: string; tab: Tab; onTab: (tab: Tab) => void }) {
+  const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
+
+  function onTabKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {
+    const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, Home: -index, End: TABS.length - 1 - index };
+    const move = moves[event.key];
+    if (move === undefined) return;
+    event.preventDefault();
+    const next = (index + move + TABS.length) % TABS.length;
+    onTab(TABS[next].value);
+    tabRefs.current[next]?.focus();
+  }
+
+  return (
+    <div className="tabs" role="tablist" aria-label="Previous Searches">
+      {TABS.map((item, index) => (
+        <button
+          key={item.value}
+          ref={(element) => {
+            tabRefs.current[index] = element;
+          }}
+          type="button"
+          role="tab"
+          id={`${idPrefix}-${item.value}`}
+          aria-selected={tab === item.value}
+          aria-controls={`${idPrefix}-panel`}
+          tabIndex={tab === item.value ? 0 : -1}
+          className="tab"
+          onClick={() => onTab(item.value)}
+          onKeyDown={(event) => onTabKeyDown(event, index)}
+        >
+          {item.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+interface HistoryEntryItemProps {
+  entry: SearchHistoryEntry;
+  disabled: boolean;
+  onPick: () => void;
+  onRemove: () => void;
+}
+
+function HistoryEntryItem({ entry, disabled, onPick, onRemove }: HistoryEntryItemProps) {
+  const name = entry.channelTitle || entry.channelUrl;
+  return (
+    <li className="history-entry" data-testid="history-entry">
+      <button type="button" className="history-pick" disabled={disabled} aria-label={`Search ${name} again`} onClick={onPick}>
+        <ChannelAvatar src={entry.channelThumbnail} size={36} />
+        <span className="history-text">
+          <span className="history-title">{name}</span>
+          <span className="row-meta history-url">{entry.channelUrl}</span>
+          <span className="row-meta">
+            Searched {formatDate(entry.searchedAt)} · {entry.usageCount}{' '}
+            {entry.usageCount === 1 ? 'search' : 'searches'}
+          </span>
+        </span>
+      </button>
+      <button type="button" className="icon-button" aria-label={`Remove ${name} from history`} onClick={onRemove}>
+        <X size={16} aria-hidden="true" />
+      </button>
+    </li>
   );
 }
 
