@@ -105,31 +105,11 @@ export default function DownloadsPage() {
 }
 
 function JobItem({ job }: { job: DownloadJob }) {
-  const showError = useErrorToast();
   const titleId = useId();
-  const [cancelJob, cancelState] = useCancelDownloadJobMutation();
-  const [retryJob, retryState] = useRetryDownloadJobMutation();
   const title = job.sourceTitle || 'Download job';
   const lines = errorLines(job.errorMessage);
-  const active = isActiveJob(job);
   const current = job.status === 'PROCESSING' ? job.currentVideo : null;
   const tone = job.status === 'FAILED' ? 'danger' : job.status === 'COMPLETED' ? 'success' : 'primary';
-
-  async function cancel() {
-    try {
-      await cancelJob(job.id).unwrap();
-    } catch (failure) {
-      showError(failure, DOWNLOAD_ERRORS.cancel);
-    }
-  }
-
-  async function retry() {
-    try {
-      await retryJob(job.id).unwrap();
-    } catch (failure) {
-      showError(failure, DOWNLOAD_ERRORS.retry);
-    }
-  }
 
   return (
     <li className="job-item" data-testid="download-job" data-job-id={job.id} data-status={job.status}>
@@ -145,36 +125,7 @@ function JobItem({ job }: { job: DownloadJob }) {
             </span>
           )}
         </div>
-        <div className="row-actions">
-          {active && (
-            <button
-              type="button"
-              className="btn btn-sm btn-outline"
-              aria-describedby={titleId}
-              disabled={cancelState.isLoading}
-              onClick={() => void cancel()}
-            >
-              {cancelState.isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Ban size={14} aria-hidden="true" />}
-              Cancel
-            </button>
-          )}
-          {job.status === 'FAILED' && (
-            <button
-              type="button"
-              className="btn btn-sm btn-outline"
-              aria-describedby={titleId}
-              disabled={retryState.isLoading}
-              onClick={() => void retry()}
-            >
-              {retryState.isLoading ? (
-                <LoaderCircle className="spin" size={14} aria-hidden="true" />
-              ) : (
-                <RotateCcw size={14} aria-hidden="true" />
-              )}
-              Retry
-            </button>
-          )}
-        </div>
+        <JobActions job={job} titleId={titleId} />
       </div>
       <ProgressBar value={job.progress} label={`Progress of ${title}`} tone={tone} showValue />
       <p className="job-meta">
@@ -198,5 +149,62 @@ function JobItem({ job }: { job: DownloadJob }) {
         </ul>
       )}
     </li>
+  );
+}
+
+/** Cancel while the job runs, Retry once it failed; `titleId` names the job the buttons act on. */
+function JobActions({ job, titleId }: { job: DownloadJob; titleId: string }) {
+  const showError = useErrorToast();
+  const [cancelJob, cancelState] = useCancelDownloadJobMutation();
+  const [retryJob, retryState] = useRetryDownloadJobMutation();
+  const active = isActiveJob(job);
+
+  async function cancel() {
+    try {
+      await cancelJob(job.id).unwrap();
+    } catch (failure) {
+      showError(failure, DOWNLOAD_ERRORS.cancel);
+    }
+  }
+
+  async function retry() {
+    try {
+      await retryJob(job.id).unwrap();
+    } catch (failure) {
+      showError(failure, DOWNLOAD_ERRORS.retry);
+    }
+  }
+
+  return (
+    <div className="row-actions">
+      {active && (
+        <button
+          type="button"
+          className="btn btn-sm btn-outline"
+          aria-describedby={titleId}
+          disabled={cancelState.isLoading}
+          onClick={() => void cancel()}
+        >
+          {cancelState.isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Ban size={14} aria-hidden="true" />}
+          Cancel
+        </button>
+      )}
+      {job.status === 'FAILED' && (
+        <button
+          type="button"
+          className="btn btn-sm btn-outline"
+          aria-describedby={titleId}
+          disabled={retryState.isLoading}
+          onClick={() => void retry()}
+        >
+          {retryState.isLoading ? (
+            <LoaderCircle className="spin" size={14} aria-hidden="true" />
+          ) : (
+            <RotateCcw size={14} aria-hidden="true" />
+          )}
+          Retry
+        </button>
+      )}
+    </div>
   );
 }
