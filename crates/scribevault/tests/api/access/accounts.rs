@@ -357,11 +357,12 @@ async fn leave_something_in_every_gateway_store(app: &TestApp, token: &str) {
 }
 
 /// Every table of the instance's database (`all` keeps every service's tables in one SQLite
-/// file) with a cell that holds `id`.
+/// file) with a cell that holds `id`. Opened as the services open it, with sqlite-vec loaded,
+/// so the library's `vec0` table of vectors is read too.
 async fn rows_naming(app: &TestApp, id: &str) -> Vec<String> {
     use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
     let path = app.data_dir.path().join("scribevault.db");
-    let db = sea_orm::Database::connect(format!("sqlite://{}?mode=ro", path.display()))
+    let db = scribevault_db::connect(&format!("sqlite://{}?mode=ro", path.display()))
         .await
         .unwrap();
     let query = |sql: String| db.query_all_raw(Statement::from_string(DbBackend::Sqlite, sql));
