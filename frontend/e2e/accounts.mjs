@@ -72,16 +72,9 @@ export async function firstAccountSteps(page, email) {
   });
 }
 
-/**
- * Issue 20: an invitation made on the Users tab, used in a fresh browser (the sign-up lands in the
- * app); then the admin disables that account and its next API call signs it out, the sign-in
- * screen saying why, and signing in again is refused with the same words.
- */
-export async function invitationSteps(page, adminEmail) {
-  const invitedEmail = `invited-${Date.now()}@example.com`;
-  const invitedPassword = 'invited-password-456';
+/** Creates an invitation on the Users tab and answers its link. */
+async function createInvitationStep(page) {
   let link = '';
-
   await step('users: create an invitation and read its link (shown once)', async () => {
     run.activePage = page;
     await page.goto(`${BASE_URL}/settings?tab=users`);
@@ -101,7 +94,11 @@ export async function invitationSteps(page, adminEmail) {
     await created.waitFor({ state: 'hidden' });
     await waitForLabeled(invitations.getByTestId('invitation-row').filter({ hasText: 'Pending' }), 'the pending invitation', { timeout: 30_000 });
   });
+  return link;
+}
 
+/** The link at 390 px, then a fresh desktop browser signs up with it; answers that browser. */
+async function invitedSignUpStep(link, invitedEmail, invitedPassword) {
   let invitedContext = null;
   let invitedPage = null;
   await step('invitation: a fresh browser opens the link, the invitation is checked, the invited person signs up and lands in the app', async () => {
@@ -139,7 +136,10 @@ export async function invitationSteps(page, adminEmail) {
     if ((await invitedPage.getByRole('tab', { name: 'Users' }).count()) > 0) throw new Error('the invited user sees the Users tab');
     console.log(`  ${invitedEmail} signed up and is in the app`);
   });
+  return { invitedContext, invitedPage };
+}
 
+async function disableInvitedAccountStep(page, adminEmail, invitedEmail) {
   await step('users: the admin sees the invitation used and the new account, and disables it', async () => {
     run.activePage = page;
     await page.goto(`${BASE_URL}/settings?tab=users`);
@@ -161,7 +161,9 @@ export async function invitationSteps(page, adminEmail) {
     await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
     await shot(page, 'desktop-settings-users-disabled');
   });
+}
 
+async function disabledAccountSignOutStep(page, { invitedContext, invitedPage, invitedEmail, invitedPassword }) {
   await step("a disabled account: its next API call signs it out and the sign-in screen says why; signing in again is refused", async () => {
     run.activePage = invitedPage;
     const answers = [];
@@ -196,17 +198,21 @@ export async function invitationSteps(page, adminEmail) {
 }
 
 /**
- * Settings → Account of a local account: Change password (a wrong current password is refused in
- * the dialog; the right one changes it, ends every session, the old session's token is refused
- * and this tab goes on with the answered token, also after a reload), then Sign out everywhere
- * (this session ends too: its token and its refresh cookie are refused) and the new password
- * signs in, keeping no token in localStorage and staying signed in over a reload. Runs last: it
- * ends every session of the run's account.
+ * Issue 20: an invitation made on the Users tab, used in a fresh browser (the sign-up lands in the
+ * app); then the admin disables that account and its next API call signs it out, the sign-in
+ * screen saying why, and signing in again is refused with the same words.
  */
-export async function accountSecuritySteps(page, email, password) {
-  const newPassword = 'e2e-new-password-456';
-  run.activePage = page;
+export async function invitationSteps(page, adminEmail) {
+  const invitedEmail = `invited-${Date.now()}@example.com`;
+  const invitedPassword = 'invited-password-456';
+  const link = await createInvitationStep(page);
+  const { invitedContext, invitedPage } = await invitedSignUpStep(link, invitedEmail, invitedPassword);
+  await disableInvitedAccountStep(page, adminEmail, invitedEmail);
+  await disabledAccountSignOutStep(page, { invitedContext, invitedPage, invitedEmail, invitedPassword });
+}
 
+/** Change password: a wrong current password is refused in the dialog, then the right one changes it. */
+async function changePasswordStep(page, password, newPassword) {
   await step('account: Change password refuses a wrong current password in the dialog, then changes it', async () => {
     await page.goto(`${BASE_URL}/settings?tab=account`);
     const panel = settingsPanel(page, 'Account');
@@ -262,7 +268,10 @@ export async function accountSecuritySteps(page, email, password) {
     await panel.getByRole('button', { name: 'Sign out everywhere' }).waitFor({ timeout: 30_000 });
     if (new URL(page.url()).pathname !== '/settings') throw new Error(`after the change and a reload the page is ${page.url()}`);
   });
+}
 
+/** Sign out everywhere ends this session too; the old password is refused and the new one signs in. */
+async function signOutEverywhereStep(page, email, password, newPassword) {
   await step('account: Sign out everywhere ends this session too (its token and its refresh cookie are refused); the new password signs in', async () => {
     // The SPA keeps its token in memory: the page asks a token of this session with the cookie.
     const oldToken = await accessToken(page);
@@ -291,6 +300,22 @@ export async function accountSecuritySteps(page, email, password) {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor({ timeout: 30_000 });
   });
+}
+
+/**
+ * Settings → Account of a local account: Change password (a wrong current password is refused in
+ * the dialog; the right one changes it, ends every session, the old session's token is refused
+ * and this tab goes on with the answered token, also after a reload), then Sign out everywhere
+ * (this session ends too: its token and its refresh cookie are refused) and the new password
+ * signs in, keeping no token in localStorage and staying signed in over a reload. Runs last: it
+ * ends every session of the run's account.
+ */
+export async function accountSecuritySteps(page, email, password) {
+  const newPassword = 'e2e-new-password-456';
+  run.activePage = page;
+
+  await changePasswordStep(page, password, newPassword);
+  await signOutEverywhereStep(page, email, password, newPassword);
 
   await step('after sign-in: no token in localStorage, and a reload keeps the session (the refresh cookie)', async () => {
     await checkSessionInMemory(page, { heading: 'Find Videos' });

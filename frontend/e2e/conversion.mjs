@@ -9,11 +9,8 @@ const SAMPLE_PDF = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixt
 const SAMPLE_PDF_TITLE = 'Garden field notes';
 const CONVERT_TEMPLATE = '## {{title}}\n\n*From {{source}} on {{date}}*\n\n{{content}}\n';
 
-/**
- * /convert-pdf, the Vault's Import PDF with premium OCR, and Settings (theme and default view),
- * on the desktop. `titles` are the two completed transcriptions.
- */
-export async function conversionAndSettingsSteps(page, titles) {
+/** Converts both transcriptions on /convert-pdf with a template saved by name, previews one and saves them to the Vault. */
+async function convertStep(page, titles) {
   await step('convert: both transcripts with a template (saved as a named one), preview, save to the Vault', async () => {
     await page.goto(`${BASE_URL}/transcripts`);
     await page.getByRole('heading', { name: 'Create Transcripts', level: 1 }).waitFor();
@@ -56,7 +53,10 @@ export async function conversionAndSettingsSteps(page, titles) {
       await waitForLabeled(card, `${title} (converted) in the Vault`, { timeout: 30_000 });
     }
   });
+}
 
+/** The Vault's Import PDF: a non-PDF is refused, the sample PDF converted and saved, and premium OCR reads its page 2. */
+async function importPdfStep(page) {
   await step('vault: Import PDF refuses a non-PDF, converts a real PDF (page 2 needs OCR), saves it; premium OCR reads page 2', async () => {
     await page.goto(`${BASE_URL}/vault`);
     await page.getByRole('button', { name: 'Import PDF' }).click();
@@ -97,7 +97,10 @@ export async function conversionAndSettingsSteps(page, titles) {
     await detail.getByRole('button', { name: 'Close', exact: true }).click();
     await detail.waitFor({ state: 'hidden' });
   });
+}
 
+/** Dark theme and Grid view saved in Settings apply to the app and the Vault; Reset brings the defaults back. */
+async function themeAndViewStep(page) {
   await step('settings: Dark theme and Grid default view, saved, apply to the whole app and the Vault; Reset brings the defaults back', async () => {
     await page.goto(`${BASE_URL}/settings`);
     await page.getByRole('region', { name: 'Appearance' }).waitFor({ timeout: 30_000 });
@@ -132,4 +135,14 @@ export async function conversionAndSettingsSteps(page, titles) {
     const theme = await page.evaluate(() => document.documentElement.dataset.theme);
     if (theme !== 'light') throw new Error(`after Reset the theme is ${theme} (system, and this browser prefers light)`);
   });
+}
+
+/**
+ * /convert-pdf, the Vault's Import PDF with premium OCR, and Settings (theme and default view),
+ * on the desktop. `titles` are the two completed transcriptions.
+ */
+export async function conversionAndSettingsSteps(page, titles) {
+  await convertStep(page, titles);
+  await importPdfStep(page);
+  await themeAndViewStep(page);
 }

@@ -3,11 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { BASE_URL, checkNoOverflow, DEMO, DISCOVERY_SAMPLE, dropFile, rowByExactTitle, shot, step, waitForLabeled } from './harness.mjs';
 
-/** Find Videos and Sources against the server's YouTube fake (YOUTUBE_DEMO_CHANNEL). */
-export async function discoverySteps(page) {
-  const first = DEMO.episode(120);
-  const second = DEMO.episode(119);
-
+/** Searches the demo channel with the default 100 (after a look at All and the quota). */
+async function findVideosSearchStep(page, first) {
   await step(`find videos: search ${DEMO.channelUrl} with the default 100`, async () => {
     await page.getByRole('link', { name: 'Find Videos' }).click();
     await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
@@ -34,7 +31,10 @@ export async function discoverySteps(page) {
     await rowByExactTitle(page, 'video-row', first).locator('.cell-mp3').getByText(/Drop MP3|MP3 uploaded/).waitFor({ timeout: 30_000 });
     await shot(page, 'desktop-discovery');
   });
+}
 
+/** Selects two videos, drops an MP3 on one, exports the URLs, creates transcripts and searches again from the history. */
+async function findVideosSelectionSteps(page, first, second) {
   await step('find videos: select two videos, drop an MP3 on one row and see its MP3 status turn', async () => {
     for (const title of [first, second]) await page.getByRole('checkbox', { name: `Select ${title}`, exact: true }).check();
     await page.getByText('2 selected').waitFor();
@@ -80,7 +80,10 @@ export async function discoverySteps(page) {
     await page.getByRole('button', { name: `Search ${DEMO.title} again` }).waitFor();
     await shot(page, 'desktop-discovery-history');
   });
+}
 
+/** Adds the demo playlist on /sources, pages its videos and downloads two of them. */
+async function sourcesAndDownloadsSteps(page) {
   await step(`sources: add ${DEMO.playlistTitle} and load its videos`, async () => {
     await page.getByRole('link', { name: 'Sources' }).click();
     await page.getByRole('heading', { name: 'Sources', level: 1 }).waitFor();
@@ -128,7 +131,10 @@ export async function discoverySteps(page) {
     console.log(`  job: ${counts.slice(0, 120)}`);
     await shot(page, 'desktop-downloads');
   });
+}
 
+/** Creates, disables and deletes a schedule in Scheduled Syncs. */
+async function scheduleStep(page) {
   await step('settings: create, disable and delete a schedule in Scheduled Syncs', async () => {
     await page.goto(`${BASE_URL}/settings?tab=schedules`);
     await page.getByRole('heading', { name: 'No schedules yet' }).waitFor();
@@ -159,6 +165,17 @@ export async function discoverySteps(page) {
     await page.getByText('Schedule deleted').first().waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'No schedules yet' }).waitFor();
   });
+}
+
+/** Find Videos and Sources against the server's YouTube fake (YOUTUBE_DEMO_CHANNEL). */
+export async function discoverySteps(page) {
+  const first = DEMO.episode(120);
+  const second = DEMO.episode(119);
+
+  await findVideosSearchStep(page, first);
+  await findVideosSelectionSteps(page, first, second);
+  await sourcesAndDownloadsSteps(page);
+  await scheduleStep(page);
 }
 
 /** The 390 px layout of Find Videos (searched again from Previous Searches) and Sources. */

@@ -59,244 +59,291 @@ import { apiTokenSteps } from './tokens.mjs';
 import { integrationSteps } from './integrations.mjs';
 import { qualitySteps } from './quality.mjs';
 
-async function main() {
+/** The audio files the run uploads must be there before the browser starts. */
+function checkAudioFiles() {
   for (const file of [...SAMPLES, BROKEN]) {
     if (!existsSync(path.join(AUDIO_DIR, file))) throw new Error(`missing ${file} in AUDIO_DIR=${AUDIO_DIR}`);
   }
+}
+
+/** The desktop context and page, and the account the run signs up (other contexts sign in as it). */
+async function openDesktop() {
+  const desktop = await newContext({ viewport: DESKTOP }, 'desktop');
+  const page = await desktop.newPage();
+  watch(page, 'desktop');
+  run.activePage = page;
+  const email = `e2e-${Date.now()}@example.com`;
+  const password = 'e2e-password-123';
+  // Other contexts sign in as this account with sessions of their own (signedInContext).
+  run.account = { email, password };
+  return { desktop, page, email, password };
+}
+
+async function signUpSteps(page, email, password) {
+  await step('sign-in page renders when signed out', async () => {
+    const answer = await page.goto(`${BASE_URL}/transcripts`);
+    await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
+    const policy = answer?.headers()['content-security-policy'];
+    console.log(`  Content-Security-Policy: ${policy ?? '(none)'}`);
+    if (!policy) throw new Error('the gateway sent no Content-Security-Policy with the SPA');
+    // No account yet: the first sign-up makes the owner, so the instance says `open` whatever its setting.
+    const { signup } = await fetchConfig();
+    if (signup !== 'open') throw new Error(`a fresh instance's /config.json says signup "${signup}", not "open"`);
+    await shot(page, 'desktop-sign-in');
+  });
+
+  await step('sign up (the instance\'s first account) and land on /', async () => {
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    await shot(page, 'desktop-sign-up');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
+    if (new URL(page.url()).pathname !== '/') throw new Error(`landed on ${page.url()}`);
+  });
+
+  await step('after sign-up: no token in localStorage, and a reload keeps the session (the refresh cookie)', async () => {
+    await checkSessionInMemory(page, { heading: 'Find Videos' });
+  });
+}
+
+async function uploadAndTranscribeSteps(page) {
+  await step('realtime connection is up', async () => {
+    await page.locator('.connection-badge', { hasText: 'Connected' }).waitFor({ timeout: 20_000 });
+    await shot(page, 'desktop-home');
+  });
+
+  await step('upload two MP3s on /download-mp3', async () => {
+    await page.getByRole('link', { name: 'Bulk Upload MP3s' }).click();
+    await page.getByRole('heading', { name: 'Bulk Upload MP3 Files' }).waitFor();
+    await shot(page, 'desktop-download-mp3-empty');
+    await page.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
+    await page.getByRole('button', { name: 'Upload All (2)' }).click();
+    for (const file of SAMPLES) {
+      await rowByTitle(page, 'upload-row', file.replace(/\.mp3$/, ''))
+        .getByText('Completed', { exact: true })
+        .waitFor({ timeout: 60_000 });
+    }
+    await shot(page, 'desktop-download-mp3');
+  });
+
+  await step('create transcripts and start them', async () => {
+    await page.getByRole('button', { name: 'Create Transcripts from MP3s' }).click();
+    await page.getByRole('heading', { name: 'Create Transcripts', level: 1 }).waitFor();
+    for (const file of SAMPLES) await rowByTitle(page, 'transcription-row', file.replace(/\.mp3$/, '')).waitFor();
+    await shot(page, 'desktop-transcripts-pending');
+    await page.getByRole('button', { name: 'Start Transcription' }).click();
+  });
+
+  await step('both rows reach completed through the socket (no reload)', async () => {
+    const navigations = [];
+    page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
+    for (const file of SAMPLES) {
+      await rowByTitle(page, 'transcription-row', file.replace(/\.mp3$/, ''))
+        .and(page.locator('[data-status=completed]'))
+        .waitFor({ timeout: TRANSCRIBE_TIMEOUT_MS });
+    }
+    if (navigations.length > 0) throw new Error(`the page navigated: ${navigations.join(', ')}`);
+    await page.getByText('All transcriptions completed!').first().waitFor({ timeout: 10_000 });
+    await shot(page, 'desktop-transcripts-completed');
+  });
+}
+
+async function followVaultLinkStep(page, firstTitle) {
+  await step('follow the Vault link straight to the item (found by its transcript path) and read it', async () => {
+    // Toasts sit over the end of the rows for a few seconds; let them go first.
+    await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 });
+    const link = rowByTitle(page, 'transcription-row', firstTitle).getByRole('link', { name: 'Vault' });
+    await page.waitForFunction(
+      (element) => /[?&]item=/.test(element.getAttribute('href') ?? ''),
+      await link.elementHandle(),
+      { timeout: 30_000 },
+    );
+    console.log(`  link: ${await link.getAttribute('href')}`);
+    await link.click();
+    await page.waitForURL(/\/vault\?item=/);
+    const dialog = page.getByRole('dialog', { name: firstTitle });
+    await waitForLabeled(dialog, 'the item to open by itself', { timeout: 30_000 });
+    const content = dialog.getByTestId('transcript-content').locator('.markdown');
+    await waitForLabeled(content, 'the transcript text', { timeout: 30_000 });
+    const text = (await content.innerText()).trim();
+    if (!text) throw new Error('the transcript is empty');
+    console.log(`  transcript: ${text.slice(0, 120).replace(/\s+/g, ' ')}${text.length > 120 ? '…' : ''}`);
+    sharesWordsWithReference(text, firstTitle);
+    await shot(page, 'desktop-vault-item');
+    await page.keyboard.press('Escape');
+    await waitForLabeled(dialog, 'the dialog to close', { state: 'hidden' });
+    await shot(page, 'desktop-vault');
+  });
+}
+
+async function failedUploadSteps(page) {
+  await step('a file that is not audio shows the server message', async () => {
+    await page.getByRole('link', { name: 'Bulk Upload MP3s' }).click();
+    await page.locator('input[type=file]').setInputFiles(path.join(AUDIO_DIR, BROKEN));
+    await page.getByRole('button', { name: 'Upload All (1)' }).click();
+    const row = rowByTitle(page, 'upload-row', BROKEN.replace(/\.mp3$/, ''));
+    await row.getByText('Error', { exact: true }).waitFor({ timeout: 30_000 });
+    const message = (await row.locator('.row-error').innerText()).trim();
+    console.log(`  message: ${message}`);
+    if (!message) throw new Error('no message shown');
+    await shot(page, 'desktop-download-mp3-error');
+  });
+
+  await step('three files, one not audio: the overall bar fills 67 % as it says, in every frame', async () => {
+    await checkOverallFill(page, 'desktop-download-mp3-one-failed');
+  });
+}
+
+async function desktopScreensStep(page) {
+  await step('every other screen renders on desktop', async () => {
+    for (const [route, title] of [
+      ['/convert-pdf', 'PDF to Markdown'],
+      ['/settings', 'Settings'],
+      ['/youtube-discovery', 'Find Videos'],
+      ['/sources', 'Sources'],
+    ]) {
+      await page.goto(`${BASE_URL}${route}`);
+      await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+      await shot(page, `desktop${route.replace(/\//g, '-')}`);
+    }
+  });
+}
+
+/** Every route at 390 px: no horizontal overflow, a screenshot each. */
+async function phoneScreens(mobile, transcriptsHandOff) {
+  for (const [route, title] of [
+    ['/', 'Find Videos'],
+    ['/download-mp3', 'Bulk Upload MP3 Files'],
+    ['/transcripts', 'Create Transcripts'],
+    ['/vault', 'Vault'],
+    ['/convert-pdf', 'PDF to Markdown'],
+    ['/settings', 'Settings'],
+    ['/settings?tab=schedules', 'Settings'],
+    ['/settings?tab=account', 'Settings'],
+    ['/sources', 'Sources'],
+    ['/downloads', 'Downloads'],
+  ]) {
+    if (route === '/convert-pdf') await mobile.evaluate((list) => sessionStorage.setItem('transcripts', list ?? '[]'), transcriptsHandOff);
+    await mobile.goto(`${BASE_URL}${route}`);
+    await mobile.getByRole('heading', { name: title, level: 1 }).waitFor();
+    const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (overflow > 1) throw new Error(`${route} is ${overflow}px wider than the phone`);
+    await shot(mobile, `phone${route === '/' ? '-home' : route.replace(/[/?=]/g, '-')}`);
+  }
+}
+
+/** The admin's Users tab: both accounts (the invited one disabled) and the used invitation. */
+async function phoneUsersTab(mobile) {
+  await mobile.goto(`${BASE_URL}/settings?tab=users`);
+  const users = mobile.getByRole('tabpanel', { name: 'Users' });
+  await waitForLabeled(users.getByTestId('user-row').nth(1), 'both accounts on the Users tab', { timeout: 30_000 });
+  await users.getByTestId('invitation-row').first().waitFor({ timeout: 30_000 });
+  await checkNoOverflow(mobile, 'the Users tab');
+  // The 'Connected' toast of the page load would sit over a row.
+  await mobile.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
+  await shot(mobile, 'phone-settings-users');
+}
+
+/** The upload page with files, the overall bar, the Vault at 390 px and the open menu. */
+async function phoneUploadsVaultAndMenu(mobile, firstTitle) {
+  await mobile.goto(`${BASE_URL}/download-mp3`);
+  await mobile.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
+  await shot(mobile, 'phone-download-mp3-files');
+  await checkOverallFill(mobile, 'phone-download-mp3-one-failed');
+  await vaultPhoneSteps(mobile, firstTitle);
+  await mobile.getByRole('button', { name: 'Open menu' }).click();
+  await mobile.getByTestId('menu-backdrop').waitFor();
+  await shot(mobile, 'phone-menu-open');
+  await mobile.getByTestId('menu-backdrop').click({ position: { x: 370, y: 400 } });
+  await mobile.getByTestId('menu-backdrop').waitFor({ state: 'detached' });
+}
+
+async function phoneSignIn() {
+  const anonymous = await newContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone-anonymous');
+  const signInPage = await anonymous.newPage();
+  watch(signInPage, 'phone-anonymous');
+  await signInPage.goto(`${BASE_URL}/sign-in`);
+  await signInPage.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
+  await shot(signInPage, 'phone-sign-in');
+  await anonymous.close();
+}
+
+async function phoneLayoutStep(desktop, firstTitle, transcriptsHandOff) {
+  await step('phone layout (390 px) of every screen', async () => {
+    // A session of its own: a copy of the desktop's storage state would spend the desktop's
+    // refresh cookie, and a spent cookie sent again ends the session.
+    const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', desktop);
+    const mobile = await phone.newPage();
+    watch(mobile, 'phone');
+    run.activePage = mobile;
+    await phoneScreens(mobile, transcriptsHandOff);
+    await phoneUsersTab(mobile);
+    await phoneUploadsVaultAndMenu(mobile, firstTitle);
+    await phone.close();
+    await phoneSignIn();
+  });
+}
+
+async function discoveryPhoneStep(desktop) {
+  await step('phone layout (390 px) of Find Videos with results and of Sources', async () => {
+    const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', desktop);
+    const mobile = await phone.newPage();
+    watch(mobile, 'phone');
+    run.activePage = mobile;
+    try {
+      await discoveryPhoneSteps(mobile);
+    } finally {
+      await phone.close();
+    }
+  });
+}
+
+async function finalChecks(page) {
+  await step('no Content-Security-Policy violation on any screen', async () => {
+    await checkCsp(page, 'the last screen');
+    console.log(`  ${run.cspScreens} screens checked against the policy the server sent`);
+    if (run.cspScreens === 0) throw new Error('no screen was checked');
+  });
+
+  await step('no uncaught page errors', async () => {
+    if (pageErrors.length > 0) throw new Error(pageErrors.join('; '));
+  });
+}
+
+/** The run's order: every step, one after the other; a failed step ends the run. */
+async function runSteps() {
+  const { desktop, page, email, password } = await openDesktop();
+  await signUpSteps(page, email, password);
+  await firstAccountSteps(page, email);
+  await uploadAndTranscribeSteps(page);
+  const firstTitle = SAMPLES[0].replace(/\.mp3$/, '');
+  await followVaultLinkStep(page, firstTitle);
+  await vaultSteps(page, firstTitle);
+  await conversionAndSettingsSteps(page, SAMPLES.map((file) => file.replace(/\.mp3$/, '')));
+  // The phone context has no session storage: it gets the transcription list for /convert-pdf.
+  const transcriptsHandOff = await page.evaluate(() => sessionStorage.getItem('transcripts'));
+  await failedUploadSteps(page);
+  await desktopScreensStep(page);
+  if (DEMO) await discoverySteps(page);
+  else console.log('- find videos and sources against the YouTube fake: skipped (YOUTUBE_DEMO_CHANNEL is not set)');
+  await invitationSteps(page, email);
+  await phoneLayoutStep(desktop, firstTitle, transcriptsHandOff);
+  if (DEMO) await discoveryPhoneStep(desktop);
+  await apiTokenSteps(page);
+  await integrationSteps(page);
+  await qualitySteps(page);
+  await accountSecuritySteps(page, email, password);
+  await finalChecks(page);
+}
+
+async function main() {
+  checkAudioFiles();
   console.log(`e2e against ${BASE_URL}; screenshots in ${shotsDir}`);
   run.browser = await chromium.launch(LAUNCH);
   try {
-    const desktop = await newContext({ viewport: DESKTOP }, 'desktop');
-    const page = await desktop.newPage();
-    watch(page, 'desktop');
-    run.activePage = page;
-    const email = `e2e-${Date.now()}@example.com`;
-    const password = 'e2e-password-123';
-    // Other contexts sign in as this account with sessions of their own (signedInContext).
-    run.account = { email, password };
-
-    await step('sign-in page renders when signed out', async () => {
-      const answer = await page.goto(`${BASE_URL}/transcripts`);
-      await page.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
-      const policy = answer?.headers()['content-security-policy'];
-      console.log(`  Content-Security-Policy: ${policy ?? '(none)'}`);
-      if (!policy) throw new Error('the gateway sent no Content-Security-Policy with the SPA');
-      // No account yet: the first sign-up makes the owner, so the instance says `open` whatever its setting.
-      const { signup } = await fetchConfig();
-      if (signup !== 'open') throw new Error(`a fresh instance's /config.json says signup "${signup}", not "open"`);
-      await shot(page, 'desktop-sign-in');
-    });
-
-    await step('sign up (the instance\'s first account) and land on /', async () => {
-      await page.getByRole('link', { name: 'Sign up' }).click();
-      await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-      await shot(page, 'desktop-sign-up');
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByRole('heading', { name: 'Find Videos', level: 1 }).waitFor();
-      if (new URL(page.url()).pathname !== '/') throw new Error(`landed on ${page.url()}`);
-    });
-
-    await step('after sign-up: no token in localStorage, and a reload keeps the session (the refresh cookie)', async () => {
-      await checkSessionInMemory(page, { heading: 'Find Videos' });
-    });
-
-    await firstAccountSteps(page, email);
-
-    await step('realtime connection is up', async () => {
-      await page.locator('.connection-badge', { hasText: 'Connected' }).waitFor({ timeout: 20_000 });
-      await shot(page, 'desktop-home');
-    });
-
-    await step('upload two MP3s on /download-mp3', async () => {
-      await page.getByRole('link', { name: 'Bulk Upload MP3s' }).click();
-      await page.getByRole('heading', { name: 'Bulk Upload MP3 Files' }).waitFor();
-      await shot(page, 'desktop-download-mp3-empty');
-      await page.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
-      await page.getByRole('button', { name: 'Upload All (2)' }).click();
-      for (const file of SAMPLES) {
-        await rowByTitle(page, 'upload-row', file.replace(/\.mp3$/, ''))
-          .getByText('Completed', { exact: true })
-          .waitFor({ timeout: 60_000 });
-      }
-      await shot(page, 'desktop-download-mp3');
-    });
-
-    await step('create transcripts and start them', async () => {
-      await page.getByRole('button', { name: 'Create Transcripts from MP3s' }).click();
-      await page.getByRole('heading', { name: 'Create Transcripts', level: 1 }).waitFor();
-      for (const file of SAMPLES) await rowByTitle(page, 'transcription-row', file.replace(/\.mp3$/, '')).waitFor();
-      await shot(page, 'desktop-transcripts-pending');
-      await page.getByRole('button', { name: 'Start Transcription' }).click();
-    });
-
-    await step('both rows reach completed through the socket (no reload)', async () => {
-      const navigations = [];
-      page.on('framenavigated', (frame) => frame === page.mainFrame() && navigations.push(frame.url()));
-      for (const file of SAMPLES) {
-        await rowByTitle(page, 'transcription-row', file.replace(/\.mp3$/, ''))
-          .and(page.locator('[data-status=completed]'))
-          .waitFor({ timeout: TRANSCRIBE_TIMEOUT_MS });
-      }
-      if (navigations.length > 0) throw new Error(`the page navigated: ${navigations.join(', ')}`);
-      await page.getByText('All transcriptions completed!').first().waitFor({ timeout: 10_000 });
-      await shot(page, 'desktop-transcripts-completed');
-    });
-
-    const firstTitle = SAMPLES[0].replace(/\.mp3$/, '');
-    await step('follow the Vault link straight to the item (found by its transcript path) and read it', async () => {
-      // Toasts sit over the end of the rows for a few seconds; let them go first.
-      await page.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 });
-      const link = rowByTitle(page, 'transcription-row', firstTitle).getByRole('link', { name: 'Vault' });
-      await page.waitForFunction(
-        (element) => /[?&]item=/.test(element.getAttribute('href') ?? ''),
-        await link.elementHandle(),
-        { timeout: 30_000 },
-      );
-      console.log(`  link: ${await link.getAttribute('href')}`);
-      await link.click();
-      await page.waitForURL(/\/vault\?item=/);
-      const dialog = page.getByRole('dialog', { name: firstTitle });
-      await waitForLabeled(dialog, 'the item to open by itself', { timeout: 30_000 });
-      const content = dialog.getByTestId('transcript-content').locator('.markdown');
-      await waitForLabeled(content, 'the transcript text', { timeout: 30_000 });
-      const text = (await content.innerText()).trim();
-      if (!text) throw new Error('the transcript is empty');
-      console.log(`  transcript: ${text.slice(0, 120).replace(/\s+/g, ' ')}${text.length > 120 ? '…' : ''}`);
-      sharesWordsWithReference(text, firstTitle);
-      await shot(page, 'desktop-vault-item');
-      await page.keyboard.press('Escape');
-      await waitForLabeled(dialog, 'the dialog to close', { state: 'hidden' });
-      await shot(page, 'desktop-vault');
-    });
-
-    await vaultSteps(page, firstTitle);
-    await conversionAndSettingsSteps(page, SAMPLES.map((file) => file.replace(/\.mp3$/, '')));
-    // The phone context has no session storage: it gets the transcription list for /convert-pdf.
-    const transcriptsHandOff = await page.evaluate(() => sessionStorage.getItem('transcripts'));
-
-    await step('a file that is not audio shows the server message', async () => {
-      await page.getByRole('link', { name: 'Bulk Upload MP3s' }).click();
-      await page.locator('input[type=file]').setInputFiles(path.join(AUDIO_DIR, BROKEN));
-      await page.getByRole('button', { name: 'Upload All (1)' }).click();
-      const row = rowByTitle(page, 'upload-row', BROKEN.replace(/\.mp3$/, ''));
-      await row.getByText('Error', { exact: true }).waitFor({ timeout: 30_000 });
-      const message = (await row.locator('.row-error').innerText()).trim();
-      console.log(`  message: ${message}`);
-      if (!message) throw new Error('no message shown');
-      await shot(page, 'desktop-download-mp3-error');
-    });
-
-    await step('three files, one not audio: the overall bar fills 67 % as it says, in every frame', async () => {
-      await checkOverallFill(page, 'desktop-download-mp3-one-failed');
-    });
-
-    await step('every other screen renders on desktop', async () => {
-      for (const [route, title] of [
-        ['/convert-pdf', 'PDF to Markdown'],
-        ['/settings', 'Settings'],
-        ['/youtube-discovery', 'Find Videos'],
-        ['/sources', 'Sources'],
-      ]) {
-        await page.goto(`${BASE_URL}${route}`);
-        await page.getByRole('heading', { name: title, level: 1 }).waitFor();
-        await shot(page, `desktop${route.replace(/\//g, '-')}`);
-      }
-    });
-
-    if (DEMO) await discoverySteps(page);
-    else console.log('- find videos and sources against the YouTube fake: skipped (YOUTUBE_DEMO_CHANNEL is not set)');
-
-    await invitationSteps(page, email);
-
-    await step('phone layout (390 px) of every screen', async () => {
-      // A session of its own: a copy of the desktop's storage state would spend the desktop's
-      // refresh cookie, and a spent cookie sent again ends the session.
-      const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', desktop);
-      const mobile = await phone.newPage();
-      watch(mobile, 'phone');
-      run.activePage = mobile;
-      for (const [route, title] of [
-        ['/', 'Find Videos'],
-        ['/download-mp3', 'Bulk Upload MP3 Files'],
-        ['/transcripts', 'Create Transcripts'],
-        ['/vault', 'Vault'],
-        ['/convert-pdf', 'PDF to Markdown'],
-        ['/settings', 'Settings'],
-        ['/settings?tab=schedules', 'Settings'],
-        ['/settings?tab=account', 'Settings'],
-        ['/sources', 'Sources'],
-        ['/downloads', 'Downloads'],
-      ]) {
-        if (route === '/convert-pdf') await mobile.evaluate((list) => sessionStorage.setItem('transcripts', list ?? '[]'), transcriptsHandOff);
-        await mobile.goto(`${BASE_URL}${route}`);
-        await mobile.getByRole('heading', { name: title, level: 1 }).waitFor();
-        const overflow = await mobile.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        if (overflow > 1) throw new Error(`${route} is ${overflow}px wider than the phone`);
-        await shot(mobile, `phone${route === '/' ? '-home' : route.replace(/[/?=]/g, '-')}`);
-      }
-      // The admin's Users tab: both accounts (the invited one disabled) and the used invitation.
-      await mobile.goto(`${BASE_URL}/settings?tab=users`);
-      const users = mobile.getByRole('tabpanel', { name: 'Users' });
-      await waitForLabeled(users.getByTestId('user-row').nth(1), 'both accounts on the Users tab', { timeout: 30_000 });
-      await users.getByTestId('invitation-row').first().waitFor({ timeout: 30_000 });
-      await checkNoOverflow(mobile, 'the Users tab');
-      // The 'Connected' toast of the page load would sit over a row.
-      await mobile.waitForFunction(() => document.querySelectorAll('.toast').length === 0, null, { timeout: 20_000 }).catch(() => {});
-      await shot(mobile, 'phone-settings-users');
-      await mobile.goto(`${BASE_URL}/download-mp3`);
-      await mobile.locator('input[type=file]').setInputFiles(SAMPLES.map((file) => path.join(AUDIO_DIR, file)));
-      await shot(mobile, 'phone-download-mp3-files');
-      await checkOverallFill(mobile, 'phone-download-mp3-one-failed');
-      await vaultPhoneSteps(mobile, firstTitle);
-      await mobile.getByRole('button', { name: 'Open menu' }).click();
-      await mobile.getByTestId('menu-backdrop').waitFor();
-      await shot(mobile, 'phone-menu-open');
-      await mobile.getByTestId('menu-backdrop').click({ position: { x: 370, y: 400 } });
-      await mobile.getByTestId('menu-backdrop').waitFor({ state: 'detached' });
-      await phone.close();
-
-      const anonymous = await newContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone-anonymous');
-      const signInPage = await anonymous.newPage();
-      watch(signInPage, 'phone-anonymous');
-      await signInPage.goto(`${BASE_URL}/sign-in`);
-      await signInPage.getByRole('heading', { name: 'Sign in to Scribevault' }).waitFor();
-      await shot(signInPage, 'phone-sign-in');
-      await anonymous.close();
-    });
-
-    if (DEMO) {
-      await step('phone layout (390 px) of Find Videos with results and of Sources', async () => {
-        const phone = await signedInContext({ viewport: PHONE, isMobile: true, hasTouch: true }, 'phone', desktop);
-        const mobile = await phone.newPage();
-        watch(mobile, 'phone');
-        run.activePage = mobile;
-        try {
-          await discoveryPhoneSteps(mobile);
-        } finally {
-          await phone.close();
-        }
-      });
-    }
-
-    await apiTokenSteps(page);
-
-    await integrationSteps(page);
-
-    await qualitySteps(page);
-
-    await accountSecuritySteps(page, email, password);
-
-    await step('no Content-Security-Policy violation on any screen', async () => {
-      await checkCsp(page, 'the last screen');
-      console.log(`  ${run.cspScreens} screens checked against the policy the server sent`);
-      if (run.cspScreens === 0) throw new Error('no screen was checked');
-    });
-
-    await step('no uncaught page errors', async () => {
-      if (pageErrors.length > 0) throw new Error(pageErrors.join('; '));
-    });
+    await runSteps();
   } finally {
     await run.browser.close();
   }

@@ -175,9 +175,7 @@ async function logInAtIssuer(page, email) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-async function main() {
-  console.log(`oidc e2e against ${BASE_URL}, issuer ${ISSUER}; screenshots in ${shotsDir}`);
-
+async function configStep() {
   await step('/config.json leads auth0-spa-js to the issuer', async () => {
     const response = await fetch(`${BASE_URL}/config.json`);
     if (!response.ok) throw new Error(`/config.json answered ${response.status}`);
@@ -194,169 +192,204 @@ async function main() {
       );
     }
   });
+}
+
+/** Alice's sign-in: the issuer's login page, back in the app shell, and the issuer's token on the API calls. */
+async function aliceSignInSteps(page, api) {
+  await step('signed out, the app sends the browser to the issuer\'s login page', async () => {
+    await page.goto(`${BASE_URL}/vault`);
+    await waitForIssuerLogin(page);
+    const login = new URL(page.url());
+    console.log(`  login page: ${login.origin}${login.pathname}`);
+    await shot(page, 'issuer-login');
+  });
+
+  await step(`log in as ${ALLOWED_EMAIL} and land back in the app shell with the side menu`, async () => {
+    await logInAtIssuer(page, ALLOWED_EMAIL);
+    await page.waitForURL((url) => url.href.startsWith(BASE_URL), { timeout: 30_000 });
+    await sideMenu(page).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: `Account: ${ALLOWED_EMAIL}` }).waitFor({ timeout: 10_000 });
+    const url = new URL(page.url());
+    if (url.searchParams.has('code') || url.searchParams.has('state')) throw new Error(`the callback parameters stayed in the URL: ${page.url()}`);
+    console.log(`  landed on ${url.pathname}${url.search}`);
+    await shot(page, 'signed-in');
+  });
+
+  await step('API calls carry the issuer\'s access token (RS256, iss, aud, azp, email)', async () => {
+    for (let waited = 0; api.tokens.size === 0 && waited < 10_000; waited += 250) await page.waitForTimeout(250);
+    if (api.tokens.size === 0) throw new Error('no /api/ call carried a bearer token');
+    const { header, claims } = decodeJwt([...api.tokens][0]);
+    console.log(`  token header ${JSON.stringify(header)}`);
+    console.log(`  token claims ${JSON.stringify(claims)}`);
+    const problems = [];
+    if (header.alg !== 'RS256') problems.push(`alg ${header.alg}`);
+    if (claims.iss !== ISSUER) problems.push(`iss ${claims.iss}`);
+    if (claims.aud !== AUDIENCE && !(Array.isArray(claims.aud) && claims.aud.includes(AUDIENCE))) problems.push(`aud ${claims.aud}`);
+    if (claims.azp !== CLIENT_ID) problems.push(`azp ${claims.azp}`);
+    if (claims.email !== ALLOWED_EMAIL) problems.push(`email ${claims.email}`);
+    if (problems.length > 0) throw new Error(`unexpected ${problems.join(', ')}`);
+  });
+}
+
+async function aliceVaultAndReloadSteps(page, api) {
+  await step('/vault loads without an error', async () => {
+    const before = api.responses.length;
+    await sideMenu(page).getByRole('link', { name: 'Vault', exact: true }).click();
+    await page.waitForURL(`${BASE_URL}/vault`);
+    await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor();
+    await page.locator('[aria-label="Loading transcripts"]').waitFor({ state: 'detached', timeout: 30_000 });
+    if (await page.getByText('Error loading vault').isVisible()) {
+      throw new Error(`the Vault shows "Error loading vault": ${(await page.locator('.empty-state[role=alert]').innerText()).replace(/\s+/g, ' ')}`);
+    }
+    const calls = api.responses.slice(before);
+    const bad = calls.filter((call) => call.status >= 400);
+    console.log(`  API calls: ${calls.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ') || 'none'}`);
+    if (bad.length > 0) throw new Error(`API errors: ${bad.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ')}`);
+    if (!calls.some((call) => call.path.startsWith('/api/library'))) throw new Error('the Vault made no /api/library call');
+    await shot(page, 'vault');
+  });
+
+  await step(
+    'a reload keeps the session (silent authentication, prompt=none, web_message)',
+    async () => {
+      await page.reload();
+      await sideMenu(page).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor();
+      if (isIssuerPage(page.url())) throw new Error(`ended on the issuer: ${page.url()}`);
+    },
+    { fatal: false },
+  );
+}
+
+async function aliceSignOutStep(page, context) {
+  await step('sign out ends the issuer session and the next visit asks for a login', async () => {
+    if (!(await sideMenu(page).isVisible())) {
+      await page.goto(`${BASE_URL}/vault`);
+      await sideMenu(page).waitFor({ timeout: 30_000 });
+    }
+    const visited = [];
+    const onNavigated = (frame) => frame === page.mainFrame() && visited.push(frame.url());
+    page.on('framenavigated', onNavigated);
+    await page.getByRole('button', { name: `Account: ${ALLOWED_EMAIL}` }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    // /v2/logout -> the provider ends its session -> returnTo (/sign-in) -> the SPA starts a new
+    // sign-in, and the issuer, having no session any more, shows its login form.
+    await waitForIssuerLogin(page);
+    page.off('framenavigated', onNavigated);
+    const path = (href) => {
+      const url = new URL(href);
+      return `${url.origin === BASE_URL ? 'app' : url.origin === ISSUER_ORIGIN ? 'issuer' : url.origin}${url.pathname}`;
+    };
+    console.log(`  went through: ${visited.map(path).join(' -> ')}`);
+    if (!visited.some((href) => href.startsWith(`${ISSUER_ORIGIN}/v2/logout`))) throw new Error('the issuer\'s /v2/logout was not visited');
+    if (!visited.some((href) => href.startsWith(`${BASE_URL}/sign-in`))) throw new Error('the app\'s /sign-in (returnTo) was not reached');
+    const cookies = await context.cookies(BASE_URL);
+    const flag = cookies.find((cookie) => cookie.name === `auth0.${CLIENT_ID}.is.authenticated`);
+    if (flag) throw new Error(`the SPA still has its ${flag.name} cookie`);
+    await shot(page, 'signed-out');
+  });
+}
+
+/** alice (OIDC_ALLOWED_EMAIL) in a context of her own: signs in, uses the Vault, reloads and signs out. */
+async function aliceSteps(browser) {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  watch(page, 'alice');
+  activePage = page;
+  const api = recordApi(page);
+
+  await aliceSignInSteps(page, api);
+  await aliceVaultAndReloadSteps(page, api);
+  await aliceSignOutStep(page, context);
+  await context.close();
+}
+
+async function malloryDeniedStep(malloryPage, malloryApi) {
+  await step(
+    `${DENIED_EMAIL} (not on the allow-list) signs in at the issuer and gets the not-allowed screen, not the app`,
+    async () => {
+      await malloryPage.goto(`${BASE_URL}/vault`);
+      await waitForIssuerLogin(malloryPage);
+      await logInAtIssuer(malloryPage, DENIED_EMAIL);
+      await malloryPage.waitForURL((url) => url.href.startsWith(BASE_URL), { timeout: 30_000 });
+      const screen = malloryPage.getByTestId('not-allowed');
+      await screen.getByRole('heading', { name: 'No access to this Scribevault', level: 1 }).waitFor({ timeout: 30_000 });
+      // Nothing else is asked behind the screen.
+      await malloryPage.waitForTimeout(1500);
+      const calls = malloryApi.responses;
+      console.log(`  API calls: ${calls.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ') || 'none'}`);
+      const ok = calls.filter((call) => call.status < 400);
+      if (ok.length > 0) throw new Error(`the API let ${DENIED_EMAIL} in: ${ok.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ')}`);
+      if (!calls.some((call) => call.path === '/api/account' && call.status === 403)) throw new Error('GET /api/account did not answer 403');
+      const others = calls.filter((call) => call.path !== '/api/account');
+      if (others.length > 0) throw new Error(`calls behind the screen: ${others.map((call) => `${call.method} ${call.path}`).join(', ')}`);
+      const message = (await screen.getByRole('alert').innerText()).trim();
+      console.log(`  the screen says: ${message}`);
+      const expected = `${DENIED_EMAIL} is not allowed on this instance. Ask its owner to add you.`;
+      if (message !== expected) throw new Error(`the message is "${message}", not the server's "${expected}"`);
+      const who = (await screen.locator('.not-allowed-who').innerText()).replace(/\s+/g, ' ').trim();
+      if (!who.includes(DENIED_EMAIL)) throw new Error(`the screen names "${who}", not ${DENIED_EMAIL}`);
+      if (await sideMenu(malloryPage).isVisible()) throw new Error('the app shell (side menu) is shown too');
+      if ((await malloryPage.locator('.toast').count()) > 0) throw new Error(`toasts: ${(await malloryPage.locator('.toast').allInnerTexts()).join('; ')}`);
+      await shot(malloryPage, 'denied');
+    },
+    { fatal: false },
+  );
+}
+
+async function mallorySignOutStep(mallory, malloryPage) {
+  await step(
+    `the not-allowed screen's Sign out ends ${DENIED_EMAIL}'s issuer session and leads to the issuer's login`,
+    async () => {
+      const screen = malloryPage.getByTestId('not-allowed');
+      if (!(await screen.isVisible())) throw new Error('the not-allowed screen is not shown');
+      const visited = [];
+      const onNavigated = (frame) => frame === malloryPage.mainFrame() && visited.push(frame.url());
+      malloryPage.on('framenavigated', onNavigated);
+      await screen.getByRole('button', { name: 'Sign out' }).click();
+      await waitForIssuerLogin(malloryPage);
+      malloryPage.off('framenavigated', onNavigated);
+      if (!visited.some((href) => href.startsWith(`${ISSUER_ORIGIN}/v2/logout`))) throw new Error("the issuer's /v2/logout was not visited");
+      const cookies = await mallory.cookies(BASE_URL);
+      const flag = cookies.find((cookie) => cookie.name === `auth0.${CLIENT_ID}.is.authenticated`);
+      if (flag) throw new Error(`the SPA still has its ${flag.name} cookie`);
+      await shot(malloryPage, 'denied-signed-out');
+    },
+    { fatal: false },
+  );
+}
+
+/** mallory (OIDC_DENIED_EMAIL) signs in at the issuer and must not get into the app. */
+async function mallorySteps(browser) {
+  const mallory = await newContext(browser);
+  const malloryPage = await mallory.newPage();
+  watch(malloryPage, 'mallory');
+  activePage = malloryPage;
+  const malloryApi = recordApi(malloryPage);
+  await malloryDeniedStep(malloryPage, malloryApi);
+  await mallorySignOutStep(mallory, malloryPage);
+  await mallory.close();
+}
+
+async function finalChecks() {
+  await step('no Content-Security-Policy violation on the app\'s pages', async () => {
+    if (cspViolations.length > 0) throw new Error(cspViolations.join('; '));
+  });
+
+  await step('no uncaught page errors', async () => {
+    if (pageErrors.length > 0) throw new Error(pageErrors.join('; '));
+  });
+}
+
+async function main() {
+  console.log(`oidc e2e against ${BASE_URL}, issuer ${ISSUER}; screenshots in ${shotsDir}`);
+  await configStep();
 
   const browser = await chromium.launch(LAUNCH);
   try {
-    const context = await newContext(browser);
-    const page = await context.newPage();
-    watch(page, 'alice');
-    activePage = page;
-    const api = recordApi(page);
-
-    await step('signed out, the app sends the browser to the issuer\'s login page', async () => {
-      await page.goto(`${BASE_URL}/vault`);
-      await waitForIssuerLogin(page);
-      const login = new URL(page.url());
-      console.log(`  login page: ${login.origin}${login.pathname}`);
-      await shot(page, 'issuer-login');
-    });
-
-    await step(`log in as ${ALLOWED_EMAIL} and land back in the app shell with the side menu`, async () => {
-      await logInAtIssuer(page, ALLOWED_EMAIL);
-      await page.waitForURL((url) => url.href.startsWith(BASE_URL), { timeout: 30_000 });
-      await sideMenu(page).waitFor({ timeout: 30_000 });
-      await page.getByRole('button', { name: `Account: ${ALLOWED_EMAIL}` }).waitFor({ timeout: 10_000 });
-      const url = new URL(page.url());
-      if (url.searchParams.has('code') || url.searchParams.has('state')) throw new Error(`the callback parameters stayed in the URL: ${page.url()}`);
-      console.log(`  landed on ${url.pathname}${url.search}`);
-      await shot(page, 'signed-in');
-    });
-
-    await step('API calls carry the issuer\'s access token (RS256, iss, aud, azp, email)', async () => {
-      for (let waited = 0; api.tokens.size === 0 && waited < 10_000; waited += 250) await page.waitForTimeout(250);
-      if (api.tokens.size === 0) throw new Error('no /api/ call carried a bearer token');
-      const { header, claims } = decodeJwt([...api.tokens][0]);
-      console.log(`  token header ${JSON.stringify(header)}`);
-      console.log(`  token claims ${JSON.stringify(claims)}`);
-      const problems = [];
-      if (header.alg !== 'RS256') problems.push(`alg ${header.alg}`);
-      if (claims.iss !== ISSUER) problems.push(`iss ${claims.iss}`);
-      if (claims.aud !== AUDIENCE && !(Array.isArray(claims.aud) && claims.aud.includes(AUDIENCE))) problems.push(`aud ${claims.aud}`);
-      if (claims.azp !== CLIENT_ID) problems.push(`azp ${claims.azp}`);
-      if (claims.email !== ALLOWED_EMAIL) problems.push(`email ${claims.email}`);
-      if (problems.length > 0) throw new Error(`unexpected ${problems.join(', ')}`);
-    });
-
-    await step('/vault loads without an error', async () => {
-      const before = api.responses.length;
-      await sideMenu(page).getByRole('link', { name: 'Vault', exact: true }).click();
-      await page.waitForURL(`${BASE_URL}/vault`);
-      await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor();
-      await page.locator('[aria-label="Loading transcripts"]').waitFor({ state: 'detached', timeout: 30_000 });
-      if (await page.getByText('Error loading vault').isVisible()) {
-        throw new Error(`the Vault shows "Error loading vault": ${(await page.locator('.empty-state[role=alert]').innerText()).replace(/\s+/g, ' ')}`);
-      }
-      const calls = api.responses.slice(before);
-      const bad = calls.filter((call) => call.status >= 400);
-      console.log(`  API calls: ${calls.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ') || 'none'}`);
-      if (bad.length > 0) throw new Error(`API errors: ${bad.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ')}`);
-      if (!calls.some((call) => call.path.startsWith('/api/library'))) throw new Error('the Vault made no /api/library call');
-      await shot(page, 'vault');
-    });
-
-    await step(
-      'a reload keeps the session (silent authentication, prompt=none, web_message)',
-      async () => {
-        await page.reload();
-        await sideMenu(page).waitFor({ timeout: 30_000 });
-        await page.getByRole('heading', { name: 'Vault', level: 1 }).waitFor();
-        if (isIssuerPage(page.url())) throw new Error(`ended on the issuer: ${page.url()}`);
-      },
-      { fatal: false },
-    );
-
-    await step('sign out ends the issuer session and the next visit asks for a login', async () => {
-      if (!(await sideMenu(page).isVisible())) {
-        await page.goto(`${BASE_URL}/vault`);
-        await sideMenu(page).waitFor({ timeout: 30_000 });
-      }
-      const visited = [];
-      const onNavigated = (frame) => frame === page.mainFrame() && visited.push(frame.url());
-      page.on('framenavigated', onNavigated);
-      await page.getByRole('button', { name: `Account: ${ALLOWED_EMAIL}` }).click();
-      await page.getByRole('menuitem', { name: 'Sign out' }).click();
-      // /v2/logout -> the provider ends its session -> returnTo (/sign-in) -> the SPA starts a new
-      // sign-in, and the issuer, having no session any more, shows its login form.
-      await waitForIssuerLogin(page);
-      page.off('framenavigated', onNavigated);
-      const path = (href) => {
-        const url = new URL(href);
-        return `${url.origin === BASE_URL ? 'app' : url.origin === ISSUER_ORIGIN ? 'issuer' : url.origin}${url.pathname}`;
-      };
-      console.log(`  went through: ${visited.map(path).join(' -> ')}`);
-      if (!visited.some((href) => href.startsWith(`${ISSUER_ORIGIN}/v2/logout`))) throw new Error('the issuer\'s /v2/logout was not visited');
-      if (!visited.some((href) => href.startsWith(`${BASE_URL}/sign-in`))) throw new Error('the app\'s /sign-in (returnTo) was not reached');
-      const cookies = await context.cookies(BASE_URL);
-      const flag = cookies.find((cookie) => cookie.name === `auth0.${CLIENT_ID}.is.authenticated`);
-      if (flag) throw new Error(`the SPA still has its ${flag.name} cookie`);
-      await shot(page, 'signed-out');
-    });
-    await context.close();
-
-    const mallory = await newContext(browser);
-    const malloryPage = await mallory.newPage();
-    watch(malloryPage, 'mallory');
-    activePage = malloryPage;
-    const malloryApi = recordApi(malloryPage);
-    await step(
-      `${DENIED_EMAIL} (not on the allow-list) signs in at the issuer and gets the not-allowed screen, not the app`,
-      async () => {
-        await malloryPage.goto(`${BASE_URL}/vault`);
-        await waitForIssuerLogin(malloryPage);
-        await logInAtIssuer(malloryPage, DENIED_EMAIL);
-        await malloryPage.waitForURL((url) => url.href.startsWith(BASE_URL), { timeout: 30_000 });
-        const screen = malloryPage.getByTestId('not-allowed');
-        await screen.getByRole('heading', { name: 'No access to this Scribevault', level: 1 }).waitFor({ timeout: 30_000 });
-        // Nothing else is asked behind the screen.
-        await malloryPage.waitForTimeout(1500);
-        const calls = malloryApi.responses;
-        console.log(`  API calls: ${calls.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ') || 'none'}`);
-        const ok = calls.filter((call) => call.status < 400);
-        if (ok.length > 0) throw new Error(`the API let ${DENIED_EMAIL} in: ${ok.map((call) => `${call.method} ${call.path} ${call.status}`).join(', ')}`);
-        if (!calls.some((call) => call.path === '/api/account' && call.status === 403)) throw new Error('GET /api/account did not answer 403');
-        const others = calls.filter((call) => call.path !== '/api/account');
-        if (others.length > 0) throw new Error(`calls behind the screen: ${others.map((call) => `${call.method} ${call.path}`).join(', ')}`);
-        const message = (await screen.getByRole('alert').innerText()).trim();
-        console.log(`  the screen says: ${message}`);
-        const expected = `${DENIED_EMAIL} is not allowed on this instance. Ask its owner to add you.`;
-        if (message !== expected) throw new Error(`the message is "${message}", not the server's "${expected}"`);
-        const who = (await screen.locator('.not-allowed-who').innerText()).replace(/\s+/g, ' ').trim();
-        if (!who.includes(DENIED_EMAIL)) throw new Error(`the screen names "${who}", not ${DENIED_EMAIL}`);
-        if (await sideMenu(malloryPage).isVisible()) throw new Error('the app shell (side menu) is shown too');
-        if ((await malloryPage.locator('.toast').count()) > 0) throw new Error(`toasts: ${(await malloryPage.locator('.toast').allInnerTexts()).join('; ')}`);
-        await shot(malloryPage, 'denied');
-      },
-      { fatal: false },
-    );
-
-    await step(
-      `the not-allowed screen's Sign out ends ${DENIED_EMAIL}'s issuer session and leads to the issuer's login`,
-      async () => {
-        const screen = malloryPage.getByTestId('not-allowed');
-        if (!(await screen.isVisible())) throw new Error('the not-allowed screen is not shown');
-        const visited = [];
-        const onNavigated = (frame) => frame === malloryPage.mainFrame() && visited.push(frame.url());
-        malloryPage.on('framenavigated', onNavigated);
-        await screen.getByRole('button', { name: 'Sign out' }).click();
-        await waitForIssuerLogin(malloryPage);
-        malloryPage.off('framenavigated', onNavigated);
-        if (!visited.some((href) => href.startsWith(`${ISSUER_ORIGIN}/v2/logout`))) throw new Error("the issuer's /v2/logout was not visited");
-        const cookies = await mallory.cookies(BASE_URL);
-        const flag = cookies.find((cookie) => cookie.name === `auth0.${CLIENT_ID}.is.authenticated`);
-        if (flag) throw new Error(`the SPA still has its ${flag.name} cookie`);
-        await shot(malloryPage, 'denied-signed-out');
-      },
-      { fatal: false },
-    );
-    await mallory.close();
-
-    await step('no Content-Security-Policy violation on the app\'s pages', async () => {
-      if (cspViolations.length > 0) throw new Error(cspViolations.join('; '));
-    });
-
-    await step('no uncaught page errors', async () => {
-      if (pageErrors.length > 0) throw new Error(pageErrors.join('; '));
-    });
+    await aliceSteps(browser);
+    await mallorySteps(browser);
+    await finalChecks();
   } finally {
     await browser.close();
   }

@@ -43,11 +43,8 @@ async function lightAndDark(page, name) {
 /** 'm:ss' (or 'h:mm:ss') in seconds. */
 const seconds = (clock) => clock.split(':').reduce((total, part) => total * 60 + Number(part), 0);
 
-export async function qualitySteps(page) {
-  run.activePage = page;
-  const audioDir = process.env.QUALITY_AUDIO_DIR;
-  const files = [MUSIC, LOOPED].map((name) => path.join(audioDir ?? '', `${name}.mp3`));
-
+/** Uploads the melody and the looping speech, starts both, and reads the waiting file's place and ETA. */
+async function uploadAndQueueSteps(page, audioDir, files) {
   await step('quality: upload a melody and sped-up looping speech, and start both', async () => {
     if (!audioDir) throw new Error('QUALITY_AUDIO_DIR is not set (scripts/e2e.sh makes it with scripts/make-quality-audio.sh)');
     for (const file of files) if (!existsSync(file)) throw new Error(`missing ${file}`);
@@ -82,7 +79,10 @@ export async function qualitySteps(page) {
       await shot(page, 'phone-transcripts-queue-eta', { fullPage: false });
     });
   });
+}
 
+/** The looping file's item: 'Needs review', its ranges, and a range that seeks the player; answers the item's dialog. */
+async function needsReviewStep(page) {
   let dialog;
   await step("quality: the looping file's item says 'Needs review' with its ranges, and a range seeks the player", async () => {
     for (const title of [MUSIC, LOOPED]) {
@@ -136,7 +136,10 @@ export async function qualitySteps(page) {
       await lightAndDark(page, 'phone-vault-needs-review');
     });
   });
+  return dialog;
+}
 
+async function markReviewedStep(page, dialog) {
   await step("quality: 'Mark as reviewed' takes the badge and the panel away, and it stays so after a reload", async () => {
     const panel = dialog.getByTestId('review-panel');
     await panel.getByRole('button', { name: 'Mark as reviewed' }).click();
@@ -150,7 +153,9 @@ export async function qualitySteps(page) {
     await waitForLabeled(card, `the ${LOOPED} card`, { timeout: 30_000 });
     if (await card.getByTestId('needs-review').count()) throw new Error(`the ${LOOPED} card still says 'Needs review' after a reload`);
   });
+}
 
+async function languageDefaultsStep(page) {
   await step('settings: the captions and spoken-language defaults are saved and still set after a reload', async () => {
     await page.goto(`${BASE_URL}/settings`);
     const captions = page.getByRole('switch', { name: 'Use YouTube captions when available' });
@@ -181,4 +186,15 @@ export async function qualitySteps(page) {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByText('Your preferences have been updated.').first().waitFor({ timeout: 30_000 });
   });
+}
+
+export async function qualitySteps(page) {
+  run.activePage = page;
+  const audioDir = process.env.QUALITY_AUDIO_DIR;
+  const files = [MUSIC, LOOPED].map((name) => path.join(audioDir ?? '', `${name}.mp3`));
+
+  await uploadAndQueueSteps(page, audioDir, files);
+  const dialog = await needsReviewStep(page);
+  await markReviewedStep(page, dialog);
+  await languageDefaultsStep(page);
 }

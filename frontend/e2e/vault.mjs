@@ -77,8 +77,8 @@ async function expandDownloadedGroups(page) {
 export const vaultCard = (page, title) =>
   page.getByTestId('vault-item').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 
-/** The Vault (desktop): search, star, rate, tag with a suggestion, export one item and the selection. */
-export async function vaultSteps(page, audioTitle) {
+/** Saves three notes, reads one rendered, and searches "garden" across the notes and the transcription. */
+async function vaultNotesAndSearchSteps(page, audioTitle) {
   await step('vault: save three notes with POST /api/vault/save; they are listed', async () => {
     const saved = await saveToVault(page, VAULT_NOTES);
     if (saved.length !== VAULT_NOTES.length) throw new Error(`the save answered ${saved.length} items`);
@@ -124,7 +124,10 @@ export async function vaultSteps(page, audioTitle) {
     console.log(`  ${await page.getByText(/results? for “garden”/).innerText()}; ${audioTitle}: ${times.join(', ')}`);
     await shot(page, 'desktop-vault-search');
   });
+}
 
+/** Stars, rates and tags the transcription in its detail view. */
+async function vaultDetailStep(page, audioTitle) {
   await step('vault: star, rate 4 and tag with a suggestion in the detail view', async () => {
     await vaultCard(page, audioTitle).getByRole('button', { name: audioTitle, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: audioTitle });
@@ -150,9 +153,10 @@ export async function vaultSteps(page, audioTitle) {
     await waitForLabeled(card.locator('button[aria-pressed="true"]'), 'the star on the card', { timeout: 15_000 });
     await waitForLabeled(card.getByText(tag, { exact: true }), 'the tag on the card', { timeout: 15_000 });
   });
+}
 
-  await playerSteps(page, openAudioItem(audioTitle), audioTitle);
-
+/** Exports the item, then the whole selection as one zip. */
+async function vaultExportSteps(page, audioTitle) {
   await step('vault: export the item as markdown; the file arrives and the item moves to its Downloaded group', async () => {
     await vaultCard(page, audioTitle).getByRole('button', { name: audioTitle, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: audioTitle });
@@ -203,6 +207,14 @@ export async function vaultSteps(page, audioTitle) {
     await shot(page, 'desktop-vault-grid');
     await page.getByRole('radio', { name: 'List view' }).click();
   });
+}
+
+/** The Vault (desktop): search, star, rate, tag with a suggestion, export one item and the selection. */
+export async function vaultSteps(page, audioTitle) {
+  await vaultNotesAndSearchSteps(page, audioTitle);
+  await vaultDetailStep(page, audioTitle);
+  await playerSteps(page, openAudioItem(audioTitle), audioTitle);
+  await vaultExportSteps(page, audioTitle);
 }
 
 /** The Vault at 390 px: list, grid, search results and the detail view, none wider than the phone. */
