@@ -32,38 +32,9 @@ export function ItemPlayer({
   ref?: Ref<PlayerControls>;
 }) {
   const headingId = useId();
-  const audioRef = useRef<HTMLAudioElement>(null);
   const { data: link, error: linkError, refetch } = useGetAudioLinkQuery(itemId);
-  const { data: segments = [], error: segmentsError, isLoading: segmentsLoading } = useGetTranscriptSegmentsQuery(itemId);
-  const [time, setTime] = useState(0);
+  const { audioRef, time, setTime, seek, onKeyDown } = usePlayerAudio(ref);
   const retried = useRef(false);
-  const cues = useMemo(() => cuesOf(segments), [segments]);
-  const active = cues[activeCueIndex(cues, time)];
-
-  function seek(seconds: number, play = true) {
-    const audio = audioRef.current;
-    if (!audio) return;
-    const end = Number.isFinite(audio.duration) ? audio.duration : Infinity;
-    audio.currentTime = Math.min(Math.max(0, seconds), end);
-    setTime(audio.currentTime);
-    if (play) void audio.play()?.catch(() => undefined);
-  }
-
-  useImperativeHandle(ref, () => ({ seek: (seconds: number) => seek(seconds) }));
-
-  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
-    const audio = audioRef.current;
-    // The native controls handle their own keys; fields keep theirs.
-    if (!audio || event.target === audio || isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.key === ' ' || event.key === 'Spacebar') {
-      event.preventDefault();
-      if (audio.paused) void audio.play()?.catch(() => undefined);
-      else audio.pause();
-    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      event.preventDefault();
-      seek(audio.currentTime + (event.key === 'ArrowLeft' ? -SKIP_SECONDS : SKIP_SECONDS), !audio.paused);
-    }
-  }
 
   return (
     // The shortcuts listen on the whole player (recording and transcript), so they work wherever focus is inside it.
@@ -98,30 +69,80 @@ export function ItemPlayer({
         />
       )}
       <p className="muted item-player-hint">Space plays or pauses, the arrow keys skip {SKIP_SECONDS} seconds. Select a word to jump there.</p>
-      {segmentsLoading ? (
-        <p className="muted" role="status">
-          Loading the transcript...
-        </p>
-      ) : segmentsError ? (
-        <p className="row-error" role="alert">
-          {errorMessage(segmentsError, 'The timed transcript could not be loaded.')}
-        </p>
-      ) : segments.length === 0 ? (
-        <p className="muted">This recording has no timed transcript.</p>
-      ) : (
-        <ol className="player-transcript" aria-label={`Transcript of ${title}`}>
-          {segments.map((segment, index) => (
-            <SegmentLine
-              key={`${segment.startMs}-${index}`}
-              segment={segment}
-              active={active?.segment === index}
-              activeWord={active?.segment === index ? active.word : -1}
-              onSeek={(seconds) => seek(seconds)}
-            />
-          ))}
-        </ol>
-      )}
+      <PlayerTranscript itemId={itemId} title={title} time={time} onSeek={(seconds) => seek(seconds)} />
     </section>
+  );
+}
+
+/**
+ * The `<audio>` element's time, seeking it (clamped to the recording, playing unless told not
+ * to), the player's keyboard shortcuts, and the seek the rest of the detail is handed by `ref`.
+ */
+function usePlayerAudio(ref: Ref<PlayerControls> | undefined) {
+  const audioRef = useRef<HTMLAudioElement>(null);
+  const [time, setTime] = useState(0);
+
+  function seek(seconds: number, play = true) {
+    const audio = audioRef.current;
+    if (!audio) return;
+    const end = Number.isFinite(audio.duration) ? audio.duration : Infinity;
+    audio.currentTime = Math.min(Math.max(0, seconds), end);
+    setTime(audio.currentTime);
+    if (play) void audio.play()?.catch(() => undefined);
+  }
+
+  useImperativeHandle(ref, () => ({ seek: (seconds: number) => seek(seconds) }));
+
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    const audio = audioRef.current;
+    // The native controls handle their own keys; fields keep theirs.
+    if (!audio || event.target === audio || isTyping(event.target) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === ' ' || event.key === 'Spacebar') {
+      event.preventDefault();
+      if (audio.paused) void audio.play()?.catch(() => undefined);
+      else audio.pause();
+    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      seek(audio.currentTime + (event.key === 'ArrowLeft' ? -SKIP_SECONDS : SKIP_SECONDS), !audio.paused);
+    }
+  }
+
+  return { audioRef, time, setTime, seek, onKeyDown };
+}
+
+/** The timed transcript, with the cue spoken at `time` highlighted. */
+function PlayerTranscript({ itemId, title, time, onSeek }: { itemId: string; title: string; time: number; onSeek: (seconds: number) => void }) {
+  const { data: segments = [], error: segmentsError, isLoading: segmentsLoading } = useGetTranscriptSegmentsQuery(itemId);
+  const cues = useMemo(() => cuesOf(segments), [segments]);
+  const active = cues[activeCueIndex(cues, time)];
+
+  if (segmentsLoading) {
+    return (
+      <p className="muted" role="status">
+        Loading the transcript...
+      </p>
+    );
+  }
+  if (segmentsError) {
+    return (
+      <p className="row-error" role="alert">
+        {errorMessage(segmentsError, 'The timed transcript could not be loaded.')}
+      </p>
+    );
+  }
+  if (segments.length === 0) return <p className="muted">This recording has no timed transcript.</p>;
+  return (
+    <ol className="player-transcript" aria-label={`Transcript of ${title}`}>
+      {segments.map((segment, index) => (
+        <SegmentLine
+          key={`${segment.startMs}-${index}`}
+          segment={segment}
+          active={active?.segment === index}
+          activeWord={active?.segment === index ? active.word : -1}
+          onSeek={onSeek}
+        />
+      ))}
+    </ol>
   );
 }
 

@@ -41,21 +41,9 @@ export function VaultItemCard({
   /** Opens the detail; `at` (seconds) plays an AUDIO item's recording from there. */
   onOpen: (at?: number) => void;
 }) {
-  const showError = useErrorToast();
   const titleId = useId();
-  const [updateMetadata, { isLoading: starring }] = useUpdateMetadataMutation();
   const meta = [item.author, formatDate(item.createdAt), item.duration ? formatDuration(item.duration) : null].filter(Boolean).join(' · ');
   const level = gwthLabel(item.gwthLevel);
-  const highlights = item.highlights ?? [];
-  const matches = item.matches ?? [];
-
-  async function toggleStar() {
-    try {
-      await updateMetadata({ id: item.id, changes: { isStarred: !item.isStarred } }).unwrap();
-    } catch (failure) {
-      showError(failure, VAULT_ERRORS.metadata);
-    }
-  }
 
   return (
     <article
@@ -80,20 +68,7 @@ export function VaultItemCard({
             {item.title}
           </button>
         </h3>
-        <button
-          type="button"
-          className={`icon-button vault-card-star${item.isStarred ? ' on' : ''}`}
-          aria-label={`Star ${item.title}`}
-          aria-pressed={item.isStarred}
-          disabled={starring}
-          onClick={() => void toggleStar()}
-        >
-          {starring ? (
-            <LoaderCircle className="spin" size={16} aria-hidden="true" />
-          ) : (
-            <Star size={16} className={item.isStarred ? 'star' : undefined} aria-hidden="true" />
-          )}
-        </button>
+        <QuickStarButton item={item} />
       </div>
       <div className="vault-card-body">
         {meta && <p className="vault-card-meta">{meta}</p>}
@@ -114,33 +89,74 @@ export function VaultItemCard({
             </span>
           ))}
         </p>
-        {highlights.length > 0 && (
-          <ul className="vault-snippets" aria-label={`Matches in ${item.title}`}>
-            {highlights.map((html, index) => (
-              <li key={index}>
-                <Snippet html={html} />
-              </li>
-            ))}
-          </ul>
-        )}
-        {matches.length > 0 && (
-          <ul className="vault-matches" aria-label={`Audio matches in ${item.title}`}>
-            {matches.map((match, index) => (
-              <li key={`${match.start}-${index}`}>
-                <button
-                  type="button"
-                  className="match-time tabular"
-                  aria-label={`Play ${item.title} from ${formatDuration(match.start)}`}
-                  onClick={() => onOpen(match.start)}
-                >
-                  {formatDuration(match.start)}
-                </button>
-                <span className="match-text">{match.text}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <SearchFindings item={item} onOpen={onOpen} />
       </div>
     </article>
+  );
+}
+
+function QuickStarButton({ item }: { item: LibraryTranscript }) {
+  const showError = useErrorToast();
+  const [updateMetadata, { isLoading: starring }] = useUpdateMetadataMutation();
+
+  async function toggleStar() {
+    try {
+      await updateMetadata({ id: item.id, changes: { isStarred: !item.isStarred } }).unwrap();
+    } catch (failure) {
+      showError(failure, VAULT_ERRORS.metadata);
+    }
+  }
+
+  return (
+    <button
+      type="button"
+      className={`icon-button vault-card-star${item.isStarred ? ' on' : ''}`}
+      aria-label={`Star ${item.title}`}
+      aria-pressed={item.isStarred}
+      disabled={starring}
+      onClick={() => void toggleStar()}
+    >
+      {starring ? (
+        <LoaderCircle className="spin" size={16} aria-hidden="true" />
+      ) : (
+        <Star size={16} className={item.isStarred ? 'star' : undefined} aria-hidden="true" />
+      )}
+    </button>
+  );
+}
+
+/** What a search found in the item: text snippets, and the times an AUDIO item's words were spoken. */
+function SearchFindings({ item, onOpen }: { item: LibraryTranscript; onOpen: (at?: number) => void }) {
+  const highlights = item.highlights ?? [];
+  const matches = item.matches ?? [];
+  return (
+    <>
+      {highlights.length > 0 && (
+        <ul className="vault-snippets" aria-label={`Matches in ${item.title}`}>
+          {highlights.map((html, index) => (
+            <li key={index}>
+              <Snippet html={html} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {matches.length > 0 && (
+        <ul className="vault-matches" aria-label={`Audio matches in ${item.title}`}>
+          {matches.map((match, index) => (
+            <li key={`${match.start}-${index}`}>
+              <button
+                type="button"
+                className="match-time tabular"
+                aria-label={`Play ${item.title} from ${formatDuration(match.start)}`}
+                onClick={() => onOpen(match.start)}
+              >
+                {formatDuration(match.start)}
+              </button>
+              <span className="match-text">{match.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { LoaderCircle, Pencil, Plus, ScanText, Sparkles, Star, Trash2, X } from 'lucide-react';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { LoaderCircle, Pencil, ScanText, Star, Trash2 } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
 import { errorMessage } from '@/api/errors';
 import { useAppDispatch } from '@/app/hooks';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -9,13 +9,10 @@ import { startLinkDownload } from '@/lib/download';
 import { formatDate, formatDuration } from '@/lib/format';
 import { showToast, useErrorToast } from '@/lib/toast';
 import {
-  GWTH_LEVELS,
   gwthLabel,
   sourceTypeLabel,
   useDeleteTranscriptMutation,
   useExportTranscriptMutation,
-  useGetLibraryTagsQuery,
-  useGetSuggestionsQuery,
   useGetSyllabusSectionsQuery,
   useGetTranscriptContentQuery,
   useGetVaultItemQuery,
@@ -30,6 +27,8 @@ import { MarkdownContent } from '@/components/MarkdownContent';
 import { ExportFormatPicker, useExportFormat } from './ExportFormatPicker';
 import { ItemPlayer, type PlayerControls } from './ItemPlayer';
 import { useLanguageName } from './LanguageBadge';
+import { MetadataForm } from './MetadataForm';
+import { RatingAndTags } from './RatingAndTags';
 import { NeedsReviewBadge, ReviewPanel } from './ReviewPanel';
 import { TranscriptSourcePanel } from './TranscriptSourcePanel';
 
@@ -58,27 +57,12 @@ export function VaultItemDetail({ itemId, startAt, onClose }: { itemId: string; 
 }
 
 function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; startAt?: number | null; onDeleted: () => void }) {
-  const failed = useErrorToast();
-  const [updateMetadata, { isLoading: saving }] = useUpdateMetadataMutation();
+  const { save, saving } = useSaveMetadata(item.id);
   const [editingDetails, setEditingDetails] = useState(false);
   const player = useRef<PlayerControls>(null);
-  const { data: sections = [] } = useGetSyllabusSectionsQuery();
-  const section = sections.find((candidate) => candidate.id === item.sectionId);
-  const language = useLanguageName(item.language);
   const meta = [item.author, formatDate(item.createdAt), sourceTypeLabel(item.sourceType), item.duration ? formatDuration(item.duration) : null]
     .filter(Boolean)
     .join(' · ');
-
-  /** Saves metadata; false when the call failed (its message is toasted). */
-  async function save(changes: MetadataChanges): Promise<boolean> {
-    try {
-      await updateMetadata({ id: item.id, changes }).unwrap();
-      return true;
-    } catch (failure) {
-      failed(failure, VAULT_ERRORS.metadata);
-      return false;
-    }
-  }
 
   return (
     <>
@@ -116,30 +100,7 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
         {editingDetails ? (
           <MetadataForm item={item} saving={saving} onSave={save} onDone={() => setEditingDetails(false)} />
         ) : (
-          <dl className="vault-detail-meta">
-            <div>
-              <dt>Downloaded</dt>
-              <dd>{item.lastExported ? formatDate(item.lastExported) : 'Not downloaded'}</dd>
-            </div>
-            <div>
-              <dt>Growth level</dt>
-              <dd>{gwthLabel(item.gwthLevel) ? `${item.gwthLevel} · ${gwthLabel(item.gwthLevel)}` : 'Not set'}</dd>
-            </div>
-            <div>
-              <dt>Section</dt>
-              <dd>{section?.title ?? 'None'}</dd>
-            </div>
-            <div>
-              <dt>Author</dt>
-              <dd>{item.author || 'Unknown'}</dd>
-            </div>
-            {item.sourceType === 'AUDIO' && (
-              <div>
-                <dt>Language</dt>
-                <dd data-testid="detail-language">{language ?? 'Not known'}</dd>
-              </div>
-            )}
-          </dl>
+          <DetailMetaList item={item} />
         )}
 
         {item.sourceType === 'AUDIO' && <TranscriptSourcePanel item={item} />}
@@ -155,6 +116,57 @@ function DetailBody({ item, startAt, onDeleted }: { item: LibraryTranscript; sta
         <ContentSection item={item} />
       </div>
     </>
+  );
+}
+
+/** Saves an item's metadata; `save` answers false when the call failed (its message is toasted). */
+function useSaveMetadata(itemId: string) {
+  const failed = useErrorToast();
+  const [updateMetadata, { isLoading: saving }] = useUpdateMetadataMutation();
+
+  async function save(changes: MetadataChanges): Promise<boolean> {
+    try {
+      await updateMetadata({ id: itemId, changes }).unwrap();
+      return true;
+    } catch (failure) {
+      failed(failure, VAULT_ERRORS.metadata);
+      return false;
+    }
+  }
+
+  return { save, saving };
+}
+
+/** The details 'Edit details' changes, as they are now. */
+function DetailMetaList({ item }: { item: LibraryTranscript }) {
+  const { data: sections = [] } = useGetSyllabusSectionsQuery();
+  const section = sections.find((candidate) => candidate.id === item.sectionId);
+  const language = useLanguageName(item.language);
+  return (
+    <dl className="vault-detail-meta">
+      <div>
+        <dt>Downloaded</dt>
+        <dd>{item.lastExported ? formatDate(item.lastExported) : 'Not downloaded'}</dd>
+      </div>
+      <div>
+        <dt>Growth level</dt>
+        <dd>{gwthLabel(item.gwthLevel) ? `${item.gwthLevel} · ${gwthLabel(item.gwthLevel)}` : 'Not set'}</dd>
+      </div>
+      <div>
+        <dt>Section</dt>
+        <dd>{section?.title ?? 'None'}</dd>
+      </div>
+      <div>
+        <dt>Author</dt>
+        <dd>{item.author || 'Unknown'}</dd>
+      </div>
+      {item.sourceType === 'AUDIO' && (
+        <div>
+          <dt>Language</dt>
+          <dd data-testid="detail-language">{language ?? 'Not known'}</dd>
+        </div>
+      )}
+    </dl>
   );
 }
 
@@ -271,222 +283,6 @@ function DeleteButton({ item, onDeleted }: { item: LibraryTranscript; onDeleted:
         />
       )}
     </>
-  );
-}
-
-function MetadataForm({
-  item,
-  saving,
-  onSave,
-  onDone,
-}: {
-  item: LibraryTranscript;
-  saving: boolean;
-  onSave: (changes: MetadataChanges) => Promise<boolean>;
-  onDone: () => void;
-}) {
-  const baseId = useId();
-  const { data: sections = [] } = useGetSyllabusSectionsQuery();
-  const [title, setTitle] = useState(item.title);
-  const [author, setAuthor] = useState(item.author ?? '');
-  const [level, setLevel] = useState(item.gwthLevel == null ? '' : String(item.gwthLevel));
-  const [sectionId, setSectionId] = useState(item.sectionId ?? '');
-  const titleMissing = title.trim() === '';
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (titleMissing) return;
-    // Only what changed is sent.
-    const changes: MetadataChanges = {};
-    if (title.trim() !== item.title) changes.title = title.trim();
-    if (author.trim() !== (item.author ?? '')) changes.author = author.trim();
-    const nextLevel = level === '' ? null : Number(level);
-    if (nextLevel !== item.gwthLevel) changes.gwthLevel = nextLevel;
-    const nextSection = sectionId === '' ? null : sectionId;
-    if (nextSection !== item.sectionId) changes.sectionId = nextSection;
-    if (Object.keys(changes).length === 0 || (await onSave(changes))) onDone();
-  }
-
-  return (
-    <form className="vault-meta-form" aria-label="Edit details" onSubmit={(event) => void submit(event)} noValidate>
-      <div className="field">
-        <label htmlFor={`${baseId}-title`}>Title</label>
-        <input
-          id={`${baseId}-title`}
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-          aria-invalid={titleMissing}
-          aria-describedby={titleMissing ? `${baseId}-title-error` : undefined}
-        />
-        {titleMissing && (
-          <p id={`${baseId}-title-error`} className="field-error">
-            A title is required
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor={`${baseId}-author`}>Author</label>
-        <input id={`${baseId}-author`} value={author} onChange={(event) => setAuthor(event.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${baseId}-level`}>Growth level</label>
-        <select id={`${baseId}-level`} value={level} onChange={(event) => setLevel(event.target.value)}>
-          <option value="">Not set</option>
-          {GWTH_LEVELS.map(({ level: value, label }) => (
-            <option key={value} value={String(value)}>
-              {value} · {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${baseId}-section`}>Section</label>
-        <select id={`${baseId}-section`} value={sectionId} onChange={(event) => setSectionId(event.target.value)}>
-          <option value="">None</option>
-          {sections.map((candidate) => (
-            <option key={candidate.id} value={candidate.id}>
-              {candidate.title}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="dialog-actions vault-meta-actions">
-        <button type="button" className="btn btn-sm btn-outline" disabled={saving} onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-sm btn-primary" disabled={saving || titleMissing}>
-          {saving && <LoaderCircle className="spin" size={14} aria-hidden="true" />}
-          Save details
-        </button>
-      </div>
-    </form>
-  );
-}
-
-const starsText = (count: number) => (count === 1 ? '1 star' : `${count} stars`);
-
-function RatingAndTags({
-  item,
-  saving,
-  onSave,
-}: {
-  item: LibraryTranscript;
-  saving: boolean;
-  onSave: (changes: MetadataChanges) => Promise<boolean>;
-}) {
-  const baseId = useId();
-  const { data: suggestions, isFetching: suggesting } = useGetSuggestionsQuery(item.id);
-  const { data: libraryTags = [] } = useGetLibraryTagsQuery();
-  const [draft, setDraft] = useState('');
-  const tags = item.tags ?? [];
-  const has = (tag: string) => tags.some((existing) => existing.toLowerCase() === tag.toLowerCase());
-  const suggestedTags = (suggestions?.suggestedTags ?? []).filter((tag) => !has(tag));
-
-  async function addTag(raw: string) {
-    const tag = raw.trim();
-    if (!tag || has(tag)) {
-      setDraft('');
-      return;
-    }
-    if (await onSave({ tags: [...tags, tag] })) setDraft('');
-  }
-
-  return (
-    <div className="vault-detail-grid">
-      <fieldset className="rating-field" disabled={saving}>
-        <legend>Rating</legend>
-        <div className="rating-stars">
-          {[1, 2, 3, 4, 5].map((value) => (
-            <label key={value} className="rating-star" title={starsText(value)}>
-              <input
-                type="radio"
-                name={`${baseId}-rating`}
-                className="visually-hidden"
-                value={value}
-                checked={item.rating === value}
-                onChange={() => void onSave({ rating: value })}
-              />
-              <Star size={22} className={item.rating != null && value <= item.rating ? 'star' : 'star-empty'} aria-hidden="true" />
-              <span className="visually-hidden">{starsText(value)}</span>
-            </label>
-          ))}
-          {item.rating != null && (
-            <button type="button" className="btn btn-sm btn-ghost" onClick={() => void onSave({ rating: null })}>
-              Clear rating
-            </button>
-          )}
-        </div>
-        {suggestions && (
-          <p className="suggested-rating" data-testid="suggested-rating">
-            <Sparkles size={14} aria-hidden="true" /> Suggested rating: {suggestions.suggestedRating}
-            {item.rating !== suggestions.suggestedRating && (
-              <button type="button" className="btn btn-sm btn-ghost" onClick={() => void onSave({ rating: suggestions.suggestedRating })}>
-                Use it
-              </button>
-            )}
-          </p>
-        )}
-      </fieldset>
-
-      <fieldset className="tags-field" disabled={saving}>
-        <legend>Tags</legend>
-        {tags.length > 0 ? (
-          <ul className="tag-list" aria-label="Tags">
-            {tags.map((tag) => (
-              <li key={tag} className="tag tag-removable">
-                {tag}
-                <button type="button" aria-label={`Remove tag ${tag}`} onClick={() => void onSave({ tags: tags.filter((other) => other !== tag) })}>
-                  <X size={12} aria-hidden="true" />
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">No tags yet.</p>
-        )}
-        <form
-          className="tag-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void addTag(draft);
-          }}
-        >
-          <label htmlFor={`${baseId}-tag`} className="visually-hidden">
-            Add a tag
-          </label>
-          <input
-            id={`${baseId}-tag`}
-            className="input-sm"
-            list={`${baseId}-known-tags`}
-            placeholder="Add a tag"
-            value={draft}
-            onChange={(event) => setDraft(event.target.value)}
-          />
-          <datalist id={`${baseId}-known-tags`}>
-            {libraryTags.map((tag) => (
-              <option key={tag.id} value={tag.name} />
-            ))}
-          </datalist>
-          <button type="submit" className="btn btn-sm btn-outline" disabled={!draft.trim()}>
-            <Plus size={14} aria-hidden="true" /> Add
-          </button>
-        </form>
-        {suggesting && !suggestions ? (
-          <p className="muted suggestions-note">Finding suggestions...</p>
-        ) : suggestedTags.length > 0 ? (
-          <div className="suggested-tags" role="group" aria-label="Suggested tags">
-            <span className="muted">
-              <Sparkles size={14} aria-hidden="true" /> Suggested:
-            </span>
-            {suggestedTags.map((tag) => (
-              <button key={tag} type="button" className="tag tag-suggestion" aria-label={`Add suggested tag ${tag}`} onClick={() => void addTag(tag)}>
-                <Plus size={12} aria-hidden="true" /> {tag}
-              </button>
-            ))}
-          </div>
-        ) : null}
-      </fieldset>
-    </div>
   );
 }
 

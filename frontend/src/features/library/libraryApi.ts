@@ -169,8 +169,12 @@ const LIST = { type: 'Transcript', id: 'LIST' } as const;
 // Calls that change server state are never repeated by themselves.
 const once = { maxRetries: 0 };
 
-export const libraryApi = baseApi.injectEndpoints({
-  endpoints: (build) => ({
+/** The builder `injectEndpoints` hands to each group of endpoints below. */
+type Builder = Parameters<Parameters<typeof baseApi.injectEndpoints>[0]['endpoints']>[0];
+
+/** The list, one item, its text and its suggested tags and rating. */
+function itemQueries(build: Builder) {
+  return {
     getVaultTranscripts: build.infiniteQuery<Schema<'TranscriptPage'>, VaultQuery, number>({
       infiniteQueryOptions: {
         initialPageParam: 1,
@@ -215,6 +219,12 @@ export const libraryApi = baseApi.injectEndpoints({
         { type: 'Suggestions', id: itemId },
       ],
     }),
+  };
+}
+
+/** What the whole Vault has: its stats, tags and syllabus sections. */
+function overviewQueries(build: Builder) {
+  return {
     getLibraryStats: build.query<LibraryStats, void>({
       query: () => '/library/stats',
       transformResponse: (response: Schema<'Envelope_LibraryStats'>) => response.data,
@@ -230,7 +240,12 @@ export const libraryApi = baseApi.injectEndpoints({
       transformResponse: (response: Schema<'Envelope_Vec_SectionView'>) => (Array.isArray(response?.data) ? response.data : []),
       providesTags: ['SyllabusSection'],
     }),
+  };
+}
 
+/** Editing and deleting one item; an edit puts the answer straight into the item's cache. */
+function itemChanges(build: Builder) {
+  return {
     updateMetadata: build.mutation<LibraryTranscript, { id: string; changes: MetadataChanges }>({
       query: ({ id: itemId, changes }) => ({ url: `/library/transcripts/${id(itemId)}/metadata`, method: 'PUT', body: changes }),
       transformResponse: (response: Schema<'Envelope_TranscriptView'>) => response.data,
@@ -260,6 +275,12 @@ export const libraryApi = baseApi.injectEndpoints({
       extraOptions: once,
       invalidatesTags: (_result, error) => (error ? [] : [LIST, 'LibraryStats', 'LibraryTag', 'SyllabusSection']),
     }),
+  };
+}
+
+/** Exports, batch processing, premium reprocessing and the starter tag sets. */
+function exportsAndProcessing(build: Builder) {
+  return {
     /** Sets lastExported: the list (grouped by it), the item and the stats are fetched again. */
     exportTranscript: build.mutation<ExportLink, { id: string; format: ExportFormat }>({
       query: ({ id: itemId, format }) => ({ url: `/library/transcripts/${id(itemId)}/export`, method: 'POST', body: { format } }),
@@ -303,6 +324,15 @@ export const libraryApi = baseApi.injectEndpoints({
       extraOptions: once,
       invalidatesTags: (_result, error) => (error ? [] : ['LibraryTag']),
     }),
+  };
+}
+
+export const libraryApi = baseApi.injectEndpoints({
+  endpoints: (build) => ({
+    ...itemQueries(build),
+    ...overviewQueries(build),
+    ...itemChanges(build),
+    ...exportsAndProcessing(build),
   }),
 });
 
