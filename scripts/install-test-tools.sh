@@ -41,5 +41,10 @@ if ! python3 -c "import feedparser" 2>/dev/null; then
   echo "installing feedparser"
   python3 -m pip install -q --disable-pip-version-check "feedparser==6.0.14"
 fi
+# The official MCP SDK, as the client of the Vault's MCP server.
+if ! python3 -c "import mcp" 2>/dev/null; then
+  echo "installing mcp"
+  python3 -m pip install -q --disable-pip-version-check "mcp==1.30.0"
+fi
 # The OpenID provider (npm's oidc-provider) the OIDC tests sign in against.
 "$(dirname "$0")/oidc-provider/install.sh"

@@ -16,6 +16,7 @@ mod context;
 mod entity;
 mod error;
 mod feeds;
+mod mcp;
 mod member_data;
 mod metrics;
 mod migration;

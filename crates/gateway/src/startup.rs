@@ -223,8 +223,8 @@ fn port_of(listener: &TcpListener, key: &'static str) -> Result<u16, StartupErro
 /// The public port: the route table, the SPA and the edge's middleware.
 fn public_app(
     context: web::Data<ApiContext>,
-    json: web::JsonConfig,
-    document_json: web::JsonConfig,
+    (json, document_json): (web::JsonConfig, web::JsonConfig),
+    mcp: crate::mcp::McpService,
 ) -> App<
     impl actix_web::dev::ServiceFactory<
         actix_web::dev::ServiceRequest,
@@ -254,7 +254,8 @@ fn public_app(
         .app_data(json)
         .app_data(web::QueryConfig::default().error_handler(query_error))
         .app_data(web::PathConfig::default().error_handler(path_error))
-        .configure(|config| route_table::configure(config, &document_json));
+        .configure(|config| route_table::configure(config, &document_json))
+        .configure(|config| crate::mcp::configure(config, mcp));
     if frontend_dir.join("index.html").is_file() {
         app = app.service(
             actix_files::Files::new("/", &frontend_dir)
@@ -351,8 +352,13 @@ impl Gateway {
         let (json, document_json) = json_configs(config);
         let listener = bind(&config.http_addr, "SCRIBEVAULT_HTTP_ADDR")?;
         let port = port_of(&listener, "SCRIBEVAULT_HTTP_ADDR")?;
+        let mcp = crate::mcp::service(context.clients.clone());
         let server = HttpServer::new(move || {
-            public_app(context.clone(), json.clone(), document_json.clone())
+            public_app(
+                context.clone(),
+                (json.clone(), document_json.clone()),
+                mcp.clone(),
+            )
         })
         .listen(listener)
         .map_err(StartupError::Serve)?

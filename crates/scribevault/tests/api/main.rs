@@ -17,6 +17,7 @@ mod isolation;
 mod language;
 mod library;
 mod malformed;
+mod mcp;
 mod microservices;
 mod model_fetch;
 mod oidc;
