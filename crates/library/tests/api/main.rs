@@ -9,6 +9,7 @@ mod folder_export;
 mod helpers;
 mod ingest;
 mod meaning;
+mod meaning_quality;
 mod retranscribe;
 mod review;
 mod search;
