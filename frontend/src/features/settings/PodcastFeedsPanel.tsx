@@ -45,38 +45,11 @@ const SCOPE_LABELS: Record<PodcastFeedScope, string> = {
  * is made (or given a new one) and never again; revoking a feed ends its URL at once.
  */
 export function PodcastFeedsPanel() {
-  const dispatch = useAppDispatch();
-  const showError = useErrorToast();
   const { data: feeds = [], isLoading, error, refetch } = useListPodcastFeedsQuery();
-  const [revokeFeed, revokeState] = useRevokePodcastFeedMutation();
-  const [rotateFeed, rotateState] = useRotatePodcastFeedMutation();
+  const actions = usePodcastFeedActions();
+  const { revoking, rotating, shown } = actions;
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<PodcastFeed | null>(null);
-  const [rotating, setRotating] = useState<PodcastFeed | null>(null);
-  const [rotateError, setRotateError] = useState<string | null>(null);
-  const [shown, setShown] = useState<NewPodcastFeed | null>(null);
   const headingId = useId();
-
-  async function revoke(feed: PodcastFeed) {
-    try {
-      await revokeFeed(feed.id).unwrap();
-      dispatch(showToast({ title: 'Feed revoked', description: `“${feed.name}” no longer answers podcast apps.`, variant: 'success' }));
-    } catch (failure) {
-      showError(failure, FEED_ERRORS.revoke);
-    }
-    setRevoking(null);
-  }
-
-  async function rotate(feed: PodcastFeed) {
-    setRotateError(null);
-    try {
-      const rotated = await rotateFeed(feed.id).unwrap();
-      setRotating(null);
-      setShown(rotated);
-    } catch (failure) {
-      setRotateError(errorMessage(failure, FEED_ERRORS.rotate));
-    }
-  }
 
   return (
     <section className="card podcast-feeds" aria-labelledby={headingId}>
@@ -103,63 +76,21 @@ export function PodcastFeedsPanel() {
         <p className="card-body muted">No feeds yet.</p>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="table podcast-feeds-table">
-              <thead>
-                <tr>
-                  <th scope="col">Feed</th>
-                  <th scope="col">Publishes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last fetched</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {feeds.map((feed) => (
-                  <tr key={feed.id} data-testid="podcast-feed-row">
-                    <td data-label="Feed">
-                      <span className="podcast-feed-name">{feed.name}</span>
-                    </td>
-                    <td data-label="Publishes">{SCOPE_LABELS[feed.scope]}</td>
-                    <td data-label="Created">{formatDateTime(feed.createdAt)}</td>
-                    <td data-label="Last fetched">{feed.lastFetchedAt ? formatDateTime(feed.lastFetchedAt) : <span className="muted">Never</span>}</td>
-                    <td className="cell-actions">
-                      <button
-                        type="button"
-                        className="btn btn-sm btn-outline"
-                        aria-label={`Make a new URL for “${feed.name}”`}
-                        onClick={() => {
-                          setRotateError(null);
-                          setRotating(feed);
-                        }}
-                      >
-                        <RotateCw size={14} aria-hidden="true" /> New URL
-                      </button>
-                      <button type="button" className="btn btn-sm btn-danger-outline" aria-label={`Revoke the feed “${feed.name}”`} onClick={() => setRevoking(feed)}>
-                        <Trash2 size={14} aria-hidden="true" /> Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <PodcastFeedsTable feeds={feeds} onRotate={actions.askRotate} onRevoke={actions.setRevoking} />
           <p className="card-body muted field-hint">A feed’s URL is shown once, when it is made. Lost it? “New URL” makes another and ends the old one.</p>
         </>
       )}
       {creating && <CreateFeedDialog onClose={() => setCreating(false)} />}
-      {shown && <FeedUrlDialog title="New feed URL" feed={shown} onClose={() => setShown(null)} />}
+      {shown && <FeedUrlDialog title="New feed URL" feed={shown} onClose={() => actions.setShown(null)} />}
       {revoking && (
         <ConfirmDialog
           title="Revoke this feed?"
           description={`Podcast apps subscribed to “${revoking.name}” stop receiving it at once. This cannot be undone.`}
           confirmLabel="Revoke feed"
           busyLabel="Revoking..."
-          busy={revokeState.isLoading}
-          onConfirm={() => void revoke(revoking)}
-          onClose={() => setRevoking(null)}
+          busy={actions.revokeBusy}
+          onConfirm={() => void actions.revoke(revoking)}
+          onClose={() => actions.setRevoking(null)}
         />
       )}
       {rotating && (
@@ -170,13 +101,121 @@ export function PodcastFeedsPanel() {
           busyLabel="Making..."
           icon={RotateCw}
           tone="primary"
-          busy={rotateState.isLoading}
-          error={rotateError}
-          onConfirm={() => void rotate(rotating)}
-          onClose={() => setRotating(null)}
+          busy={actions.rotateBusy}
+          error={actions.rotateError}
+          onConfirm={() => void actions.rotate(rotating)}
+          onClose={() => actions.setRotating(null)}
         />
       )}
     </section>
+  );
+}
+
+/**
+ * Revoking a feed and giving it a new URL, each asked first in a dialog: the feed each dialog is
+ * about, the refusal of a new URL, and the new URL to show once.
+ */
+function usePodcastFeedActions() {
+  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
+  const [revokeFeed, revokeState] = useRevokePodcastFeedMutation();
+  const [rotateFeed, rotateState] = useRotatePodcastFeedMutation();
+  const [revoking, setRevoking] = useState<PodcastFeed | null>(null);
+  const [rotating, setRotating] = useState<PodcastFeed | null>(null);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const [shown, setShown] = useState<NewPodcastFeed | null>(null);
+
+  async function revoke(feed: PodcastFeed) {
+    try {
+      await revokeFeed(feed.id).unwrap();
+      dispatch(showToast({ title: 'Feed revoked', description: `“${feed.name}” no longer answers podcast apps.`, variant: 'success' }));
+    } catch (failure) {
+      showError(failure, FEED_ERRORS.revoke);
+    }
+    setRevoking(null);
+  }
+
+  function askRotate(feed: PodcastFeed) {
+    setRotateError(null);
+    setRotating(feed);
+  }
+
+  async function rotate(feed: PodcastFeed) {
+    setRotateError(null);
+    try {
+      const rotated = await rotateFeed(feed.id).unwrap();
+      setRotating(null);
+      setShown(rotated);
+    } catch (failure) {
+      setRotateError(errorMessage(failure, FEED_ERRORS.rotate));
+    }
+  }
+
+  return {
+    revoking,
+    setRevoking,
+    revoke,
+    revokeBusy: revokeState.isLoading,
+    rotating,
+    setRotating,
+    askRotate,
+    rotate,
+    rotateBusy: rotateState.isLoading,
+    rotateError,
+    shown,
+    setShown,
+  };
+}
+
+interface PodcastFeedsTableProps {
+  feeds: PodcastFeed[];
+  onRotate: (feed: PodcastFeed) => void;
+  onRevoke: (feed: PodcastFeed) => void;
+}
+
+function PodcastFeedsTable({ feeds, onRotate, onRevoke }: PodcastFeedsTableProps) {
+  return (
+    <div className="table-wrap">
+      <table className="table podcast-feeds-table">
+        <thead>
+          <tr>
+            <th scope="col">Feed</th>
+            <th scope="col">Publishes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last fetched</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {feeds.map((feed) => (
+            <PodcastFeedRow key={feed.id} feed={feed} onRotate={() => onRotate(feed)} onRevoke={() => onRevoke(feed)} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function PodcastFeedRow({ feed, onRotate, onRevoke }: { feed: PodcastFeed; onRotate: () => void; onRevoke: () => void }) {
+  return (
+    <tr data-testid="podcast-feed-row">
+      <td data-label="Feed">
+        <span className="podcast-feed-name">{feed.name}</span>
+      </td>
+      <td data-label="Publishes">{SCOPE_LABELS[feed.scope]}</td>
+      <td data-label="Created">{formatDateTime(feed.createdAt)}</td>
+      <td data-label="Last fetched">{feed.lastFetchedAt ? formatDateTime(feed.lastFetchedAt) : <span className="muted">Never</span>}</td>
+      <td className="cell-actions">
+        <button type="button" className="btn btn-sm btn-outline" aria-label={`Make a new URL for “${feed.name}”`} onClick={onRotate}>
+          <RotateCw size={14} aria-hidden="true" /> New URL
+        </button>
+        <button type="button" className="btn btn-sm btn-danger-outline" aria-label={`Revoke the feed “${feed.name}”`} onClick={onRevoke}>
+          <Trash2 size={14} aria-hidden="true" /> Revoke
+        </button>
+      </td>
+    </tr>
   );
 }
 

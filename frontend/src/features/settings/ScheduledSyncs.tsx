@@ -140,7 +140,6 @@ function ScheduleCard({ schedule, onEdit, onDelete }: { schedule: Schedule; onEd
   const [updateSchedule, { isLoading: toggling }] = useUpdateScheduleMutation();
   const [runSchedule, { isLoading: syncing }] = useRunScheduleMutation();
   const title = sourceTitleOf(schedule);
-  const busy = toggling || syncing;
 
   async function toggle() {
     const isActive = !schedule.isActive;
@@ -173,68 +172,99 @@ function ScheduleCard({ schedule, onEdit, onDelete }: { schedule: Schedule; onEd
             {schedule.isActive ? 'Active' : 'Inactive'}
           </span>
         </div>
-        <DropdownMenu.Root modal={false}>
-          <DropdownMenu.Trigger asChild>
-            <button type="button" className="icon-button" aria-label={`Schedule options for ${title}`} disabled={busy}>
-              {busy ? <LoaderCircle className="spin" size={18} aria-hidden="true" /> : <MoreVertical size={18} aria-hidden="true" />}
-            </button>
-          </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
-            <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
-              <DropdownMenu.Item className="menu-item" onSelect={onEdit}>
-                <Pencil size={16} aria-hidden="true" /> Edit Schedule
-              </DropdownMenu.Item>
-              <DropdownMenu.Item className="menu-item" onSelect={() => void toggle()}>
-                {schedule.isActive ? <Pause size={16} aria-hidden="true" /> : <Play size={16} aria-hidden="true" />}
-                {schedule.isActive ? 'Disable' : 'Enable'}
-              </DropdownMenu.Item>
-              <DropdownMenu.Item className="menu-item" onSelect={() => void syncNow()}>
-                <RefreshCw size={16} aria-hidden="true" /> Sync now
-              </DropdownMenu.Item>
-              <DropdownMenu.Separator className="menu-separator" />
-              <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
-                <Trash2 size={16} aria-hidden="true" /> Delete Schedule
-              </DropdownMenu.Item>
-            </DropdownMenu.Content>
-          </DropdownMenu.Portal>
-        </DropdownMenu.Root>
+        <ScheduleMenu
+          title={title}
+          isActive={schedule.isActive}
+          busy={toggling || syncing}
+          onEdit={onEdit}
+          onToggle={() => void toggle()}
+          onSyncNow={() => void syncNow()}
+          onDelete={onDelete}
+        />
       </div>
-      <dl className="schedule-details">
-        <div>
-          <dt>Type</dt>
-          <dd>{sourceTypeLabel(schedule.source?.type)}</dd>
-        </div>
-        <div>
-          <dt>Frequency</dt>
-          <dd>{frequencyLabel(schedule.frequency)}</dd>
-        </div>
-        <div>
-          <dt>Time</dt>
-          <dd>
-            <span className="tabular">{schedule.timeOfDay}</span> <span className="muted">{schedule.timezone}</span>
-          </dd>
-        </div>
-        <div>
-          <dt>Next run</dt>
-          <dd>{schedule.nextRunAt ? formatDateTime(schedule.nextRunAt) : <span className="muted">Not scheduled</span>}</dd>
-        </div>
-        {schedule.lastRunAt && (
-          <div>
-            <dt>Last run</dt>
-            <dd>
-              <time dateTime={schedule.lastRunAt} title={formatDateTime(schedule.lastRunAt)}>
-                {formatRelativeTime(schedule.lastRunAt)}
-              </time>
-            </dd>
-          </div>
-        )}
-      </dl>
+      <ScheduleDetails schedule={schedule} />
       {syncing && (
         <p className="schedule-syncing" role="status">
           <LoaderCircle className="spin" size={14} aria-hidden="true" /> Syncing...
         </p>
       )}
     </article>
+  );
+}
+
+interface ScheduleMenuProps {
+  title: string;
+  isActive: boolean;
+  /** A toggle or a sync is under way. */
+  busy: boolean;
+  onEdit: () => void;
+  onToggle: () => void;
+  onSyncNow: () => void;
+  onDelete: () => void;
+}
+
+function ScheduleMenu({ title, isActive, busy, onEdit, onToggle, onSyncNow, onDelete }: ScheduleMenuProps) {
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" className="icon-button" aria-label={`Schedule options for ${title}`} disabled={busy}>
+          {busy ? <LoaderCircle className="spin" size={18} aria-hidden="true" /> : <MoreVertical size={18} aria-hidden="true" />}
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={4}>
+          <DropdownMenu.Item className="menu-item" onSelect={onEdit}>
+            <Pencil size={16} aria-hidden="true" /> Edit Schedule
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-item" onSelect={onToggle}>
+            {isActive ? <Pause size={16} aria-hidden="true" /> : <Play size={16} aria-hidden="true" />}
+            {isActive ? 'Disable' : 'Enable'}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-item" onSelect={onSyncNow}>
+            <RefreshCw size={16} aria-hidden="true" /> Sync now
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item className="menu-item menu-item-danger" onSelect={onDelete}>
+            <Trash2 size={16} aria-hidden="true" /> Delete Schedule
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+function ScheduleDetails({ schedule }: { schedule: Schedule }) {
+  return (
+    <dl className="schedule-details">
+      <div>
+        <dt>Type</dt>
+        <dd>{sourceTypeLabel(schedule.source?.type)}</dd>
+      </div>
+      <div>
+        <dt>Frequency</dt>
+        <dd>{frequencyLabel(schedule.frequency)}</dd>
+      </div>
+      <div>
+        <dt>Time</dt>
+        <dd>
+          <span className="tabular">{schedule.timeOfDay}</span> <span className="muted">{schedule.timezone}</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Next run</dt>
+        <dd>{schedule.nextRunAt ? formatDateTime(schedule.nextRunAt) : <span className="muted">Not scheduled</span>}</dd>
+      </div>
+      {schedule.lastRunAt && (
+        <div>
+          <dt>Last run</dt>
+          <dd>
+            <time dateTime={schedule.lastRunAt} title={formatDateTime(schedule.lastRunAt)}>
+              {formatRelativeTime(schedule.lastRunAt)}
+            </time>
+          </dd>
+        </div>
+      )}
+    </dl>
   );
 }
 

@@ -65,51 +65,12 @@ export function attemptSummary(attempt: WebhookAttempt): string {
  * Webhooks way. Each shows its last delivery; its log and 'Send test' are one click away.
  */
 export function WebhooksPanel() {
-  const dispatch = useAppDispatch();
-  const showError = useErrorToast();
   const { data: webhooks = [], isLoading, error, refetch } = useListWebhooksQuery();
-  const [deleteWebhook, deleteState] = useDeleteWebhookMutation();
-  const [updateWebhook] = useUpdateWebhookMutation();
+  const { deleting, setDeleting, remove, deleteBusy, changingId, setEnabled } = useWebhookChanges();
+  const rotation = useSecretRotation();
+  const { rotating, rotated } = rotation;
   const [editing, setEditing] = useState<Webhook | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
-  const [changingId, setChangingId] = useState<string | null>(null);
-  const [rotateSecret, rotateState] = useRotateWebhookSecretMutation();
-  const [rotating, setRotating] = useState<Webhook | null>(null);
-  const [rotateError, setRotateError] = useState<string | null>(null);
-  const [rotated, setRotated] = useState<{ url: string; secret: string } | null>(null);
   const headingId = useId();
-
-  async function rotate(webhook: Webhook) {
-    setRotateError(null);
-    try {
-      const { secret } = await rotateSecret(webhook.id).unwrap();
-      setRotating(null);
-      setRotated({ url: webhook.url, secret });
-    } catch (failure) {
-      setRotateError(errorMessage(failure, WEBHOOK_ERRORS.rotate));
-    }
-  }
-
-  async function remove(webhook: Webhook) {
-    try {
-      await deleteWebhook(webhook.id).unwrap();
-      dispatch(showToast({ title: 'Webhook deleted', description: webhook.url, variant: 'success' }));
-    } catch (failure) {
-      showError(failure, WEBHOOK_ERRORS.delete);
-    }
-    setDeleting(null);
-  }
-
-  async function setEnabled(webhook: Webhook, enabled: boolean) {
-    setChangingId(webhook.id);
-    try {
-      await updateWebhook({ id: webhook.id, change: { enabled } }).unwrap();
-    } catch (failure) {
-      showError(failure, WEBHOOK_ERRORS.update);
-    } finally {
-      setChangingId(null);
-    }
-  }
 
   return (
     <section className="card webhooks" aria-labelledby={headingId}>
@@ -143,7 +104,7 @@ export function WebhooksPanel() {
               changing={changingId === webhook.id}
               onEnable={(enabled) => void setEnabled(webhook, enabled)}
               onEdit={() => setEditing(webhook)}
-              onRotate={() => (setRotateError(null), setRotating(webhook))}
+              onRotate={() => rotation.askRotate(webhook)}
               onDelete={() => setDeleting(webhook)}
             />
           ))}
@@ -156,7 +117,7 @@ export function WebhooksPanel() {
           description={`${deleting.url} gets no more deliveries, and its log is deleted. This cannot be undone.`}
           confirmLabel="Delete webhook"
           busyLabel="Deleting..."
-          busy={deleteState.isLoading}
+          busy={deleteBusy}
           onConfirm={() => void remove(deleting)}
           onClose={() => setDeleting(null)}
         />
@@ -169,38 +130,89 @@ export function WebhooksPanel() {
           busyLabel="Making..."
           icon={RotateCw}
           tone="primary"
-          busy={rotateState.isLoading}
-          error={rotateError}
-          onConfirm={() => void rotate(rotating)}
-          onClose={() => setRotating(null)}
+          busy={rotation.rotateBusy}
+          error={rotation.rotateError}
+          onConfirm={() => void rotation.rotate(rotating)}
+          onClose={() => rotation.setRotating(null)}
         />
       )}
-      {rotated && <NewSecretDialog url={rotated.url} secret={rotated.secret} onClose={() => setRotated(null)} />}
+      {rotated && <NewSecretDialog url={rotated.url} secret={rotated.secret} onClose={() => rotation.setRotated(null)} />}
     </section>
   );
 }
 
-function WebhookItem({
-  webhook,
-  changing,
-  onEnable,
-  onEdit,
-  onRotate,
-  onDelete,
-}: {
-  webhook: Webhook;
-  changing: boolean;
+/** Deleting a webhook (asked first, in a dialog) and switching one on or off. */
+function useWebhookChanges() {
+  const dispatch = useAppDispatch();
+  const showError = useErrorToast();
+  const [deleteWebhook, deleteState] = useDeleteWebhookMutation();
+  const [updateWebhook] = useUpdateWebhookMutation();
+  const [deleting, setDeleting] = useState<Webhook | null>(null);
+  const [changingId, setChangingId] = useState<string | null>(null);
+
+  async function remove(webhook: Webhook) {
+    try {
+      await deleteWebhook(webhook.id).unwrap();
+      dispatch(showToast({ title: 'Webhook deleted', description: webhook.url, variant: 'success' }));
+    } catch (failure) {
+      showError(failure, WEBHOOK_ERRORS.delete);
+    }
+    setDeleting(null);
+  }
+
+  async function setEnabled(webhook: Webhook, enabled: boolean) {
+    setChangingId(webhook.id);
+    try {
+      await updateWebhook({ id: webhook.id, change: { enabled } }).unwrap();
+    } catch (failure) {
+      showError(failure, WEBHOOK_ERRORS.update);
+    } finally {
+      setChangingId(null);
+    }
+  }
+
+  return { deleting, setDeleting, remove, deleteBusy: deleteState.isLoading, changingId, setEnabled };
+}
+
+/** A new signing secret: the webhook the confirm dialog asks about, its refusal, and the secret to show once. */
+function useSecretRotation() {
+  const [rotateSecret, rotateState] = useRotateWebhookSecretMutation();
+  const [rotating, setRotating] = useState<Webhook | null>(null);
+  const [rotateError, setRotateError] = useState<string | null>(null);
+  const [rotated, setRotated] = useState<{ url: string; secret: string } | null>(null);
+
+  function askRotate(webhook: Webhook) {
+    setRotateError(null);
+    setRotating(webhook);
+  }
+
+  async function rotate(webhook: Webhook) {
+    setRotateError(null);
+    try {
+      const { secret } = await rotateSecret(webhook.id).unwrap();
+      setRotating(null);
+      setRotated({ url: webhook.url, secret });
+    } catch (failure) {
+      setRotateError(errorMessage(failure, WEBHOOK_ERRORS.rotate));
+    }
+  }
+
+  return { rotating, setRotating, askRotate, rotate, rotateBusy: rotateState.isLoading, rotateError, rotated, setRotated };
+}
+
+interface WebhookItemActions {
   onEnable: (enabled: boolean) => void;
   onEdit: () => void;
   onRotate: () => void;
   onDelete: () => void;
-}) {
+}
+
+function WebhookItem({ webhook, changing, onEnable, onEdit, onRotate, onDelete }: { webhook: Webhook; changing: boolean } & WebhookItemActions) {
   const showError = useErrorToast();
   const [testWebhook, testState] = useTestWebhookMutation();
   const [result, setResult] = useState<WebhookAttempt | null>(null);
   const [showLog, setShowLog] = useState(false);
   const logId = useId();
-  const last = webhook.lastAttempt;
 
   async function sendTest() {
     setResult(null);
@@ -226,16 +238,7 @@ function WebhookItem({
             </span>
           ))}
         </p>
-        <p className="muted webhook-last">
-          Last delivery:{' '}
-          {last ? (
-            <span className={last.succeeded ? 'text-success' : 'text-danger'}>
-              {attemptSummary(last)}, {formatDateTime(last.attemptedAt)}
-            </span>
-          ) : (
-            'none yet'
-          )}
-        </p>
+        <LastDelivery attempt={webhook.lastAttempt} />
         {webhook.disabledReason && (
           <p className="text-danger" role="note">
             Switched off: {webhook.disabledReason}
@@ -247,34 +250,79 @@ function WebhookItem({
           </p>
         )}
       </div>
-      <div className="webhook-actions">
-        <label className="check webhook-enabled">
-          <input type="checkbox" checked={webhook.enabled} disabled={changing} onChange={(event) => onEnable(event.target.checked)} />
-          Enabled
-        </label>
-        <button type="button" className="btn btn-sm btn-outline" disabled={testState.isLoading} onClick={() => void sendTest()} aria-label={`Send a test to ${webhook.url}`}>
-          {testState.isLoading ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Send size={14} aria-hidden="true" />}
-          {testState.isLoading ? 'Sending...' : 'Send test'}
-        </button>
-        <button type="button" className="btn btn-sm btn-outline" aria-expanded={showLog} aria-controls={logId} onClick={() => setShowLog(!showLog)}>
-          <History size={14} aria-hidden="true" /> {showLog ? 'Hide log' : 'Deliveries'}
-        </button>
-        <button type="button" className="btn btn-sm btn-outline" onClick={onEdit} aria-label={`Edit the webhook ${webhook.url}`}>
-          <Pencil size={14} aria-hidden="true" /> Edit
-        </button>
-        <button type="button" className="btn btn-sm btn-outline" onClick={onRotate} aria-label={`Make a new signing secret for ${webhook.url}`}>
-          <RotateCw size={14} aria-hidden="true" /> New secret
-        </button>
-        <button type="button" className="btn btn-sm btn-danger-outline" onClick={onDelete} aria-label={`Delete the webhook ${webhook.url}`}>
-          <Trash2 size={14} aria-hidden="true" /> Delete
-        </button>
-      </div>
+      <WebhookActions
+        webhook={webhook}
+        changing={changing}
+        testing={testState.isLoading}
+        onSendTest={() => void sendTest()}
+        logId={logId}
+        showLog={showLog}
+        onToggleLog={() => setShowLog(!showLog)}
+        onEnable={onEnable}
+        onEdit={onEdit}
+        onRotate={onRotate}
+        onDelete={onDelete}
+      />
       {showLog && (
         <div id={logId} className="webhook-log">
           <DeliveryLog id={webhook.id} />
         </div>
       )}
     </li>
+  );
+}
+
+function LastDelivery({ attempt }: { attempt: WebhookAttempt | null | undefined }) {
+  return (
+    <p className="muted webhook-last">
+      Last delivery:{' '}
+      {attempt ? (
+        <span className={attempt.succeeded ? 'text-success' : 'text-danger'}>
+          {attemptSummary(attempt)}, {formatDateTime(attempt.attemptedAt)}
+        </span>
+      ) : (
+        'none yet'
+      )}
+    </p>
+  );
+}
+
+interface WebhookActionsProps extends WebhookItemActions {
+  webhook: Webhook;
+  changing: boolean;
+  testing: boolean;
+  onSendTest: () => void;
+  /** The delivery log these buttons show and hide. */
+  logId: string;
+  showLog: boolean;
+  onToggleLog: () => void;
+}
+
+function WebhookActions(props: WebhookActionsProps) {
+  const { webhook, changing, testing, onSendTest, logId, showLog, onToggleLog, onEnable, onEdit, onRotate, onDelete } = props;
+  return (
+    <div className="webhook-actions">
+      <label className="check webhook-enabled">
+        <input type="checkbox" checked={webhook.enabled} disabled={changing} onChange={(event) => onEnable(event.target.checked)} />
+        Enabled
+      </label>
+      <button type="button" className="btn btn-sm btn-outline" disabled={testing} onClick={onSendTest} aria-label={`Send a test to ${webhook.url}`}>
+        {testing ? <LoaderCircle className="spin" size={14} aria-hidden="true" /> : <Send size={14} aria-hidden="true" />}
+        {testing ? 'Sending...' : 'Send test'}
+      </button>
+      <button type="button" className="btn btn-sm btn-outline" aria-expanded={showLog} aria-controls={logId} onClick={onToggleLog}>
+        <History size={14} aria-hidden="true" /> {showLog ? 'Hide log' : 'Deliveries'}
+      </button>
+      <button type="button" className="btn btn-sm btn-outline" onClick={onEdit} aria-label={`Edit the webhook ${webhook.url}`}>
+        <Pencil size={14} aria-hidden="true" /> Edit
+      </button>
+      <button type="button" className="btn btn-sm btn-outline" onClick={onRotate} aria-label={`Make a new signing secret for ${webhook.url}`}>
+        <RotateCw size={14} aria-hidden="true" /> New secret
+      </button>
+      <button type="button" className="btn btn-sm btn-danger-outline" onClick={onDelete} aria-label={`Delete the webhook ${webhook.url}`}>
+        <Trash2 size={14} aria-hidden="true" /> Delete
+      </button>
+    </div>
   );
 }
 
