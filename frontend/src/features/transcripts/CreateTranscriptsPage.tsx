@@ -85,63 +85,26 @@ export default function CreateTranscriptsPage() {
   const isProcessing = useAppSelector(selectIsProcessing);
   const activeJobIds = useAppSelector(selectActiveJobIds);
   const [showHistory, setShowHistory] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const ids = { markdown: useId(), overnight: useId(), model: useId() };
+  const { busy, run } = useBusyAction();
 
   useEffect(() => {
     void dispatch(importHandedOverFiles());
   }, [dispatch]);
 
-  const counts = {
-    total: files.length,
-    pending: files.filter((file) => isStartable(file.status)).length,
-    completed: files.filter((file) => file.status === 'completed').length,
-    failed: files.filter((file) => isFailed(file.status)).length,
-  };
+  const counts = countFiles(files);
   const hasPending = files.some((file) => file.status === 'pending');
   const startDisabled = files.length === 0 || isProcessing || !hasPending || busy;
   const stopDisabled = !isProcessing && activeJobIds.length === 0 && !files.some((file) => isInFlight(file.status));
-
-  async function run(action: () => Promise<unknown>) {
-    setBusy(true);
-    try {
-      await action();
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <div className="page">
       <PageHeader
         title="Create Transcripts"
         description="Turn uploaded MP3s into transcripts with Whisper. Progress arrives in real time."
-        actions={
-          <>
-            <button type="button" className="btn btn-outline" onClick={() => void run(() => dispatch(loadManualUploads()))}>
-              <Upload size={16} aria-hidden="true" /> Load Manual Uploads
-            </button>
-            <button
-              type="button"
-              className="btn btn-outline"
-              disabled={counts.completed === 0}
-              onClick={() => dispatch(completedCleared())}
-            >
-              <Eraser size={16} aria-hidden="true" /> Clear Completed
-            </button>
-            <button type="button" className="btn btn-outline" onClick={() => dispatch(stuckReset())}>
-              <Wrench size={16} aria-hidden="true" /> Reset Stuck
-            </button>
-          </>
-        }
+        actions={<ListActions completedCount={counts.completed} run={run} />}
       />
 
-      <section className="stats-grid" aria-label="Transcription counters" aria-live="polite">
-        <Counter label="Total" value={counts.total} icon={<FileAudio size={18} />} tone="neutral" />
-        <Counter label="Pending" value={counts.pending} icon={<Clock size={18} />} tone="warning" />
-        <Counter label="Completed" value={counts.completed} icon={<CheckCircle2 size={18} />} tone="success" />
-        <Counter label="Failed" value={counts.failed} icon={<XCircle size={18} />} tone="danger" />
-      </section>
+      <TranscriptionCounters counts={counts} />
 
       <section className="card" aria-labelledby="options-heading">
         <div className="card-header">
@@ -149,36 +112,7 @@ export default function CreateTranscriptsPage() {
             Options
           </h2>
         </div>
-        <div className="options-grid">
-          <div className="field">
-            <label htmlFor={ids.model}>Speech model</label>
-            <select
-              id={ids.model}
-              value={settings.whisperModel}
-              onChange={() => dispatch(settingsChanged({ whisperModel: 'small' }))}
-            >
-              <option value="small">Small (Fast)</option>
-            </select>
-          </div>
-          <label className="check" htmlFor={ids.markdown}>
-            <input
-              id={ids.markdown}
-              type="checkbox"
-              checked={settings.outputAsMarkdown}
-              onChange={(event) => dispatch(settingsChanged({ outputAsMarkdown: event.target.checked }))}
-            />
-            <span>Output as Markdown</span>
-          </label>
-          <label className="check" htmlFor={ids.overnight}>
-            <input
-              id={ids.overnight}
-              type="checkbox"
-              checked={settings.scheduleOvernight}
-              onChange={(event) => dispatch(settingsChanged({ scheduleOvernight: event.target.checked }))}
-            />
-            <span>Schedule Overnight (1AM - 6AM)</span>
-          </label>
-        </div>
+        <TranscriptionOptions />
         <div className="card-footer button-row wrap">
           <button
             type="button"
@@ -208,32 +142,143 @@ export default function CreateTranscriptsPage() {
 
       {showHistory && <HistoryPanel files={files} />}
 
-      <section className="card" aria-labelledby="transcription-files-heading">
-        <div className="card-header">
-          <h2 id="transcription-files-heading" className="card-title">
-            Files <span className="count">{files.length}</span>
-          </h2>
-          <div className="button-row wrap">
-            {isProcessing && (
-              <span className="badge badge-info" role="status">
-                Transcribing...
-              </span>
-            )}
-            {counts.completed > 0 && <ConvertToMarkdownButton files={files} count={counts.completed} />}
-          </div>
-        </div>
-        {files.length === 0 ? (
-          <div className="empty-state compact">
-            <FileText size={28} aria-hidden="true" className="muted" />
-            <p className="muted">
-              No files yet. <Link to={paths.uploads}>Upload MP3 files</Link> or load your manual uploads.
-            </p>
-          </div>
-        ) : (
-          <TranscriptionTable files={files} />
-        )}
-      </section>
+      <FilesCard files={files} isProcessing={isProcessing} completedCount={counts.completed} />
     </div>
+  );
+}
+
+interface FileCounts {
+  total: number;
+  pending: number;
+  completed: number;
+  failed: number;
+}
+
+function countFiles(files: TranscriptionFile[]): FileCounts {
+  return {
+    total: files.length,
+    pending: files.filter((file) => isStartable(file.status)).length,
+    completed: files.filter((file) => file.status === 'completed').length,
+    failed: files.filter((file) => isFailed(file.status)).length,
+  };
+}
+
+/** `busy` while an action started with `run` is under way (Start waits for it). */
+function useBusyAction() {
+  const [busy, setBusy] = useState(false);
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return { busy, run };
+}
+
+/** The page header's buttons, which act on the list as a whole. */
+function ListActions({ completedCount, run }: { completedCount: number; run: (action: () => Promise<unknown>) => Promise<void> }) {
+  const dispatch = useAppDispatch();
+  return (
+    <>
+      <button type="button" className="btn btn-outline" onClick={() => void run(() => dispatch(loadManualUploads()))}>
+        <Upload size={16} aria-hidden="true" /> Load Manual Uploads
+      </button>
+      <button
+        type="button"
+        className="btn btn-outline"
+        disabled={completedCount === 0}
+        onClick={() => dispatch(completedCleared())}
+      >
+        <Eraser size={16} aria-hidden="true" /> Clear Completed
+      </button>
+      <button type="button" className="btn btn-outline" onClick={() => dispatch(stuckReset())}>
+        <Wrench size={16} aria-hidden="true" /> Reset Stuck
+      </button>
+    </>
+  );
+}
+
+function TranscriptionCounters({ counts }: { counts: FileCounts }) {
+  return (
+    <section className="stats-grid" aria-label="Transcription counters" aria-live="polite">
+      <Counter label="Total" value={counts.total} icon={<FileAudio size={18} />} tone="neutral" />
+      <Counter label="Pending" value={counts.pending} icon={<Clock size={18} />} tone="warning" />
+      <Counter label="Completed" value={counts.completed} icon={<CheckCircle2 size={18} />} tone="success" />
+      <Counter label="Failed" value={counts.failed} icon={<XCircle size={18} />} tone="danger" />
+    </section>
+  );
+}
+
+/** The speech model, markdown output and overnight scheduling of the next start. */
+function TranscriptionOptions() {
+  const dispatch = useAppDispatch();
+  const settings = useAppSelector(selectTranscriptionSettings);
+  const ids = { markdown: useId(), overnight: useId(), model: useId() };
+  return (
+    <div className="options-grid">
+      <div className="field">
+        <label htmlFor={ids.model}>Speech model</label>
+        <select
+          id={ids.model}
+          value={settings.whisperModel}
+          onChange={() => dispatch(settingsChanged({ whisperModel: 'small' }))}
+        >
+          <option value="small">Small (Fast)</option>
+        </select>
+      </div>
+      <label className="check" htmlFor={ids.markdown}>
+        <input
+          id={ids.markdown}
+          type="checkbox"
+          checked={settings.outputAsMarkdown}
+          onChange={(event) => dispatch(settingsChanged({ outputAsMarkdown: event.target.checked }))}
+        />
+        <span>Output as Markdown</span>
+      </label>
+      <label className="check" htmlFor={ids.overnight}>
+        <input
+          id={ids.overnight}
+          type="checkbox"
+          checked={settings.scheduleOvernight}
+          onChange={(event) => dispatch(settingsChanged({ scheduleOvernight: event.target.checked }))}
+        />
+        <span>Schedule Overnight (1AM - 6AM)</span>
+      </label>
+    </div>
+  );
+}
+
+function FilesCard({ files, isProcessing, completedCount }: { files: TranscriptionFile[]; isProcessing: boolean; completedCount: number }) {
+  return (
+    <section className="card" aria-labelledby="transcription-files-heading">
+      <div className="card-header">
+        <h2 id="transcription-files-heading" className="card-title">
+          Files <span className="count">{files.length}</span>
+        </h2>
+        <div className="button-row wrap">
+          {isProcessing && (
+            <span className="badge badge-info" role="status">
+              Transcribing...
+            </span>
+          )}
+          {completedCount > 0 && <ConvertToMarkdownButton files={files} count={completedCount} />}
+        </div>
+      </div>
+      {files.length === 0 ? (
+        <div className="empty-state compact">
+          <FileText size={28} aria-hidden="true" className="muted" />
+          <p className="muted">
+            No files yet. <Link to={paths.uploads}>Upload MP3 files</Link> or load your manual uploads.
+          </p>
+        </div>
+      ) : (
+        <TranscriptionTable files={files} />
+      )}
+    </section>
   );
 }
 
