@@ -2618,8 +2618,8 @@ export interface components {
                 /**
                  * @default {
                  *       "downloadComplete": true,
-                 *       "errors": true,
-                 *       "scheduledSync": true
+                 *       "scheduledSync": true,
+                 *       "errors": true
                  *     }
                  */
                 notifications: components["schemas"]["Notifications"];
@@ -2632,9 +2632,9 @@ export interface components {
                 privacy: components["schemas"]["Privacy"];
                 /**
                  * @default {
+                 *       "maxStorageGB": 10,
                  *       "autoCleanup": false,
-                 *       "cleanupAfterDays": 30,
-                 *       "maxStorageGB": 10
+                 *       "cleanupAfterDays": 30
                  *     }
                  */
                 storage: components["schemas"]["StorageSettings"];
@@ -4157,8 +4157,8 @@ export interface components {
             /**
              * @default {
              *       "downloadComplete": true,
-             *       "errors": true,
-             *       "scheduledSync": true
+             *       "scheduledSync": true,
+             *       "errors": true
              *     }
              */
             notifications: components["schemas"]["Notifications"];
@@ -4171,9 +4171,9 @@ export interface components {
             privacy: components["schemas"]["Privacy"];
             /**
              * @default {
+             *       "maxStorageGB": 10,
              *       "autoCleanup": false,
-             *       "cleanupAfterDays": 30,
-             *       "maxStorageGB": 10
+             *       "cleanupAfterDays": 30
              *     }
              */
             storage: components["schemas"]["StorageSettings"];

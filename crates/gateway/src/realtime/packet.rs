@@ -129,12 +129,10 @@ pub fn event(namespace: &str, name: &str, data: &Value) -> String {
 
 /// `43[/nsp,]<id>[args…]`
 #[must_use]
-pub fn ack(namespace: &str, ack_id: u64, args: &[Value]) -> String {
-    format!(
-        "43{}{ack_id}{}",
-        namespace_prefix(namespace),
-        Value::Array(args.to_vec())
-    )
+/// The arguments are already JSON (an array), so answers whose key order is part of the
+/// wire keep it: a JSON map's order depends on serde_json's features.
+pub fn ack_serialized(namespace: &str, ack_id: u64, args: &str) -> String {
+    format!("43{}{ack_id}{args}", namespace_prefix(namespace))
 }
 
 #[cfg(test)]
@@ -201,7 +199,7 @@ mod tests {
             r#"42["libraryUpdate",{"type":"created"}]"#
         );
         assert_eq!(
-            ack("/", 3, &[serde_json::json!({"ok": true})]),
+            ack_serialized("/", 3, r#"[{"ok":true}]"#),
             r#"433[{"ok":true}]"#
         );
     }

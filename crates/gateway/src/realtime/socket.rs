@@ -4,9 +4,18 @@
 
 use std::collections::HashSet;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::hub::{RealtimeHub, SocketSender};
+
+/// The acknowledgement of a client's event: `{"event":…,"received":true}`, in this order
+/// (a struct keeps its fields' order; a JSON map's order depends on serde_json's features,
+/// which another crate of the build can turn on).
+#[derive(serde::Serialize)]
+struct Received<'a> {
+    event: &'a str,
+    received: bool,
+}
 use super::packet::{self, ClientPacket};
 use crate::auth::{Caller, SharedVerifier};
 
@@ -128,10 +137,14 @@ impl SocketIo {
                     frames.push(packet::event(&namespace, "testMessage", &data));
                 }
                 if let Some(ack_id) = ack_id {
-                    frames.push(packet::ack(
+                    let received = [Received {
+                        event: &name,
+                        received: true,
+                    }];
+                    frames.push(packet::ack_serialized(
                         &namespace,
                         ack_id,
-                        &[json!({ "received": true, "event": name })],
+                        &serde_json::to_string(&received).unwrap_or_default(),
                     ));
                 }
                 frames
