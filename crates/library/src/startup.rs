@@ -86,10 +86,13 @@ impl LibraryServer {
             },
         ));
         let (stop_meaning, meaning_stopped) = tokio::sync::watch::channel(false);
-        let meaning = self.library.searches_by_meaning().then(|| {
-            let embedding = self.config.embedding.clone().unwrap_or_else(|| {
-                crate::config::EmbeddingConfig::for_tests(std::path::PathBuf::new())
-            });
+        // The embedder is loaded only from a configured model, so meaning implies a config.
+        let embedding = self
+            .config
+            .embedding
+            .clone()
+            .filter(|_| self.library.searches_by_meaning());
+        let meaning = embedding.map(|embedding| {
             let stopped = |mut receiver: tokio::sync::watch::Receiver<bool>| async move {
                 let _ = receiver.wait_for(|stop| *stop).await;
             };

